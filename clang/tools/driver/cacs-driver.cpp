@@ -1,0 +1,222 @@
+//===- cacs-driver.cpp - The cacs clang/clang++ front door ----------------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// build/bin/clang and build/bin/clang++ are this program. It behaves as the
+// stock clang it was configured with, plus the cacs flags:
+//
+//   -fauto-preserve-none / -fno-auto-preserve-none   (the last one wins)
+//   -fpreserve-none-list=<file>                      (may be repeated)
+//
+// It takes those flags out of the command line, loads the cacs plugins into
+// every compile job, hands them the settings as plugin arguments, and execs
+// the stock driver, so that everything else (modes, diagnostics, exit status,
+// -###) is clang's own. With -flto it also makes the link run the cacs passes
+// inside lld.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SpecialCaseList.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+/// What the cacs flags of one command line ask for.
+struct CACSFlags {
+  bool AutoPreserveNone = false;
+  std::vector<std::string> ListFiles;
+  bool Version = false;
+  bool NoLink = false;      // -c, -S, -E, -fsyntax-only, -M, -MM
+  bool FullLTO = false;     // -flto, -flto=full (last -f[no-]lto* wins)
+  bool AnyLTO = false;      // also -flto=thin
+  bool HasFuseLd = false;   // the user chose a linker
+  bool HasIRInput = false;  // .ll/.bc inputs skip the clang plugin
+  bool FoundCACSFlag = false;
+};
+
+/// The flags every clang error carries: "clang: error: ...", as the stock
+/// driver prints them, so tools that parse clang's output keep working.
+[[noreturn]] void fatal(StringRef Prog, const Twine &Msg) {
+  errs() << Prog << ": error: " << Msg << "\n";
+  std::exit(1);
+}
+
+/// Check a list file the way clang checks -fsanitize-ignorelist= files: it
+/// must exist and parse; the errors name the path (and the line).
+void validateListFile(StringRef Prog, StringRef Path) {
+  if (Path.empty())
+    fatal(Prog, "no file given to '-fpreserve-none-list='");
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(Path, Status))
+    fatal(Prog, "preserve-none list file '" + Path + "' not found");
+  if (sys::fs::is_directory(Status))
+    fatal(Prog, "preserve-none list file '" + Path + "' is a directory");
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    fatal(Prog, "cannot read preserve-none list file '" + Path +
+                    "': " + Buf.getError().message());
+  if ((*Buf)->getBuffer().trim().empty())
+    fatal(Prog, "preserve-none list file '" + Path + "' is empty");
+  std::string Error;
+  if (!SpecialCaseList::create(Buf->get(), Error))
+    fatal(Prog, "malformed preserve-none list file '" + Path + "': " + Error);
+}
+
+/// Scan (a response-file-expanded copy of) the arguments for what the front
+/// door must know. Returns the arguments with the cacs flags removed.
+std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
+                                        CACSFlags &F) {
+  std::vector<const char *> Out;
+  bool AfterDashDash = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (AfterDashDash) {
+      if (A.ends_with(".ll") || A.ends_with(".bc"))
+        F.HasIRInput = true;
+      Out.push_back(Args[I]);
+      continue;
+    }
+    if (A == "--") {
+      AfterDashDash = true;
+    } else if (A == "-fauto-preserve-none") {
+      F.AutoPreserveNone = true;
+      F.FoundCACSFlag = true;
+      continue;
+    } else if (A == "-fno-auto-preserve-none") {
+      F.AutoPreserveNone = false;
+      F.FoundCACSFlag = true;
+      continue;
+    } else if (A.consume_front("-fpreserve-none-list=")) {
+      F.ListFiles.push_back(A.str());
+      F.FoundCACSFlag = true;
+      continue;
+    } else if (A == "--version") {
+      F.Version = true;
+    } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
+               A == "-M" || A == "-MM") {
+      F.NoLink = true;
+    } else if (A == "-flto" || A == "-flto=full") {
+      F.FullLTO = F.AnyLTO = true;
+    } else if (A == "-flto=thin") {
+      F.FullLTO = false;
+      F.AnyLTO = true;
+    } else if (A == "-fno-lto") {
+      F.FullLTO = F.AnyLTO = false;
+    } else if (A.starts_with("-fuse-ld=") || A == "-fuse-ld") {
+      F.HasFuseLd = true;
+    } else if (!A.starts_with("-") &&
+               (A.ends_with(".ll") || A.ends_with(".bc"))) {
+      F.HasIRInput = true;
+    }
+    Out.push_back(Args[I]);
+  }
+  return Out;
+}
+
+std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(P, RelDir, Name);
+  return std::string(P);
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  std::string Self = sys::fs::getMainExecutable(
+      Argv[0], reinterpret_cast<void *>(&validateListFile));
+  StringRef Base = sys::path::filename(Argv[0]);
+  bool CXX = Base.contains("++");
+  StringRef Prog = CXX ? "clang++" : "clang";
+
+  SmallString<256> RealDriver(CACS_LLVM_BINDIR);
+  sys::path::append(RealDriver, CXX ? "clang++" : "clang");
+
+  // Look into response files too: a cacs flag may hide there. If one does,
+  // the expanded command line is what we pass on; otherwise the original.
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  SmallVector<const char *, 64> Expanded(Argv + 1, Argv + Argc);
+  if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Expanded))
+    Expanded.assign(Argv + 1, Argv + Argc); // clang will report it.
+
+  CACSFlags F;
+  std::vector<const char *> Rest = scanArguments(Expanded, F);
+  if (!F.FoundCACSFlag)
+    Rest.assign(Argv + 1, Argv + Argc);
+
+  if (F.Version) {
+    outs() << "cacs version " << CACS_VERSION
+           << " (preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION
+           << " (" << CACS_LLVM_BINDIR << ")\n";
+    outs().flush();
+  }
+
+  for (const std::string &L : F.ListFiles)
+    validateListFile(Prog, L);
+
+  std::string PassPlugin = siblingPath(Self, "lib", "CACSPasses.so");
+  std::string ClangPlugin = siblingPath(Self, "lib", "CACSClangPlugin.so");
+
+  std::vector<std::string> Added;
+  Added.push_back("-fplugin=" + ClangPlugin);
+  Added.push_back("-fpass-plugin=" + PassPlugin);
+  if (F.AutoPreserveNone)
+    Added.push_back("-fplugin-arg-cacs-auto-preserve-none");
+  for (const std::string &L : F.ListFiles) {
+    SmallString<256> Abs(L);
+    sys::fs::make_absolute(Abs);
+    Added.push_back("-fplugin-arg-cacs-preserve-none-list=" +
+                    std::string(Abs));
+  }
+  // IR inputs go to cc1 without an AST, so the clang plugin never sees its
+  // arguments there; -mllvm reaches the pass plugin's options directly. (It
+  // is not used otherwise because it also reaches the assembler, cc1as.)
+  if (F.HasIRInput) {
+    if (F.AutoPreserveNone) {
+      Added.push_back("-mllvm");
+      Added.push_back("-cacs-auto-preserve-none");
+    }
+    for (const std::string &L : F.ListFiles) {
+      Added.push_back("-mllvm");
+      Added.push_back("-cacs-preserve-none-list=" + L);
+    }
+  }
+  // A full-LTO link runs the cacs passes inside lld; the settings of each
+  // compile step travel in the IR.
+  if (F.AnyLTO && !F.NoLink) {
+    if (!F.HasFuseLd)
+      Added.push_back("-fuse-ld=lld");
+    Added.push_back("-Wl,--load-pass-plugin=" + PassPlugin);
+  }
+
+  // Our arguments go first: after a user's "--" they would be inputs.
+  std::vector<const char *> NewArgv;
+  NewArgv.push_back(RealDriver.c_str());
+  for (const std::string &A : Added)
+    NewArgv.push_back(A.c_str());
+  NewArgv.insert(NewArgv.end(), Rest.begin(), Rest.end());
+  NewArgv.push_back(nullptr);
+
+  execv(RealDriver.c_str(), const_cast<char *const *>(NewArgv.data()));
+  fatal(Prog, "cannot run '" + RealDriver + "': " + std::strerror(errno));
+}

@@ -1,0 +1,107 @@
+//===- CACSPasses.cpp - The cacs pass plugin ------------------------------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// Registers the cacs passes with the new pass manager:
+//  - by name, for `opt -load-pass-plugin=CACSPasses.so -passes=...`:
+//      preserve-none-list, preserve-none-list<lto>,
+//      auto-preserve-none, auto-preserve-none<lto>;
+//  - at the end of every per-TU optimization pipeline (-O0 included, and the
+//    LTO pre-link compile), as the settings of the compilation ask;
+//  - at the end of the full-LTO link pipeline, where the settings are read
+//    back from the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cacs/AutoPreserveNone.h"
+#include "cacs/Options.h"
+#include "cacs/PreserveNoneList.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Passes/PassBuilder.h"
+#if LLVM_VERSION_MAJOR >= 22
+#include "llvm/Plugins/PassPlugin.h" // Moved from llvm/Passes in LLVM 22.
+#else
+#include "llvm/Passes/PassPlugin.h"
+#endif
+
+using namespace llvm;
+using namespace cacs;
+
+namespace {
+
+using APNPhase = AutoPreserveNonePass::Phase;
+using ListPhase = PreserveNoneListPass::Phase;
+
+std::vector<std::string> listFilesFromSettings() {
+  ArrayRef<std::string> Files = preserveNoneListFiles();
+  return {Files.begin(), Files.end()};
+}
+
+/// The per-TU tail of the pipeline: the list first, so that what it names
+/// seeds the propagation.
+void addPerTUPasses(ModulePassManager &MPM) {
+  if (!preserveNoneListFiles().empty())
+    MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+  if (autoPreserveNoneEnabled())
+    MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+}
+
+/// The full-LTO link: both passes always run; each finds in the merged module
+/// what the compile steps recorded, and does nothing where they recorded
+/// nothing.
+void addLTOLinkPasses(ModulePassManager &MPM) {
+  MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
+  MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
+}
+
+bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "auto-preserve-none") {
+    MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+    return true;
+  }
+  if (Name == "auto-preserve-none<lto>") {
+    MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
+    return true;
+  }
+  if (Name == "preserve-none-list") {
+    MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+    return true;
+  }
+  if (Name == "preserve-none-list<lto>") {
+    MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
+    return true;
+  }
+  return false;
+}
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        return parsePipelineElement(Name, MPM);
+      });
+
+#if LLVM_VERSION_MAJOR >= 20
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        addPerTUPasses(MPM);
+      });
+#else
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { addPerTUPasses(MPM); });
+#endif
+
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addLTOLinkPasses(MPM);
+      });
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "cacs", CACS_VERSION, registerCallbacks};
+}

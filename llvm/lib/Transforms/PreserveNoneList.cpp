@@ -1,0 +1,15 @@
+//===- PreserveNoneList.cpp ------------------------------------------------------------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+// Work in progress: the pass is registered and wired to the front door but
+// does not transform anything yet.
+
+#include "cacs/PreserveNoneList.h"
+
+using namespace llvm;
+
+PreservedAnalyses cacs::PreserveNoneListPass::run(Module &, ModuleAnalysisManager &) {
+  return PreservedAnalyses::all();
+}

@@ -1,0 +1,57 @@
+# lit configuration for cacs. Tools come from the configured LLVM (the build
+# directory's lit.site.cfg.py says which); the cacs front door and plugins from
+# the build directory.
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "cacs"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cacs_obj_root, "test")
+
+# FileCheck, not, count, llc, opt, ... of the configured LLVM come first.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+for var in ["HOME", "TMPDIR", "LANG", "LC_ALL"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+bin_dir = os.path.join(config.cacs_obj_root, "bin")
+lib_dir = os.path.join(config.cacs_obj_root, "lib")
+passes = os.path.join(lib_dir, "CACSPasses.so")
+clang_plugin = os.path.join(lib_dir, "CACSClangPlugin.so")
+rt_dir = os.path.join(config.cacs_obj_root, "runtime")
+
+config.substitutions.extend(
+    [
+        ("%clangxx", os.path.join(bin_dir, "clang++")),
+        ("%clang", os.path.join(bin_dir, "clang")),
+        ("%stock_clangxx", os.path.join(config.llvm_tools_dir, "clang++")),
+        ("%stock_clang", os.path.join(config.llvm_tools_dir, "clang")),
+        ("%cacs_passes", passes),
+        ("%cacs_clang_plugin", clang_plugin),
+        ("%opt_cacs", "opt -load-pass-plugin=" + passes),
+        ("%llvm_major", config.llvm_version_major),
+        ("%cacs_include", os.path.join(config.cacs_src_root, "runtime", "include")),
+        ("%cacs_rt_x86_64", os.path.join(rt_dir, "x86_64", "libcacs.a")),
+        ("%cacs_rt_aarch64", os.path.join(rt_dir, "aarch64", "libcacs.a")),
+        ("%aarch64_flags", "--target=aarch64-linux-gnu"),
+        ("%run_aarch64", "%s -L %s" % (config.qemu_aarch64, config.aarch64_sysroot)),
+        ("%cacs_src_root", config.cacs_src_root),
+    ]
+)
+
+config.available_features.add("llvm-" + config.llvm_version_major)
+if config.qemu_aarch64 and os.path.isdir(config.aarch64_sysroot):
+    config.available_features.add("qemu-aarch64")
+for tool in ["valgrind", "gdb", "gcc"]:
+    if getattr(config, tool):
+        config.available_features.add(tool)
+if shutil.which("csmith"):
+    config.available_features.add("csmith")
