@@ -1,0 +1,137 @@
+//===- cacs/switch.h - Context-aware context switching ----------*- C -*-===//
+//
+// Context-Aware Context Switching (CACS): an inline-assembly context switch
+// that declares (almost) every register clobbered, so the *compiler* spills
+// exactly the values that are live across the switch at this call site,
+// instead of a hand-written routine blindly saving every callee-saved
+// register.
+//
+// A switch saves into `from` and loads from `to` only what the compiler is
+// not allowed to treat as clobbered:
+//   - the stack pointer and the resume address (stored in the context
+//     struct, never pushed: pushing would write into the x86-64 red zone,
+//     where a leaf-like caller may keep spilled values),
+//   - the frame pointer (rbp / x29) and the base pointer (rbx / x19), which
+//     the compiler may reserve and therefore refuses to see clobbered,
+//   - on AArch64 the platform register x18 (reserved on some platforms).
+// Everything else is listed as clobbered and handled by the compiler.
+//
+// One 64-bit value travels with every switch in a register (rax / x0):
+// cacs_switch(from, to, v) delivers v to whoever is resumed, and returns the
+// value passed by whoever resumes us later.
+//
+// Policies (see runtime/README.md):
+//   - FP control (MXCSR + x87 control word, FPCR) is *shared* by all contexts
+//     of a thread; it is not switched here. coro.h offers per-coroutine save.
+//   - CET IBT / BTI: resume labels get `endbr64` / `bti j` when the build
+//     enables them; CACS_TAIL_SWITCH then degrades to the plain switch since
+//     return sites carry no landing pad. Shadow stacks (CET SHSTK) and the
+//     AArch64 shadow call stack are NOT supported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_SWITCH_H
+#define CACS_SWITCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef __has_attribute
+#define __has_attribute(x) 0
+#endif
+
+// preserve_none: the callee preserves no register but the stack/frame
+// pointer (and LR on AArch64). Functions that switch context clobber every
+// register anyway, so callers must not expect anything preserved; this lets
+// them spill only what is live. Falls back to the default convention on
+// compilers without it (gcc), which is slower but still correct.
+#if __has_attribute(preserve_none) && !defined(CACS_NO_PRESERVE_NONE)
+#define CACS_PRESERVE_NONE __attribute__((preserve_none))
+#define CACS_HAS_PRESERVE_NONE 1
+#else
+#define CACS_PRESERVE_NONE
+#define CACS_HAS_PRESERVE_NONE 0
+#endif
+
+#define CACS_ALWAYS_INLINE inline __attribute__((always_inline))
+
+/// Saved execution context. The layout is shared by all architectures and
+/// by the assembly in switch_<arch>.h: do not reorder.
+typedef struct cacs_context {
+  void *sp; ///< 0: stack pointer to resume with
+  void *pc; ///< 8: resume address
+  void *fp; ///< 16: rbp / x29 (frame pointer, cannot be declared clobbered)
+  void *bp; ///< 24: rbx / x19 (base pointer, cannot be declared clobbered)
+  void *pr; ///< 32: x18 (AArch64 platform register); unused on x86-64
+  void *reserved;
+} cacs_context;
+
+/// Entry function of a fresh context: receives the `arg` given to
+/// cacs_context_init and the value of the first switch into it. It must
+/// never return (switch away for good instead).
+typedef void (*cacs_context_fn)(void *arg, uint64_t first_value);
+
+/// Prepare `ctx` so that the first switch to it calls fn(arg, value) on the
+/// stack whose highest usable address is `stack_top`. Defined in libcacs
+/// (the start trampoline carries the unwind info that ends backtraces).
+void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
+                       void *arg);
+
+#if defined(__x86_64__)
+#include "cacs/switch_x86_64.h"
+#elif defined(__aarch64__)
+#include "cacs/switch_aarch64.h"
+#else
+#error "cacs: unsupported architecture (x86-64 and AArch64 only)"
+#endif
+
+// Tail form: use as the last statement of a CACS_PRESERVE_NONE function.
+// The function's return address becomes the resume address of `from`, so the
+// resumer lands directly in our caller (no extra jump back into this
+// function), and the value carried by the resumer becomes our return value
+// (it arrives in the return register). Only valid when the enclosing function
+// really is preserve_none: a default-convention caller would expect its
+// callee-saved registers back. Otherwise (gcc, CET/BTI, ASan) it expands to
+// a plain switch followed by a return, which is always correct.
+#if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                \
+    !defined(CACS_NO_TAIL_SWITCH)
+#define CACS_HAS_TAIL_SWITCH 1
+#define CACS__TAIL_SAVE(from)                                                  \
+  do {                                                                         \
+    (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
+    (from)->sp = __builtin_dwarf_cfa();                                        \
+    (from)->fp = __builtin_frame_address(1);                                   \
+  } while (0)
+/// Tail switch in a function returning void.
+#define CACS_TAIL_SWITCH(from, to)                                             \
+  do {                                                                         \
+    cacs_context *cacs_f_ = (from);                                            \
+    CACS__TAIL_SAVE(cacs_f_);                                                  \
+    cacs__tail_jump(cacs_f_, (to), 0);                                         \
+  } while (0)
+/// Tail switch in a function returning uint64_t (the value received).
+#define CACS_TAIL_SWITCH_VAL(from, to, val)                                    \
+  do {                                                                         \
+    cacs_context *cacs_f_ = (from);                                            \
+    CACS__TAIL_SAVE(cacs_f_);                                                  \
+    cacs__tail_jump(cacs_f_, (to), (val));                                     \
+  } while (0)
+#else
+#define CACS_HAS_TAIL_SWITCH 0
+#define CACS_TAIL_SWITCH(from, to)                                             \
+  do {                                                                         \
+    cacs_switch((from), (to), 0);                                              \
+    return;                                                                    \
+  } while (0)
+#define CACS_TAIL_SWITCH_VAL(from, to, val)                                    \
+  return cacs_switch((from), (to), (val))
+#endif
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_SWITCH_H

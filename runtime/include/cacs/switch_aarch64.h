@@ -1,0 +1,122 @@
+//===- cacs/switch_aarch64.h - CACS for AArch64 AAPCS64 ---------*- C -*-===//
+//
+// Included by cacs/switch.h only.
+//
+// Register roles in the switch (AAPCS64, Linux):
+//   x1 = from, x2 = to, x0 = carried value: bound with register variables
+//     and passed as in/out operands, because inputs may not live in clobbered
+//     registers and nearly all registers are clobbered.
+//   sp, pc: stored in the context struct (sp cannot be stored directly, it
+//     goes through x10).
+//   x29: saved by hand; it is the frame pointer and the compiler may reserve
+//     it (frame-record chain used by unwinders/profilers).
+//   x19: saved by hand; the compiler uses it as base pointer for realigned
+//     frames with dynamic allocas and refuses it as a clobber there.
+//   x18: saved by hand; it is the platform register, reserved on some
+//     platforms (-ffixed-x18) and then impossible to declare clobbered. On
+//     Linux it is an ordinary temporary; saving it is harmless.
+//   x3-x17, x20-x28, x30 (LR): declared clobbered.
+//   v0-v31: declared clobbered. This is what makes the callee-saved d8-d15
+//     (low halves of v8-v15) get spilled by the compiler when live.
+//   z0-z31/p0-p15 under SVE: declared clobbered (SVE state is caller-saved
+//     around a normal call, except d8-d15 halves covered above).
+//   NZCV ("cc") and "memory": clobbered.
+//   FPCR/FPSR: not touched (shared FP-control policy).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_SWITCH_AARCH64_H
+#define CACS_SWITCH_AARCH64_H
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define CACS_ARCH_NEEDS_LANDING_PADS 1
+#define CACS__LANDING_PAD "bti j\n\t"
+#else
+#define CACS_ARCH_NEEDS_LANDING_PADS 0
+#define CACS__LANDING_PAD ""
+#endif
+
+#if defined(__ARM_FEATURE_SVE)
+#define CACS__CLOBBER_SVE                                                      \
+  "z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7", "z8", "z9", "z10", "z11",    \
+      "z12", "z13", "z14", "z15", "z16", "z17", "z18", "z19", "z20", "z21",    \
+      "z22", "z23", "z24", "z25", "z26", "z27", "z28", "z29", "z30", "z31",    \
+      "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10",       \
+      "p11", "p12", "p13", "p14", "p15",
+#else
+#define CACS__CLOBBER_SVE
+#endif
+
+#define CACS__CLOBBERS                                                         \
+  "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", \
+      "x15", "x16", "x17", "x20", "x21", "x22", "x23", "x24", "x25", "x26",    \
+      "x27", "x28", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",     \
+      "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17",      \
+      "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27",    \
+      "v28", "v29", "v30", "v31", CACS__CLOBBER_SVE "memory", "cc"
+
+/// Save the current context into `from`, resume `to` and hand it `val`.
+/// Returns the value carried by the switch that later resumes `from`.
+static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
+                                               const cacs_context *to,
+                                               uint64_t val) {
+  register uint64_t x0 __asm__("x0") = val;
+  register cacs_context *x1 __asm__("x1") = from;
+  register const cacs_context *x2 __asm__("x2") = to;
+  __asm__ volatile("adr x9, 1f\n\t"
+                   "mov x10, sp\n\t"
+                   "stp x10, x9, [x1]\n\t"
+                   "stp x29, x19, [x1, #16]\n\t"
+                   "str x18, [x1, #32]\n\t"
+                   "ldp x29, x19, [x2, #16]\n\t"
+                   "ldr x18, [x2, #32]\n\t"
+                   "ldp x10, x9, [x2]\n\t"
+                   "mov sp, x10\n\t"
+                   "br x9\n"
+                   "1:\n\t" CACS__LANDING_PAD
+                   : "+r"(x0), "+r"(x1), "+r"(x2)
+                   :
+                   : CACS__CLOBBERS);
+  return x0;
+}
+
+/// Jump to `to` without saving a resume point (the caller filled `from`'s
+/// sp/pc/fp already; x19/x18 are stored here since C cannot read them).
+static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
+cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val) {
+  register uint64_t x0 __asm__("x0") = val;
+  register cacs_context *x1 __asm__("x1") = from;
+  register const cacs_context *x2 __asm__("x2") = to;
+  __asm__ volatile("str x19, [x1, #24]\n\t"
+                   "str x18, [x1, #32]\n\t"
+                   "ldp x29, x19, [x2, #16]\n\t"
+                   "ldr x18, [x2, #32]\n\t"
+                   "ldp x10, x9, [x2]\n\t"
+                   "mov sp, x10\n\t"
+                   "br x9\n\t"
+                   :
+                   : "r"(x0), "r"(x1), "r"(x2)
+                   : "x9", "x10", "memory");
+  __builtin_unreachable();
+}
+
+// Start trampoline, defined once in libcacs. Entered by a switch with sp
+// 16-byte aligned pointing at {fn, arg}, x29 = 0 and x0 = first value. CFI
+// marks the return address undefined so unwinders and debuggers stop here.
+#ifdef CACS_DEFINE_TRAMPOLINE
+__asm__(".text\n"
+        ".globl cacs__trampoline\n"
+        ".hidden cacs__trampoline\n"
+        ".type cacs__trampoline,%function\n"
+        ".p2align 2\n"
+        "cacs__trampoline:\n\t"
+        ".cfi_startproc\n\t"
+        ".cfi_undefined x30\n\t" CACS__LANDING_PAD "mov x1, x0\n\t"
+        "ldp x9, x0, [sp]\n\t"
+        "blr x9\n\t"
+        "brk #1\n\t"
+        ".cfi_endproc\n"
+        ".size cacs__trampoline, .-cacs__trampoline\n");
+#endif
+
+#endif // CACS_SWITCH_AARCH64_H

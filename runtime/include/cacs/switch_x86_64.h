@@ -1,0 +1,116 @@
+//===- cacs/switch_x86_64.h - CACS for x86-64 SysV --------------*- C -*-===//
+//
+// Included by cacs/switch.h only.
+//
+// Register roles in the switch (SysV x86-64):
+//   rdi = from, rsi = to, rax = carried value. They are passed as in/out
+//     ("+D", "+S", "+a") operands rather than inputs: an input may not live
+//     in a clobbered register, and with everything else clobbered there would
+//     be no register left for it ("inline assembly requires more registers
+//     than available"). As outputs the compiler knows they come back
+//     garbage (rdi/rsi) or hold the received value (rax).
+//   rsp, rip: stored in the context struct, not pushed (red zone, see
+//     switch.h).
+//   rbp: saved by hand; it is the frame pointer when frame pointers are on
+//     and the compiler rejects or mishandles a clobber of it.
+//   rbx: saved by hand; the compiler uses it as base pointer for functions
+//     with both stack realignment and dynamic allocas, and may not accept it
+//     clobbered there.
+//   rcx, rdx, r8-r15: declared clobbered, the compiler spills what is live.
+//   xmm0-15 (and xmm16-31, k0-7 under AVX-512): declared clobbered; clobbering
+//     an xmm also clobbers the overlapping ymm/zmm.
+//   st(0)-st(7), mm0-mm7: declared clobbered so no long double / MMX value is
+//     kept in the x87 stack across the switch.
+//   rflags ("cc") and "memory": clobbered; DF is clear on both sides per ABI.
+//   MXCSR and x87 control word: not touched (shared FP-control policy).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_SWITCH_X86_64_H
+#define CACS_SWITCH_X86_64_H
+
+#if defined(__CET__) && (__CET__ & 1)
+#define CACS_ARCH_NEEDS_LANDING_PADS 1
+#define CACS__LANDING_PAD "endbr64\n\t"
+#else
+#define CACS_ARCH_NEEDS_LANDING_PADS 0
+#define CACS__LANDING_PAD ""
+#endif
+
+#if defined(__AVX512F__)
+#define CACS__CLOBBER_AVX512                                                   \
+  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",     \
+      "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31",  \
+      "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
+#else
+#define CACS__CLOBBER_AVX512
+#endif
+
+// Every register the compiler may hold a value in, except rdi/rsi/rax
+// (operands), rbx/rbp (saved by hand) and rsp.
+#define CACS__CLOBBERS                                                         \
+  "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "xmm0",  \
+      "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",  \
+      "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",                   \
+      CACS__CLOBBER_AVX512 "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",  \
+      "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6",       \
+      "mm7", "memory", "cc"
+
+/// Save the current context into `from`, resume `to` and hand it `val`.
+/// Returns the value carried by the switch that later resumes `from`.
+static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
+                                               const cacs_context *to,
+                                               uint64_t val) {
+  __asm__ volatile(
+      "leaq 1f(%%rip), %%rcx\n\t"
+      "movq %%rsp, 0(%%rdi)\n\t"
+      "movq %%rcx, 8(%%rdi)\n\t"
+      "movq %%rbp, 16(%%rdi)\n\t"
+      "movq %%rbx, 24(%%rdi)\n\t"
+      "movq 16(%%rsi), %%rbp\n\t"
+      "movq 24(%%rsi), %%rbx\n\t"
+      "movq 0(%%rsi), %%rsp\n\t"
+      "jmpq *8(%%rsi)\n"
+      "1:\n\t" CACS__LANDING_PAD
+      : "+D"(from), "+S"(to), "+a"(val)
+      :
+      : CACS__CLOBBERS);
+  return val;
+}
+
+/// Jump to `to` without saving a resume point (the caller filled `from`'s
+/// sp/pc/fp already; rbx is stored here since C cannot read it).
+static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
+cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val) {
+  __asm__ volatile("movq %%rbx, 24(%%rdi)\n\t"
+                   "movq 16(%%rsi), %%rbp\n\t"
+                   "movq 24(%%rsi), %%rbx\n\t"
+                   "movq 0(%%rsi), %%rsp\n\t"
+                   "jmpq *8(%%rsi)\n\t"
+                   :
+                   : "D"(from), "S"(to), "a"(val)
+                   : "memory");
+  __builtin_unreachable();
+}
+
+// Start trampoline, defined once in libcacs (lib/switch.c defines
+// CACS_DEFINE_TRAMPOLINE). Entered by a switch with rsp 16-byte aligned
+// pointing at {fn, arg}, rbp = 0 and rax = first value. CFI marks the return
+// address undefined so unwinders and debuggers stop here.
+#ifdef CACS_DEFINE_TRAMPOLINE
+__asm__(".text\n"
+        ".globl cacs__trampoline\n"
+        ".hidden cacs__trampoline\n"
+        ".type cacs__trampoline,@function\n"
+        "cacs__trampoline:\n\t"
+        ".cfi_startproc\n\t"
+        ".cfi_undefined rip\n\t" CACS__LANDING_PAD
+        "movq 8(%rsp), %rdi\n\t"
+        "movq %rax, %rsi\n\t"
+        "callq *(%rsp)\n\t"
+        "ud2\n\t"
+        ".cfi_endproc\n"
+        ".size cacs__trampoline, .-cacs__trampoline\n");
+#endif
+
+#endif // CACS_SWITCH_X86_64_H
