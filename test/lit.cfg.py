@@ -44,6 +44,7 @@ config.substitutions.extend(
         ("%aarch64_flags", "--target=aarch64-linux-gnu"),
         ("%run_aarch64", "%s -L %s" % (config.qemu_aarch64, config.aarch64_sysroot)),
         ("%cacs_src_root", config.cacs_src_root),
+        ("%cacs_obj_root", config.cacs_obj_root),
     ]
 )
 
