@@ -29,3 +29,8 @@ int main(void) { return passthrough_value + other(); }
 #ifdef __cplusplus
 int user() { return other(); }
 #endif
+
+// "clang -cc1" lines go to the frontend untouched.
+// RUN: %clang -cc1 -triple x86_64-linux-gnu -emit-obj %s -o %t/cc1.o
+// RUN: llvm-nm %t/cc1.o | FileCheck %s --check-prefix=CC1
+// CC1: D passthrough_value

@@ -151,6 +151,16 @@ int main(int Argc, const char **Argv) {
   SmallString<256> RealDriver(CACS_LLVM_BINDIR);
   sys::path::append(RealDriver, CXX ? "clang++" : "clang");
 
+  // "clang -cc1 ..." and friends are the frontend's own command lines, not
+  // the driver's: they must come first, and they take no driver flags.
+  if (Argc > 1 && StringRef(Argv[1]).starts_with("-cc1")) {
+    std::vector<const char *> Same(Argv, Argv + Argc);
+    Same[0] = RealDriver.c_str();
+    Same.push_back(nullptr);
+    execv(RealDriver.c_str(), const_cast<char *const *>(Same.data()));
+    fatal(Prog, "cannot run '" + RealDriver + "': " + std::strerror(errno));
+  }
+
   // Look into response files too: a cacs flag may hide there. If one does,
   // the expanded command line is what we pass on; otherwise the original.
   BumpPtrAllocator Alloc;
