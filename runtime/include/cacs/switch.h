@@ -99,11 +99,14 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 #if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
+// The caller's frame pointer is the first slot of our frame record (x86-64:
+// pushed rbp; AArch64: saved x29); __builtin_frame_address(0) forces a frame
+// record, so this holds at every -O level.
 #define CACS__TAIL_SAVE(from)                                                  \
   do {                                                                         \
     (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
     (from)->sp = __builtin_dwarf_cfa();                                        \
-    (from)->fp = __builtin_frame_address(1);                                   \
+    (from)->fp = *(void **)__builtin_frame_address(0);                                   \
   } while (0)
 /// Tail switch in a function returning void.
 #define CACS_TAIL_SWITCH(from, to)                                             \

@@ -1,0 +1,69 @@
+//===- cacs/stack.h - Coroutine stacks --------------------------*- C -*-===//
+//
+// mmap'ed stacks with a PROT_NONE guard page below, a randomized start offset
+// (spreads the hot top-of-stack lines of many identical coroutines over L1D
+// sets), per-thread pooling with MADV_DONTNEED reclaim, valgrind stack
+// registration, and a SIGSEGV handler (on a per-thread alternate signal
+// stack) that reports an overflow into a guard page with the owner's name,
+// then aborts.
+//
+// Thread model: a stack is allocated, used and freed on one thread; the pool
+// and the overflow registry are thread-local.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_STACK_H
+#define CACS_STACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CACS_STACK_DEFAULT_SIZE ((size_t)64 * 1024)
+#define CACS_STACK_SMALL_SIZE ((size_t)16 * 1024)
+
+enum cacs_stack_flags {
+  CACS_STACK_NOGUARD = 1u << 0,  ///< no guard page (saves a VMA; unsafe)
+  CACS_STACK_NORANDOM = 1u << 1, ///< start exactly below the header
+  CACS_STACK_NOPOOL = 1u << 2,   ///< munmap on free instead of pooling
+};
+
+/// Descriptor placed at the very top of the stack mapping. Owners put their
+/// control block around it: cacs_stack_alloc(size, hdr, ...) returns a block
+/// of `hdr` bytes (>= sizeof(cacs_stack)) that *starts* with this struct.
+typedef struct cacs_stack {
+  void *map;          ///< start of the mapping (guard page first)
+  size_t map_size;    ///< whole mapping size
+  void *lo;           ///< lowest usable address (just above the guard)
+  void *top;          ///< initial stack pointer (16-byte aligned)
+  unsigned flags;     ///< cacs_stack_flags
+  unsigned vg_id;     ///< valgrind stack id
+  uint64_t owner_id;  ///< shown in the overflow message
+  char owner[40];     ///< shown in the overflow message
+  struct cacs_stack *reg_next, *reg_prev; ///< per-thread live-stack list
+} cacs_stack;
+
+/// Allocate a stack with at least `size` usable bytes (0: default) and a
+/// control block of `hdr_size` bytes at its top; returns the block (its
+/// first member is the cacs_stack) or NULL with errno set.
+void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags);
+/// Return the stack to the thread's pool (or unmap it). `s` is invalid after.
+void cacs_stack_free(cacs_stack *s);
+/// Set the name reported on overflow (truncated to 39 characters).
+void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id);
+/// Unmap every pooled stack of the calling thread.
+void cacs_stack_pool_trim(void);
+/// Number of stacks currently pooled on the calling thread.
+size_t cacs_stack_pool_count(void);
+/// Install the overflow reporter (done automatically by cacs_stack_alloc);
+/// sets up an alternate signal stack for the calling thread if it has none.
+void cacs_stack_install_overflow_handler(void);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_STACK_H

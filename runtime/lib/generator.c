@@ -1,0 +1,51 @@
+//===- lib/generator.c - Generator creation and completion ---------------===//
+
+#include "cacs/generator.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static CACS_TLS uint64_t gen_ids;
+
+static void gen_main(void *arg, uint64_t first) {
+  (void)first;
+  cacs_gen *g = (cacs_gen *)arg;
+#if CACS_ASAN
+  __sanitizer_finish_switch_fiber(NULL, &g->asan_caller_lo,
+                                  &g->asan_caller_size);
+#endif
+  g->fn(g, g->arg);
+  g->done = 1;
+#if CACS_ASAN
+  // NULL: this stack is finished, ASan may drop its fake frames.
+  __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo, g->asan_caller_size);
+#endif
+  cacs_switch(&g->self, &g->caller, 0);
+  __builtin_unreachable();
+}
+
+cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
+  if (!stack_size)
+    stack_size = CACS_STACK_SMALL_SIZE;
+  cacs_gen *g = (cacs_gen *)cacs_stack_alloc(stack_size, sizeof(cacs_gen), 0);
+  if (!g)
+    return NULL;
+  memset((char *)g + sizeof(cacs_stack), 0,
+         sizeof(cacs_gen) - sizeof(cacs_stack));
+  g->fn = fn;
+  g->arg = arg;
+  uint64_t id = ++gen_ids;
+  char buf[32];
+  snprintf(buf, sizeof buf, "generator#%llu", (unsigned long long)id);
+  cacs_stack_set_owner(&g->stack, buf, id);
+  g->asan_lo = g->stack.lo;
+  g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
+  cacs_context_init(&g->self, g->stack.top, gen_main, g);
+  return g;
+}
+
+void cacs_gen_destroy(cacs_gen *g) {
+  if (g)
+    cacs_stack_free(&g->stack);
+}
