@@ -155,3 +155,25 @@ define preserve_nonecc void @callee_9_doubles(double %d1, double %d2, double %d3
   store volatile i64 %i1, ptr @slot
   ret void
 }
+
+; sret: the hidden result pointer takes the FIRST preserve_none register
+; (x20), not x8 as in AAPCS64. The next argument moves up to x21.
+%Big = type { i64, i64, i64, i64, i64 }
+declare preserve_nonecc void @pn_sret(ptr sret(%Big) align 8, i64)
+define void @caller_sret(ptr %out) nounwind {
+; CHECK-LABEL: caller_sret:
+; CHECK-DAG:     mov w21, #5
+; CHECK-DAG:     mov x20, x0
+; CHECK-NOT:     x8
+; CHECK:         bl pn_sret
+  call preserve_nonecc void @pn_sret(ptr sret(%Big) align 8 %out, i64 5)
+  ret void
+}
+define preserve_nonecc void @callee_sret(ptr sret(%Big) align 8 %out, i64 %x) nounwind {
+; CHECK-LABEL: callee_sret:
+; CHECK-NEXT:  // %bb.0:
+; CHECK-NEXT:    str x21, [x20]
+; CHECK-NEXT:    ret
+  store i64 %x, ptr %out
+  ret void
+}

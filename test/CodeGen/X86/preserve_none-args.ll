@@ -109,3 +109,26 @@ define preserve_nonecc void @callee_9_doubles(double %d1, double %d2, double %d3
   store volatile i64 %i1, ptr @slot
   ret void
 }
+
+; sret: the hidden result pointer takes the FIRST preserve_none register
+; (r12), not rdi as in SysV; the callee hands it back in rax as usual. The
+; next argument moves up to r13.
+%Big = type { i64, i64, i64, i64, i64 }
+declare preserve_nonecc void @pn_sret(ptr sret(%Big) align 8, i64)
+define void @caller_sret(ptr %out) nounwind {
+; CHECK-LABEL: caller_sret:
+; CHECK-DAG:     movl $5, %r13d
+; CHECK-DAG:     movq %rdi, %r12
+; CHECK:         callq pn_sret
+  call preserve_nonecc void @pn_sret(ptr sret(%Big) align 8 %out, i64 5)
+  ret void
+}
+define preserve_nonecc void @callee_sret(ptr sret(%Big) align 8 %out, i64 %x) nounwind {
+; CHECK-LABEL: callee_sret:
+; CHECK-NEXT:  # %bb.0:
+; CHECK-NEXT:    movq %r12, %rax
+; CHECK-NEXT:    movq %r13, (%r12)
+; CHECK-NEXT:    retq
+  store i64 %x, ptr %out
+  ret void
+}
