@@ -11,7 +11,8 @@
 ; modifies its struct parameter changed the caller's struct on LLVM 19, and
 ; segfaulted on LLVM 22 when the source was a constant in .rodata.
 ; => Functions with byval parameters must not be given preserve_none.
-; (On AArch64, llc crashes instead; see AArch64/preserve_none-byval.ll.)
+; (AArch64: same uncopied pointer on the caller side, and llc crashes on a
+; byval formal; see AArch64/preserve_none-byval.ll and -byval-crash.ll.)
 ;
 ; RUN: llc -mtriple=x86_64-linux-gnu < %s | FileCheck %s
 
