@@ -11,6 +11,7 @@
 //     -fplugin-arg-cacs-auto-preserve-none
 //     -fplugin-arg-cacs-no-auto-preserve-none
 //     -fplugin-arg-cacs-preserve-none-list=<file>
+//     -fplugin-arg-cacs-no-preserve-none-list-export-warning
 //
 // The front door passes settings this way, not with -mllvm, because -mllvm
 // also reaches the integrated assembler (cc1as), which knows no cacs option.
@@ -18,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/Options.h"
+#include "cacs/PreserveNoneList.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -44,6 +46,8 @@ protected:
         cacs::setAutoPreserveNone(false);
       } else if (Arg.consume_front("preserve-none-list=")) {
         cacs::addPreserveNoneListFile(Arg);
+      } else if (Arg == "no-preserve-none-list-export-warning") {
+        cacs::setPreserveNoneListExportWarning(false);
       } else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,

@@ -9,6 +9,7 @@
 //
 //   -fauto-preserve-none / -fno-auto-preserve-none   (the last one wins)
 //   -fpreserve-none-list=<file>                      (may be repeated)
+//   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
 // It takes those flags out of the command line, loads the cacs plugins into
 // every compile job, hands them the settings as plugin arguments, and execs
@@ -51,6 +52,8 @@ struct CACSFlags {
   bool AnyLTO = false;      // also -flto=thin
   bool HasFuseLd = false;   // the user chose a linker
   bool HasIRInput = false;  // .ll/.bc inputs skip the clang plugin
+  bool DepFile = false;     // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
+  bool ListExportWarning = true; // -f[no-]preserve-none-list-export-warning
   bool FoundCACSFlag = false;
 };
 
@@ -110,11 +113,20 @@ std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
       F.ListFiles.push_back(A.str());
       F.FoundCACSFlag = true;
       continue;
+    } else if (A == "-fpreserve-none-list-export-warning" ||
+               A == "-fno-preserve-none-list-export-warning") {
+      F.ListExportWarning = A == "-fpreserve-none-list-export-warning";
+      F.FoundCACSFlag = true;
+      continue;
     } else if (A == "--version") {
       F.Version = true;
     } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
                A == "-M" || A == "-MM") {
       F.NoLink = true;
+      F.DepFile |= A == "-M" || A == "-MM";
+    } else if (A == "-MD" || A == "-MMD" || A.starts_with("-MF") ||
+               A.starts_with("-Wp,-M")) {
+      F.DepFile = true;
     } else if (A == "-flto" || A == "-flto=full") {
       F.FullLTO = F.AnyLTO = true;
     } else if (A == "-flto=thin") {
@@ -197,7 +209,16 @@ int main(int Argc, const char **Argv) {
     sys::fs::make_absolute(Abs);
     Added.push_back("-fplugin-arg-cacs-preserve-none-list=" +
                     std::string(Abs));
+    // The list is an input of the compilation: name it in -MD output, as
+    // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1
+    // only, never cc1as.)
+    if (F.DepFile) {
+      Added.push_back("-Xclang");
+      Added.push_back("-fdepfile-entry=" + std::string(Abs));
+    }
   }
+  if (!F.ListExportWarning)
+    Added.push_back("-fplugin-arg-cacs-no-preserve-none-list-export-warning");
   // IR inputs go to cc1 without an AST, so the clang plugin never sees its
   // arguments there; -mllvm reaches the pass plugin's options directly. (It
   // is not used otherwise because it also reaches the assembler, cc1as.)
@@ -209,6 +230,10 @@ int main(int Argc, const char **Argv) {
     for (const std::string &L : F.ListFiles) {
       Added.push_back("-mllvm");
       Added.push_back("-cacs-preserve-none-list=" + L);
+    }
+    if (!F.ListExportWarning) {
+      Added.push_back("-mllvm");
+      Added.push_back("-cacs-preserve-none-list-export-warning=false");
     }
   }
   // A full-LTO link runs the cacs passes inside lld; the settings of each

@@ -8,6 +8,9 @@
 // format: `fun:` and `src:` entries), and to every direct call of them, so a
 // code base gets the convention without touching its source.
 //
+// The list format and the diagnostics are described at the top of
+// PreserveNoneList.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_PRESERVENONELIST_H
@@ -19,6 +22,21 @@
 #include <vector>
 
 namespace cacs {
+
+/// The named metadata in which the per-TU run records the lists it applied,
+/// one operand per list: !{!"<path>", !"<text>"}. The full-LTO link re-reads
+/// them from the merged module.
+inline constexpr const char *PreserveNoneListsMD = "cacs.preserve_none_lists";
+
+/// The suffix of the C-convention entry thunk that stands in for a listed
+/// function wherever its address is taken: `<name>.cacs_c_entry`.
+inline constexpr const char *CEntrySuffix = ".cacs_c_entry";
+
+/// Warn about listed functions that are exported (default: on). The front
+/// door's -fno-preserve-none-list-export-warning turns it off, through the
+/// clang plugin; `-mllvm -cacs-preserve-none-list-export-warning=false` too.
+bool preserveNoneListExportWarning();
+void setPreserveNoneListExportWarning(bool Enabled);
 
 class PreserveNoneListPass : public llvm::PassInfoMixin<PreserveNoneListPass> {
 public:

@@ -1,15 +1,802 @@
-//===- PreserveNoneList.cpp ------------------------------------------------------------===//
+//===- PreserveNoneList.cpp - -fpreserve-none-list= -----------------------===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
-// Work in progress: the pass is registered and wired to the front door but
-// does not transform anything yet.
+//
+// Gives preserve_nonecc to the functions that list files name.
+//
+// Format: LLVM's SpecialCaseList (the format of -fsanitize-ignorelist= and
+// -fprofile-list=), read with llvm::SpecialCaseList itself, so its pattern
+// syntax is the one of the LLVM in use (globs; regexes after a first line
+// "#!special-case-list-v1").
+//   - `#` starts a comment; blank lines are ignored.
+//   - `fun:<pattern>` matches a function by its symbol name (mangled for C++)
+//     or by its demangled name (llvm::demangle, e.g. `ns::f(int)`).
+//   - `src:<pattern>` restricts the `fun:` entries of the same section to
+//     functions with internal linkage whose source file matches (the
+//     translation unit's source_filename, or the DISubprogram's file). A
+//     section with `src:` entries and no `fun:` entry lists every internal
+//     function of the matching files. `src:` cannot restrict an externally
+//     visible function (a translation unit that only declares it cannot see
+//     where it is defined), so such a function is left as is, with a warning.
+//   - Sections are optional. Entries before any section header apply; a
+//     section applies when its name (a pattern) matches `preserve_none`, so
+//     `[preserve_none]` and `[*]` apply and `[address]` is ignored. In
+//     sections that apply, only `fun:` and `src:` are accepted, without
+//     `=category`.
+//   - Several lists combine: a function is listed if any list lists it.
+//
+// What a listed function gets: preserve_nonecc on its definition or
+// declaration and on every direct call of it in the module. Wherever its
+// address is taken (stored, passed, compared, put in a vtable, aliased, used
+// as a constructor), the use is redirected to a C-convention entry thunk,
+// `<name>.cacs_c_entry`, that calls the preserve_none body; the thunk is
+// linkonce_odr with the function's visibility (internal for an internal
+// function), so every translation unit compiled with the list takes the same
+// address, and indirect calls, which use the C convention, stay correct.
+//
+// Diagnostics (LLVMContext::diagnose; clang prints them in its format):
+//   error   a list file is missing, unreadable, a directory, empty or
+//           malformed (with SpecialCaseList's line number), or has an entry
+//           kind other than fun:/src:, or a category;
+//   error   a listed externally visible function cannot take the convention
+//           for a reason that other translation units cannot see (musttail);
+//   warning a listed function cannot be preserve_none (variadic; byval,
+//           inalloca or preallocated parameter; `main`; naked; an interrupt
+//           handler or another explicit calling convention; musttail): it is
+//           left as is;
+//   warning a listed definition is exported: code compiled without the list
+//           would call it with the C convention (per TU only; off with
+//           -fno-preserve-none-list-export-warning);
+//   warning an entry matched nothing (at the full-LTO link, where the whole
+//           program is visible; per TU with
+//           -mllvm -cacs-preserve-none-list-warn-unused).
+//
+// Per TU the lists are recorded in the module (named metadata
+// !cacs.preserve_none_lists, !{!"<path>", !"<text>"} per list) so that the
+// full-LTO link, which sees no command-line option, applies them again to the
+// merged module: that also fixes the calls of modules compiled without them.
+//
+//===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneList.h"
 
-using namespace llvm;
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SpecialCaseList.h"
+#include "llvm/TargetParser/Triple.h"
 
-PreservedAnalyses cacs::PreserveNoneListPass::run(Module &, ModuleAnalysisManager &) {
-  return PreservedAnalyses::all();
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+
+using namespace llvm;
+using namespace cacs;
+
+static cl::opt<bool> ExportWarning(
+    "cacs-preserve-none-list-export-warning", cl::init(true),
+    cl::desc("Warn when a function given preserve_none by a list is exported "
+             "(-fno-preserve-none-list-export-warning turns it off)"));
+
+static cl::opt<bool> WarnUnusedPerTU(
+    "cacs-preserve-none-list-warn-unused", cl::init(false),
+    cl::desc("Warn about preserve-none list entries that match nothing in "
+             "the translation unit too (always on at the full-LTO link)"));
+
+bool cacs::preserveNoneListExportWarning() { return ExportWarning; }
+void cacs::setPreserveNoneListExportWarning(bool Enabled) {
+  ExportWarning = Enabled;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+/// A diagnostic of this pass. Clang shows a plugin kind as `error: <msg>` or
+/// `warning: <msg> [-Wbackend-plugin]`; opt and lld with their own prefix.
+class ListDiagnostic : public DiagnosticInfo {
+  const Twine &Msg;
+
+public:
+  static int kind() {
+    static const int K = getNextAvailablePluginDiagnosticKind();
+    return K;
+  }
+  ListDiagnostic(const Twine &Msg, DiagnosticSeverity S)
+      : DiagnosticInfo(kind(), S), Msg(Msg) {}
+  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
+};
+
+void report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
+  ListDiagnostic D(Msg, S);
+  Ctx.diagnose(D);
+}
+
+/// SpecialCaseList::inSectionBlame returns the line in LLVM 19 and a
+/// (file, line) pair in LLVM 22.
+unsigned lineOf(unsigned L) { return L; }
+unsigned lineOf(std::pair<unsigned, unsigned> P) { return P.second; }
+
+constexpr StringRef SectionName = "preserve_none";
+
+//===----------------------------------------------------------------------===//
+// Lists
+//===----------------------------------------------------------------------===//
+
+struct Entry {
+  StringRef Prefix; // "fun" or "src"
+  StringRef Text;   // The whole trimmed line, for diagnostics.
+  unsigned Line;
+  bool Used = false;
+};
+
+struct ListFile;
+
+/// The entries of one section of one list file, with a SpecialCaseList of
+/// their own: it is built from the file's text with every line outside the
+/// section blanked, so line numbers are the file's.
+struct Group {
+  const ListFile *File = nullptr;
+  std::vector<unsigned> LineIdx; // Lines (0-based) of the header and entries.
+  std::vector<Entry> Entries;
+  std::unique_ptr<SpecialCaseList> SCL;
+  bool HasFun = false, HasSrc = false;
+
+  unsigned funLine(StringRef Name) const {
+    return lineOf(SCL->inSectionBlame(SectionName, "fun", Name));
+  }
+  unsigned srcLine(StringRef File) const {
+    return lineOf(SCL->inSectionBlame(SectionName, "src", File));
+  }
+  void markUsed(unsigned Line) {
+    for (Entry &E : Entries)
+      if (E.Line == Line) {
+        E.Used = true;
+        return;
+      }
+  }
+};
+
+struct ListFile {
+  std::string Path;
+  std::string Text;
+  std::vector<StringRef> Lines; // Into Text, untrimmed.
+  std::vector<Group> Groups;    // Only the sections that apply.
+
+  /// The file's text with only the comment lines (which keep a "#!..."
+  /// version line) and the given lines kept; every other line blank.
+  std::string textWith(ArrayRef<unsigned> Keep) const {
+    std::vector<bool> K(Lines.size(), false);
+    for (unsigned I : Keep)
+      K[I] = true;
+    std::string S;
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      StringRef T = Lines[I].trim();
+      if (K[I] || T.starts_with("#"))
+        S += T;
+      S += '\n';
+    }
+    return S;
+  }
+};
+
+std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
+                                         std::string &Error) {
+  std::unique_ptr<MemoryBuffer> MB =
+      MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
+  return SpecialCaseList::create(MB.get(), Error);
+}
+
+/// Parses a list. Reports an error and returns false if it is malformed.
+bool parseList(LLVMContext &Ctx, ListFile &L) {
+  std::string Error;
+  if (L.Text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    report(Ctx, DS_Error, "preserve-none list file '" + L.Path + "' is empty");
+    return false;
+  }
+  if (!makeSCL(L.Text, L.Path, Error)) {
+    report(Ctx, DS_Error,
+           "malformed preserve-none list file '" + L.Path + "': " + Error);
+    return false;
+  }
+  for (StringRef Rest = L.Text; !Rest.empty();) {
+    auto [Line, Tail] = Rest.split('\n');
+    L.Lines.push_back(Line);
+    Rest = Tail;
+  }
+
+  // Cut the file into sections.
+  std::vector<Group> All(1);
+  for (unsigned I = 0; I < L.Lines.size(); ++I) {
+    StringRef T = L.Lines[I].trim();
+    if (T.empty() || T.starts_with("#"))
+      continue;
+    if (T.starts_with("[")) {
+      All.emplace_back();
+      All.back().LineIdx.push_back(I);
+      continue;
+    }
+    All.back().LineIdx.push_back(I);
+    All.back().Entries.push_back({T.split(':').first, T, I + 1});
+  }
+
+  bool OK = true;
+  for (Group &G : All) {
+    if (G.Entries.empty())
+      continue;
+    std::string Text = L.textWith(G.LineIdx);
+    // Does the section apply? Ask SpecialCaseList with a probe entry, so the
+    // section name is read as SpecialCaseList reads it.
+    std::unique_ptr<SpecialCaseList> Probe =
+        makeSCL(Text + "fun:cacs_probe\n", L.Path, Error);
+    if (!Probe || !Probe->inSection(SectionName, "fun", "cacs_probe"))
+      continue;
+    for (const Entry &E : G.Entries) {
+      if (E.Prefix == "fun")
+        G.HasFun = true;
+      else if (E.Prefix == "src")
+        G.HasSrc = true;
+      else {
+        report(Ctx, DS_Error,
+               "preserve-none list file '" + L.Path + "' line " +
+                   Twine(E.Line) + ": unknown entry kind '" + E.Prefix +
+                   ":'; expected 'fun:' or 'src:'");
+        OK = false;
+        continue;
+      }
+      if (E.Text.contains('=')) {
+        report(Ctx, DS_Error,
+               "preserve-none list file '" + L.Path + "' line " +
+                   Twine(E.Line) + ": categories ('=...') are not supported");
+        OK = false;
+      }
+    }
+    G.SCL = makeSCL(Text, L.Path, Error);
+    if (!G.SCL) { // Cannot happen: the whole file parsed.
+      report(Ctx, DS_Error,
+             "malformed preserve-none list file '" + L.Path + "': " + Error);
+      OK = false;
+      continue;
+    }
+    G.File = &L;
+    L.Groups.push_back(std::move(G));
+  }
+  return OK;
+}
+
+/// Reads a list file named on the command line.
+std::optional<std::string> readListFile(LLVMContext &Ctx, StringRef Path) {
+  if (Path.empty()) {
+    report(Ctx, DS_Error, "empty preserve-none list file name");
+    return std::nullopt;
+  }
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status)) {
+    report(Ctx, DS_Error,
+           "preserve-none list file '" + Path + "' not found");
+    return std::nullopt;
+  }
+  if (sys::fs::is_directory(Status)) {
+    report(Ctx, DS_Error,
+           "preserve-none list file '" + Path + "' is a directory");
+    return std::nullopt;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    report(Ctx, DS_Error, "cannot read preserve-none list file '" + Path +
+                              "': " + Buf.getError().message());
+    return std::nullopt;
+  }
+  return (*Buf)->getBuffer().str();
+}
+
+//===----------------------------------------------------------------------===//
+// The transformation
+//===----------------------------------------------------------------------===//
+
+/// Marks the functions this pass gave the convention (a full-LTO link must
+/// redirect the address-taken uses of modules compiled without the list).
+constexpr StringRef ConvertedAttr = "cacs-preserve-none-list";
+/// The source file through which a `src:` entry listed an internal function,
+/// for the full-LTO link, where the module's source file is another one.
+constexpr StringRef SrcAttr = "cacs-preserve-none-list-src";
+
+StringRef ccName(CallingConv::ID CC) {
+  switch (CC) {
+  case CallingConv::Fast: return "fastcc";
+  case CallingConv::Cold: return "coldcc";
+  case CallingConv::GHC: return "ghccc";
+  case CallingConv::PreserveMost: return "preserve_mostcc";
+  case CallingConv::PreserveAll: return "preserve_allcc";
+  case CallingConv::Swift: return "swiftcc";
+  case CallingConv::SwiftTail: return "swifttailcc";
+  case CallingConv::Tail: return "tailcc";
+  case CallingConv::X86_StdCall: return "x86_stdcallcc";
+  case CallingConv::X86_FastCall: return "x86_fastcallcc";
+  case CallingConv::X86_ThisCall: return "x86_thiscallcc";
+  case CallingConv::X86_VectorCall: return "x86_vectorcallcc";
+  case CallingConv::X86_RegCall: return "x86_regcallcc";
+  case CallingConv::X86_64_SysV: return "x86_64_sysvcc";
+  case CallingConv::Win64: return "win64cc";
+  case CallingConv::AArch64_VectorCall: return "aarch64_vector_pcs";
+  case CallingConv::AArch64_SVE_VectorCall: return "aarch64_sve_vector_pcs";
+  default: return "";
+  }
+}
+
+/// Why F cannot be preserve_none, judging by what every translation unit
+/// sees (its declaration); empty if it can.
+std::string signatureBlocker(const Function &F) {
+  if (F.getName() == "main")
+    return "it is 'main'";
+  if (F.isVarArg())
+    return "it is variadic";
+  for (unsigned I = 0; I < F.arg_size(); ++I) {
+    for (auto [Kind, Name] :
+         {std::pair{Attribute::ByVal, "byval"},
+          std::pair{Attribute::InAlloca, "inalloca"},
+          std::pair{Attribute::Preallocated, "preallocated"}})
+      if (F.hasParamAttribute(I, Kind))
+        return ("its parameter " + Twine(I + 1) + " is " + Name).str();
+  }
+  CallingConv::ID CC = F.getCallingConv();
+  if (CC == CallingConv::C || CC == CallingConv::PreserveNone)
+    return "";
+  // The optimizer gives internal functions fastcc/coldcc; that is no choice
+  // of the source.
+  if ((CC == CallingConv::Fast || CC == CallingConv::Cold) &&
+      F.hasLocalLinkage())
+    return "";
+  if (CC == CallingConv::X86_INTR)
+    return "it is an interrupt handler (x86_intrcc)";
+  StringRef Name = ccName(CC);
+  if (!Name.empty())
+    return ("it has another calling convention (" + Name + ")").str();
+  return ("it has another calling convention (cc " + Twine(CC) + ")").str();
+}
+
+/// Calls through which the caller's and the callee's conventions must agree.
+bool isMustTail(const CallBase &CB) {
+  const auto *CI = dyn_cast<CallInst>(&CB);
+  return CI && CI->isMustTailCall();
+}
+
+bool isUsedListUse(const Use &U) {
+  const auto *CA = dyn_cast<ConstantArray>(U.getUser());
+  if (!CA)
+    return false;
+  for (const User *UU : CA->users())
+    if (const auto *GV = dyn_cast<GlobalVariable>(UU))
+      if (GV->getName() == "llvm.used" || GV->getName() == "llvm.compiler.used")
+        return true;
+  return false;
+}
+
+bool isDirectCall(const Use &U) {
+  const auto *CB = dyn_cast<CallBase>(U.getUser());
+  return CB && CB->isCallee(&U);
+}
+
+class ListApplier {
+public:
+  ListApplier(Module &M, PreserveNoneListPass::Phase P,
+              std::vector<std::unique_ptr<ListFile>> &Lists)
+      : M(M), Ctx(M.getContext()), P(P), Lists(Lists) {}
+
+  bool run();
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+  PreserveNoneListPass::Phase P;
+  std::vector<std::unique_ptr<ListFile>> &Lists;
+  bool WarnUnused = false;
+  StringSet<> SeenNames, SeenFiles;
+
+  struct Hit {
+    Group *G = nullptr;
+    unsigned Line = 0;
+    std::string SrcFile; // Set when a src: entry restricted the hit.
+  };
+
+  std::optional<Hit> match(Function &F);
+  std::string where(const Hit &H) const {
+    return ("'" + H.G->File->Path + "' line " + Twine(H.Line)).str();
+  }
+  Function *getOrCreateThunk(Function &F);
+  void warnUnused();
+};
+
+/// The source files a `src:` entry may match for F.
+void srcFilesOf(const Function &F, PreserveNoneListPass::Phase P,
+                SmallVectorImpl<std::string> &Out) {
+  if (P == PreserveNoneListPass::Phase::LTOLink) {
+    if (F.hasFnAttribute(SrcAttr))
+      Out.push_back(F.getFnAttribute(SrcAttr).getValueAsString().str());
+    return;
+  }
+  Out.push_back(F.getParent()->getSourceFileName());
+  if (const DISubprogram *SP = F.getSubprogram()) {
+    StringRef File = SP->getFilename();
+    if (!File.empty()) {
+      Out.push_back(File.str());
+      if (sys::path::is_relative(File) && !SP->getDirectory().empty()) {
+        SmallString<256> Full(SP->getDirectory());
+        sys::path::append(Full, File);
+        Out.push_back(std::string(Full));
+      }
+    }
+  }
+}
+
+std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
+  StringRef Mangled = F.getName();
+  std::string Demangled = demangle(Mangled);
+  bool HasDemangled = Demangled != Mangled;
+  if (WarnUnused) {
+    SeenNames.insert(Mangled);
+    if (HasDemangled)
+      SeenNames.insert(Demangled);
+  }
+  std::optional<Hit> Result;
+  for (auto &L : Lists) {
+    for (Group &G : L->Groups) {
+      unsigned FunLine = 0;
+      if (G.HasFun) {
+        FunLine = G.funLine(Mangled);
+        if (!FunLine && HasDemangled)
+          FunLine = G.funLine(Demangled);
+        if (!FunLine)
+          continue;
+        G.markUsed(FunLine);
+      }
+      if (!G.HasSrc) {
+        if (!Result)
+          Result = Hit{&G, FunLine, ""};
+        continue;
+      }
+      // A src: section: only definitions have a source file.
+      if (F.isDeclaration())
+        continue;
+      SmallVector<std::string, 3> Files;
+      srcFilesOf(F, P, Files);
+      unsigned SrcLine = 0;
+      std::string SrcFile;
+      for (const std::string &File : Files) {
+        if (WarnUnused)
+          SeenFiles.insert(File);
+        if ((SrcLine = G.srcLine(File))) {
+          SrcFile = File;
+          break;
+        }
+      }
+      if (!SrcLine)
+        continue;
+      G.markUsed(SrcLine);
+      Hit H{&G, FunLine ? FunLine : SrcLine, SrcFile};
+      if (!F.hasLocalLinkage()) {
+        if (P == PreserveNoneListPass::Phase::PerTU)
+          report(Ctx, DS_Warning,
+                 "function '" + F.getName() + "' matched by preserve-none "
+                 "list " + where(H) + " is left as is: 'src:' entries "
+                 "restrict only functions with internal linkage, and it is "
+                 "externally visible; list it in a section without 'src:'");
+        continue;
+      }
+      if (!Result)
+        Result = H;
+    }
+  }
+  return Result;
+}
+
+Function *ListApplier::getOrCreateThunk(Function &F) {
+  std::string Name = (F.getName() + CEntrySuffix).str();
+  if (Function *T = M.getFunction(Name))
+    if (!T->isDeclaration() && T->getFunctionType() == F.getFunctionType())
+      return T;
+
+  Function *T = Function::Create(F.getFunctionType(),
+                                 GlobalValue::InternalLinkage,
+                                 F.getAddressSpace(), Name, &M);
+  if (!F.hasLocalLinkage()) {
+    // One address for the whole program (or shared object): the thunk is
+    // merged across translation units like an inline function.
+    T->setLinkage(GlobalValue::LinkOnceODRLinkage);
+    T->setVisibility(F.getVisibility());
+    T->setDSOLocal(F.isDSOLocal() ||
+                   F.getVisibility() != GlobalValue::DefaultVisibility);
+    if (Triple(M.getTargetTriple()).supportsCOMDAT())
+      T->setComdat(M.getOrInsertComdat(T->getName()));
+  }
+  T->setCallingConv(CallingConv::C);
+
+  // ABI attributes (zeroext, signext, sret, inreg, ...) of the parameters and
+  // the return value, on the thunk and on its call.
+  AttributeList FA = F.getAttributes();
+  AttributeList CallAttrs = AttributeList::get(
+      Ctx, AttributeSet(), FA.getRetAttrs(),
+      [&] {
+        SmallVector<AttributeSet, 8> PA;
+        for (unsigned I = 0; I < F.arg_size(); ++I)
+          PA.push_back(FA.getParamAttrs(I));
+        return PA;
+      }());
+  T->setAttributes(CallAttrs);
+  for (StringRef A : {"target-cpu", "target-features", "tune-cpu",
+                      "frame-pointer", "branch-target-enforcement",
+                      "sign-return-address", "sign-return-address-key",
+                      "probe-stack", "stack-probe-size"})
+    if (F.hasFnAttribute(A))
+      T->addFnAttr(F.getFnAttribute(A));
+  if (F.doesNotThrow())
+    T->setDoesNotThrow();
+  else
+    T->setUWTableKind(UWTableKind::Default);
+
+  BasicBlock *BB = BasicBlock::Create(Ctx, "", T);
+  IRBuilder<> B(BB);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : T->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(F.getFunctionType(), &F, Args);
+  Call->setCallingConv(CallingConv::PreserveNone);
+  Call->setAttributes(CallAttrs);
+  Call->setTailCallKind(CallInst::TCK_Tail);
+  if (T->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return T;
+}
+
+void ListApplier::warnUnused() {
+  StringRef Where = P == PreserveNoneListPass::Phase::LTOLink
+                        ? "in the program"
+                        : "in this translation unit";
+  std::string Error;
+  for (auto &L : Lists)
+    for (Group &G : L->Groups)
+      for (Entry &E : G.Entries) {
+        if (E.Used)
+          continue;
+        // The blame of a query names one entry; another entry may match the
+        // same name. Ask a list of this entry alone.
+        std::vector<unsigned> Keep{E.Line - 1};
+        if (!G.LineIdx.empty() && L->Lines[G.LineIdx[0]].trim().starts_with("["))
+          Keep.push_back(G.LineIdx[0]);
+        std::unique_ptr<SpecialCaseList> One =
+            makeSCL(L->textWith(Keep), L->Path, Error);
+        const StringSet<> &Seen = E.Prefix == "fun" ? SeenNames : SeenFiles;
+        bool Hit = false;
+        for (const auto &S : Seen)
+          if (One && One->inSection(SectionName, E.Prefix, S.getKey())) {
+            Hit = true;
+            break;
+          }
+        if (!Hit)
+          report(Ctx, DS_Warning,
+                 "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
+                     ": '" + E.Text + "' matched no function " + Where);
+      }
+}
+
+bool ListApplier::run() {
+  WarnUnused = P == PreserveNoneListPass::Phase::LTOLink || WarnUnusedPerTU;
+
+  // 1. What the lists name.
+  MapVector<Function *, Hit> Listed;
+  for (Function &F : M) {
+    if (F.isIntrinsic() || F.getName().starts_with("llvm.") ||
+        F.getName().ends_with(CEntrySuffix))
+      continue;
+    if (std::optional<Hit> H = match(F))
+      Listed.insert({&F, std::move(*H)});
+  }
+  if (WarnUnused)
+    warnUnused();
+
+  // 2. What cannot take the convention. Signature reasons are seen alike in
+  // every translation unit, so leaving the function as is keeps them in
+  // agreement.
+  SetVector<Function *> Blocked;
+  for (auto &[F, H] : Listed) {
+    std::string Why = signatureBlocker(*F);
+    if (Why.empty() && F->hasFnAttribute(Attribute::Naked))
+      Why = "it is naked";
+    if (Why.empty())
+      continue;
+    // Said per TU; the full-LTO link would repeat it for every module.
+    if (P == PreserveNoneListPass::Phase::PerTU)
+      report(Ctx, DS_Warning,
+             "function '" + F->getName() + "' from preserve-none list " +
+                 where(H) + " cannot be preserve_none: " + Why +
+                 "; left as is");
+    Blocked.insert(F);
+  }
+  auto WillBePN = [&](const Function *F) {
+    if (!F)
+      return false;
+    auto It = Listed.find(const_cast<Function *>(F));
+    if (It != Listed.end() && !Blocked.count(It->first))
+      return true;
+    return F->getCallingConv() == CallingConv::PreserveNone;
+  };
+  // musttail: caller and callee must keep one convention. Iterate: leaving
+  // one function as is may strand another.
+  SmallVector<CallBase *, 8> MustTails;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && isMustTail(*CB))
+        MustTails.push_back(CB);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (CallBase *CB : MustTails) {
+      Function *Caller = CB->getFunction();
+      Function *Callee = CB->getCalledFunction();
+      bool CallerPN = WillBePN(Caller);
+      bool CalleePN = Callee ? WillBePN(Callee)
+                             : CB->getCallingConv() == CallingConv::PreserveNone;
+      if (CallerPN == CalleePN)
+        continue;
+      Function *Victim = CallerPN ? Caller : Callee;
+      if (!Listed.count(Victim) || Blocked.count(Victim))
+        continue; // Preserve_none from the source: not ours to change.
+      std::string Why =
+          Victim == Caller
+              ? (Callee ? "it makes a musttail call to '" +
+                              Callee->getName().str() +
+                              "', which is not preserve_none"
+                        : std::string("it makes an indirect musttail call"))
+              : "'" + Caller->getName().str() +
+                    "' makes a musttail call to it and is not preserve_none";
+      const Hit &H = Listed.find(Victim)->second;
+      if (Victim->hasLocalLinkage())
+        report(Ctx, DS_Warning,
+               "function '" + Victim->getName() + "' from preserve-none list " +
+                   where(H) + " cannot be preserve_none: " + Why +
+                   "; left as is");
+      else
+        report(Ctx, DS_Error,
+               "function '" + Victim->getName() + "' from preserve-none list " +
+                   where(H) + " cannot be preserve_none: " + Why +
+                   "; it is externally visible, and other translation units "
+                   "compiled with the list would call it as preserve_none");
+      Blocked.insert(Victim);
+      Changed = true;
+    }
+  }
+
+  // 3. Apply.
+  bool Changed = false;
+  for (auto &[F, H] : Listed) {
+    if (Blocked.count(F))
+      continue;
+    bool Converted = F->getCallingConv() != CallingConv::PreserveNone ||
+                     F->hasFnAttribute(ConvertedAttr);
+    if (F->getCallingConv() != CallingConv::PreserveNone) {
+      F->setCallingConv(CallingConv::PreserveNone);
+      F->addFnAttr(ConvertedAttr);
+      Changed = true;
+      if (P == PreserveNoneListPass::Phase::PerTU && ExportWarning &&
+          !F->isDeclaration() && !F->hasLocalLinkage())
+        report(Ctx, DS_Warning,
+               "function '" + F->getName() + "' from preserve-none list " +
+                   where(H) + " is exported: code compiled without the list "
+                   "will call it with the C convention "
+                   "(-fno-preserve-none-list-export-warning)");
+    }
+    if (!H.SrcFile.empty() && !F->hasFnAttribute(SrcAttr))
+      F->addFnAttr(SrcAttr, H.SrcFile);
+
+    bool AddressTaken = false;
+    for (Use &U : F->uses()) {
+      if (isDirectCall(U)) {
+        auto *CB = cast<CallBase>(U.getUser());
+        if (CB->getCallingConv() != CallingConv::PreserveNone) {
+          CB->setCallingConv(CallingConv::PreserveNone);
+          Changed = true;
+        }
+      } else if (Converted && !isa<BlockAddress>(U.getUser()) &&
+                 !isUsedListUse(U)) {
+        AddressTaken = true;
+      }
+    }
+    if (!AddressTaken)
+      continue;
+    Function *Thunk = getOrCreateThunk(*F);
+    F->replaceUsesWithIf(Thunk, [&](Use &U) {
+      if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
+          isUsedListUse(U))
+        return false;
+      // The thunk's own call of F is a direct call; nothing else in it.
+      return true;
+    });
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace
+
+PreservedAnalyses PreserveNoneListPass::run(Module &M,
+                                            ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  std::vector<std::unique_ptr<ListFile>> Lists;
+  std::set<std::pair<std::string, std::string>> Seen;
+  auto Add = [&](std::string Path, std::string Text) {
+    if (!Seen.insert({Path, Text}).second)
+      return true; // The same list twice: once is enough.
+    auto L = std::make_unique<ListFile>();
+    L->Path = std::move(Path);
+    L->Text = std::move(Text);
+    if (!parseList(Ctx, *L))
+      return false;
+    Lists.push_back(std::move(L));
+    return true;
+  };
+
+  bool OK = true;
+  if (P == Phase::PerTU) {
+    for (const std::string &Path : ListFiles) {
+      std::optional<std::string> Text = readListFile(Ctx, Path);
+      if (!Text) {
+        OK = false;
+        continue;
+      }
+      OK &= Add(Path, std::move(*Text));
+    }
+  } else if (NamedMDNode *NMD = M.getNamedMetadata(PreserveNoneListsMD)) {
+    for (MDNode *N : NMD->operands()) {
+      if (N->getNumOperands() != 2)
+        continue;
+      auto *Path = dyn_cast<MDString>(N->getOperand(0));
+      auto *Text = dyn_cast<MDString>(N->getOperand(1));
+      if (Path && Text)
+        OK &= Add(Path->getString().str(), Text->getString().str());
+    }
+  }
+  if (!OK || Lists.empty())
+    return PreservedAnalyses::all();
+
+  bool Changed = false;
+  if (P == Phase::PerTU) {
+    // Record the lists for a full-LTO link (once each).
+    NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
+    std::set<std::pair<std::string, std::string>> Have;
+    for (MDNode *N : NMD->operands())
+      if (N->getNumOperands() == 2)
+        if (auto *A = dyn_cast<MDString>(N->getOperand(0)))
+          if (auto *B = dyn_cast<MDString>(N->getOperand(1)))
+            Have.insert({A->getString().str(), B->getString().str()});
+    for (auto &L : Lists)
+      if (Have.insert({L->Path, L->Text}).second) {
+        NMD->addOperand(MDNode::get(Ctx, {MDString::get(Ctx, L->Path),
+                                          MDString::get(Ctx, L->Text)}));
+        Changed = true;
+      }
+  }
+
+  Changed |= ListApplier(M, P, Lists).run();
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
