@@ -1,0 +1,142 @@
+"""Shared pieces of scripts/difftest: tools, running with a timeout, results."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+_HERE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))  # scripts/difftest-lib/difftest_lib
+AARCH64_SYSROOT = "/usr/aarch64-linux-gnu"
+AARCH64_FLAGS = ["--target=aarch64-linux-gnu"]
+CSMITH_INCLUDE = "/usr/include/csmith"
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+class Tools:
+    """Where the stock LLVM and the cacs build of one LLVM version live."""
+
+    def __init__(self, llvm, build=None):
+        self.llvm = str(llvm)
+        self.bindir = "/usr/lib/llvm-%s/bin" % self.llvm
+        if build is None:
+            build = os.path.join(ROOT, "build" if self.llvm == "19" else "build-llvm" + self.llvm)
+        self.build = os.path.abspath(build)
+        self.cacs_clang = os.path.join(self.build, "bin", "clang")
+        self.passes = os.path.join(self.build, "lib", "CACSPasses.so")
+        self.qemu = shutil.which("qemu-aarch64") or "/usr/bin/qemu-aarch64"
+
+    def tool(self, name):
+        return os.path.join(self.bindir, name)
+
+    @property
+    def stock_clang(self):
+        return self.tool("clang")
+
+    def check(self, need_qemu=False):
+        missing = [p for p in (self.cacs_clang, self.passes, self.stock_clang) if not os.path.exists(p)]
+        if need_qemu and not (os.path.exists(self.qemu) and os.path.isdir(AARCH64_SYSROOT)):
+            missing.append("qemu-aarch64 with %s" % AARCH64_SYSROOT)
+        if missing:
+            sys.exit("difftest: missing %s (build cacs first: ninja -C %s)" % (", ".join(missing), self.build))
+
+    def run_prefix(self, arch):
+        return [self.qemu, "-L", AARCH64_SYSROOT] if arch == "aarch64" else []
+
+    def arch_flags(self, arch):
+        return AARCH64_FLAGS if arch == "aarch64" else []
+
+
+class Result:
+    __slots__ = ("rc", "out", "err", "timeout", "secs")
+
+    def __init__(self, rc, out, err, timeout, secs):
+        self.rc, self.out, self.err, self.timeout, self.secs = rc, out, err, timeout, secs
+
+    @property
+    def ok(self):
+        return self.rc == 0 and not self.timeout
+
+
+def run(cmd, timeout=120, cwd=None, stdin=None):
+    """Run cmd; never raises for a failing or hanging command."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL if stdin is None else stdin,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        return Result(p.returncode, p.stdout.decode("utf-8", "replace"),
+                      p.stderr.decode("utf-8", "replace"), False, time.time() - t0)
+    except OSError as e:  # e.g. a tool being relinked right now
+        return Result(126, "", "difftest: cannot run %s: %s\n" % (cmd[0], e), False, time.time() - t0)
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        err = (e.stderr or b"").decode("utf-8", "replace")
+        return Result(-1, out, err, True, time.time() - t0)
+
+
+def apt_install(packages):
+    """Install Debian packages that are missing (root only; quiet)."""
+    need = [p for p in packages
+            if subprocess.run(["dpkg", "-s", p], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode != 0]
+    if not need:
+        return True
+    if os.geteuid() != 0:
+        log("difftest: missing Debian packages %s (not root, not installing)" % " ".join(need))
+        return False
+    log("difftest: installing %s" % " ".join(need))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(["apt-get", "install", "-y", "-qq"] + need, env=env,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.run(["apt-get", "install", "-y", "-qq"] + need, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    return True
+
+
+# What a crashing or failing LLVM prints; the first such line is the
+# signature a reduction keeps.
+CRASH_MARKERS = ("LLVM ERROR", "Assertion", "Bad machine code", "Broken module",
+                 "PLEASE submit a bug report", "Stack dump", "UNREACHABLE",
+                 "error: ", "Segmentation fault", "Illegal instruction")
+
+
+def failure_signature(text):
+    for marker in CRASH_MARKERS:
+        for line in text.splitlines():
+            if marker in line:
+                sig = line.strip()
+                # Paths and numbers vary between the original and the reduced
+                # file; keep the stable part.
+                if ": error: " in sig:
+                    sig = sig.split(": error: ", 1)[1]
+                return sig[:160]
+    return None
+
+
+class Summary:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.upstream = 0
+        self.failures = []  # (what, kind, detail)
+
+    def add_pass(self):
+        self.passed += 1
+
+    def add_fail(self, what, kind, detail=""):
+        self.failed += 1
+        self.failures.append((what, kind, detail))
+        log("FAIL %s: %s %s" % (what, kind, detail.splitlines()[0] if detail else ""))
+
+    def line(self):
+        extra = ""
+        if self.skipped:
+            extra += ", %d skipped" % self.skipped
+        return "difftest: %d passed, %d failed%s" % (self.passed, self.failed, extra)

@@ -1,0 +1,146 @@
+"""Reduce a failing csmith program with cvise (or creduce) and save it as a
+lit regression test under test/Reliability/regressions/."""
+
+import os
+import shlex
+import shutil
+import stat
+
+from .common import CSMITH_INCLUDE, ROOT, apt_install, log, run
+
+# Warnings that mean the reducer has introduced undefined behaviour.
+UB_WARNINGS = ["-Werror=implicit-int", "-Werror=implicit-function-declaration",
+               "-Werror=return-type", "-Werror=uninitialized",
+               "-Werror=sometimes-uninitialized", "-Werror=int-conversion",
+               "-Werror=incompatible-pointer-types", "-Werror=array-bounds",
+               "-Werror=int-to-pointer-cast", "-Werror=pointer-to-int-cast",
+               "-Werror=null-dereference", "-Werror=return-stack-address",
+               "-Werror=main-return-type", "-Werror=excess-initializers",
+               "-Werror=incompatible-function-pointer-types"]
+
+
+def reducer_cmd():
+    for tool in ("cvise", "creduce"):
+        if shutil.which(tool):
+            return tool
+    apt_install(["cvise"])
+    return "cvise" if shutil.which("cvise") else None
+
+
+def _q(args):
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def interestingness(info, tools, workdir):
+    """A shell script, run in cvise's copy of the directory, that succeeds
+    while red.c still shows the failure."""
+    arch = info["arch"]
+    af = tools.arch_flags(arch)
+    runp = _q(tools.run_prefix(arch))
+    flags = [f if not info["list_file"] else f for f in info["flags"]]
+    lines = ["#!/bin/bash", "ulimit -t 60"]
+    # Still a valid program for the stock compiler, without new UB warnings.
+    lines.append("%s -O0 -w %s %s -c red.c -o /dev/null >/dev/null 2>&1 || exit 1"
+                 % (shlex.quote(tools.stock_clang), _q(af), _q(UB_WARNINGS)))
+    cacs = _q([tools.cacs_clang] + flags + af + ["-w", "-fverify-intermediate-code",
+                                                 "-mllvm", "-verify-machineinstrs"])
+    if info["kind"].startswith("compile"):
+        lines.append("%s red.c -o v.out > log 2>&1 && exit 1" % cacs)
+        sig = info["detail"].splitlines()[0][:100] if info["detail"] else ""
+        if sig:
+            lines.append("grep -qF -- %s log" % shlex.quote(sig))
+        return "\n".join(lines) + "\n"
+    if arch == "x86_64":
+        # No UB the sanitizers can see, on the host.
+        lines.append("%s -O1 -w -fsanitize=address,undefined -fno-sanitize-recover=all red.c -o san "
+                     ">/dev/null 2>&1 || exit 1" % shlex.quote(tools.stock_clang))
+        lines.append("timeout 10 ./san >/dev/null 2>&1 || exit 1")
+    lines.append("%s -O0 -w %s red.c -o ref >/dev/null 2>&1 || exit 1"
+                 % (shlex.quote(tools.stock_clang), _q(af)))
+    lines.append("timeout 10 %s ./ref > ref.out 2>/dev/null; echo \"exit=$?\" >> ref.out" % runp)
+    lines.append("grep -q '^exit=124$' ref.out && exit 1")
+    lines.append("%s red.c -o v >/dev/null 2>&1 || exit 1" % cacs)
+    lines.append("timeout 10 %s ./v > v.out 2>/dev/null; echo \"exit=$?\" >> v.out" % runp)
+    lines.append("! cmp -s ref.out v.out")
+    return "\n".join(lines) + "\n"
+
+
+def reduce_and_save(info, tools, workdir, args):
+    tool = reducer_cmd()
+    rdir = os.path.join(workdir, "reduce-" + info["variant"])
+    os.makedirs(rdir, exist_ok=True)
+    red = os.path.join(rdir, "red.c")
+    # A self-contained file: preprocess csmith.h in.
+    r = run([tools.stock_clang, "-E", "-P", "-I" + CSMITH_INCLUDE] + tools.arch_flags(info["arch"])
+            + [info["src"], "-o", red], timeout=60)
+    if not r.ok:
+        log("  reduce: cannot preprocess: %s" % r.err.strip()[-200:])
+        return None
+    script = os.path.join(rdir, "test.sh")
+    # The list file is referenced by absolute path; copy it next to the work.
+    if info["list_file"]:
+        lst = os.path.join(rdir, "funcs.list")
+        shutil.copy(info["list_file"], lst)
+        info = dict(info, flags=[f.replace(info["list_file"], lst) for f in info["flags"]])
+    with open(script, "w") as f:
+        f.write(interestingness(info, tools, rdir))
+    os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
+    chk = run(["bash", script], cwd=rdir, timeout=300)
+    if chk.rc != 0:
+        log("  reduce: the failure does not reproduce on the preprocessed file; saving it unreduced")
+    elif tool:
+        log("  reduce: %s (budget %ds) ..." % (tool, args.reduce_budget))
+        cmd = ["timeout", "-s", "INT", str(args.reduce_budget), tool]
+        if tool == "cvise":
+            cmd += ["--n", "1", "--timeout", "60"]
+        cmd += [script, red]
+        run(cmd, cwd=rdir, timeout=args.reduce_budget + 120)
+        if run(["bash", script], cwd=rdir, timeout=300).rc != 0:
+            log("  reduce: reduced file lost the failure; keeping the last good one")
+            if os.path.exists(red + ".orig"):
+                shutil.copy(red + ".orig", red)
+    else:
+        log("  reduce: no cvise/creduce; saving the preprocessed program unreduced")
+    return save_regression(info, open(red).read())
+
+
+def save_regression(info, source):
+    outdir = os.path.join(ROOT, "test", "Reliability", "regressions")
+    os.makedirs(outdir, exist_ok=True)
+    name = "difftest-%s-seed%d-%s.c" % (info["arch"], info["seed"], info["variant"])
+    path = os.path.join(outdir, name)
+    aarch = info["arch"] == "aarch64"
+    af = " %aarch64_flags" if aarch else ""
+    runp = "%run_aarch64 " if aarch else ""
+    flags = []
+    pre = []
+    for f in info["flags"]:
+        if f.startswith("-fpreserve-none-list="):
+            names = [l.strip() for l in open(f.split("=", 1)[1]) if l.startswith("fun:")]
+            pre.append("// RUN: printf '%s\\n' > %%t.list" % "\\n".join(names))
+            flags.append("-fpreserve-none-list=%t.list")
+        else:
+            flags.append(f)
+    fl = " ".join(flags)
+    hdr = ["// difftest regression: csmith seed %d, %s, variant %s, LLVM %s."
+           % (info["seed"], info["arch"], info["variant"], info["llvm"]),
+           "// Found as: %s: %s" % (info["kind"], info["detail"].splitlines()[0][:150] if info["detail"] else ""),
+           "// Reproduce: scripts/difftest --programs 1 --seed %d --arch %s --llvm %s"
+           % (info["seed"], info["arch"], info["llvm"]),
+           "// Expected to fail until fixed; then delete the XFAIL line.",
+           "// XFAIL: *",
+           "// REQUIRES: llvm-%s%s" % (info["llvm"], ", qemu-aarch64" if aarch else "")]
+    hdr += pre
+    if info["kind"].startswith("compile"):
+        hdr.append("// RUN: %%clang %s%s -w -fverify-intermediate-code -mllvm -verify-machineinstrs %%s -o %%t"
+                   % (fl, af))
+    else:
+        hdr.append("// RUN: %%stock_clang -O0 -w%s %%s -o %%t.ref" % af)
+        hdr.append("// RUN: %s%%t.ref > %%t.ref.out; echo \"exit=$?\" >> %%t.ref.out" % runp)
+        hdr.append("// RUN: %%clang %s%s -w %%s -o %%t.cacs" % (fl, af))
+        hdr.append("// RUN: %s%%t.cacs > %%t.cacs.out; echo \"exit=$?\" >> %%t.cacs.out" % runp)
+        hdr.append("// RUN: diff %t.ref.out %t.cacs.out")
+    with open(path, "w") as f:
+        f.write("\n".join(hdr) + "\n\n" + source)
+    log("  saved %s" % os.path.relpath(path, ROOT))
+    return path
