@@ -362,7 +362,7 @@ void AutoPreserveNone::explain(Function &F, const Function &Callee,
   case Rejection::ParamAttr:
     ++NumRejectedParamAttr;
     Name = "ParamAttr";
-    Why = ("it has a " + V.Attr + " parameter").str();
+    Why = ("it has a parameter with the " + V.Attr + " attribute").str();
     break;
   case Rejection::MustTail:
     ++NumRejectedMustTail;

@@ -1,0 +1,32 @@
+; A function reachable through an alias, or used as an ifunc resolver, keeps
+; its convention: the alias and the ifunc are callable symbols of their own.
+;
+; RUN: %opt_cacs -passes=auto-preserve-none -S %s | FileCheck %s
+; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
+; RUN:   -pass-remarks-missed=auto-preserve-none %s 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+
+@alias = alias void (), ptr @aliased
+@ifn = ifunc void (), ptr @resolver
+
+declare preserve_nonecc void @seed()
+declare void @impl()
+
+; CHECK-LABEL: define internal void @aliased(
+; REMARK-DAG: remark: {{.*}}'aliased' calls preserve_none 'seed' but is not made preserve_none: it is aliased by 'alias'
+define internal void @aliased() {
+  call preserve_nonecc void @seed()
+  ret void
+}
+
+; CHECK-LABEL: define internal ptr @resolver(
+; REMARK-DAG: remark: {{.*}}'resolver' calls preserve_none 'seed' but is not made preserve_none: it is the resolver of ifunc 'ifn'
+define internal ptr @resolver() {
+  call preserve_nonecc void @seed()
+  ret ptr @impl
+}
+
+define void @entry() {
+  call void @aliased()
+  ret void
+}

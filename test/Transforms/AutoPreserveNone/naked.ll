@@ -1,0 +1,29 @@
+; A naked function has no prologue the convention could shrink, and its body
+; (inline assembly) follows whatever convention it was written for.
+;
+; RUN: %opt_cacs -passes=auto-preserve-none -S %s | FileCheck %s
+; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
+; RUN:   -pass-remarks-missed=auto-preserve-none %s 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+
+declare preserve_nonecc void @seed()
+
+; CHECK-LABEL: define internal void @naked_fn(
+; REMARK-DAG: remark: {{.*}}'naked_fn' calls preserve_none 'seed' but is not made preserve_none: it is naked
+define internal void @naked_fn() naked {
+  call preserve_nonecc void @seed()
+  unreachable
+}
+
+; CHECK-LABEL: define internal preserve_nonecc void @clothed_fn(
+define internal void @clothed_fn() {
+  call preserve_nonecc void @seed()
+  ret void
+}
+
+; REMARK-DAG: remark: {{.*}}'entry' calls preserve_none 'clothed_fn' but is not made preserve_none: it is visible outside the module
+define void @entry() {
+  call void @naked_fn()
+  call void @clothed_fn()
+  ret void
+}
