@@ -1,0 +1,78 @@
+//===- bench/write_fully/write_fully.c - write_fully on stackful coroutines
+//===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// Built once per switch design (BCO_MODE of bcoro.h, and with or without
+// -fauto-preserve-none). -n: bytes per task (default 100 MB). Checksum: the
+// sum of all sockets' checksums plus bytes sent (wf.h).
+//
+//===----------------------------------------------------------------------===//
+
+#define BCO_DEFINE_ASM
+#include "bcoro.h"
+#include "bench.h"
+#include "wf.h"
+
+#ifndef BENCH_VARIANT
+#define BENCH_VARIANT "unnamed"
+#endif
+
+#define STACK_SIZE (64 * 1024)
+
+static __attribute__((noinline)) void wait_for_ready(wf_sock *s) {
+  (void)s;
+  bco_yield(); // the mock is never ready before the others had a turn
+}
+
+static __attribute__((noinline)) size_t
+write_fully(wf_sock *s, const unsigned char *buf, size_t len) {
+  size_t left = len;
+  while (left) {
+    wait_for_ready(s);
+    size_t n = wf_send_some(s, buf, left);
+    buf += n;
+    left -= n;
+  }
+  return len;
+}
+
+typedef struct task {
+  wf_sock sock;
+  const unsigned char *buf;
+  size_t bytes;
+} task;
+
+static void task_body(void *arg) {
+  task *t = (task *)arg;
+  write_fully(&t->sock, t->buf, t->bytes);
+}
+
+int main(int argc, char **argv) {
+  bench_args a = bench_parse(argc, argv, 100u << 20);
+  bench_run r = bench_begin("write_fully", BENCH_VARIANT, a.n);
+  size_t bytes = (size_t)a.n;
+  unsigned char *buf = wf_make_buffer(bytes);
+  uint64_t expected = wf_expected(buf, bytes);
+  static bco cos[WF_TASKS];
+  static task tasks[WF_TASKS];
+  char *stacks[WF_TASKS];
+  for (int i = 0; i < WF_TASKS; ++i)
+    stacks[i] = (char *)aligned_alloc(4096, STACK_SIZE);
+  for (int rep = 0; rep < a.reps; ++rep) {
+    for (int i = 0; i < WF_TASKS; ++i) {
+      tasks[i] = (task){{0, 0}, buf, bytes};
+      bco_create(&cos[i], stacks[i], STACK_SIZE, task_body, &tasks[i]);
+    }
+    uint64_t t0 = bench_now_ns();
+    bco_run();
+    uint64_t t1 = bench_now_ns();
+    uint64_t got = 0;
+    for (int i = 0; i < WF_TASKS; ++i)
+      got += tasks[i].sock.sum + tasks[i].sock.sent;
+    bench_record(&r, t1 - t0, wf_ops(bytes), got, expected);
+  }
+  return bench_end(&r);
+}
