@@ -1,0 +1,371 @@
+"""--ir: random IR modules through the cacs passes and both backends.
+
+Each module is either a random call graph (functions of random signatures and
+linkage, some of them preserve_none seeds, with direct calls, tail calls,
+musttail calls, invokes, variadic functions, address-taken functions, aliases,
+llvm.used, dynamic allocas), or an llvm-stress body made preserve_none with a
+caller. Each goes through
+  opt -passes=auto-preserve-none                       (APN alone)
+  opt -passes=preserve-none-list,auto-preserve-none    (a random list too)
+(opt verifies its output), the checker below, and llc -verify-machineinstrs
+at -O0 and -O2 for x86_64 and aarch64.
+
+The checker (check_module) holds, over the textual IR:
+ - every direct call or invoke has its callee's calling convention;
+ - no variadic function became preserve_none;
+ - a function whose convention changed has local linkage (APN), or was
+   listed (the list pass);
+ - a function whose convention changed is used only as a direct callee: its
+   address is never taken (the list pass uses a C-entry thunk instead).
+"""
+
+import os
+import random
+import re
+
+from .common import failure_signature, log, run
+
+TYPES = ["i32", "i64", "double", "ptr", "i8", "float"]
+RET_TYPES = ["void", "i32", "i64", "double", "ptr"]
+TRIPLES = {"x86_64": "x86_64-unknown-linux-gnu", "aarch64": "aarch64-unknown-linux-gnu"}
+
+
+def const(ty, rng):
+    if ty == "ptr":
+        return rng.choice(["null", "@g0", "@g1"])
+    if ty in ("double", "float"):
+        return rng.choice(["0.0", "1.0", "-2.5", "3.0e+00"])
+    return str(rng.randint(-100, 1000) if ty != "i8" else rng.randint(-100, 100))
+
+
+class Fn:
+    def __init__(self, idx, rng):
+        self.name = "f%d" % idx
+        self.ret = rng.choice(RET_TYPES)
+        self.params = [rng.choice(TYPES) for _ in range(rng.choice([0, 1, 2, 3, 4, 6, 8, 13]))]
+        r = rng.random()
+        self.linkage = "internal" if r < 0.6 else ("" if r < 0.85 else "declare")
+        self.variadic = False
+        self.cc = ""
+        if rng.random() < 0.25:
+            self.cc = "preserve_nonecc"
+        elif self.linkage == "internal" and rng.random() < 0.08:
+            self.cc = "fastcc"
+        elif self.linkage != "declare" and rng.random() < 0.03:
+            self.cc = "coldcc"
+        if not self.cc and rng.random() < 0.08:
+            self.variadic = True
+            if not self.params:
+                self.params = ["i32"]
+        self.dynamic_alloca = rng.random() < 0.1
+        self.has_invoke = False
+
+    @property
+    def is_decl(self):
+        return self.linkage == "declare"
+
+    def fnty(self):
+        ps = ", ".join(self.params + (["..."] if self.variadic else []))
+        return "%s (%s)" % (self.ret, ps)
+
+    def cc_prefix(self):
+        return self.cc + " " if self.cc else ""
+
+
+def gen_module(seed):
+    rng = random.Random("ir-%d" % seed)
+    n = rng.randint(3, 18)
+    fns = [Fn(i, rng) for i in range(n)]
+    out = ["; difftest --ir random call graph, seed %d" % seed,
+           "@g0 = global i64 0", "@g1 = global [4 x i64] zeroinitializer",
+           "@gfp = global ptr null", "declare i32 @__gxx_personality_v0(...)",
+           "declare void @ext_sink(i64)", "declare void @llvm.va_start(ptr)",
+           "declare void @llvm.va_end(ptr)", ""]
+    used = []
+    aliases = []
+    for f in fns:
+        if f.is_decl:
+            out.append("declare %s%s @%s(%s)" % (f.cc_prefix(), f.ret, f.name,
+                                                 ", ".join(f.params + (["..."] if f.variadic else []))))
+            continue
+        body, f_has_invoke = gen_body(f, fns, rng)
+        pers = " personality ptr @__gxx_personality_v0" if f_has_invoke else ""
+        params = ", ".join("%s %%p%d" % (t, i) for i, t in enumerate(f.params))
+        if f.variadic:
+            params += ", ..."
+        out.append("define %s%s%s @%s(%s)%s {" % (f.linkage + " " if f.linkage else "",
+                                                  f.cc_prefix(), f.ret, f.name, params, pers))
+        out.extend(body)
+        out.append("}")
+        if f.linkage == "internal" and rng.random() < 0.05:
+            used.append(f.name)
+        if rng.random() < 0.04:
+            aliases.append("@%s.alias = %salias %s, ptr @%s" % (
+                f.name, "internal " if f.linkage == "internal" else "", f.fnty(), f.name))
+    # main: calls a few functions so that something is reachable.
+    out.append("define i32 @main() {")
+    out.append("entry:")
+    for f in rng.sample(fns, min(3, len(fns))):
+        args = ", ".join("%s %s" % (t, const(t, rng)) for t in f.params)
+        ty = f.fnty() if f.variadic else f.ret
+        out.append("  call %s%s @%s(%s)" % (f.cc_prefix(), ty, f.name, args))
+    out.append("  ret i32 0")
+    out.append("}")
+    out.extend(aliases)
+    if used:
+        out.append("@llvm.used = appending global [%d x ptr] [%s], section \"llvm.metadata\"" % (
+            len(used), ", ".join("ptr @" + u for u in used)))
+    return "\n".join(out) + "\n", fns
+
+
+def gen_body(f, fns, rng):
+    lines = ["entry:"]
+    vals = {t: [] for t in TYPES}
+    for i, t in enumerate(f.params):
+        vals[t].append("%%p%d" % i)
+    counter = [0]
+    has_invoke = False
+
+    def fresh():
+        counter[0] += 1
+        return "%%v%d" % counter[0]
+
+    def pick(t):
+        if vals.get(t) and rng.random() < 0.7:
+            return rng.choice(vals[t])
+        return const(t, rng)
+
+    lines.append("  %slot = alloca i64")
+    if f.dynamic_alloca:
+        lines.append("  %dyn = alloca i8, i64 " + (pick("i64") if vals["i64"] else "16"))
+        lines.append("  store i8 1, ptr %dyn")
+    if f.variadic:
+        lines.append("  %ap = alloca [32 x i8]")
+        lines.append("  call void @llvm.va_start(ptr %ap)")
+        lines.append("  call void @llvm.va_end(ptr %ap)")
+    for _ in range(rng.randint(1, 6)):
+        r = rng.random()
+        if r < 0.7:
+            g = rng.choice(fns)
+            typed = [(t, pick(t)) for t in g.params]
+            if g.variadic:
+                typed += [(t, pick(t)) for t in rng.sample(["i32", "double", "i64", "ptr"], rng.randint(0, 3))]
+            arglist = ", ".join("%s %s" % ta for ta in typed)
+            ty = g.fnty() if g.variadic else g.ret
+            tail = rng.choice(["", "", "tail "])
+            res = ""
+            if g.ret != "void":
+                res = fresh()
+            if rng.random() < 0.1:
+                has_invoke = True
+                k = counter[0] = counter[0] + 1
+                lines.append("  %s%s %s%s @%s(%s) to label %%ok%d unwind label %%lp%d" % (
+                    res + " = " if res else "", "invoke", g.cc_prefix(), ty, g.name, arglist, k, k))
+                lines.append("lp%d:" % k)
+                lines.append("  %%lpv%d = landingpad { ptr, i32 } cleanup" % k)
+                lines.append("  resume { ptr, i32 } %%lpv%d" % k)
+                lines.append("ok%d:" % k)
+            else:
+                lines.append("  %s%scall %s%s @%s(%s)" % (res + " = " if res else "", tail,
+                                                         g.cc_prefix(), ty, g.name, arglist))
+            if res:
+                vals[g.ret].append(res)
+        elif r < 0.8:
+            g = rng.choice(fns)
+            lines.append("  store ptr @%s, ptr @gfp" % g.name)
+        elif r < 0.87:
+            p = fresh()
+            lines.append("  %s = load ptr, ptr @gfp" % p)
+            lines.append("  call void %s(i64 %s)" % (p, pick("i64")))
+        else:
+            a, b = pick("i64"), pick("i64")
+            v = fresh()
+            lines.append("  %s = add i64 %s, %s" % (v, a, b))
+            lines.append("  call void @ext_sink(i64 %s)" % v)
+            vals["i64"].append(v)
+    # musttail to a function of the same signature and convention.
+    if not f.variadic and rng.random() < 0.3:
+        same = [g for g in fns if g.ret == f.ret and g.params == f.params and g.cc == f.cc
+                and not g.variadic]
+        if same:
+            g = rng.choice(same)
+            args = ", ".join("%s %%p%d" % (t, i) for i, t in enumerate(f.params))
+            if f.ret == "void":
+                lines.append("  musttail call %svoid @%s(%s)" % (g.cc_prefix(), g.name, args))
+                lines.append("  ret void")
+            else:
+                v = fresh()
+                lines.append("  %s = musttail call %s%s @%s(%s)" % (v, g.cc_prefix(), g.ret, g.name, args))
+                lines.append("  ret %s %s" % (f.ret, v))
+            return lines, has_invoke
+    if f.ret == "void":
+        lines.append("  ret void")
+    else:
+        lines.append("  ret %s %s" % (f.ret, pick(f.ret)))
+    return lines, has_invoke
+
+
+# --- The checker -----------------------------------------------------------
+
+DEF_RE = re.compile(r"^(define|declare)\s+(.*?)@([\w.$\"]+)\((.*)$")
+CALL_RE = re.compile(r"\b(call|invoke)\s+([^@%]*?)([@%][\w.$\"-]+)\(")
+CCS = ["preserve_nonecc", "preserve_mostcc", "preserve_allcc", "fastcc", "coldcc", "ghccc",
+       "tailcc", "swifttailcc", "ccc"]
+LINKAGES = ["private", "internal", "external", "weak", "weak_odr", "linkonce", "linkonce_odr",
+            "available_externally", "extern_weak", "common"]
+
+
+def _cc_of(prefix):
+    toks = prefix.replace("(", " ( ").split()
+    for t in toks:
+        if t in CCS:
+            return "" if t == "ccc" else t
+        if t.startswith("cc") and t[2:].isdigit():
+            return t
+    m = re.search(r"\bcc (\d+)\b", prefix)
+    return "cc " + m.group(1) if m else ""
+
+
+def parse_functions(ir):
+    fns = {}
+    for line in ir.splitlines():
+        m = DEF_RE.match(line)
+        if not m:
+            continue
+        pre = m.group(2)
+        linkage = next((t for t in pre.split() if t in LINKAGES), "external")
+        fns[m.group(3)] = dict(cc=_cc_of(pre), linkage=linkage, variadic="..." in m.group(4).split(")")[0],
+                               kind=m.group(1))
+    return fns
+
+
+def check_module(before, after, listed=()):
+    """Violations of the invariants in the module docstring."""
+    errs = []
+    fb, fa = parse_functions(before), parse_functions(after)
+    for line in after.splitlines():
+        if line.startswith(("define", "declare")):
+            continue
+        for m in CALL_RE.finditer(line):
+            callee = m.group(3)
+            if not callee.startswith("@") or callee[1:] not in fa:
+                continue
+            name = callee[1:]
+            if _cc_of(m.group(2)) != fa[name]["cc"]:
+                errs.append("call site CC '%s' != callee @%s CC '%s': %s" % (
+                    _cc_of(m.group(2)) or "ccc", name, fa[name]["cc"] or "ccc", line.strip()))
+    for name, a in fa.items():
+        b = fb.get(name)
+        if a["variadic"] and a["cc"] == "preserve_nonecc" and not (b and b["cc"] == "preserve_nonecc"):
+            errs.append("variadic @%s became preserve_none" % name)
+        if b is None or b["cc"] == a["cc"]:
+            continue
+        if a["linkage"] not in ("internal", "private") and name not in listed:
+            errs.append("@%s (%s linkage) changed CC %s -> %s" % (name, a["linkage"], b["cc"] or "ccc",
+                                                                  a["cc"] or "ccc"))
+        # Its only uses may be as a direct callee (and its own definition).
+        for line in after.splitlines():
+            if re.match(r"^(define|declare)\b", line):
+                continue
+            stripped = CALL_RE.sub(lambda m: m.group(0) if m.group(3) != "@" + name else "CALLEE(",
+                                   line)
+            if re.search(r"@%s\b(?![.\w])" % re.escape(name), stripped):
+                errs.append("@%s changed CC but is used other than as a callee: %s" % (name, line.strip()))
+                break
+    return errs
+
+
+def stress_module(seed, tools):
+    r = run([tools.tool("llvm-stress"), "-seed", str(seed), "-size", "40"], timeout=30)
+    if not r.ok:
+        return None
+    ir = r.out
+    m = re.search(r"^define void @(autogen_SD\d+)\((.*)\) \{", ir, re.M)
+    if not m:
+        return None
+    name, params = m.group(1), m.group(2)
+    ir = ir.replace("define void @%s(" % name, "define internal preserve_nonecc void @%s(" % name, 1)
+    tys = [p.rsplit(" ", 1)[0] for p in params.split(", ")] if params else []
+    ps = ", ".join("%s %%a%d" % (t, i) for i, t in enumerate(tys))
+    args = ", ".join("%s %%a%d" % (t, i) for i, t in enumerate(tys))
+    ir += ("\ndefine internal void @stress_caller(%s) {\n  call preserve_nonecc void @%s(%s)\n  ret void\n}\n"
+           "define void @stress_entry(%s) {\n  call void @stress_caller(%s)\n  ret void\n}\n"
+           % (ps, name, args, ps, args))
+    return ir
+
+
+def run_ir(args, tools, summary, workroot):
+    tools.check()
+    d = os.path.join(workroot, "ir")
+    os.makedirs(d, exist_ok=True)
+    infected = 0
+    for i in range(args.ir):
+        seed = args.seed + i
+        stress = (i % 5 == 4)
+        if stress:
+            ir = stress_module(seed, tools)
+            if ir is None:
+                summary.skipped += 1
+                continue
+            names = []
+        else:
+            ir, fns = gen_module(seed)
+            names = [f.name for f in fns]
+        what = "ir seed %d%s" % (seed, " (llvm-stress)" if stress else "")
+        base = os.path.join(d, "m%d" % seed)
+        src = base + ".ll"
+        with open(src, "w") as f:
+            f.write(ir)
+        r = run([tools.tool("opt"), "-passes=verify", "-S", src, "-o", "/dev/null"], timeout=60)
+        if not r.ok:
+            # A generator bug, not a cacs one; say so loudly but do not count.
+            summary.skipped += 1
+            log("SKIP %s: generated module does not verify: %s" % (what, failure_signature(r.err)))
+            continue
+        rng = random.Random("irlist-%d" % seed)
+        listed = sorted(rng.sample(names, rng.randint(1, max(1, len(names) // 2)))) if names else []
+        lst = base + ".list"
+        with open(lst, "w") as f:
+            f.write("".join("fun:%s\n" % n for n in listed) or "fun:stress_caller\n")
+        pipelines = [("apn", ["-passes=auto-preserve-none"], ()),
+                     ("list-apn", ["-passes=preserve-none-list,auto-preserve-none",
+                                   "-cacs-preserve-none-list=" + lst], tuple(listed or ["stress_caller"]))]
+        ok = True
+        for pname, popts, plisted in pipelines:
+            out = "%s.%s.ll" % (base, pname)
+            r = run([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
+                    + ["-S", src, "-o", out], timeout=120)
+            if not r.ok:
+                summary.add_fail("%s %s" % (what, pname), "opt-failure",
+                                 failure_signature(r.err) or r.err.strip()[-300:])
+                ok = False
+                continue
+            after = open(out).read()
+            infected += after.count("preserve_nonecc") > ir.count("preserve_nonecc")
+            errs = check_module(ir, after, plisted)
+            if errs:
+                summary.add_fail("%s %s" % (what, pname), "invariant", "\n".join(errs[:5]))
+                ok = False
+            else:
+                summary.add_pass()
+            for arch, triple in TRIPLES.items():
+                for olvl in ("-O0", "-O2"):
+                    r = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
+                             out, "-o", "/dev/null"], timeout=120)
+                    if r.ok:
+                        summary.add_pass()
+                        continue
+                    # Does stock llc fail the same way on the module as generated?
+                    r0 = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
+                              src, "-o", "/dev/null"], timeout=120)
+                    note = " (stock llc fails on the input too)" if not r0.ok else ""
+                    summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note,
+                                     failure_signature(r.err) or r.err.strip()[-300:])
+                    ok = False
+        if ok and not args.keep:
+            for suffix in (".ll", ".list", ".apn.ll", ".list-apn.ll"):
+                try:
+                    os.remove(base + suffix)
+                except OSError:
+                    pass
+    log("ir: %d modules, %d pass runs changed conventions" % (args.ir, infected))
