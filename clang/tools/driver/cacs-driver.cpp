@@ -78,8 +78,18 @@ void validateListFile(StringRef Prog, StringRef Path) {
   if (!Buf)
     fatal(Prog, "cannot read preserve-none list file '" + Path +
                     "': " + Buf.getError().message());
-  if ((*Buf)->getBuffer().trim().empty())
+  StringRef Text = (*Buf)->getBuffer();
+  if (Text.trim().empty())
     fatal(Prog, "preserve-none list file '" + Path + "' is empty");
+  bool HasEntry = false;
+  for (StringRef Rest = Text; !Rest.empty() && !HasEntry;) {
+    auto [Line, Tail] = Rest.split('\n');
+    Line = Line.trim();
+    HasEntry = !Line.empty() && !Line.starts_with("#") && !Line.starts_with("[");
+    Rest = Tail;
+  }
+  if (!HasEntry)
+    fatal(Prog, "preserve-none list file '" + Path + "' has no entries");
   std::string Error;
   if (!SpecialCaseList::create(Buf->get(), Error))
     fatal(Prog, "malformed preserve-none list file '" + Path + "': " + Error);

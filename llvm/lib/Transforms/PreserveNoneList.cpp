@@ -240,6 +240,12 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
     All.back().Entries.push_back({T.split(':').first, T, I + 1});
   }
 
+  if (llvm::all_of(All, [](const Group &G) { return G.Entries.empty(); })) {
+    report(Ctx, DS_Error,
+           "preserve-none list file '" + L.Path + "' has no entries");
+    return false;
+  }
+
   bool OK = true;
   for (Group &G : All) {
     if (G.Entries.empty())
@@ -347,6 +353,8 @@ StringRef ccName(CallingConv::ID CC) {
 /// Why F cannot be preserve_none, judging by what every translation unit
 /// sees (its declaration); empty if it can.
 std::string signatureBlocker(const Function &F) {
+  if (F.getCallingConv() == CallingConv::X86_INTR)
+    return "it is an interrupt handler (x86_intrcc)";
   if (F.getName() == "main")
     return "it is 'main'";
   if (F.isVarArg())
@@ -367,8 +375,6 @@ std::string signatureBlocker(const Function &F) {
   if ((CC == CallingConv::Fast || CC == CallingConv::Cold) &&
       F.hasLocalLinkage())
     return "";
-  if (CC == CallingConv::X86_INTR)
-    return "it is an interrupt handler (x86_intrcc)";
   StringRef Name = ccName(CC);
   if (!Name.empty())
     return ("it has another calling convention (" + Name + ")").str();

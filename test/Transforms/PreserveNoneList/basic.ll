@@ -1,0 +1,56 @@
+; A listed function gets preserve_nonecc, definition or declaration, and so
+; does every direct call of it (call and invoke); unlisted ones are untouched.
+; The per-TU run records the list in !cacs.preserve_none_lists.
+;
+; RUN: rm -rf %t && split-file %s %t
+; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
+; RUN:   -cacs-preserve-none-list-export-warning=false -S %t/in.ll | FileCheck %s
+;
+; Without a list the pass does nothing:
+; RUN: %opt_cacs -passes=preserve-none-list -S %t/in.ll | FileCheck %s --check-prefix=NOLIST
+; NOLIST-NOT: preserve_nonecc
+; NOLIST-NOT: cacs.preserve_none_lists
+
+;--- list.txt
+# Functions of the coroutine scheduler.
+
+fun:switch_to
+fun:ext_decl
+
+;--- in.ll
+target triple = "x86_64-unknown-linux-gnu"
+
+; CHECK: define preserve_nonecc void @switch_to(ptr %p)
+define void @switch_to(ptr %p) {
+  ret void
+}
+
+; CHECK: declare preserve_nonecc i32 @ext_decl(i32)
+declare i32 @ext_decl(i32)
+
+; CHECK: define void @not_listed()
+define void @not_listed() {
+  ret void
+}
+
+declare i32 @__gxx_personality_v0(...)
+
+; CHECK-LABEL: define void @caller(
+define void @caller(ptr %p) personality ptr @__gxx_personality_v0 {
+; CHECK: call preserve_nonecc void @switch_to(ptr %p)
+  call void @switch_to(ptr %p)
+; CHECK: call preserve_nonecc i32 @ext_decl(i32 1)
+  %r = call i32 @ext_decl(i32 1)
+; CHECK: call void @not_listed()
+  call void @not_listed()
+; CHECK: invoke preserve_nonecc void @switch_to(ptr %p)
+  invoke void @switch_to(ptr %p) to label %ok unwind label %lp
+ok:
+  ret void
+lp:
+  %x = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %x
+}
+
+; CHECK: !cacs.preserve_none_lists = !{![[L:[0-9]+]]}
+; CHECK: ![[L]] = !{!"{{.*}}list.txt", !"# Functions of the coroutine scheduler.\0A\0Afun:switch_to\0Afun:ext_decl\0A{{(\\0A)*}}"}

@@ -1,0 +1,84 @@
+; A listed function that cannot be preserve_none is left as is, with a
+; warning naming the reason, the list and the line. Calls of it stay C.
+;
+; RUN: rm -rf %t && split-file %s %t
+; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
+; RUN:   -cacs-preserve-none-list-export-warning=false -S %t/in.ll -o %t/out.ll 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=WARN -DLIST=%t/list.txt --implicit-check-not=warning:
+; RUN: FileCheck %s < %t/out.ll
+
+; WARN-DAG: warning: function 'main' from preserve-none list '[[LIST]]' line 1 cannot be preserve_none: it is 'main'; left as is
+; WARN-DAG: warning: function 'va' from preserve-none list '[[LIST]]' line 2 cannot be preserve_none: it is variadic; left as is
+; WARN-DAG: warning: function 'bv' from preserve-none list '[[LIST]]' line 3 cannot be preserve_none: its parameter 2 is byval; left as is
+; WARN-DAG: warning: function 'ia' from preserve-none list '[[LIST]]' line 4 cannot be preserve_none: its parameter 1 is inalloca; left as is
+; WARN-DAG: warning: function 'pa' from preserve-none list '[[LIST]]' line 5 cannot be preserve_none: its parameter 1 is preallocated; left as is
+; WARN-DAG: warning: function 'isr' from preserve-none list '[[LIST]]' line 6 cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is
+; WARN-DAG: warning: function 'stdc' from preserve-none list '[[LIST]]' line 7 cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is
+; WARN-DAG: warning: function 'nk' from preserve-none list '[[LIST]]' line 8 cannot be preserve_none: it is naked; left as is
+; WARN-DAG: warning: function 'mt_caller' from preserve-none list '[[LIST]]' line 9 cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is
+
+;--- list.txt
+fun:main
+fun:va
+fun:bv
+fun:ia
+fun:pa
+fun:isr
+fun:stdc
+fun:nk
+fun:mt_caller
+fun:ok
+
+;--- in.ll
+target triple = "x86_64-unknown-linux-gnu"
+
+%S = type { [4 x i64] }
+
+; CHECK: define i32 @main()
+define i32 @main() {
+; CHECK: call void (i32, ...) @va(i32 1)
+  call void (i32, ...) @va(i32 1)
+; CHECK: call preserve_nonecc void @ok()
+  call void @ok()
+  ret i32 0
+}
+; CHECK: define void @va(i32 %0, ...)
+define void @va(i32, ...) {
+  ret void
+}
+; CHECK: define void @bv(i32 %0, ptr byval(%S) %1)
+define void @bv(i32, ptr byval(%S)) {
+  ret void
+}
+; CHECK: declare void @ia(ptr inalloca(%S))
+declare void @ia(ptr inalloca(%S))
+; CHECK: declare void @pa(ptr preallocated(%S))
+declare void @pa(ptr preallocated(%S))
+; CHECK: define x86_intrcc void @isr(ptr byval(i64) %0)
+define x86_intrcc void @isr(ptr byval(i64)) {
+  ret void
+}
+; CHECK: define preserve_mostcc void @stdc()
+define preserve_mostcc void @stdc() {
+  ret void
+}
+; CHECK: define void @nk()
+define void @nk() naked {
+  unreachable
+}
+; An internal function whose musttail callee is not listed.
+; CHECK: define internal i32 @mt_caller(i32 %x)
+define internal i32 @mt_caller(i32 %x) {
+  %r = musttail call i32 @mt_target(i32 %x)
+  ret i32 %r
+}
+declare i32 @mt_target(i32)
+define i32 @use_mt() {
+; CHECK: call i32 @mt_caller(i32 2)
+  %r = call i32 @mt_caller(i32 2)
+  ret i32 %r
+}
+; CHECK: define preserve_nonecc void @ok()
+define void @ok() {
+  ret void
+}

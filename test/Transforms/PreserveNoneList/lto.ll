@@ -1,0 +1,59 @@
+; The full-LTO link (preserve-none-list<lto>) applies the lists recorded in
+; the merged module's !cacs.preserve_none_lists to the whole program: calls
+; from modules compiled without the list are fixed, address-taken uses get
+; the thunk, a list recorded by several modules counts once, and an entry
+; that matched nothing in the program is a warning. It reads no list file.
+;
+; RUN: rm -rf %t && split-file %s %t
+; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/merged.ll -o %t/out.ll 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
+; RUN: FileCheck %s < %t/out.ll
+; WARN: warning: preserve-none list '/src/coro.list' line 3: 'fun:never_*' matched no function in the program
+;
+; Without recorded lists it does nothing:
+; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/plain.ll | FileCheck %s --check-prefix=PLAIN
+; PLAIN: define void @f()
+;
+; The per-TU run records the list; the LTO run then applies it (a round trip
+; through bitcode, as with -flto):
+; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/l.txt \
+; RUN:   %t/plain.ll -o %t/plain.bc
+; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/plain.bc | FileCheck %s --check-prefix=ROUND
+; ROUND: define preserve_nonecc void @f()
+; ROUND: !cacs.preserve_none_lists
+
+;--- l.txt
+fun:f
+;--- plain.ll
+define void @f() {
+  ret void
+}
+;--- merged.ll
+target triple = "x86_64-unknown-linux-gnu"
+
+@fp = global ptr @work
+
+; From the module compiled with the list: already converted.
+; CHECK: define preserve_nonecc void @work()
+define preserve_nonecc void @work() "cacs-preserve-none-list" {
+  ret void
+}
+
+; From a module compiled without it: the call is fixed; the definition too.
+; CHECK-LABEL: define void @other()
+define void @other() {
+; CHECK: call preserve_nonecc void @work()
+  call void @work()
+; CHECK: call preserve_nonecc void @step()
+  call void @step()
+  ret void
+}
+; CHECK: define preserve_nonecc void @step()
+define void @step() {
+  ret void
+}
+; CHECK: @work.cacs_c_entry(
+
+!cacs.preserve_none_lists = !{!0, !1}
+!0 = !{!"/src/coro.list", !"fun:work\0Afun:step\0Afun:never_*\0A"}
+!1 = !{!"/src/coro.list", !"fun:work\0Afun:step\0Afun:never_*\0A"}
