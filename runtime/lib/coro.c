@@ -108,13 +108,16 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
 
 // --- scheduler --------------------------------------------------------------
 
-CACS_PRESERVE_NONE void cacs_yield(void) {
+// noinline: the tail switch reads *our* return address and frame record;
+// inlined into a caller it would resume that caller's caller instead.
+__attribute__((noinline)) CACS_PRESERVE_NONE void cacs_yield(void) {
+  CACS_SAVE_CALLER_BP(bp);
   cacs_coro *from = S.current;
   if (__builtin_expect(!from, 0))
-    return; // no coroutine was ever created on this thread
+    CACS_RETURN_VOID_BP(bp); // no coroutine was ever created on this thread
   cacs_coro *to = from->next;
   if (from == to)
-    return;
+    CACS_RETURN_VOID_BP(bp);
   S.current = to;
   if (__builtin_expect((from->flags | to->flags) & CACS_CORO_SAVE_FPENV, 0))
     fpenv_switch(from, to);
@@ -123,10 +126,19 @@ CACS_PRESERVE_NONE void cacs_yield(void) {
   asan_start(from, to, 0);
   cacs_switch(&from->ctx, &to->ctx, 0);
   asan_finish(from);
+  CACS_RETURN_VOID_BP(bp);
 #else
-  CACS_TAIL_SWITCH(&from->ctx, &to->ctx);
+  CACS_TAIL_SWITCH_VOID_BP(&from->ctx, &to->ctx, bp);
 #endif
 }
+
+#if CACS_HAS_PRESERVE_NONE
+// Default-convention entry for callers compiled without preserve_none
+// (gcc): the call below makes the compiler save every callee-saved register
+// that cacs__yield_pn may clobber.
+void cacs__yield_default(void) __asm__("cacs_yield");
+void cacs__yield_default(void) { cacs_yield(); }
+#endif
 
 static void ring_unlink(cacs_coro *c) {
   c->prev->next = c->next;

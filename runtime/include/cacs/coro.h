@@ -61,7 +61,14 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// Switch to the next ready coroutine (returns at once if there is none).
 /// preserve_none: callers spill only what they need; the switch at its end is
 /// a tail switch (resumption lands directly in our caller).
-CACS_PRESERVE_NONE void cacs_yield(void);
+/// Two entry points exist so that the calling convention always matches:
+/// compilers with preserve_none call the preserve_none one (cacs__yield_pn),
+/// others (gcc) the default-convention wrapper `cacs_yield`.
+#if CACS_HAS_PRESERVE_NONE
+CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn");
+#else
+void cacs_yield(void);
+#endif
 
 /// Finish the calling coroutine (not main). Returning from entry is the same.
 __attribute__((noreturn)) void cacs_exit(void);

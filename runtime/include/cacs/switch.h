@@ -88,50 +88,74 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 #error "cacs: unsupported architecture (x86-64 and AArch64 only)"
 #endif
 
-// Tail form: use as the last statement of a CACS_PRESERVE_NONE function.
-// The function's return address becomes the resume address of `from`, so the
-// resumer lands directly in our caller (no extra jump back into this
-// function), and the value carried by the resumer becomes our return value
-// (it arrives in the return register). Only valid when the enclosing function
+// Tail form: use as the last statement of a CACS_PRESERVE_NONE function
+// returning uint64_t. The function's return address becomes the resume
+// address of `from`, so the resumer lands directly in our caller (no extra
+// jump back into this function), and the value carried by the resumer becomes
+// our return value (it arrives in the return register, rax / x0). Only valid when the enclosing function
 // really is preserve_none: a default-convention caller would expect its
 // callee-saved registers back. Otherwise (gcc, CET/BTI, ASan) it expands to
 // a plain switch followed by a return, which is always correct.
+// The enclosing function must be __attribute__((noinline)): inlined, the
+// builtins below would describe the frame of the function it was inlined
+// into.
 #if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
-// The caller's frame pointer is the first slot of our frame record (x86-64:
-// pushed rbp; AArch64: saved x29); __builtin_frame_address(0) forces a frame
-// record, so this holds at every -O level.
+// __builtin_frame_address(0) forces a frame record {caller fp, return
+// address} in the enclosing function, at every -O level. A preserve_none
+// function saves no other register, so that record sits right below the
+// caller's stack pointer (the CFA): sp to resume with = record + 16, and the
+// caller's frame pointer is the record's first slot. (__builtin_dwarf_cfa is
+// not usable: LLVM 19 returns x29 itself on AArch64.)
 #define CACS__TAIL_SAVE(from)                                                  \
   do {                                                                         \
     (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
-    (from)->sp = __builtin_dwarf_cfa();                                        \
-    (from)->fp = *(void **)__builtin_frame_address(0);                                   \
+    (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
+    (from)->fp = *(void **)__builtin_frame_address(0);                         \
   } while (0)
-/// Tail switch in a function returning void.
-#define CACS_TAIL_SWITCH(from, to)                                             \
+/// Tail switch ending a function that returns uint64_t (the value received)
+/// and started with CACS_SAVE_CALLER_BP(bp).
+#define CACS_TAIL_SWITCH_BP(from, to, val, bp)                                 \
   do {                                                                         \
     cacs_context *cacs_f_ = (from);                                            \
     CACS__TAIL_SAVE(cacs_f_);                                                  \
-    cacs__tail_jump(cacs_f_, (to), 0);                                         \
+    cacs__tail_jump(cacs_f_, (to), (val), (bp));                               \
   } while (0)
-/// Tail switch in a function returning uint64_t (the value received).
-#define CACS_TAIL_SWITCH_VAL(from, to, val)                                    \
-  do {                                                                         \
-    cacs_context *cacs_f_ = (from);                                            \
-    CACS__TAIL_SAVE(cacs_f_);                                                  \
-    cacs__tail_jump(cacs_f_, (to), (val));                                     \
-  } while (0)
+/// Same, ending a function that returns void.
+#define CACS_TAIL_SWITCH_VOID_BP(from, to, bp)                                 \
+  CACS_TAIL_SWITCH_BP(from, to, 0, bp)
 #else
 #define CACS_HAS_TAIL_SWITCH 0
-#define CACS_TAIL_SWITCH(from, to)                                             \
+#define CACS_TAIL_SWITCH_BP(from, to, val, bp)                                 \
+  do {                                                                         \
+    uint64_t cacs_v_ = cacs_switch((from), (to), (val));                       \
+    cacs__bp_set(bp);                                                          \
+    return cacs_v_;                                                            \
+  } while (0)
+#define CACS_TAIL_SWITCH_VOID_BP(from, to, bp)                                 \
   do {                                                                         \
     cacs_switch((from), (to), 0);                                              \
+    cacs__bp_set(bp);                                                          \
     return;                                                                    \
   } while (0)
-#define CACS_TAIL_SWITCH_VAL(from, to, val)                                    \
-  return cacs_switch((from), (to), (val))
 #endif
+
+/// First statement of a preserve_none switching function: remember the
+/// caller's base-pointer register (see cacs__bp_get).
+#define CACS_SAVE_CALLER_BP(bp) void *bp = cacs__bp_get()
+/// Return from such a function without switching.
+#define CACS_RETURN_VOID_BP(bp)                                                \
+  do {                                                                         \
+    cacs__bp_set(bp);                                                          \
+    return;                                                                    \
+  } while (0)
+#define CACS_RETURN_BP(bp, val)                                                \
+  do {                                                                         \
+    uint64_t cacs_r_ = (val);                                                  \
+    cacs__bp_set(bp);                                                          \
+    return cacs_r_;                                                            \
+  } while (0)
 
 #ifdef __cplusplus
 } // extern "C"

@@ -81,12 +81,15 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
 }
 
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
-/// sp/pc/fp already; x19/x18 are stored here since C cannot read them).
+/// sp/pc/fp already). `bp` is what `from` gets back in x19 on resumption;
+/// x18 is stored from the register since C cannot read it.
 static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
-cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val) {
+cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val,
+                void *bp) {
   register uint64_t x0 __asm__("x0") = val;
   register cacs_context *x1 __asm__("x1") = from;
   register const cacs_context *x2 __asm__("x2") = to;
+  register void *x19 __asm__("x19") = bp;
   __asm__ volatile("str x19, [x1, #24]\n\t"
                    "str x18, [x1, #32]\n\t"
                    "ldp x29, x19, [x2, #16]\n\t"
@@ -95,9 +98,24 @@ cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val) {
                    "mov sp, x10\n\t"
                    "br x9\n\t"
                    :
-                   : "r"(x0), "r"(x1), "r"(x2)
+                   : "r"(x0), "r"(x1), "r"(x2), "r"(x19)
                    : "x9", "x10", "memory");
   __builtin_unreachable();
+}
+
+/// Read / set the base-pointer register (x19). A preserve_none switching
+/// function reads it first thing and hands it back to its caller on every
+/// path: LLVM 19 and 22 do not save x19 around a preserve_none call even
+/// when the caller uses it as base pointer (realigned frame + dynamic
+/// alloca). "memory" keeps loads from being hoisted above the read.
+static CACS_ALWAYS_INLINE void *cacs__bp_get(void) {
+  register void *x19 __asm__("x19");
+  __asm__ volatile("" : "=r"(x19) : : "memory");
+  return x19;
+}
+static CACS_ALWAYS_INLINE void cacs__bp_set(void *v) {
+  register void *x19 __asm__("x19") = v;
+  __asm__ volatile("" : : "r"(x19) : "memory");
 }
 
 // Start trampoline, defined once in libcacs. Entered by a switch with sp

@@ -79,18 +79,35 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
 }
 
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
-/// sp/pc/fp already; rbx is stored here since C cannot read it).
+/// sp/pc/fp already). `bp` is what `from` gets back in rbx on resumption: it
+/// is bound to rbx by the "b" constraint and stored from there.
 static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
-cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val) {
+cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val,
+                void *bp) {
   __asm__ volatile("movq %%rbx, 24(%%rdi)\n\t"
                    "movq 16(%%rsi), %%rbp\n\t"
                    "movq 24(%%rsi), %%rbx\n\t"
                    "movq 0(%%rsi), %%rsp\n\t"
                    "jmpq *8(%%rsi)\n\t"
                    :
-                   : "D"(from), "S"(to), "a"(val)
+                   : "D"(from), "S"(to), "a"(val), "b"(bp)
                    : "memory");
   __builtin_unreachable();
+}
+
+/// Read / set the base-pointer register (rbx). A preserve_none switching
+/// function reads it first thing and hands it back to its caller on every
+/// path: LLVM 19 does not save rbx around a preserve_none call even when the
+/// caller uses it as base pointer (realigned frame + dynamic alloca, e.g.
+/// every ASan frame); LLVM 22 does. "memory" keeps loads from being hoisted
+/// above the read.
+static CACS_ALWAYS_INLINE void *cacs__bp_get(void) {
+  void *v;
+  __asm__ volatile("" : "=b"(v) : : "memory");
+  return v;
+}
+static CACS_ALWAYS_INLINE void cacs__bp_set(void *v) {
+  __asm__ volatile("" : : "b"(v) : "memory");
 }
 
 // Start trampoline, defined once in libcacs (lib/switch.c defines
