@@ -78,6 +78,21 @@ def run(cmd, timeout=120, cwd=None, stdin=None):
         return Result(-1, out, err, True, time.time() - t0)
 
 
+# Others rebuild cacs while we run: a plugin or the front door caught half
+# written is not a finding. Such failures are retried for a while.
+TRANSIENT = ("unable to load plugin", "file too short", "cannot run ", "Text file busy",
+             "Permission denied", "No such file or directory: '/work", "cannot open shared object")
+
+
+def run_tool(cmd, timeout=120, cwd=None, tries=8):
+    for i in range(tries):
+        r = run(cmd, timeout=timeout, cwd=cwd)
+        if r.ok or r.timeout or not any(t in r.err for t in TRANSIENT):
+            return r
+        time.sleep(10)
+    return r
+
+
 def apt_install(packages):
     """Install Debian packages that are missing (root only; quiet)."""
     need = [p for p in packages

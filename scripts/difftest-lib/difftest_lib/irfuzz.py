@@ -23,7 +23,7 @@ import os
 import random
 import re
 
-from .common import failure_signature, log, run
+from .common import failure_signature, log, run, run_tool
 
 TYPES = ["i32", "i64", "double", "ptr", "i8", "float"]
 RET_TYPES = ["void", "i32", "i64", "double", "ptr"]
@@ -333,7 +333,7 @@ def run_ir(args, tools, summary, workroot):
         ok = True
         for pname, popts, plisted in pipelines:
             out = "%s.%s.ll" % (base, pname)
-            r = run([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
+            r = run_tool([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
                     + ["-S", src, "-o", out], timeout=120)
             if not r.ok:
                 summary.add_fail("%s %s" % (what, pname), "opt-failure",

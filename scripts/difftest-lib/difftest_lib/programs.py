@@ -6,7 +6,7 @@ import re
 import shutil
 
 from . import reduce as reducer
-from .common import CSMITH_INCLUDE, apt_install, failure_signature, log, run
+from .common import CSMITH_INCLUDE, apt_install, failure_signature, log, run, run_tool
 
 # Every variant: (name, cacs flags, source kind). Source kind "plain" is the
 # csmith program as generated; "attr" has __attribute__((preserve_none)) on
@@ -138,7 +138,7 @@ def run_programs(args, tools, summary, workroot):
             if "-flto" in flags:
                 cmd += ["-Wl,-mllvm,-verify-machineinstrs"]
             vwhat = "%s variant %s" % (what, name)
-            r = run(cmd, timeout=300)
+            r = run_tool(cmd, timeout=300)
             failure = None
             if not r.ok:
                 kind_ = "compile-timeout" if r.timeout else "compile-failure"

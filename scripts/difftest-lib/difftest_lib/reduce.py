@@ -87,8 +87,11 @@ def reduce_and_save(info, tools, workdir, args):
     os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
     chk = run(["bash", script], cwd=rdir, timeout=300)
     if chk.rc != 0:
-        log("  reduce: the failure does not reproduce on the preprocessed file; saving it unreduced")
-    elif tool:
+        # Flaky (a tool rebuilt under us, a load-dependent timeout) or lost in
+        # preprocessing: nothing trustworthy to save. The failure still counts.
+        log("  reduce: the failure does not reproduce on the preprocessed file (%s); not saved" % rdir)
+        return None
+    if tool:
         log("  reduce: %s (budget %ds) ..." % (tool, args.reduce_budget))
         cmd = ["timeout", "-s", "INT", str(args.reduce_budget), tool]
         if tool == "cvise":
