@@ -7,7 +7,7 @@
 // Registers the cacs passes with the new pass manager:
 //  - by name, for `opt -load-pass-plugin=CACSPasses.so -passes=...`:
 //      preserve-none-list, preserve-none-list<lto>,
-//      auto-preserve-none, auto-preserve-none<lto>;
+//      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety;
 //  - at the end of every per-TU optimization pipeline (-O0 included, and the
 //    LTO pre-link compile), as the settings of the compilation ask;
 //  - at the end of the full-LTO link pipeline, where the settings are read
@@ -18,6 +18,7 @@
 #include "cacs/AutoPreserveNone.h"
 #include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
+#include "cacs/PreserveNoneSafety.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -47,6 +48,8 @@ void addPerTUPasses(ModulePassManager &MPM) {
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
   if (autoPreserveNoneEnabled())
     MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+  // Always, flags or not: it guards hand-written preserve_none code too.
+  MPM.addPass(PreserveNoneSafetyPass());
 }
 
 /// The full-LTO link: both passes always run; each finds in the merged module
@@ -55,6 +58,7 @@ void addPerTUPasses(ModulePassManager &MPM) {
 void addLTOLinkPasses(ModulePassManager &MPM) {
   MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
   MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
+  MPM.addPass(PreserveNoneSafetyPass());
 }
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
@@ -68,6 +72,10 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   }
   if (Name == "preserve-none-list") {
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+    return true;
+  }
+  if (Name == "preserve-none-safety") {
+    MPM.addPass(PreserveNoneSafetyPass());
     return true;
   }
   if (Name == "preserve-none-list<lto>") {

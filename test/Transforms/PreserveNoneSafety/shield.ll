@@ -1,0 +1,73 @@
+; A preserve_none call in a function that needs a base pointer (over-aligned
+; alloca + dynamic alloca) is routed through a private C-convention shield
+; that makes the call without a tail jump, on AArch64 always and on x86-64
+; before LLVM 22 (which saves rbx itself). Invokes are rewritten in place.
+;
+; RUN: sed -e 's/TRIPLE/aarch64-unknown-linux-gnu/' %s | %opt_cacs -passes=preserve-none-safety -S | FileCheck %s --check-prefixes=CHECK,SHIELD
+; RUN: sed -e 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt_cacs -passes=preserve-none-safety -S | FileCheck %s --check-prefixes=CHECK,X86-LLVM%llvm_major
+; X86-LLVM19 also shields; LLVM 22 fixed the x86-64 backend.
+; RUN: sed -e 's/TRIPLE/x86_64-unknown-linux-gnu/' %s | %opt_cacs -passes=preserve-none-safety -S | FileCheck %s --check-prefix=X86SHIELD-LLVM%llvm_major
+
+target triple = "TRIPLE"
+
+declare preserve_nonecc i64 @pn(i64 noundef)
+declare void @use(ptr, ptr)
+declare i32 @__gxx_personality_v0(...)
+
+define i64 @needs_bp(i64 %n) uwtable {
+; CHECK-LABEL: define i64 @needs_bp(
+; SHIELD: %r = call i64 @pn.cacs.shield(i64 noundef %n)
+; X86-LLVM19: %r = call i64 @pn.cacs.shield(i64 noundef %n)
+; X86-LLVM22: %r = call preserve_nonecc i64 @pn(i64 noundef %n)
+  %big = alloca i64, align 64
+  %dyn = alloca i8, i64 %n, align 16
+  %r = call preserve_nonecc i64 @pn(i64 noundef %n)
+  call void @use(ptr %big, ptr %dyn)
+  ret i64 %r
+}
+
+define i64 @needs_bp_invoke(i64 %n) uwtable personality ptr @__gxx_personality_v0 {
+; CHECK-LABEL: define i64 @needs_bp_invoke(
+; SHIELD: %r = invoke i64 @pn.cacs.shield(i64 noundef %n)
+; X86-LLVM19: %r = invoke i64 @pn.cacs.shield(i64 noundef %n)
+; X86-LLVM22: %r = invoke preserve_nonecc i64 @pn(i64 noundef %n)
+  %big = alloca i64, align 64
+  %dyn = alloca i8, i64 %n, align 16
+  %r = invoke preserve_nonecc i64 @pn(i64 noundef %n) to label %ok unwind label %lp
+ok:
+  call void @use(ptr %big, ptr %dyn)
+  ret i64 %r
+lp:
+  %l = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %l
+}
+
+; Only one of the two conditions: no base pointer, nothing to do.
+define i64 @static_overaligned(i64 %n) {
+; CHECK-LABEL: define i64 @static_overaligned(
+; CHECK: call preserve_nonecc i64 @pn(
+  %big = alloca i64, align 64
+  %r = call preserve_nonecc i64 @pn(i64 noundef %n)
+  call void @use(ptr %big, ptr null)
+  ret i64 %r
+}
+
+define i64 @dynamic_only(i64 %n) {
+; CHECK-LABEL: define i64 @dynamic_only(
+; CHECK: call preserve_nonecc i64 @pn(
+  %dyn = alloca i8, i64 %n, align 16
+  %r = call preserve_nonecc i64 @pn(i64 noundef %n)
+  call void @use(ptr null, ptr %dyn)
+  ret i64 %r
+}
+
+; One shield per callee, a real frame: C convention, never inlined, and the
+; call inside it may not become a tail jump.
+; SHIELD: define private i64 @pn.cacs.shield(i64 noundef %0) #[[ATTR:[0-9]+]]
+; SHIELD-NEXT: entry:
+; SHIELD-NEXT: %1 = notail call preserve_nonecc i64 @pn(i64 noundef %0)
+; SHIELD-NEXT: ret i64 %1
+; SHIELD-NOT: cacs.shield
+; SHIELD: attributes #[[ATTR]] = { noinline uwtable }
+; X86SHIELD-LLVM19: define private i64 @pn.cacs.shield(
+; X86SHIELD-LLVM22-NOT: cacs.shield
