@@ -118,6 +118,18 @@ static bco *bco_cur;
 #endif
 
 /// Round-robin yield to the next coroutine of the ring.
+#if BCO_MODE == BCO_CACS_PN && defined(CACS_TAIL_SWITCH_VOID_BP)
+// Runtime API with the caller's base pointer handed back explicitly.
+static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
+  CACS_SAVE_CALLER_BP(bp);
+  bco *from = bco_cur;
+  bco *to = from->next;
+  if (from == to)
+    CACS_RETURN_VOID_BP(bp);
+  bco_cur = to;
+  CACS_TAIL_SWITCH_VOID_BP(&from->ctx, &to->ctx, bp);
+}
+#else
 static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
   bco *from = bco_cur;
   bco *to = from->next;
@@ -132,6 +144,7 @@ static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
   CACS_TAIL_SWITCH(&from->ctx, &to->ctx);
 #endif
 }
+#endif
 
 static inline void bco_switch_(bco *from, bco *to) {
 #if BCO_MODE == BCO_FULLSAVE

@@ -1,0 +1,614 @@
+#!/usr/bin/env python3
+"""Run the cacs benchmarks (issue 6); see bench/README.md.
+
+Invoked by scripts/bench. Two figures per point:
+  * wall-clock: the binary runs the workload REPS times pinned with
+    `taskset -c CPU`; we report the median per operation and the spread
+    (min..max);
+  * instructions per operation from `valgrind --tool=callgrind`: the binary
+    runs once with -r 1 and once with -r 2; the difference of the two totals
+    is exactly one repetition (process start-up, set-up and the harness
+    cancel out), divided by the operations of one repetition.
+Every binary checks its own result; a wrong checksum exits 2 and the point is
+reported as FAILED, never as a number.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (workload, binary, -v argument or None, full n, quick n, callgrind n)
+SUMSEQ_N, SUMSEQ_CG = 50_000_000, 1_000_000
+YIELD_N, YIELD_CG = 50_000_000, 1_000_000
+WF_N, WF_CG = 100 << 20, 8 << 20  # bytes per task
+APN_N, APN_CG = 2_000_000, 100_000
+BENCHES = [
+    ("sumseq", "sumseq_cpp20", "plain-loop", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_cpp20", "cpp20-for", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_cpp20", "cpp20-while", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_boost", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_cacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_libcacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("yield", "yield_cacs_pn", "empty", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_boost", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_fullsave", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_cacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_cacs_pn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_cacs_pn_apn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_cacs_pn_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_fullsave", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_cacs_pn", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_cacs_pn_apn", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_libcacs_apn", None, WF_N, 80_000, WF_CG),
+    ("apn_client", "apn_client_default", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_default_apn", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_pn", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_pn_apn", None, APN_N, 2_000, APN_CG),
+]
+HANOI = [
+    ("hanoi_cacs", "plain-callback"),
+    ("hanoi_cacs", "cacs-switch"),
+    ("hanoi_libcacs", None),
+    ("hanoi_boost", None),
+    ("hanoi_cpp20", "cpp20-symmetric"),
+    ("hanoi_cpp20", "cpp20-nested"),
+]
+HANOI_FULL_NS = list(range(1, 21))
+HANOI_CG_N = 20
+MEMORY_FULL = [(1_000_000, "4112"), (1_000_000, "1024")]
+MEMORY_QUICK = [(10_000, "4112")]
+# Binaries that only exist when the runtime (target `cacs`) is configured.
+OPTIONAL = {"sumseq_libcacs", "yield_libcacs", "yield_libcacs_apn",
+            "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs"}
+
+RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def parse_result(out):
+    m = RESULT_RE.search(out)
+    if not m:
+        return None
+    kv = dict(item.split("=", 1) for item in m.group(1).split())
+    kv["ns"] = [int(x) for x in kv["ns"].split(",") if x]
+    for k in ("n", "ops", "checksum", "ok"):
+        kv[k] = int(kv[k])
+    return kv
+
+
+def run_binary(path, n, reps, variant, cpu, timeout=600):
+    cmd = []
+    if cpu is not None and shutil.which("taskset"):
+        cmd += ["taskset", "-c", str(cpu)]
+    cmd += [path, "-n", str(n), "-r", str(reps)]
+    if variant:
+        cmd += ["-v", variant]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    res = parse_result(p.stdout)
+    return p.returncode, res, " ".join(cmd), p.stderr
+
+
+def callgrind_total(path, n, reps, variant):
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           path, "-n", str(n), "-r", str(reps)]
+    if variant:
+        cmd += ["-v", variant]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    res = parse_result(p.stdout)
+    if p.returncode != 0 or not m or not res or not res["ok"]:
+        return None, None
+    return int(m.group(1)), res
+
+
+def instr_per_op(path, n, variant):
+    t1, r1 = callgrind_total(path, n, 1, variant)
+    t2, r2 = callgrind_total(path, n, 2, variant)
+    if t1 is None or t2 is None:
+        return None
+    return (t2 - t1) / r2["ops"]
+
+
+def point(bdir, workload, binary, variant, n, reps, cpu, cg_n, quick):
+    path = os.path.join(bdir, binary)
+    rec = {"workload": workload, "binary": binary, "arg": variant, "n": n}
+    if not os.path.exists(path):
+        rec["status"] = "missing"
+        return rec
+    rc, res, cmd, err = run_binary(path, n, reps, variant, cpu)
+    rec["command"] = cmd
+    if rc != 0 or not res or not res["ok"]:
+        rec["status"] = "FAILED"
+        rec["stderr"] = err[-500:]
+        return rec
+    rec.update(variant=res["variant"], ops=res["ops"], checksum=res["checksum"],
+               ns_runs=res["ns"], status="ok")
+    per = [t / res["ops"] for t in res["ns"]]
+    rec["ns_per_op_median"] = statistics.median(per)
+    rec["ns_per_op_min"] = min(per)
+    rec["ns_per_op_max"] = max(per)
+    if not quick and cg_n:
+        rec["callgrind_n"] = cg_n
+        rec["instr_per_op"] = instr_per_op(path, cg_n, variant)
+    return rec
+
+
+# ---- compiler cost -------------------------------------------------------
+
+
+def gen_module(nfuncs, path, heavy=False):
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "compile_cost",
+                                                 "gen.py"), str(nfuncs), path]
+                   + (["--heavy"] if heavy else []), check=True)
+
+
+def time_passes(ir, build):
+    opt = os.path.join(llvm_bindir(build), "opt")
+    plugin = os.path.join(build, "lib", "CACSPasses.so")
+    cmd = [opt, "-load-pass-plugin=" + plugin,
+           "-passes=default<O2>,auto-preserve-none", "-time-passes",
+           "-disable-output", ir]
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.time() - t0
+    if p.returncode != 0:
+        return {"status": "FAILED", "stderr": p.stderr[-500:],
+                "command": " ".join(cmd)}
+    # "Pass execution timing report": lines "  user  system  user+sys  wall  name"
+    rep = p.stderr
+    i = rep.find("Pass execution timing report")
+    sect = rep[i:] if i >= 0 else rep
+    total = apn = None
+    for line in sect.splitlines():
+        nums = re.findall(r"(\d+\.\d+) \(\s*[\d.]+%\)", line)
+        if not nums:
+            continue
+        name = line.split(")")[-1].strip()
+        wall_s = float(nums[-1])
+        if name == "Total" and total is None:
+            total = wall_s
+        elif "AutoPreserveNone" in name:
+            apn = (apn or 0.0) + wall_s
+    return {"status": "ok", "command": " ".join(cmd), "opt_wall_s": wall,
+            "total_pass_s": total, "apn_pass_s": apn or 0.0}
+
+
+def llvm_bindir(build):
+    cache = os.path.join(build, "CMakeCache.txt")
+    ver = "19"
+    if os.path.exists(cache):
+        m = re.search(r"^CACS_LLVM_VERSION:STRING=(\d+)", open(cache).read(), re.M)
+        if m:
+            ver = m.group(1)
+    return "/usr/lib/llvm-%s/bin" % ver
+
+
+def compile_cost(build, sizes, workdir):
+    out = []
+    clang = os.path.join(llvm_bindir(build), "clang")
+    inputs = []
+    for n in sizes:
+        c = os.path.join(workdir, "gen_%d.c" % n)
+        gen_module(n, c)
+        inputs.append(("generated-%d-functions" % n, n, c))
+    # The "large C file": realistic bodies (loops, switches), 1/5 of the
+    # largest function count.
+    heavy_n = max(sizes[-1] // 5, 100)
+    big = os.path.join(workdir, "large_%d.c" % heavy_n)
+    gen_module(heavy_n, big, heavy=True)
+    inputs.append(("large-c-file-%d-functions" % heavy_n, heavy_n, big))
+    for name, n, c in inputs:
+        ir = c + ".ll"
+        cmd = [clang, "-O0", "-Xclang", "-disable-O0-optnone", "-S",
+               "-emit-llvm", "-I", os.path.join(ROOT, "runtime", "include"),
+               c, "-o", ir]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            out.append({"input": name, "status": "FAILED", "stderr": p.stderr[-500:]})
+            continue
+        r = time_passes(ir, build)
+        r.update(input=name, functions=n)
+        out.append(r)
+        log("  compile-cost %-28s %s" % (name, fmt_cc(r)))
+    return out
+
+
+def fmt_cc(r):
+    if r.get("status") != "ok":
+        return "FAILED"
+    return "O2+APN total %.3fs, APN %.4fs (%.2f%%)" % (
+        r["total_pass_s"] or 0, r["apn_pass_s"],
+        100.0 * r["apn_pass_s"] / r["total_pass_s"] if r["total_pass_s"] else 0)
+
+
+# ---- reporting -----------------------------------------------------------
+
+
+def machine_info(build):
+    info = {}
+    try:
+        info["lscpu"] = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    except OSError:
+        info["lscpu"] = "?"
+    vers = []
+    for exe in [os.path.join(llvm_bindir(build), "clang"),
+                os.path.join(build, "bin", "clang"), "valgrind"]:
+        try:
+            v = subprocess.run([exe, "--version"], capture_output=True,
+                               text=True).stdout.splitlines()[0]
+        except (OSError, IndexError):
+            v = "?"
+        vers.append("%s: %s" % (exe, v))
+    info["compilers"] = vers
+    info["kernel"] = platform.platform()
+    try:
+        info["git"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"],
+                                     capture_output=True, text=True).stdout.strip()
+        info["git_dirty"] = subprocess.run(
+            ["git", "-C", ROOT, "status", "--short", "--", "runtime", "llvm",
+             "clang", "bench"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        pass
+    info["date"] = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
+    info["loadavg"] = open("/proc/loadavg").read().strip()
+    return info
+
+
+def find(recs, workload, binary, arg=None):
+    for r in recs:
+        if (r["workload"] == workload and r["binary"] == binary
+                and r.get("arg") == arg and r.get("status") == "ok"):
+            return r
+    return None
+
+
+def fmt(x, d=2):
+    return "-" if x is None else ("%.*f" % (d, x))
+
+
+def targets(recs, hanoi):
+    """Where each target of issue 6 stands."""
+    t = []
+
+    def ipo(w, b, a=None):
+        r = find(recs, w, b, a)
+        return r.get("instr_per_op") if r else None
+
+    def ns(w, b, a=None):
+        r = find(recs, w, b, a)
+        return r.get("ns_per_op_median") if r else None
+
+    empty_i, empty_t = ipo("yield", "yield_cacs_pn", "empty"), ns("yield", "yield_cacs_pn", "empty")
+    best = None
+    for b in ("yield_cacs_pn_apn", "yield_cacs_pn", "yield_libcacs_apn", "yield_libcacs"):
+        v = ipo("yield", b)
+        if v is not None and empty_i is not None:
+            best = (b, v - empty_i) if best is None or v - empty_i < best[1] else best
+    boost = ipo("yield", "yield_boost")
+    if best:
+        t.append(("yield <= 14 instructions with preserve_none",
+                  "%.1f instr (%s, minus empty loop)" % (best[1], best[0]),
+                  best[1] <= 14))
+        if boost is not None and empty_i is not None:
+            ratio = (boost - empty_i) / best[1] if best[1] > 0 else None
+            t.append((">= 4x fewer instructions than Boost fcontext",
+                      "Boost %.1f vs %.1f: %.2fx" % (boost - empty_i, best[1], ratio or 0),
+                      ratio is not None and ratio >= 4))
+    c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
+    c20i = ipo("sumseq", "sumseq_cpp20", "cpp20-for")
+    for b in ("sumseq_cacs", "sumseq_libcacs"):
+        v, vi = ns("sumseq", b), ipo("sumseq", b)
+        if v and c20:
+            t.append(("sum-of-sequence within 1.1x of C++20 (%s)" % b,
+                      "time %.2fx, instr %s" % (v / c20, "%.2fx" % (vi / c20i) if vi and c20i else "-"),
+                      v / c20 <= 1.1))
+    h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
+    plain = h.get(("hanoi_cacs", "plain-callback"))
+    hb = h.get(("hanoi_boost", None))
+    for key in (("hanoi_cacs", "cacs-switch"), ("hanoi_libcacs", None)):
+        r = h.get(key)
+        if r and plain:
+            ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
+            t.append(("Hanoi(20) within 1.5x of plain recursion (%s)" % key[0],
+                      "%.2fx" % ratio, ratio <= 1.5))
+            if hb:
+                sp = hb["ns_per_op_median"] / r["ns_per_op_median"]
+                t.append(("Hanoi(20) >= 2x faster than Boost (%s)" % key[0],
+                          "%.2fx" % sp, sp >= 2))
+    wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
+    for b in ("write_fully_cacs_pn_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
+        v = ns("write_fully", b)
+        if v and wb and wc:
+            t.append(("write_fully faster than Boost and C++20 (%s)" % b,
+                      "%.2f ns/op vs Boost %.2f, C++20 %.2f" % (v, wb, wc),
+                      v < wb and v < wc))
+    for base, apn in (("apn_client_pn", "apn_client_pn_apn"),
+                      ("apn_client_default", "apn_client_default_apn")):
+        a, b = ns("apn_client", base), ns("apn_client", apn)
+        ai, bi = ipo("apn_client", base), ipo("apn_client", apn)
+        if a and b:
+            gain = a / b - 1
+            t.append(("APN client >= 15%% faster with -fauto-preserve-none (%s)" % base,
+                      "time %+.1f%%, instr %s" % (100 * gain,
+                                                 "%+.1f%%" % (100 * (ai / bi - 1)) if ai and bi else "-"),
+                      gain >= 0.15))
+    return t
+
+
+def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
+    os.makedirs(outdir, exist_ok=True)
+    data = {"machine": info, "command": argv, "quick": quick,
+            "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc}
+    with open(os.path.join(outdir, "results.json"), "w") as f:
+        json.dump(data, f, indent=1)
+    with open(os.path.join(outdir, "results.csv"), "w") as f:
+        f.write("workload,variant,binary,arg,n,ops,ns_per_op_median,ns_per_op_min,"
+                "ns_per_op_max,instr_per_op,status\n")
+        for r in recs + hanoi:
+            f.write("%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n" % (
+                r["workload"], r.get("variant", ""), r["binary"], r.get("arg") or "",
+                r["n"], r.get("ops", ""), fmt(r.get("ns_per_op_median"), 3),
+                fmt(r.get("ns_per_op_min"), 3), fmt(r.get("ns_per_op_max"), 3),
+                fmt(r.get("instr_per_op"), 2), r["status"]))
+    L = []
+    L.append("# cacs benchmark results%s\n" % (" (quick smoke run: sizes are tiny, numbers meaningless)" if quick else ""))
+    L.append("Generated by `%s` on %s. Raw data: `results.json`, `results.csv`.\n" % (" ".join(argv), info["date"]))
+    L.append("Wall-clock: median of the repetitions of one process pinned with `taskset -c 1` "
+             "(min..max in brackets); the machine is a shared 2-core VM, so treat times as "
+             "indicative. Instructions/op: callgrind, (Ir(-r 2) - Ir(-r 1)) / ops, "
+             "at the size in column `cg n`.\n")
+    order = ["sumseq", "yield", "write_fully", "apn_client"]
+    titles = {"sumseq": "1. Sum of sequence (ops = values)",
+              "yield": "4. yield() breakdown, 10 coroutines (ops = yields; not yet minus the empty loop)",
+              "write_fully": "3. write_fully, 10 tasks x 100 MB, 800-byte send_some (ops = wait_for_ready+send_some)",
+              "apn_client": "5. APN on a multi-level client (ops = response messages)"}
+    for w in order:
+        L.append("\n## %s\n" % titles[w])
+        L.append("| variant | binary | n | ns/op median [min..max] | instr/op | cg n |")
+        L.append("|---|---|---|---|---|---|")
+        empty = find(recs, "yield", "yield_cacs_pn", "empty")
+        for r in recs:
+            if r["workload"] != w:
+                continue
+            if r["status"] != "ok":
+                L.append("| %s | %s | %s | **%s** | | |" % (r.get("arg") or "", r["binary"], r["n"], r["status"]))
+                continue
+            ipo = r.get("instr_per_op")
+            extra = ""
+            if w == "yield" and empty and ipo is not None and empty.get("instr_per_op") is not None and r is not empty:
+                extra = " (%.1f net)" % (ipo - empty["instr_per_op"])
+            L.append("| %s | %s | %s | %s [%s..%s] | %s%s | %s |" % (
+                r["variant"], r["binary"], r["n"], fmt(r["ns_per_op_median"]),
+                fmt(r["ns_per_op_min"]), fmt(r["ns_per_op_max"]), fmt(ipo, 1), extra,
+                r.get("callgrind_n", "-")))
+    L.append("\n## 2. Hanoi (time per move normalized to plain recursion + callback)\n")
+    ns_list = sorted({r["n"] for r in hanoi})
+    names = []
+    for r in hanoi:
+        key = (r["binary"], r.get("arg"))
+        if key not in names:
+            names.append(key)
+    by = {(r["binary"], r.get("arg"), r["n"]): r for r in hanoi}
+    L.append("| n | " + " | ".join("%s" % (a or b) for b, a in names) + " |")
+    L.append("|---" * (len(names) + 1) + "|")
+    for n in ns_list:
+        base = by.get(("hanoi_cacs", "plain-callback", n))
+        cells = []
+        for b, a in names:
+            r = by.get((b, a, n))
+            if not r or r["status"] != "ok":
+                cells.append(r["status"] if r else "-")
+            elif base and base["status"] == "ok":
+                cells.append("%.2fx (%.2f ns)" % (r["ns_per_op_median"] / base["ns_per_op_median"], r["ns_per_op_median"]))
+            else:
+                cells.append("%.2f ns" % r["ns_per_op_median"])
+        L.append("| %d | %s |" % (n, " | ".join(cells)))
+    hc = [r for r in hanoi if r.get("instr_per_op") is not None]
+    if hc:
+        L.append("\nInstructions per move at n=%d (callgrind): " % HANOI_CG_N + ", ".join(
+            "%s %.1f" % (r.get("variant"), r["instr_per_op"]) for r in hc) + "\n")
+    L.append("\n## 6. Compiler cost (opt -passes='default<O2>,auto-preserve-none' -time-passes)\n")
+    L.append("| input | functions | O2+APN pass time (s) | APN pass (s) | APN share |")
+    L.append("|---|---|---|---|---|")
+    for r in cc:
+        if r.get("status") != "ok":
+            L.append("| %s | %s | FAILED | | |" % (r.get("input"), r.get("functions")))
+            continue
+        share = 100.0 * r["apn_pass_s"] / r["total_pass_s"] if r["total_pass_s"] else 0
+        L.append("| %s | %s | %.3f | %.4f | %.2f%% |" % (r["input"], r["functions"], r["total_pass_s"] or 0, r["apn_pass_s"], share))
+    L.append("\n## 7. Resident memory per idle coroutine (VmRSS growth / n; control block + stack)\n")
+    L.append("| coroutines | stack bytes | bytes per idle coroutine | status |")
+    L.append("|---|---|---|---|")
+    for r in mem:
+        if r["status"] == "ok":
+            L.append("| %d | %s | %.0f | ok |" % (r["n"], r["arg"], r["ns_runs"][0] / 1000.0))
+        else:
+            L.append("| %d | %s | - | %s |" % (r["n"], r["arg"], r["status"]))
+    if not quick:
+        L.append("\n## Targets\n")
+        L.append("| target | measured | met |")
+        L.append("|---|---|---|")
+        for name, val, ok in targets(recs, hanoi):
+            L.append("| %s | %s | %s |" % (name, val, "yes" if ok else "**no**"))
+    if plots:
+        L.append("\n## Plots\n")
+        for p in plots:
+            L.append("![%s](%s)" % (p, p))
+    L.append("\n## Machine\n")
+    L.append("```\n%s\n```" % info["lscpu"].strip())
+    L.append("\n```\n%s\nkernel: %s\nload average at start: %s\ngit HEAD: %s\nuncommitted in runtime/llvm/clang/bench:\n%s\n```\n" % (
+        "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("git", "?"),
+        info.get("git_dirty", "") or "(none)"))
+    with open(os.path.join(outdir, "README.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+def make_plots(outdir, recs, hanoi, cc):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("NOTE: matplotlib is not installed for %s: no plots. "
+            "Install it with: apt-get install python3-matplotlib" % sys.executable)
+        return []
+    made = []
+    for w in ("sumseq", "yield", "write_fully", "apn_client"):
+        rs = [r for r in recs if r["workload"] == w and r["status"] == "ok"]
+        if not rs:
+            continue
+        fig, ax = plt.subplots(1, 2, figsize=(12, 0.45 * len(rs) + 1.5))
+        labels = [r["variant"] for r in rs]
+        ax[0].barh(labels, [r["ns_per_op_median"] for r in rs],
+                   xerr=[[r["ns_per_op_median"] - r["ns_per_op_min"] for r in rs],
+                         [r["ns_per_op_max"] - r["ns_per_op_median"] for r in rs]])
+        ax[0].set_xlabel("ns/op (median, min..max)")
+        ax[1].barh(labels, [r.get("instr_per_op") or 0 for r in rs])
+        ax[1].set_xlabel("instructions/op (callgrind)")
+        ax[1].set_yticklabels([])
+        fig.suptitle(w)
+        fig.tight_layout()
+        name = "%s.png" % w
+        fig.savefig(os.path.join(outdir, name), dpi=90)
+        plt.close(fig)
+        made.append(name)
+    if hanoi:
+        fig, ax = plt.subplots(figsize=(8, 5))
+        keys = []
+        for r in hanoi:
+            k = (r["binary"], r.get("arg"))
+            if k not in keys:
+                keys.append(k)
+        by = {(r["binary"], r.get("arg"), r["n"]): r for r in hanoi if r["status"] == "ok"}
+        for k in keys:
+            xs, ys = [], []
+            for n in sorted({r["n"] for r in hanoi}):
+                r, b = by.get(k + (n,)), by.get(("hanoi_cacs", "plain-callback", n))
+                if r and b:
+                    xs.append(n)
+                    ys.append(r["ns_per_op_median"] / b["ns_per_op_median"])
+            if xs:
+                ax.plot(xs, ys, marker="o", label=k[1] or k[0])
+        ax.set_yscale("log")
+        ax.set_xlabel("disks n")
+        ax.set_ylabel("time / plain recursion+callback")
+        ax.legend()
+        ax.set_title("Hanoi(1..20)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "hanoi.png"), dpi=90)
+        plt.close(fig)
+        made.append("hanoi.png")
+    okcc = [r for r in cc if r.get("status") == "ok" and r["input"].startswith("generated")]
+    if okcc:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.plot([r["functions"] for r in okcc], [r["total_pass_s"] for r in okcc], marker="o", label="O2 + APN")
+        ax.plot([r["functions"] for r in okcc], [r["apn_pass_s"] for r in okcc], marker="o", label="APN pass")
+        ax.set_xlabel("functions in module")
+        ax.set_ylabel("seconds (opt -time-passes, wall)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "compile_cost.png"), dpi=90)
+        plt.close(fig)
+        made.append("compile_cost.png")
+    return made
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--cpu", default="1")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--only", default=None, help="comma list of workloads")
+    ap.add_argument("--argv", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    argv = (a.argv or "scripts/bench " + " ".join(sys.argv[1:])).split()
+    only = set(a.only.split(",")) if a.only else None
+    bdir = os.path.join(a.build, "bench")
+    out = a.out or os.path.join(ROOT, "bench", "results", "quick" if a.quick else "")
+    reps = 1 if a.quick else a.reps
+    cpu = a.cpu
+    info = machine_info(a.build)
+    failures = []
+
+    def want(w):
+        return only is None or w in only
+
+    recs = []
+    for (w, b, v, n_full, n_quick, cg) in BENCHES:
+        if not want(w):
+            continue
+        n = n_quick if a.quick else n_full
+        r = point(bdir, w, b, v, n, reps, cpu, cg, a.quick)
+        recs.append(r)
+        if r["status"] == "missing" and b in OPTIONAL:
+            log("  %-12s %-26s %-8s missing (libcacs not built)" % (w, b, v or ""))
+            continue
+        if r["status"] != "ok":
+            failures.append("%s %s %s: %s %s" % (w, b, v or "", r["status"], r.get("stderr", "")))
+        log("  %-12s %-26s %-8s %s ns/op  %s instr/op" % (
+            w, b, v or "", fmt(r.get("ns_per_op_median")), fmt(r.get("instr_per_op"), 1))
+            if r["status"] == "ok" else "  %-12s %-26s %-8s %s" % (w, b, v or "", r["status"]))
+    hanoi = []
+    if want("hanoi"):
+        for n in ([3, 10] if a.quick else HANOI_FULL_NS):
+            for b, v in HANOI:
+                r = point(bdir, "hanoi", b, v, n, reps, cpu,
+                          HANOI_CG_N if n == HANOI_CG_N else None, a.quick)
+                hanoi.append(r)
+                if r["status"] == "missing" and b in OPTIONAL:
+                    continue
+                if r["status"] != "ok":
+                    failures.append("hanoi %s %s n=%d: %s" % (b, v, n, r["status"]))
+            log("  hanoi n=%-2d " % n + "  ".join(
+                "%s=%s" % (r.get("variant", r["binary"]), fmt(r.get("ns_per_op_median")))
+                for r in hanoi if r["n"] == n))
+    mem = []
+    if want("memory"):
+        for n, st in (MEMORY_QUICK if a.quick else MEMORY_FULL):
+            r = point(bdir, "memory", "memory", st, n, 1, None, None, True)
+            mem.append(r)
+            if r["status"] != "ok":
+                failures.append("memory %s: %s" % (st, r["status"]))
+            else:
+                log("  memory n=%d stack=%s: %.0f bytes/coroutine" % (n, st, r["ns_runs"][0] / 1000.0))
+    cc = []
+    if want("compile_cost"):
+        work = os.path.join(a.build, "bench", "compile_cost")
+        os.makedirs(work, exist_ok=True)
+        cc = compile_cost(a.build, [1000] if a.quick else [25000, 50000, 100000], work)
+        failures += ["compile_cost %s" % r.get("input") for r in cc if r.get("status") != "ok"]
+    plots = [] if a.quick else make_plots(out, recs, hanoi, cc)
+    write_report(out, recs, hanoi, mem, cc, info, argv, a.quick, plots)
+    log("wrote %s" % os.path.join(out, "README.md"))
+    if not a.quick:
+        for name, val, ok in targets(recs, hanoi):
+            log("  target %-62s %-40s %s" % (name, val, "met" if ok else "MISSED"))
+    if failures:
+        log("FAILED:\n  " + "\n  ".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
