@@ -14,6 +14,7 @@
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 #define CACS_HAVE_VALGRIND 1
 #endif
@@ -21,6 +22,7 @@
 #ifndef CACS_HAVE_VALGRIND
 #define VALGRIND_STACK_REGISTER(lo, hi) 0u
 #define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
 #endif
 
 #define CACS_POOL_MAX 64
@@ -143,6 +145,9 @@ void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
     }
   }
 
+  // memcheck may still hold a pooled stack as no-access (it saw the stack
+  // pointer leave it); it is plain, undefined memory again.
+  VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
   cacs_stack *s = (cacs_stack *)(map + map_size - hdr_size);
   memset(s, 0, sizeof *s);
   s->map = map;
