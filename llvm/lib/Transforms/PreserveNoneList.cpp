@@ -85,6 +85,7 @@
 
 #include <memory>
 #include <optional>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -743,21 +744,71 @@ bool ListApplier::run() {
   return Changed;
 }
 
+/// The entries a list matched in the modules that recorded it, as the third
+/// operand of its metadata node: "2,5,9". The full-LTO link counts them as
+/// used, since the functions they matched may be inlined away by then.
+std::string usedLines(const ListFile &L) {
+  std::string S;
+  for (const Group &G : L.Groups)
+    for (const Entry &E : G.Entries)
+      if (E.Used)
+        S += (S.empty() ? "" : ",") + std::to_string(E.Line);
+  return S;
+}
+
+void markUsedLines(ListFile &L, StringRef Lines) {
+  SmallVector<StringRef, 16> Parts;
+  Lines.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef P : Parts) {
+    unsigned N;
+    if (!P.getAsInteger(10, N))
+      for (Group &G : L.Groups)
+        G.markUsed(N);
+  }
+}
+
+struct RecordedList {
+  StringRef Path, Text, Used;
+};
+
+std::optional<RecordedList> readRecord(const MDNode *N) {
+  if (N->getNumOperands() < 2)
+    return std::nullopt;
+  auto *Path = dyn_cast<MDString>(N->getOperand(0));
+  auto *Text = dyn_cast<MDString>(N->getOperand(1));
+  if (!Path || !Text)
+    return std::nullopt;
+  RecordedList R{Path->getString(), Text->getString(), ""};
+  if (N->getNumOperands() > 2)
+    if (auto *Used = dyn_cast<MDString>(N->getOperand(2)))
+      R.Used = Used->getString();
+  return R;
+}
+
 } // namespace
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
                                             ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
   std::vector<std::unique_ptr<ListFile>> Lists;
-  std::set<std::pair<std::string, std::string>> Seen;
-  auto Add = [&](std::string Path, std::string Text) {
-    if (!Seen.insert({Path, Text}).second)
-      return true; // The same list twice: once is enough.
+  std::map<std::pair<std::string, std::string>, ListFile *> ByContent;
+  auto Add = [&](std::string Path, std::string Text, StringRef Used) {
+    auto Key = std::make_pair(Path, Text);
+    auto It = ByContent.find(Key);
+    if (It != ByContent.end()) { // The same list twice: once is enough.
+      if (It->second)
+        markUsedLines(*It->second, Used);
+      return true;
+    }
     auto L = std::make_unique<ListFile>();
     L->Path = std::move(Path);
     L->Text = std::move(Text);
-    if (!parseList(Ctx, *L))
+    if (!parseList(Ctx, *L)) {
+      ByContent[Key] = nullptr;
       return false;
+    }
+    markUsedLines(*L, Used);
+    ByContent[Key] = L.get();
     Lists.push_back(std::move(L));
     return true;
   };
@@ -770,39 +821,42 @@ PreservedAnalyses PreserveNoneListPass::run(Module &M,
         OK = false;
         continue;
       }
-      OK &= Add(Path, std::move(*Text));
+      OK &= Add(Path, std::move(*Text), "");
     }
   } else if (NamedMDNode *NMD = M.getNamedMetadata(PreserveNoneListsMD)) {
-    for (MDNode *N : NMD->operands()) {
-      if (N->getNumOperands() != 2)
-        continue;
-      auto *Path = dyn_cast<MDString>(N->getOperand(0));
-      auto *Text = dyn_cast<MDString>(N->getOperand(1));
-      if (Path && Text)
-        OK &= Add(Path->getString().str(), Text->getString().str());
-    }
+    for (MDNode *N : NMD->operands())
+      if (std::optional<RecordedList> R = readRecord(N))
+        OK &= Add(R->Path.str(), R->Text.str(), R->Used);
   }
   if (!OK || Lists.empty())
     return PreservedAnalyses::all();
 
-  bool Changed = false;
-  if (P == Phase::PerTU) {
-    // Record the lists for a full-LTO link (once each).
-    NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
-    std::set<std::pair<std::string, std::string>> Have;
-    for (MDNode *N : NMD->operands())
-      if (N->getNumOperands() == 2)
-        if (auto *A = dyn_cast<MDString>(N->getOperand(0)))
-          if (auto *B = dyn_cast<MDString>(N->getOperand(1)))
-            Have.insert({A->getString().str(), B->getString().str()});
-    for (auto &L : Lists)
-      if (Have.insert({L->Path, L->Text}).second) {
-        NMD->addOperand(MDNode::get(Ctx, {MDString::get(Ctx, L->Path),
-                                          MDString::get(Ctx, L->Text)}));
-        Changed = true;
-      }
-  }
+  bool Changed = ListApplier(M, P, Lists).run();
 
-  Changed |= ListApplier(M, P, Lists).run();
+  if (P == Phase::PerTU) {
+    // Record the lists for a full-LTO link, once each, with the entries they
+    // matched here.
+    NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
+    for (auto &L : Lists) {
+      std::string Used = usedLines(*L);
+      std::optional<unsigned> Existing;
+      for (unsigned I = 0; I < NMD->getNumOperands(); ++I)
+        if (std::optional<RecordedList> R = readRecord(NMD->getOperand(I)))
+          if (R->Path == L->Path && R->Text == L->Text) {
+            Existing = I;
+            if (!R->Used.empty())
+              Used += (Used.empty() ? "" : ",") + R->Used.str();
+            break;
+          }
+      MDNode *N = MDNode::get(Ctx, {MDString::get(Ctx, L->Path),
+                                    MDString::get(Ctx, L->Text),
+                                    MDString::get(Ctx, Used)});
+      if (Existing)
+        NMD->setOperand(*Existing, N);
+      else
+        NMD->addOperand(N);
+      Changed = true;
+    }
+  }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

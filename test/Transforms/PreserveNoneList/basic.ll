@@ -1,6 +1,7 @@
 ; A listed function gets preserve_nonecc, definition or declaration, and so
 ; does every direct call of it (call and invoke); unlisted ones are untouched.
-; The per-TU run records the list in !cacs.preserve_none_lists.
+; The per-TU run records the list in !cacs.preserve_none_lists, with the
+; lines of the entries that matched.
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
@@ -53,4 +54,4 @@ lp:
 }
 
 ; CHECK: !cacs.preserve_none_lists = !{![[L:[0-9]+]]}
-; CHECK: ![[L]] = !{!"{{.*}}list.txt", !"# Functions of the coroutine scheduler.\0A\0Afun:switch_to\0Afun:ext_decl\0A{{(\\0A)*}}"}
+; CHECK: ![[L]] = !{!"{{.*}}list.txt", !"# Functions of the coroutine scheduler.\0A\0Afun:switch_to\0Afun:ext_decl\0A{{(\\0A)*}}", !"3,4"}

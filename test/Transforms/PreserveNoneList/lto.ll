@@ -2,7 +2,9 @@
 ; the merged module's !cacs.preserve_none_lists to the whole program: calls
 ; from modules compiled without the list are fixed, address-taken uses get
 ; the thunk, a list recorded by several modules counts once, and an entry
-; that matched nothing in the program is a warning. It reads no list file.
+; that matched nothing in the program is a warning, unless a compile step
+; recorded that it matched there (its function may be inlined away since).
+; It reads no list file.
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/merged.ll -o %t/out.ll 2>&1 \
@@ -20,7 +22,8 @@
 ; RUN:   %t/plain.ll -o %t/plain.bc
 ; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/plain.bc | FileCheck %s --check-prefix=ROUND
 ; ROUND: define preserve_nonecc void @f()
-; ROUND: !cacs.preserve_none_lists
+; ROUND: !cacs.preserve_none_lists = !{![[N:[0-9]+]]}
+; ROUND: ![[N]] = !{!"{{.*}}l.txt", !"fun:f\0A{{.*}}", !"1"}
 
 ;--- l.txt
 fun:f
@@ -54,6 +57,7 @@ define void @step() {
 }
 ; CHECK: @work.cacs_c_entry(
 
-!cacs.preserve_none_lists = !{!0, !1}
+!cacs.preserve_none_lists = !{!0, !1, !2}
 !0 = !{!"/src/coro.list", !"fun:work\0Afun:step\0Afun:never_*\0A"}
 !1 = !{!"/src/coro.list", !"fun:work\0Afun:step\0Afun:never_*\0A"}
+!2 = !{!"/src/inl.list", !"fun:inlined_away\0A", !"1"}
