@@ -16,6 +16,12 @@
 //                             default-convention yield().
 //   BCO_MODE == BCO_CACS_PN   yield() is preserve_none and ends with
 //                             CACS_TAIL_SWITCH (the paper's Fig. 11).
+//   BCO_MODE == BCO_CACS_PN_NOTAIL  yield() is preserve_none with an inline
+//                             cacs_switch() and an ordinary return: one more
+//                             instruction pair, but every call is matched by
+//                             a ret (the tail switch jumps straight to the
+//                             other side's return address, which leaves the
+//                             CPU's return-stack predictor one entry off).
 //
 // Define BCO_DEFINE_ASM in exactly one translation unit of the binary.
 // Stacks are given by the caller, so the benchmark decides size and layout.
@@ -33,12 +39,13 @@
 #define BCO_FULLSAVE 0
 #define BCO_CACS 1
 #define BCO_CACS_PN 2
+#define BCO_CACS_PN_NOTAIL 3
 
 #ifndef BCO_MODE
 #define BCO_MODE BCO_CACS_PN
 #endif
 
-#if BCO_MODE == BCO_CACS_PN && !CACS_HAS_PRESERVE_NONE
+#if BCO_MODE >= BCO_CACS_PN && !CACS_HAS_PRESERVE_NONE
 #error "BCO_CACS_PN needs a compiler with preserve_none"
 #endif
 
@@ -111,7 +118,7 @@ __asm__(".text\n"
 static bco bco_main_;
 static bco *bco_cur;
 
-#if BCO_MODE == BCO_CACS_PN
+#if BCO_MODE >= BCO_CACS_PN
 #define BCO_YIELD_CC CACS_PRESERVE_NONE
 #else
 #define BCO_YIELD_CC
@@ -138,7 +145,7 @@ static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
   bco_cur = to;
 #if BCO_MODE == BCO_FULLSAVE
   bco_fullsave_switch(&from->fs_sp, to->fs_sp);
-#elif BCO_MODE == BCO_CACS
+#elif BCO_MODE == BCO_CACS || BCO_MODE == BCO_CACS_PN_NOTAIL
   cacs_switch(&from->ctx, &to->ctx, 0);
 #else
   CACS_TAIL_SWITCH(&from->ctx, &to->ctx);

@@ -27,30 +27,28 @@ struct Task {
   size_t Bytes;
 };
 
-bc::fcontext_t Ctx[WF_TASKS];
-bc::fcontext_t MainCtx;
+// The same ring as bcoro.h: a circular list of runnable contexts.
+struct Co {
+  bc::fcontext_t Ctx;
+  Co *Next, *Prev;
+  Task *T;
+};
+
+Co Cos[WF_TASKS];
+Co Main;
+Co *Cur;
 Task Tasks[WF_TASKS];
-int Cur, Alive;
 
 inline void arrived(bc::transfer_t T) {
-  *static_cast<bc::fcontext_t *>(T.data) = T.fctx;
-}
-
-int nextLive(int From) {
-  int To = (From + 1) % WF_TASKS;
-  while (!Ctx[To] && To != From)
-    To = (To + 1) % WF_TASKS;
-  return To;
+  static_cast<Co *>(T.data)->Ctx = T.fctx;
 }
 
 __attribute__((noinline)) void yieldNext() {
-  int From = Cur, To = nextLive(From);
+  Co *From = Cur, *To = From->Next;
   if (To == From)
     return;
   Cur = To;
-  bc::fcontext_t Target = Ctx[To];
-  Ctx[To] = nullptr;
-  arrived(bc::jump_fcontext(Target, &Ctx[From]));
+  arrived(bc::jump_fcontext(To->Ctx, From));
 }
 
 __attribute__((noinline)) void waitForReady(wf_sock *) { yieldNext(); }
@@ -69,16 +67,19 @@ writeFully(wf_sock *S, const unsigned char *Buf, size_t Len) {
 
 void body(bc::transfer_t T) {
   arrived(T);
-  Task &Me = Tasks[Cur];
+  Task &Me = *Cur->T;
   writeFully(&Me.Sock, Me.Buf, Me.Bytes);
-  static bc::fcontext_t Dead;
-  if (--Alive == 0)
-    bc::jump_fcontext(MainCtx, nullptr);
-  int To = nextLive(Cur);
-  Cur = To;
-  bc::fcontext_t Target = Ctx[To];
-  Ctx[To] = nullptr;
-  bc::jump_fcontext(Target, &Dead);
+  // Finished: leave the ring for good; the last one returns to main.
+  Co *Self = Cur, *To = Self->Next;
+  static Co Dead;
+  if (To == Self) {
+    bc::jump_fcontext(Main.Ctx, &Dead);
+  } else {
+    Self->Prev->Next = To;
+    To->Prev = Self->Prev;
+    Cur = To;
+    bc::jump_fcontext(To->Ctx, &Dead);
+  }
   std::abort();
 }
 
@@ -94,16 +95,16 @@ int main(int argc, char **argv) {
   for (auto &S : Stacks)
     S = static_cast<char *>(aligned_alloc(4096, StackSize));
   for (int Rep = 0; Rep < A.reps; ++Rep) {
-    Alive = WF_TASKS;
     for (int I = 0; I < WF_TASKS; ++I) {
       Tasks[I] = Task{{0, 0}, Buf, Bytes};
-      Ctx[I] = bc::make_fcontext(Stacks[I] + StackSize, StackSize, body);
+      Cos[I].Ctx = bc::make_fcontext(Stacks[I] + StackSize, StackSize, body);
+      Cos[I].Next = &Cos[(I + 1) % WF_TASKS];
+      Cos[I].Prev = &Cos[(I + WF_TASKS - 1) % WF_TASKS];
+      Cos[I].T = &Tasks[I];
     }
     uint64_t T0 = bench_now_ns();
-    Cur = 0;
-    bc::fcontext_t First = Ctx[0];
-    Ctx[0] = nullptr;
-    bc::jump_fcontext(First, &MainCtx);
+    Cur = &Cos[0];
+    arrived(bc::jump_fcontext(Cos[0].Ctx, &Main));
     uint64_t T1 = bench_now_ns();
     uint64_t Got = 0;
     for (auto &T : Tasks)

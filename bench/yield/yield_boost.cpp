@@ -22,30 +22,29 @@ namespace {
 constexpr int NCO = 10;
 constexpr size_t StackSize = 64 * 1024;
 
-bc::fcontext_t Ctx[NCO];
-bc::fcontext_t MainCtx;
-int Cur;
-int Alive;
+// The same ring as bcoro.h: a circular list of runnable contexts.
+struct Co {
+  bc::fcontext_t Ctx;
+  Co *Next, *Prev;
+};
+
+Co Cos[NCO];
+Co Main;
+Co *Cur;
 uint64_t ItersPerCo;
 uint64_t YieldsDone;
 
-// Store the context we came from into the slot its yield() pointed at.
+// The context we came from is stored into the Co its yield() passed along.
 inline void arrived(bc::transfer_t T) {
-  *static_cast<bc::fcontext_t *>(T.data) = T.fctx;
+  static_cast<Co *>(T.data)->Ctx = T.fctx;
 }
 
 __attribute__((noinline)) void yieldNext() {
-  int From = Cur;
-  int To = (Cur + 1) % NCO;
-  // Skip finished contexts (their slot is null).
-  while (!Ctx[To])
-    To = (To + 1) % NCO;
+  Co *From = Cur, *To = From->Next;
   if (To == From)
     return;
   Cur = To;
-  bc::fcontext_t Target = Ctx[To];
-  Ctx[To] = nullptr;
-  arrived(bc::jump_fcontext(Target, &Ctx[From]));
+  arrived(bc::jump_fcontext(To->Ctx, From));
 }
 
 __attribute__((noinline)) uint64_t yieldLoop(uint64_t K) {
@@ -58,19 +57,16 @@ __attribute__((noinline)) uint64_t yieldLoop(uint64_t K) {
 void body(bc::transfer_t T) {
   arrived(T);
   YieldsDone += yieldLoop(ItersPerCo);
-  // Finished: leave for good. The last one returns to main.
-  int Self = Cur;
-  if (--Alive == 0) {
-    bc::jump_fcontext(MainCtx, nullptr);
+  // Finished: leave the ring for good; the last one returns to main.
+  Co *Self = Cur, *To = Self->Next;
+  static Co Dead;
+  if (To == Self) {
+    bc::jump_fcontext(Main.Ctx, &Dead);
   } else {
-    int To = (Self + 1) % NCO;
-    while (!Ctx[To])
-      To = (To + 1) % NCO;
+    Self->Prev->Next = To;
+    To->Prev = Self->Prev;
     Cur = To;
-    bc::fcontext_t Target = Ctx[To];
-    Ctx[To] = nullptr;
-    static bc::fcontext_t Dead;
-    bc::jump_fcontext(Target, &Dead);
+    bc::jump_fcontext(To->Ctx, &Dead);
   }
   std::abort();
 }
@@ -87,17 +83,14 @@ int main(int argc, char **argv) {
     S = static_cast<char *>(aligned_alloc(4096, StackSize));
   for (int Rep = 0; Rep < A.reps; ++Rep) {
     YieldsDone = 0;
-    Alive = NCO;
-    for (int I = 0; I < NCO; ++I)
-      Ctx[I] = bc::make_fcontext(Stacks[I] + StackSize, StackSize, body);
-    // Start every context once so each has stored its resume point, then
-    // hand control to the first one.
+    for (int I = 0; I < NCO; ++I) {
+      Cos[I].Ctx = bc::make_fcontext(Stacks[I] + StackSize, StackSize, body);
+      Cos[I].Next = &Cos[(I + 1) % NCO];
+      Cos[I].Prev = &Cos[(I + NCO - 1) % NCO];
+    }
     uint64_t T0 = bench_now_ns();
-    Cur = 0;
-    bc::fcontext_t First = Ctx[0];
-    Ctx[0] = nullptr;
-    bc::transfer_t T = bc::jump_fcontext(First, &MainCtx);
-    (void)T;
+    Cur = &Cos[0];
+    arrived(bc::jump_fcontext(Cos[0].Ctx, &Main));
     uint64_t T1 = bench_now_ns();
     bench_record(&R, T1 - T0, Total, YieldsDone, Total);
   }
