@@ -1,0 +1,73 @@
+// Every diagnostic of -fpreserve-none-list=, as the front door prints it.
+//
+// RUN: rm -rf %t && split-file %s %t && mkdir %t/dir
+//
+// The list file itself, checked before any job runs:
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/nope.list 2>&1 | FileCheck %s --check-prefix=MISSING -DP=%t
+// MISSING: clang: error: preserve-none list file '[[P]]/nope.list' not found
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/dir 2>&1 | FileCheck %s --check-prefix=DIR -DP=%t
+// DIR: clang: error: preserve-none list file '[[P]]/dir' is a directory
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/empty.list 2>&1 | FileCheck %s --check-prefix=EMPTY -DP=%t
+// EMPTY: clang: error: preserve-none list file '[[P]]/empty.list' is empty
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/comments.list 2>&1 | FileCheck %s --check-prefix=NOENTRY -DP=%t
+// NOENTRY: clang: error: preserve-none list file '[[P]]/comments.list' has no entries
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/malformed.list 2>&1 | FileCheck %s --check-prefix=MALFORMED -DP=%t
+// MALFORMED: clang: error: malformed preserve-none list file '[[P]]/malformed.list': malformed line 4: 'fun_without_colon'
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list= 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: clang: error: no file given to '-fpreserve-none-list='
+//
+// Errors of the pass (what SpecialCaseList accepts but a preserve-none list
+// does not) make clang fail:
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=KIND -DP=%t
+// KIND: error: preserve-none list file '[[P]]/kind.list' line 2: unknown entry kind 'global:'; expected 'fun:' or 'src:'
+//
+// Warnings of the pass, in clang's format; the compile succeeds:
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WARN -DP=%t --implicit-check-not=warning:
+// WARN-DAG: warning: function 'logf_like' from preserve-none list '[[P]]/good.list' line 3 cannot be preserve_none: it is variadic; left as is [-Wbackend-plugin]
+// WARN-DAG: warning: function 'main' from preserve-none list '[[P]]/good.list' line 4 cannot be preserve_none: it is 'main'; left as is [-Wbackend-plugin]
+// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it with the C convention (-fno-preserve-none-list-export-warning) [-Wbackend-plugin]
+//
+// The flag the warning names silences it (and only it); the last one wins:
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
+// RUN:   -fno-preserve-none-list-export-warning 2>&1 | FileCheck %s --check-prefix=NOEXPORT
+// NOEXPORT-NOT: is exported
+// NOEXPORT: cannot be preserve_none: it is variadic
+// NOEXPORT-NOT: is exported
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
+// RUN:   -fno-preserve-none-list-export-warning -fpreserve-none-list-export-warning 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EXPORT
+// EXPORT: is exported
+//
+// -Werror makes the warnings errors:
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list -Werror 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WERROR
+// WERROR: error: function 'logf_like' {{.*}} [-Werror,-Wbackend-plugin]
+//
+// An entry that matched nothing is quiet per TU (see lto.c for the link):
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list 2>&1 | FileCheck %s --check-prefix=QUIET
+// QUIET-NOT: matched no function
+
+//--- a.c
+int exported(int x) { return x + 1; }
+static int internal_only(int x) { return x * 2; }
+int logf_like(const char *fmt, ...) { return fmt[0]; }
+int main(void) { return exported(1) + internal_only(2) + logf_like("x") - 101; }
+//--- good.list
+fun:exported
+fun:internal_only
+fun:logf_like
+fun:main
+fun:matches_nothing
+//--- empty.list
+
+//--- comments.list
+# nothing but comments
+//--- malformed.list
+# a comment
+fun:exported
+
+fun_without_colon
+//--- kind.list
+fun:exported
+global:some_global
