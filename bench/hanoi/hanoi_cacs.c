@@ -38,7 +38,16 @@ static __attribute__((noinline)) void hanoi_cb(unsigned n, char f, char t,
 // An opaque pointer, so the callback stays an indirect call.
 move_cb volatile the_cb = fold_cb;
 
-static void hanoi_gen(bgen *g, unsigned n, char f, char t, char a) {
+// HANOI_GEN_PN: make the recursive generator function preserve_none, so it
+// saves no callee-saved registers in its prologue (the switch inside clobbers
+// them all anyway; the caller spills only what it needs).
+#ifdef HANOI_GEN_PN
+#define GEN_CC CACS_PRESERVE_NONE
+#else
+#define GEN_CC
+#endif
+
+static GEN_CC void hanoi_gen(bgen *g, unsigned n, char f, char t, char a) {
   if (n == 0)
     return;
   hanoi_gen(g, n - 1, f, a, t);
@@ -74,6 +83,9 @@ int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 20);
   const char *v = a.variant ? a.variant : "cacs-switch";
   int gen = !strcmp(v, "cacs-switch");
+#ifdef HANOI_GEN_PN
+  v = gen ? "cacs-switch+pn" : v;
+#endif
   if (!gen && strcmp(v, "plain-callback")) {
     fprintf(stderr, "unknown variant %s\n", v);
     return 64;

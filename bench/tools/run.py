@@ -71,6 +71,7 @@ BENCHES = [
 HANOI = [
     ("hanoi_cacs", "plain-callback"),
     ("hanoi_cacs", "cacs-switch"),
+    ("hanoi_cacs_pn", "cacs-switch"),
     ("hanoi_libcacs", None),
     ("hanoi_boost", None),
     ("hanoi_cpp20", "cpp20-symmetric"),
@@ -331,7 +332,8 @@ def targets(recs, hanoi):
     h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
     plain = h.get(("hanoi_cacs", "plain-callback"))
     hb = h.get(("hanoi_boost", None))
-    for key in (("hanoi_cacs", "cacs-switch"), ("hanoi_libcacs", None)):
+    for key in (("hanoi_cacs", "cacs-switch"), ("hanoi_cacs_pn", "cacs-switch"),
+                ("hanoi_libcacs", None)):
         r = h.get(key)
         if r and plain:
             ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
@@ -415,7 +417,12 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
         if key not in names:
             names.append(key)
     by = {(r["binary"], r.get("arg"), r["n"]): r for r in hanoi}
-    L.append("| n | " + " | ".join("%s" % (a or b) for b, a in names) + " |")
+    def label(b, a):
+        for r in hanoi:
+            if r["binary"] == b and r.get("arg") == a and r.get("variant"):
+                return r["variant"]
+        return a or b
+    L.append("| n | " + " | ".join(label(b, a) for b, a in names) + " |")
     L.append("|---" * (len(names) + 1) + "|")
     for n in ns_list:
         base = by.get(("hanoi_cacs", "plain-callback", n))
@@ -514,7 +521,9 @@ def make_plots(outdir, recs, hanoi, cc):
                     xs.append(n)
                     ys.append(r["ns_per_op_median"] / b["ns_per_op_median"])
             if xs:
-                ax.plot(xs, ys, marker="o", label=k[1] or k[0])
+                lab = next((r["variant"] for r in hanoi if (r["binary"], r.get("arg")) == k
+                            and r.get("variant")), k[1] or k[0])
+                ax.plot(xs, ys, marker="o", label=lab)
         ax.set_yscale("log")
         ax.set_xlabel("disks n")
         ax.set_ylabel("time / plain recursion+callback")
@@ -553,6 +562,7 @@ def main():
     only = set(a.only.split(",")) if a.only else None
     bdir = os.path.join(a.build, "bench")
     out = a.out or os.path.join(ROOT, "bench", "results", "quick" if a.quick else "")
+    os.makedirs(out, exist_ok=True)
     reps = 1 if a.quick else a.reps
     cpu = a.cpu
     info = machine_info(a.build)
