@@ -2,7 +2,7 @@
 -- variables and errors from C functions.
 local function strip(m) return (tostring(m):gsub("^[^:]*:%d+: ", "")) end
 print(pcall(error, "plain"))
-print(pcall(error, {1, 2, 3}))
+print(select("#", pcall(error, {1, 2, 3})), type(select(2, pcall(error, {1, 2, 3}))))
 print(pcall(error))
 print(select("#", pcall(error, nil)))
 local function lvl2() error("level two", 2) end
