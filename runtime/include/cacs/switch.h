@@ -120,11 +120,16 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
   do {                                                                         \
     cacs_context *cacs_f_ = (from);                                            \
     CACS__TAIL_SAVE(cacs_f_);                                                  \
-    cacs__tail_jump(cacs_f_, (to), (val), (bp));                               \
+    return cacs__tail_jump(cacs_f_, (to), (val), (bp));                        \
   } while (0)
 /// Same, ending a function that returns void.
 #define CACS_TAIL_SWITCH_VOID_BP(from, to, bp)                                 \
-  CACS_TAIL_SWITCH_BP(from, to, 0, bp)
+  do {                                                                         \
+    cacs_context *cacs_f_ = (from);                                            \
+    CACS__TAIL_SAVE(cacs_f_);                                                  \
+    cacs__tail_jump(cacs_f_, (to), 0, (bp));                                   \
+    return;                                                                    \
+  } while (0)
 #else
 #define CACS_HAS_TAIL_SWITCH 0
 #define CACS_TAIL_SWITCH_BP(from, to, val, bp)                                 \

@@ -83,9 +83,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
 /// sp/pc/fp already). `bp` is what `from` gets back in x19 on resumption;
 /// x18 is stored from the register since C cannot read it.
-static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
-cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val,
-                void *bp) {
+static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
+                                                   const cacs_context *to,
+                                                   uint64_t val, void *bp) {
   register uint64_t x0 __asm__("x0") = val;
   register cacs_context *x1 __asm__("x1") = from;
   register const cacs_context *x2 __asm__("x2") = to;
@@ -97,10 +97,14 @@ cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val,
                    "ldp x10, x9, [x2]\n\t"
                    "mov sp, x10\n\t"
                    "br x9\n\t"
-                   :
-                   : "r"(x0), "r"(x1), "r"(x2), "r"(x19)
-                   : "x9", "x10", "memory");
-  __builtin_unreachable();
+                   : "+r"(x0)
+                   : "r"(x1), "r"(x2), "r"(x19)
+                   // Full list although nothing is live after the jump: an
+                   // interprocedural register allocator must not conclude
+                   // that the enclosing function preserves anything.
+                   : CACS__CLOBBERS);
+  // Never reached, but must look like it returns (see switch_x86_64.h).
+  return x0;
 }
 
 /// Read / set the base-pointer register (x19). A preserve_none switching

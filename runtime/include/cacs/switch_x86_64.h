@@ -80,19 +80,26 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
 
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
 /// sp/pc/fp already). `bp` is what `from` gets back in rbx on resumption: it
-/// is bound to rbx by the "b" constraint and stored from there.
-static CACS_ALWAYS_INLINE __attribute__((noreturn)) void
-cacs__tail_jump(cacs_context *from, const cacs_context *to, uint64_t val,
-                void *bp) {
+/// is bound to rbx by the "b" constraint and stored from there. Control
+/// comes back, in the caller of the enclosing function, only.
+static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
+                                                   const cacs_context *to,
+                                                   uint64_t val, void *bp) {
   __asm__ volatile("movq %%rbx, 24(%%rdi)\n\t"
                    "movq 16(%%rsi), %%rbp\n\t"
                    "movq 24(%%rsi), %%rbx\n\t"
                    "movq 0(%%rsi), %%rsp\n\t"
                    "jmpq *8(%%rsi)\n\t"
-                   :
-                   : "D"(from), "S"(to), "a"(val), "b"(bp)
-                   : "memory");
-  __builtin_unreachable();
+                   : "+a"(val)
+                   : "D"(from), "S"(to), "b"(bp)
+                   // Full list although nothing is live after the jump: an
+                   // interprocedural register allocator must not conclude
+                   // that the enclosing function preserves anything.
+                   : CACS__CLOBBERS);
+  // Never reached, but the function must look like it returns: with
+  // __builtin_unreachable() the optimizer infers the enclosing function is
+  // noreturn and deletes its callers' code after the call.
+  return val;
 }
 
 /// Read / set the base-pointer register (rbx). A preserve_none switching
