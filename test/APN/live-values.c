@@ -5,12 +5,17 @@
 //
 // RUN: %clang -O1 -fauto-preserve-none -Rpass=auto-preserve-none -c %s -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
+// RUN: %clang -O1 -fauto-preserve-none -Rpass-missed=auto-preserve-none -c %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSED
+// RUN: %clang -O1 -Rpass=auto-preserve-none -Rpass-missed=auto-preserve-none -c %s -o /dev/null 2>&1 \
+// RUN:   | count 0
 // RUN: %clang -O0 -fauto-preserve-none -Rpass=auto-preserve-none -c %s -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // REMARK-DAG: remark: made 'level1' preserve_none
 // REMARK-DAG: remark: made 'fplevel' preserve_none
 // REMARK-DAG: remark: made 'level2' preserve_none
 // REMARK-DAG: remark: made 'level3' preserve_none
+// MISSED: live-values.c:{{[0-9]+}}:1: remark: 'main' calls preserve_none 'level3' but is not made preserve_none: it is visible outside the module, where callers keep the C convention [-Rpass-missed=auto-preserve-none]
 //
 // RUN: %clang -O0 %s -o %t.off0 && %t.off0 | FileCheck %s
 // RUN: %clang -O2 %s -o %t.off2 && %t.off2 | FileCheck %s

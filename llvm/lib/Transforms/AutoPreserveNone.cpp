@@ -292,7 +292,8 @@ void AutoPreserveNone::infect(Function &F, const Function &Callee) {
            << "made '" << ore::NV("Function", F.getName())
            << "' preserve_none: it calls preserve_none '"
            << ore::NV("Callee", Callee.getName()) << "' ("
-           << ore::NV("CallSites", Rewritten) << " call sites rewritten)";
+           << ore::NV("CallSites", Rewritten)
+           << (Rewritten == 1 ? " call site" : " call sites") << " rewritten)";
   });
 }
 

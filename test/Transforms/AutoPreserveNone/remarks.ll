@@ -18,7 +18,7 @@
 declare preserve_nonecc void @seed()
 
 ; PASSED: remark: {{.*}}made 'leaf' preserve_none: it calls preserve_none 'seed' (2 call sites rewritten)
-; PASSED: remark: {{.*}}made 'mid' preserve_none: it calls preserve_none 'leaf' (1 call sites rewritten)
+; PASSED: remark: {{.*}}made 'mid' preserve_none: it calls preserve_none 'leaf' (1 call site rewritten)
 ; MISSED: remark: {{.*}}'top' calls preserve_none 'mid' but is not made preserve_none: it is visible outside the module, where callers keep the C convention
 
 ; YAML:      --- !Passed

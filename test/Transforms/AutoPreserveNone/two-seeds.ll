@@ -27,5 +27,5 @@ define void @ext_both() {
   ret void
 }
 
-; REMARK-DAG: remark: {{.*}}made 'both' preserve_none: it calls preserve_none 'seed{{[12]}}' (1 call sites rewritten)
+; REMARK-DAG: remark: {{.*}}made 'both' preserve_none: it calls preserve_none 'seed{{[12]}}' (1 call site rewritten)
 ; REMARK-DAG: remark: {{.*}}'ext_both' calls preserve_none '{{seed1|seed2|both}}' but is not made preserve_none: it is visible outside the module
