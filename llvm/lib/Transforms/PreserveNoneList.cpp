@@ -42,6 +42,8 @@
 //           kind other than fun:/src:, or a category;
 //   error   a listed externally visible function cannot take the convention
 //           for a reason that other translation units cannot see (musttail);
+//   error   the address of a listed extern_weak function is taken (a thunk
+//           is never null);
 //   warning a listed function cannot be preserve_none (variadic; byval,
 //           inalloca or preallocated parameter; `main`; naked; an interrupt
 //           handler or another explicit calling convention; musttail): it is
@@ -731,6 +733,16 @@ bool ListApplier::run() {
     }
     if (!AddressTaken)
       continue;
+    if (F->hasExternalWeakLinkage()) {
+      // `if (&f) f();` must still see a null address when f is missing; a
+      // thunk never is null.
+      report(Ctx, DS_Error,
+             "the address of weak function '" + F->getName() +
+                 "' from preserve-none list " + where(H) +
+                 " is taken: its C-entry thunk could not be null when the "
+                 "function is missing; do not list it, or define it");
+      continue;
+    }
     Function *Thunk = getOrCreateThunk(*F);
     F->replaceUsesWithIf(Thunk, [&](Use &U) {
       if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
