@@ -337,12 +337,16 @@ def targets(recs, hanoi):
         r = h.get(key)
         if r and plain:
             ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
+            ri, pi = r.get("instr_per_op"), plain.get("instr_per_op")
             t.append(("Hanoi(20) within 1.5x of plain recursion (%s)" % key[0],
-                      "%.2fx" % ratio, ratio <= 1.5))
+                      "time %.2fx, instr %s" % (ratio, "%.2fx" % (ri / pi) if ri and pi else "-"),
+                      ratio <= 1.5))
             if hb:
                 sp = hb["ns_per_op_median"] / r["ns_per_op_median"]
+                bi = hb.get("instr_per_op")
                 t.append(("Hanoi(20) >= 2x faster than Boost (%s)" % key[0],
-                          "%.2fx" % sp, sp >= 2))
+                          "time %.2fx, instr %s" % (sp, "%.2fx" % (bi / ri) if ri and bi else "-"),
+                          sp >= 2))
     wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
     for b in ("write_fully_cacs_pn_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
         v = ns("write_fully", b)
