@@ -9,6 +9,11 @@
 // every call site of it, when no caller outside the module can see it; the
 // change propagates over a worklist until nothing changes.
 //
+// The eligibility rules are listed in lib/Transforms/AutoPreserveNone.cpp.
+// The pass is named "auto-preserve-none" in remarks and statistics:
+// -Rpass=auto-preserve-none lists the functions it infected,
+// -Rpass-missed=auto-preserve-none the callers it left alone, and why.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_AUTOPRESERVENONE_H
