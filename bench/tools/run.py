@@ -39,6 +39,7 @@ BENCHES = [
     ("sumseq", "sumseq_boost", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_cacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_libcacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_libcacs_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("yield", "yield_cacs_pn", "empty", YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_boost", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_fullsave", None, YIELD_N, 10_000, YIELD_CG),
@@ -82,7 +83,7 @@ HANOI_CG_N = 20
 MEMORY_FULL = [(1_000_000, "4112"), (1_000_000, "1024")]
 MEMORY_QUICK = [(10_000, "4112")]
 # Binaries that only exist when the runtime (target `cacs`) is configured.
-OPTIONAL = {"sumseq_libcacs", "yield_libcacs", "yield_libcacs_apn",
+OPTIONAL = {"sumseq_libcacs", "sumseq_libcacs_cpp", "yield_libcacs", "yield_libcacs_apn",
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
@@ -323,7 +324,7 @@ def targets(recs, hanoi):
                       ratio is not None and ratio >= 4))
     c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
     c20i = ipo("sumseq", "sumseq_cpp20", "cpp20-for")
-    for b in ("sumseq_cacs", "sumseq_libcacs"):
+    for b in ("sumseq_cacs", "sumseq_libcacs", "sumseq_libcacs_cpp"):
         v, vi = ns("sumseq", b), ipo("sumseq", b)
         if v and c20:
             t.append(("sum-of-sequence within 1.1x of C++20 (%s)" % b,
