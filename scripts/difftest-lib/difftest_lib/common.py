@@ -1,6 +1,7 @@
 """Shared pieces of scripts/difftest: tools, running with a timeout, results."""
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -62,11 +63,18 @@ class Result:
         return self.rc == 0 and not self.timeout
 
 
+def _no_core():
+    # A crashing test program (qemu-aarch64 above all) must not leave core
+    # files wherever difftest was started.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 def run(cmd, timeout=120, cwd=None, stdin=None):
     """Run cmd; never raises for a failing or hanging command."""
     t0 = time.time()
     try:
         p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL if stdin is None else stdin,
+                           preexec_fn=_no_core,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
         return Result(p.returncode, p.stdout.decode("utf-8", "replace"),
                       p.stderr.decode("utf-8", "replace"), False, time.time() - t0)

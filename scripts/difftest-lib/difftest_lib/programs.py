@@ -81,16 +81,19 @@ def run_programs(args, tools, summary, workroot):
     common = ["-w", "-I" + CSMITH_INCLUDE] + tools.arch_flags(arch)
     verify = ["-fverify-intermediate-code", "-mllvm", "-verify-machineinstrs"]
     variants = [v for v in VARIANTS if not args.quick or v[0] in QUICK]
+    # For testing the harness itself (its failure, reduction and regression
+    # path): flags added to every cacs compile.
+    extra = os.environ.get("DIFFTEST_EXTRA_CACS_FLAGS", "").split()
     for i in range(args.programs):
         seed = base + i
         what = "program seed %d (%s)" % (seed, arch)
         d = os.path.join(workroot, "%s-seed%d" % (arch, seed))
         os.makedirs(d, exist_ok=True)
         src = os.path.join(d, "prog.c")
-        # Small programs keep the run within budget; csmith's own seed makes
-        # the program reproducible.
-        r = run(["csmith", "--seed", str(seed), "--max-funcs", "12", "--max-block-depth", "4",
-                 "-o", src], timeout=60)
+        # csmith's own seed makes the program reproducible. Its defaults: the
+        # size limits (--max-funcs, --max-block-depth) leave func_1 calling
+        # no other func_N far more often.
+        r = run(["csmith", "--seed", str(seed), "-o", src], timeout=60)
         if not r.ok:
             summary.skipped += 1
             log("SKIP %s: csmith failed" % what)
@@ -121,7 +124,7 @@ def run_programs(args, tools, summary, workroot):
             summary.skipped += 1
             log("SKIP %s: reference does not compile: %s" % (what, (r.err.strip().splitlines() or ["?"])[-1]))
             continue
-        r = run(tools.run_prefix(arch) + [ref], timeout=10 * slow)
+        r = run(tools.run_prefix(arch) + [ref], timeout=10 * slow, cwd=d)
         if r.timeout or r.rc != 0 or "checksum" not in r.out:
             summary.skipped += 1
             log("SKIP %s: reference run %s" % (what, "timed out" if r.timeout else "failed"))
@@ -131,7 +134,7 @@ def run_programs(args, tools, summary, workroot):
 
         bad = 0
         for name, vflags, kind in variants:
-            flags = [f.replace("@LIST", list_file) for f in vflags]
+            flags = [f.replace("@LIST", list_file) for f in vflags] + extra
             vsrc = attr_src if kind == "attr" else src
             exe = os.path.join(d, "v-" + name)
             cmd = [tools.cacs_clang] + flags + common + verify + [vsrc, "-o", exe]
@@ -144,7 +147,7 @@ def run_programs(args, tools, summary, workroot):
                 kind_ = "compile-timeout" if r.timeout else "compile-failure"
                 failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
             else:
-                rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit)
+                rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d)
                 got = outcome(rr)
                 if got != expected:
                     kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")

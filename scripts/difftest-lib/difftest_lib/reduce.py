@@ -38,7 +38,7 @@ def interestingness(info, tools, workdir):
     af = tools.arch_flags(arch)
     runp = _q(tools.run_prefix(arch))
     flags = [f if not info["list_file"] else f for f in info["flags"]]
-    lines = ["#!/bin/bash", "ulimit -t 60"]
+    lines = ["#!/bin/bash", "ulimit -t 60; ulimit -c 0"]
     # Still a valid program for the stock compiler, without new UB warnings.
     lines.append("%s -O0 -w %s %s -c red.c -o /dev/null >/dev/null 2>&1 || exit 1"
                  % (shlex.quote(tools.stock_clang), _q(af), _q(UB_WARNINGS)))
@@ -96,8 +96,10 @@ def reduce_and_save(info, tools, workdir, args):
         cmd = ["timeout", "-s", "INT", str(args.reduce_budget), tool]
         if tool == "cvise":
             cmd += ["--n", "1", "--timeout", "60"]
-        cmd += [script, red]
-        run(cmd, cwd=rdir, timeout=args.reduce_budget + 120)
+        cmd += [script, os.path.basename(red)]  # cvise wants no folder here
+        r = run(cmd, cwd=rdir, timeout=args.reduce_budget + 120)
+        if "Traceback" in r.err or "error" in r.err.lower().split("\n")[-1:][0]:
+            log("  reduce: %s said: %s" % (tool, r.err.strip()[-300:]))
         if run(["bash", script], cwd=rdir, timeout=300).rc != 0:
             log("  reduce: reduced file lost the failure; keeping the last good one")
             if os.path.exists(red + ".orig"):
