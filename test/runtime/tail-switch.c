@@ -8,6 +8,7 @@
 // RUN: %clang -O2 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t2 && %t2 | FileCheck %s
 // RUN: %clang -O3 -fno-omit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t3 && %t3 | FileCheck %s
 // RUN: %clang -O2 -fomit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t4 && %t4 | FileCheck %s
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %tasan && %tasan | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=MACRO
 //
 // MACRO: #define CACS_HAS_TAIL_SWITCH 1
