@@ -20,14 +20,24 @@ VARIANTS = [
     ("O0-list-apn", ["-O0", "-fpreserve-none-list=@LIST", "-fauto-preserve-none"], "plain"),
     ("O2-list", ["-O2", "-fpreserve-none-list=@LIST"], "plain"),
     ("O2-list-apn", ["-O2", "-fpreserve-none-list=@LIST", "-fauto-preserve-none"], "plain"),
+    # -O2 inlines nearly all of a csmith program; without inlining the calls
+    # stay for the list and APN to change and the optimizer to work on.
+    ("O2-noinline-list-apn", ["-O2", "-fno-inline", "-fpreserve-none-list=@LIST",
+                              "-fauto-preserve-none"], "plain"),
     ("O0-attr-apn", ["-O0", "-fauto-preserve-none"], "attr"),
     ("O2-attr", ["-O2"], "attr"),
     ("O2-attr-apn", ["-O2", "-fauto-preserve-none"], "attr"),
     ("lto-list-apn", ["-O2", "-flto", "-fpreserve-none-list=@LIST", "-fauto-preserve-none"], "plain"),
     ("lto-attr-apn", ["-O2", "-flto", "-fauto-preserve-none"], "attr"),
+    # Two TUs: the program (main renamed) with list + APN, and a main()
+    # compiled without any cacs flag; the full-LTO link must honour each
+    # TU's settings.
+    # (The program's TU at -O0: at -O1 and up csmith programs fold into
+    # main and nothing is left for the list to name.)
+    ("lto-2tu", ["-O0", "-flto", "-fpreserve-none-list=@LIST", "-fauto-preserve-none"], "plain-2tu"),
 ]
 # --quick (the lit slice): fewer variants, still covering each feature.
-QUICK = {"O2", "O0-list-apn", "O2-list-apn", "O2-attr-apn", "lto-list-apn"}
+QUICK = {"O2", "O0-list-apn", "O2-noinline-list-apn", "O2-attr-apn", "lto-2tu"}
 
 PROTO = re.compile(r"^(static\s+)?(.*?\b)(func_\d+)\((.*)\);\s*$")
 
@@ -70,6 +80,25 @@ def outcome(res):
     if res.timeout:
         return "TIMEOUT"
     return res.out + "exit=%d\n" % res.rc
+
+
+def build_two_tus(tools, flags, common, src, exe, d):
+    wrapper = os.path.join(d, "main-wrapper.c")
+    with open(wrapper, "w") as f:
+        f.write("int csmith_main(int, char **);\n"
+                "int main(int argc, char **argv) { return csmith_main(argc, argv); }\n")
+    o1, o2 = os.path.join(d, "tu1.o"), os.path.join(d, "tu2.o")
+    r = run_tool([tools.cacs_clang] + flags + common + ["-Dmain=csmith_main", "-c", src, "-o", o1],
+                 timeout=300)
+    if not r.ok:
+        return r
+    r = run_tool([tools.cacs_clang, "-O0", "-flto", "-c", wrapper, "-o", o2]
+                 + [c for c in common if c.startswith("--target")], timeout=300)
+    if not r.ok:
+        return r
+    return run_tool([tools.cacs_clang, "-O2", "-flto", o1, o2, "-o", exe,
+                     "-Wl,-mllvm,-verify-machineinstrs"] + [c for c in common if c.startswith("--target")],
+                    timeout=300)
 
 
 def run_programs(args, tools, summary, workroot):
@@ -141,7 +170,10 @@ def run_programs(args, tools, summary, workroot):
             if "-flto" in flags:
                 cmd += ["-Wl,-mllvm,-verify-machineinstrs"]
             vwhat = "%s variant %s" % (what, name)
-            r = run_tool(cmd, timeout=300)
+            if kind == "plain-2tu":
+                r = build_two_tus(tools, flags, common + verify, src, exe, d)
+            else:
+                r = run_tool(cmd, timeout=300)
             failure = None
             if not r.ok:
                 kind_ = "compile-timeout" if r.timeout else "compile-failure"
@@ -160,7 +192,9 @@ def run_programs(args, tools, summary, workroot):
             info = dict(seed=seed, arch=arch, variant=name, flags=flags, kind=failure[0],
                         detail=failure[1], src=vsrc, llvm=tools.llvm,
                         list_file=list_file if any("@LIST" in f for f in vflags) else None)
-            if args.reduce:
+            if args.reduce and kind == "plain-2tu":
+                log("  reduce: not for the two-TU variant; reproduce with --keep")
+            elif args.reduce:
                 reducer.reduce_and_save(info, tools, d, args)
         if bad == 0 and not args.keep:
             shutil.rmtree(d, ignore_errors=True)
