@@ -2,9 +2,10 @@
 """Run the cacs benchmarks (issue 6); see bench/README.md.
 
 Invoked by scripts/bench. Two figures per point:
-  * wall-clock: the binary runs the workload REPS times pinned with
-    `taskset -c CPU`; we report the median per operation and the spread
-    (min..max);
+  * wall-clock: REPS runs (processes) of each binary pinned with
+    `taskset -c CPU`, interleaved round-robin with the other variants of the
+    same workload so that load changes hit all alike; we report the median
+    per operation and the spread (min..max);
   * instructions per operation from `valgrind --tool=callgrind`: the binary
     runs once with -r 1 and once with -r 2; the difference of the two totals
     is exactly one repetition (process start-up, set-up and the harness
@@ -138,27 +139,52 @@ def instr_per_op(path, n, variant):
 
 
 def point(bdir, workload, binary, variant, n, reps, cpu, cg_n, quick):
-    path = os.path.join(bdir, binary)
-    rec = {"workload": workload, "binary": binary, "arg": variant, "n": n}
-    if not os.path.exists(path):
-        rec["status"] = "missing"
-        return rec
-    rc, res, cmd, err = run_binary(path, n, reps, variant, cpu)
-    rec["command"] = cmd
-    if rc != 0 or not res or not res["ok"]:
-        rec["status"] = "FAILED"
-        rec["stderr"] = err[-500:]
-        return rec
-    rec.update(variant=res["variant"], ops=res["ops"], checksum=res["checksum"],
-               ns_runs=res["ns"], status="ok")
-    per = [t / res["ops"] for t in res["ns"]]
-    rec["ns_per_op_median"] = statistics.median(per)
-    rec["ns_per_op_min"] = min(per)
-    rec["ns_per_op_max"] = max(per)
-    if not quick and cg_n:
-        rec["callgrind_n"] = cg_n
-        rec["instr_per_op"] = instr_per_op(path, cg_n, variant)
-    return rec
+    """One variant alone: one process running `reps` repetitions."""
+    return points(bdir, [(workload, binary, variant, n, cg_n)], 1, cpu, quick,
+                  inner_reps=reps)[0]
+
+
+def points(bdir, specs, rounds, cpu, quick, inner_reps=1):
+    """Several variants of one workload, interleaved: `rounds` rounds, each
+    running every variant once (one pinned process, `inner_reps`
+    repetitions), so that load changes on the shared machine hit all
+    variants alike. Then callgrind for each."""
+    recs = []
+    for (workload, binary, variant, n, cg_n) in specs:
+        rec = {"workload": workload, "binary": binary, "arg": variant, "n": n,
+               "ns_runs": [], "commands": []}
+        if not os.path.exists(os.path.join(bdir, binary)):
+            rec["status"] = "missing"
+        recs.append(rec)
+    for _ in range(rounds):
+        for rec in recs:
+            if rec.get("status") in ("missing", "FAILED"):
+                continue
+            path = os.path.join(bdir, rec["binary"])
+            rc, res, cmd, err = run_binary(path, rec["n"], inner_reps, rec["arg"], cpu)
+            if cmd not in rec["commands"]:
+                rec["commands"].append(cmd)
+            if rc != 0 or not res or not res["ok"]:
+                rec["status"] = "FAILED"
+                rec["stderr"] = err[-500:]
+                continue
+            rec.update(variant=res["variant"], ops=res["ops"], checksum=res["checksum"])
+            rec["ns_runs"] += res["ns"]
+    for rec, spec in zip(recs, specs):
+        if rec.get("status") in ("missing", "FAILED"):
+            continue
+        rec["status"] = "ok"
+        rec["command"] = rec["commands"][0] if rec["commands"] else ""
+        per = [t / rec["ops"] for t in rec["ns_runs"]]
+        rec["ns_per_op_median"] = statistics.median(per)
+        rec["ns_per_op_min"] = min(per)
+        rec["ns_per_op_max"] = max(per)
+        cg_n = spec[4]
+        if not quick and cg_n:
+            rec["callgrind_n"] = cg_n
+            rec["instr_per_op"] = instr_per_op(os.path.join(bdir, rec["binary"]),
+                                               cg_n, rec["arg"])
+    return recs
 
 
 # ---- compiler cost -------------------------------------------------------
@@ -306,29 +332,34 @@ def targets(recs, hanoi):
         r = find(recs, w, b, a)
         return r.get("ns_per_op_median") if r else None
 
-    empty_i, empty_t = ipo("yield", "yield_cacs_pn", "empty"), ns("yield", "yield_cacs_pn", "empty")
-    best = None
-    for b in ("yield_cacs_pn_apn", "yield_cacs_pn", "yield_libcacs_apn", "yield_libcacs"):
-        v = ipo("yield", b)
-        if v is not None and empty_i is not None:
-            best = (b, v - empty_i) if best is None or v - empty_i < best[1] else best
+    def nsmin(w, b, a=None):
+        r = find(recs, w, b, a)
+        return r.get("ns_per_op_min") if r else None
+
+    empty_i = ipo("yield", "yield_cacs_pn", "empty")
     boost = ipo("yield", "yield_boost")
-    if best:
-        t.append(("yield <= 14 instructions with preserve_none",
-                  "%.1f instr (%s, minus empty loop)" % (best[1], best[0]),
-                  best[1] <= 14))
-        if boost is not None and empty_i is not None:
-            ratio = (boost - empty_i) / best[1] if best[1] > 0 else None
-            t.append((">= 4x fewer instructions than Boost fcontext",
-                      "Boost %.1f vs %.1f: %.2fx" % (boost - empty_i, best[1], ratio or 0),
-                      ratio is not None and ratio >= 4))
+    for b in ("yield_cacs_pn", "yield_cacs_pn_apn", "yield_cacs_pn_notail_apn",
+              "yield_libcacs", "yield_libcacs_apn"):
+        v = ipo("yield", b)
+        if v is None or empty_i is None:
+            continue
+        net = v - empty_i
+        t.append(("yield <= 14 instructions with preserve_none (%s)" % b,
+                  "%.1f instr net (minus empty loop %.1f)" % (net, empty_i), net <= 14))
+        if boost is not None and net > 0:
+            ratio = (boost - empty_i) / net
+            t.append((">= 4x fewer instructions than Boost fcontext (%s)" % b,
+                      "Boost %.1f vs %.1f: %.2fx" % (boost - empty_i, net, ratio),
+                      ratio >= 4))
     c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
     c20i = ipo("sumseq", "sumseq_cpp20", "cpp20-for")
     for b in ("sumseq_cacs", "sumseq_libcacs", "sumseq_libcacs_cpp"):
         v, vi = ns("sumseq", b), ipo("sumseq", b)
         if v and c20:
             t.append(("sum-of-sequence within 1.1x of C++20 (%s)" % b,
-                      "time %.2fx, instr %s" % (v / c20, "%.2fx" % (vi / c20i) if vi and c20i else "-"),
+                      "time %.2fx (min-based %.2fx), instr %s" % (
+                          v / c20, nsmin("sumseq", b) / nsmin("sumseq", "sumseq_cpp20", "cpp20-for"),
+                          "%.2fx" % (vi / c20i) if vi and c20i else "-"),
                       v / c20 <= 1.1))
     h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
     plain = h.get(("hanoi_cacs", "plain-callback"))
@@ -340,20 +371,28 @@ def targets(recs, hanoi):
             ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
             ri, pi = r.get("instr_per_op"), plain.get("instr_per_op")
             t.append(("Hanoi(20) within 1.5x of plain recursion (%s)" % key[0],
-                      "time %.2fx, instr %s" % (ratio, "%.2fx" % (ri / pi) if ri and pi else "-"),
+                      "time %.2fx (min-based %.2fx), instr %s" % (
+                          ratio, r["ns_per_op_min"] / plain["ns_per_op_min"],
+                          "%.2fx" % (ri / pi) if ri and pi else "-"),
                       ratio <= 1.5))
             if hb:
                 sp = hb["ns_per_op_median"] / r["ns_per_op_median"]
                 bi = hb.get("instr_per_op")
                 t.append(("Hanoi(20) >= 2x faster than Boost (%s)" % key[0],
-                          "time %.2fx, instr %s" % (sp, "%.2fx" % (bi / ri) if ri and bi else "-"),
+                          "time %.2fx (min-based %.2fx), instr %s" % (
+                              sp, hb["ns_per_op_min"] / r["ns_per_op_min"],
+                              "%.2fx" % (bi / ri) if ri and bi else "-"),
                           sp >= 2))
     wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
     for b in ("write_fully_cacs_pn_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
         v = ns("write_fully", b)
         if v and wb and wc:
             t.append(("write_fully faster than Boost and C++20 (%s)" % b,
-                      "%.2f ns/op vs Boost %.2f, C++20 %.2f" % (v, wb, wc),
+                      "%.2f ns/op vs Boost %.2f, C++20 %.2f (min %.2f / %.2f / %.2f); instr %s vs %s / %s" % (
+                          v, wb, wc, nsmin("write_fully", b), nsmin("write_fully", "write_fully_boost"),
+                          nsmin("write_fully", "write_fully_cpp20"), fmt(ipo("write_fully", b), 1),
+                          fmt(ipo("write_fully", "write_fully_boost"), 1),
+                          fmt(ipo("write_fully", "write_fully_cpp20"), 1)),
                       v < wb and v < wc))
     for base, apn in (("apn_client_pn", "apn_client_pn_apn"),
                       ("apn_client_pn_notail", "apn_client_pn_notail_apn"),
@@ -364,8 +403,9 @@ def targets(recs, hanoi):
             gain = a / b - 1
             what = base + (" - switch not preserve_none: nothing to propagate"
                            if base == "apn_client_default" else "")
+            gmin = nsmin("apn_client", base) / nsmin("apn_client", apn) - 1
             t.append(("APN client >= 15%% faster with -fauto-preserve-none (%s)" % what,
-                      "time %+.1f%%, instr %s" % (100 * gain,
+                      "time %+.1f%% (min-based %+.1f%%), instr %s" % (100 * gain, 100 * gmin,
                                                  "%+.1f%%" % (100 * (ai / bi - 1)) if ai and bi else "-"),
                       gain >= 0.15))
     return t
@@ -389,10 +429,11 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
     L = []
     L.append("# cacs benchmark results%s\n" % (" (quick smoke run: sizes are tiny, numbers meaningless)" if quick else ""))
     L.append("Generated by `%s` on %s. Raw data: `results.json`, `results.csv`.\n" % (" ".join(argv), info["date"]))
-    L.append("Wall-clock: median of the repetitions of one process pinned with `taskset -c 1` "
-             "(min..max in brackets); the machine is a shared 2-core VM, so treat times as "
-             "indicative. Instructions/op: callgrind, (Ir(-r 2) - Ir(-r 1)) / ops, "
-             "at the size in column `cg n`.\n")
+    reps_used = max([len(r.get("ns_runs", [])) for r in recs] + [0])
+    L.append("Wall-clock: median of %d runs (processes) pinned with `taskset -c 1`, the variants of "
+             "a workload interleaved round-robin (min..max in brackets); the machine is a shared "
+             "2-core VM, so treat times as indicative. Instructions/op: callgrind, "
+             "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
     order = ["sumseq", "yield", "write_fully", "apn_client"]
     titles = {"sumseq": "1. Sum of sequence (ops = values)",
               "yield": "4. yield() breakdown, 10 coroutines (ops = yields; not yet minus the empty loop)",
@@ -580,31 +621,37 @@ def main():
         return only is None or w in only
 
     recs = []
+    groups = []
     for (w, b, v, n_full, n_quick, cg) in BENCHES:
         if not want(w):
             continue
-        n = n_quick if a.quick else n_full
-        r = point(bdir, w, b, v, n, reps, cpu, cg, a.quick)
-        recs.append(r)
-        if r["status"] == "missing" and b in OPTIONAL:
-            log("  %-12s %-26s %-8s missing (libcacs not built)" % (w, b, v or ""))
-            continue
-        if r["status"] != "ok":
-            failures.append("%s %s %s: %s %s" % (w, b, v or "", r["status"], r.get("stderr", "")))
-        log("  %-12s %-26s %-8s %s ns/op  %s instr/op" % (
-            w, b, v or "", fmt(r.get("ns_per_op_median")), fmt(r.get("instr_per_op"), 1))
-            if r["status"] == "ok" else "  %-12s %-26s %-8s %s" % (w, b, v or "", r["status"]))
+        if not groups or groups[-1][0] != w:
+            groups.append((w, []))
+        groups[-1][1].append((w, b, v, n_quick if a.quick else n_full, cg))
+    for w, specs in groups:
+        for r in points(bdir, specs, reps, cpu, a.quick):
+            recs.append(r)
+            b, v = r["binary"], r["arg"]
+            if r["status"] == "missing" and b in OPTIONAL:
+                log("  %-12s %-26s %-8s missing (libcacs not built)" % (w, b, v or ""))
+                continue
+            if r["status"] != "ok":
+                failures.append("%s %s %s: %s %s" % (w, b, v or "", r["status"], r.get("stderr", "")))
+                log("  %-12s %-26s %-8s %s" % (w, b, v or "", r["status"]))
+                continue
+            log("  %-12s %-26s %-8s %s ns/op  %s instr/op" % (
+                w, b, v or "", fmt(r.get("ns_per_op_median")), fmt(r.get("instr_per_op"), 1)))
     hanoi = []
     if want("hanoi"):
         for n in ([3, 10] if a.quick else HANOI_FULL_NS):
-            for b, v in HANOI:
-                r = point(bdir, "hanoi", b, v, n, reps, cpu,
-                          HANOI_CG_N if n == HANOI_CG_N else None, a.quick)
+            specs = [("hanoi", b, v, n, HANOI_CG_N if n == HANOI_CG_N else None)
+                     for b, v in HANOI]
+            for r in points(bdir, specs, reps, cpu, a.quick):
                 hanoi.append(r)
-                if r["status"] == "missing" and b in OPTIONAL:
+                if r["status"] == "missing" and r["binary"] in OPTIONAL:
                     continue
                 if r["status"] != "ok":
-                    failures.append("hanoi %s %s n=%d: %s" % (b, v, n, r["status"]))
+                    failures.append("hanoi %s %s n=%d: %s" % (r["binary"], r["arg"], n, r["status"]))
             log("  hanoi n=%-2d " % n + "  ".join(
                 "%s=%s" % (r.get("variant", r["binary"]), fmt(r.get("ns_per_op_median")))
                 for r in hanoi if r["n"] == n))
