@@ -16,6 +16,13 @@
 //                             default-convention yield().
 //   BCO_MODE == BCO_CACS_PN   yield() is preserve_none and ends with
 //                             CACS_TAIL_SWITCH (the paper's Fig. 11).
+//   BCO_MODE == BCO_PAPER     the paper's own layout (Fig. 7/11), bench-local
+//                             and for comparison only: the context is just
+//                             the stack pointer; the resume address is the
+//                             return address already on the stack (plus the
+//                             saved rbp), resumed with pop+jmp. Ignores the
+//                             runtime's rbx/base-pointer and red-zone
+//                             policies: fine for this code, not in general.
 //   BCO_MODE == BCO_CACS_PN_NOTAIL  yield() is preserve_none with an inline
 //                             cacs_switch() and an ordinary return: one more
 //                             instruction pair, but every call is matched by
@@ -40,6 +47,7 @@
 #define BCO_CACS 1
 #define BCO_CACS_PN 2
 #define BCO_CACS_PN_NOTAIL 3
+#define BCO_PAPER 4
 
 #ifndef BCO_MODE
 #define BCO_MODE BCO_CACS_PN
@@ -54,8 +62,9 @@ extern "C" {
 #endif
 
 typedef struct bco {
+  void *fs_sp;      ///< full-save and paper modes: saved stack pointer (first:
+                    ///< the paper's switch then needs no address arithmetic)
   cacs_context ctx; ///< CACS modes
-  void *fs_sp;      ///< full-save mode: saved stack pointer
   struct bco *next; ///< ring of runnable coroutines
   struct bco *prev;
   void (*fn)(void *); ///< body
@@ -136,6 +145,24 @@ static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
   bco_cur = to;
   CACS_TAIL_SWITCH_VOID_BP(&from->ctx, &to->ctx, bp);
 }
+#elif BCO_MODE == BCO_PAPER
+static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
+  bco *from = bco_cur;
+  bco *to = from->next;
+  if (from == to)
+    return;
+  bco_cur = to;
+  // Our return address is on top of the stack: it is the resume point.
+  __asm__ volatile("pushq %%rbp\n\t"
+                   "movq %%rsp, (%0)\n\t"
+                   "movq (%1), %%rsp\n\t"
+                   "popq %%rbp\n\t"
+                   "popq %%rcx\n\t"
+                   "jmpq *%%rcx"
+                   :
+                   : "r"(&from->fs_sp), "r"(&to->fs_sp)
+                   : "memory");
+}
 #else
 static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
   bco *from = bco_cur;
@@ -156,6 +183,28 @@ static BCO_YIELD_CC __attribute__((noinline)) void bco_yield(void) {
 static inline void bco_switch_(bco *from, bco *to) {
 #if BCO_MODE == BCO_FULLSAVE
   bco_fullsave_switch(&from->fs_sp, to->fs_sp);
+#elif BCO_MODE == BCO_PAPER
+  // Non-tail form (main and exits): step over the red zone, push a resume
+  // address and rbp, switch.
+  void **f = &from->fs_sp, **t = &to->fs_sp;
+  __asm__ volatile("subq $128, %%rsp\n\t"
+                   "leaq 1f(%%rip), %%rcx\n\t"
+                   "pushq %%rcx\n\t"
+                   "pushq %%rbp\n\t"
+                   "movq %%rsp, (%%rdi)\n\t"
+                   "movq (%%rsi), %%rsp\n\t"
+                   "popq %%rbp\n\t"
+                   "popq %%rcx\n\t"
+                   "jmpq *%%rcx\n"
+                   "1:\n\t"
+                   "addq $128, %%rsp"
+                   : "+D"(f), "+S"(t)
+                   :
+                   : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11",
+                     "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2", "xmm3",
+                     "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
+                     "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory",
+                     "cc");
 #else
   cacs_switch(&from->ctx, &to->ctx, 0);
 #endif
@@ -202,6 +251,15 @@ static inline void bco_create(bco *c, void *stack, size_t size,
   sp[4] = c;                           // r12 = arg
   sp[5] = sp[6] = 0;                   // rbx, rbp
   sp[7] = (void *)bco_fullsave_tramp;
+  c->fs_sp = sp;
+#elif BCO_MODE == BCO_PAPER
+  // Popped: rbp, resume address; the trampoline then finds {fn, arg} at
+  // rsp, 16-byte aligned.
+  void **sp = (void **)(top - 32);
+  sp[0] = 0;
+  sp[1] = (void *)bco_cacs_tramp;
+  sp[2] = (void *)bco_entry_;
+  sp[3] = c;
   c->fs_sp = sp;
 #else
   void **sp = (void **)(top - 16);

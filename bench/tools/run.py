@@ -49,6 +49,8 @@ BENCHES = [
     ("yield", "yield_cacs_pn_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_cacs_pn_apn", "small", YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_cacs_pn_notail_apn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_paper_apn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_paper_apn", "small", YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
@@ -59,6 +61,7 @@ BENCHES = [
     ("write_fully", "write_fully_cacs_pn_apn", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_cacs_pn_apn", "small", WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_cacs_pn_notail_apn", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_paper_apn", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs_apn", None, WF_N, 80_000, WF_CG),
     ("apn_client", "apn_client_default", None, APN_N, 2_000, APN_CG),
@@ -67,6 +70,8 @@ BENCHES = [
     ("apn_client", "apn_client_pn_apn", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_pn_notail", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_pn_notail_apn", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_paper", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_paper_apn", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_pn", "small", APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_pn_apn", "small", APN_N, 2_000, APN_CG),
 ]
@@ -338,7 +343,7 @@ def targets(recs, hanoi):
 
     empty_i = ipo("yield", "yield_cacs_pn", "empty")
     boost = ipo("yield", "yield_boost")
-    for b in ("yield_cacs_pn", "yield_cacs_pn_apn", "yield_cacs_pn_notail_apn",
+    for b in ("yield_cacs_pn", "yield_cacs_pn_apn", "yield_cacs_pn_notail_apn", "yield_paper_apn",
               "yield_libcacs", "yield_libcacs_apn"):
         v = ipo("yield", b)
         if v is None or empty_i is None:
@@ -384,7 +389,7 @@ def targets(recs, hanoi):
                               "%.2fx" % (bi / ri) if ri and bi else "-"),
                           sp >= 2))
     wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
-    for b in ("write_fully_cacs_pn_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
+    for b in ("write_fully_cacs_pn_apn", "write_fully_paper_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
         v = ns("write_fully", b)
         if v and wb and wc:
             t.append(("write_fully faster than Boost and C++20 (%s)" % b,
@@ -396,6 +401,7 @@ def targets(recs, hanoi):
                       v < wb and v < wc))
     for base, apn in (("apn_client_pn", "apn_client_pn_apn"),
                       ("apn_client_pn_notail", "apn_client_pn_notail_apn"),
+                      ("apn_client_paper", "apn_client_paper_apn"),
                       ("apn_client_default", "apn_client_default_apn")):
         a, b = ns("apn_client", base), ns("apn_client", apn)
         ai, bi = ipo("apn_client", base), ipo("apn_client", apn)
