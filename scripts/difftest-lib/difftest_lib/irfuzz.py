@@ -25,8 +25,9 @@ machine verifier with it on x86-64, which says nothing about cacs.)
 import os
 import random
 import re
+import shutil
 
-from .common import failure_signature, log, run, run_tool
+from .common import ROOT, failure_signature, log, run, run_tool
 
 TYPES = ["i32", "i64", "double", "ptr", "i8", "float"]
 RET_TYPES = ["void", "i32", "i64", "double", "ptr"]
@@ -299,6 +300,66 @@ def stress_module(seed, tools):
     return ir
 
 
+def save_ir_regression(tools, args, seed, src, pname, popts, lst, listed, kind, sig, llc=None):
+    """Reduce the module with llvm-reduce (same failure signature, or any
+    invariant violation) and save it under test/Reliability/regressions/."""
+    import shlex
+    import stat
+    rdir = src[:-3] + ".reduce-" + pname + ("-%s%s" % (llc[0].split("-")[0], llc[1]) if llc else "")
+    os.makedirs(rdir, exist_ok=True)
+    opt = [tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
+    difftest = os.path.join(ROOT, "scripts", "difftest")
+    lines = ["#!/bin/bash", "ulimit -t 60; ulimit -c 0", 'in="$1"',
+             "%s -S \"$in\" -o \"$in.out.ll\" 2> \"$in.log\"" % " ".join(shlex.quote(a) for a in opt)]
+    if kind == "opt":
+        lines[-1] += " && exit 1"
+        lines.append("grep -qF -- %s \"$in.log\"" % shlex.quote(sig[:100]))
+    elif kind == "invariant":
+        lines[-1] += " || exit 1"
+        lines.append("! %s --check-ir \"$in\" \"$in.out.ll\" --listed %s > /dev/null" % (
+            shlex.quote(difftest), shlex.quote(",".join(listed))))
+    else:
+        lines[-1] += " || exit 1"
+        lines.append("%s -mtriple=%s %s -verify-machineinstrs \"$in.out.ll\" -o /dev/null 2> \"$in.llc\" && exit 1"
+                     % (shlex.quote(tools.tool("llc")), llc[0], llc[1]))
+        lines.append("grep -qF -- %s \"$in.llc\"" % shlex.quote(sig[:100]))
+    script = os.path.join(rdir, "test.sh")
+    with open(script, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
+    red = os.path.join(rdir, "reduced.ll")
+    if run(["bash", script, src], cwd=rdir, timeout=300).rc != 0:
+        log("  reduce: does not reproduce (%s); not saved" % rdir)
+        return
+    run(["timeout", str(args.reduce_budget), tools.tool("llvm-reduce"), "--test=" + script,
+         src, "-o", red], cwd=rdir, timeout=args.reduce_budget + 60)
+    if not os.path.exists(red) or run(["bash", script, red], cwd=rdir, timeout=300).rc != 0:
+        shutil.copy(src, red)
+        log("  reduce: llvm-reduce gave nothing usable; saving the module unreduced")
+    outdir = os.path.join(ROOT, "test", "Reliability", "regressions")
+    os.makedirs(outdir, exist_ok=True)
+    name = "ir-seed%d-%s-%s%s.ll" % (seed, pname, kind, ("-%s%s" % (llc[0].split("-")[0], llc[1])) if llc else "")
+    hdr = ["; difftest --ir regression: seed %d, pipeline %s, LLVM %s." % (seed, pname, tools.llvm),
+           "; Found as: %s: %s" % (kind, sig.splitlines()[0][:150]),
+           "; Reproduce: scripts/difftest --ir 1 --seed %d --llvm %s --keep DIR" % (seed, tools.llvm),
+           "; Expected to fail until fixed; then delete the XFAIL line.",
+           "; XFAIL: *", "; REQUIRES: llvm-%s" % tools.llvm]
+    popts_t = [o for o in popts if not o.startswith("-cacs-preserve-none-list=")]
+    if len(popts_t) != len(popts):
+        names = [l.strip() for l in open(lst) if l.startswith("fun:")]
+        hdr.append("; RUN: printf '%s\\n' > %%t.list" % "\\n".join(names))
+        popts_t.append("-cacs-preserve-none-list=%t.list")
+    hdr.append("; RUN: %%opt_cacs %s -S %%s -o %%t.ll" % " ".join(popts_t))
+    if kind == "invariant":
+        hdr.append("; RUN: %%cacs_src_root/scripts/difftest --check-ir %%s %%t.ll --listed '%s'" % ",".join(listed))
+    elif kind == "llc":
+        hdr.append("; RUN: llc -mtriple=%s %s -verify-machineinstrs %%t.ll -o /dev/null" % llc)
+    path = os.path.join(outdir, name)
+    with open(path, "w") as f:
+        f.write("\n".join(hdr) + "\n\n" + open(red).read())
+    log("  saved %s" % os.path.relpath(path, ROOT))
+
+
 def run_ir(args, tools, summary, workroot):
     tools.check()
     d = os.path.join(workroot, "ir")
@@ -335,15 +396,20 @@ def run_ir(args, tools, summary, workroot):
         pipelines = [("apn", ["-passes=auto-preserve-none"], ()),
                      ("list-apn", ["-passes=preserve-none-list,auto-preserve-none",
                                    "-cacs-preserve-none-list=" + lst], tuple(listed or ["stress_caller"]))]
+        # For testing the harness's own failure path: flags added to opt.
+        extra = os.environ.get("DIFFTEST_EXTRA_OPT_FLAGS", "").split()
+        pipelines = [(n, o + extra, l) for n, o, l in pipelines]
         ok = True
         for pname, popts, plisted in pipelines:
             out = "%s.%s.ll" % (base, pname)
             r = run_tool([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
                     + ["-S", src, "-o", out], timeout=120)
             if not r.ok:
-                summary.add_fail("%s %s" % (what, pname), "opt-failure",
-                                 failure_signature(r.err) or r.err.strip()[-300:])
+                sig = failure_signature(r.err) or r.err.strip()[-300:]
+                summary.add_fail("%s %s" % (what, pname), "opt-failure", sig)
                 ok = False
+                if args.reduce:
+                    save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted, "opt", sig)
                 continue
             after = open(out).read()
             infected += after.count("preserve_nonecc") > ir.count("preserve_nonecc")
@@ -351,6 +417,9 @@ def run_ir(args, tools, summary, workroot):
             if errs:
                 summary.add_fail("%s %s" % (what, pname), "invariant", "\n".join(errs[:5]))
                 ok = False
+                if args.reduce:
+                    save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted, "invariant",
+                                       errs[0])
             else:
                 summary.add_pass()
             for arch, triple in TRIPLES.items():
@@ -364,9 +433,12 @@ def run_ir(args, tools, summary, workroot):
                     r0 = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
                               src, "-o", "/dev/null"], timeout=120)
                     note = " (stock llc fails on the input too)" if not r0.ok else ""
-                    summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note,
-                                     failure_signature(r.err) or r.err.strip()[-300:])
+                    sig = failure_signature(r.err) or r.err.strip()[-300:]
+                    summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note, sig)
                     ok = False
+                    if args.reduce and r0.ok:
+                        save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted,
+                                           "llc", sig, llc=(triple, olvl))
         if ok and not args.keep:
             for suffix in (".ll", ".list", ".apn.ll", ".list-apn.ll"):
                 try:
