@@ -57,6 +57,7 @@ def fetch_lua():
 
 
 def build(name, cc, flags, srcdir, outdir, link_flags=()):
+    # flags carry --target for aarch64.
     """Compile per TU and link; returns the executable or an error text."""
     os.makedirs(outdir, exist_ok=True)
     objs = []
@@ -97,7 +98,7 @@ def run_real(what, args, tools, summary, workroot):
         log("SKIP real lua: no source (apt-get source lua5.4 failed)")
         return
     srcdir = os.path.join(src, "src")
-    d = os.path.join(workroot, "real-lua")
+    d = os.path.join(workroot, "real-lua-" + args.arch)
     os.makedirs(d, exist_ok=True)
     # Debian's luaconf.h includes a header its debian/rules generates.
     mah = os.path.join(srcdir, "lua5.4-deb-multiarch.h")
@@ -105,7 +106,12 @@ def run_real(what, args, tools, summary, workroot):
         with open(mah, "w") as f:
             f.write('#ifndef DEB_HOST_MULTIARCH\n#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"\n#endif\n')
     log("real lua: source %s" % src)
-    stock, err = build("stock", tools.stock_clang, ["-O2", "-w"], srcdir, os.path.join(d, "stock"))
+    af = tools.arch_flags(args.arch)
+    runp = tools.run_prefix(args.arch)
+    if args.arch == "aarch64":
+        tools.check(need_qemu=True)
+    log("real lua: %s" % args.arch)
+    stock, err = build("stock", tools.stock_clang, ["-O2", "-w"] + af, srcdir, os.path.join(d, "stock"))
     if not stock:
         summary.skipped += 1
         log("SKIP real lua: stock build failed: %s" % err)
@@ -125,23 +131,23 @@ def run_real(what, args, tools, summary, workroot):
         % (len(funcs), len(internal), len(everything)))
     quiet = ["-Wno-backend-plugin"]  # the list's warning about exported functions
     builds = [
-        ("cacs-apn", ["-O2", "-w", "-fauto-preserve-none"], ()),
-        ("cacs-list", ["-O2", "-w", "-fauto-preserve-none", "-fpreserve-none-list=" + lists["internal"]] + quiet, ()),
-        ("cacs-all", ["-O2", "-w", "-fauto-preserve-none", "-fpreserve-none-list=" + lists["all"]] + quiet, ()),
+        ("cacs-apn", ["-O2", "-w", "-fauto-preserve-none"] + af, ()),
+        ("cacs-list", ["-O2", "-w", "-fauto-preserve-none", "-fpreserve-none-list=" + lists["internal"]] + quiet + af, ()),
+        ("cacs-all", ["-O2", "-w", "-fauto-preserve-none", "-fpreserve-none-list=" + lists["all"]] + quiet + af, ()),
         ("cacs-lto", ["-O2", "-w", "-flto", "-fauto-preserve-none",
-                      "-fpreserve-none-list=" + lists["internal"]] + quiet, ()),
+                      "-fpreserve-none-list=" + lists["internal"]] + quiet + af, ()),
     ]
     scripts = sorted(glob.glob(os.path.join(SCRIPTS, "*.lua")))
     expected = {}
     for s in scripts:
-        r = run([stock, os.path.basename(s)], timeout=120, cwd=SCRIPTS)
+        r = run(runp + [stock, os.path.basename(s)], timeout=600, cwd=SCRIPTS)
         expected[s] = (normalized(r.out), r.rc)
         if r.rc != 0:
             log("  note: stock lua exits %d on %s: %s" % (r.rc, os.path.basename(s), r.err.strip()[-200:]))
     for name, flags, link in builds:
         exe, err = build(name, tools.cacs_clang, flags, srcdir, os.path.join(d, name), link)
         if not exe:
-            summary.add_fail("real lua %s" % name, "build-failure", err)
+            summary.add_fail("real lua %s %s" % (args.arch, name), "build-failure", err)
             continue
         # How much the flags changed: preserve_none definitions in the IR of
         # two core files (for the report).
@@ -153,13 +159,13 @@ def run_real(what, args, tools, summary, workroot):
             npn += len(re.findall(r"^define [^@]*preserve_nonecc", r.out, re.M))
         log("real lua: %s built; %d preserve_none functions in lvm.c+ldo.c" % (name, npn))
         for s in scripts:
-            r = run([exe, os.path.basename(s)], timeout=120, cwd=SCRIPTS)
+            r = run(runp + [exe, os.path.basename(s)], timeout=600, cwd=SCRIPTS)
             if (normalized(r.out), r.rc) == expected[s]:
                 summary.add_pass()
             else:
                 kind = "timeout" if r.timeout else ("crash" if r.rc < 0 else "mismatch")
                 diff = first_difference(expected[s][0], normalized(r.out))
-                summary.add_fail("real lua %s %s" % (name, os.path.basename(s)), kind,
+                summary.add_fail("real lua %s %s %s" % (args.arch, name, os.path.basename(s)), kind,
                                  "rc %d (stock %d); %s; %s" % (r.rc, expected[s][1], diff, r.err.strip()[-200:]))
     if not args.keep and summary.failed == 0:
         shutil.rmtree(d, ignore_errors=True)
