@@ -13,8 +13,9 @@
 // named and the variadic arguments in the preserve_none registers (r12, r13,
 // r14, r15, rdi, ...) and leave %al unset, while the callee's va_start spills
 // the SysV registers (rdi, rsi, ..., xmm0-7) into its register save area, so
-// va_arg reads garbage. (sum(3, 1, 2, 3) returns 1 + 2 + junk at -O0 and
-// -O2.) On AArch64 both versions lower variadic preserve_none calls with the
+// va_arg reads garbage: a preserve_none sum of 12 variadic longs weighted
+// 1..12 returns 238 instead of 650 at -O0 and junk at -O2; the callee also
+// tests an %al the caller never set. On AArch64 both versions lower variadic preserve_none calls with the
 // AAPCS argument registers on both sides and the programs run correctly, so
 // AArch64 is left alone.
 //
