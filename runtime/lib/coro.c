@@ -102,8 +102,7 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
                                                    cacs_coro *to) {
   fpenv_save((from->flags & CACS_CORO_SAVE_FPENV) ? from->fpenv
                                                   : S.shared_fpenv);
-  fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv
-                                                : S.shared_fpenv);
+  fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv : S.shared_fpenv);
 }
 
 // --- scheduler --------------------------------------------------------------
@@ -149,7 +148,8 @@ static void ring_unlink(cacs_coro *c) {
 void cacs_exit(void) {
   cacs_coro *c = current();
   if (c == &S.main) {
-    static const char msg[] = "cacs: cacs_exit() called on the main coroutine\n";
+    static const char msg[] =
+        "cacs: cacs_exit() called on the main coroutine\n";
     ssize_t r = write(2, msg, sizeof msg - 1);
     (void)r;
     abort();
@@ -179,9 +179,8 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   if (!attr)
     attr = &defaults;
   cacs_coro *self = current();
-  cacs_coro *c = (cacs_coro *)cacs_stack_alloc(attr->stack_size,
-                                              sizeof(cacs_coro),
-                                              attr->stack_flags);
+  cacs_coro *c = (cacs_coro *)cacs_stack_alloc(
+      attr->stack_size, sizeof(cacs_coro), attr->stack_flags);
   if (!c)
     return NULL;
   memset((char *)c + sizeof(cacs_stack), 0,

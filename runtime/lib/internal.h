@@ -11,7 +11,6 @@
 
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 
-
 #if defined(__SANITIZE_ADDRESS__)
 #define CACS_ASAN 1
 #elif defined(__has_feature)

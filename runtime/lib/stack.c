@@ -272,8 +272,8 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
       n = put(buf, n, "-");
       n += fmt_hex(buf + n, (uintptr_t)s->lo);
       n = put(buf, n, ", stack size ");
-      n += fmt_dec(buf + n, (uint64_t)((char *)s->map + s->map_size -
-                                       (char *)s->lo));
+      n += fmt_dec(buf + n,
+                   (uint64_t)((char *)s->map + s->map_size - (char *)s->lo));
       n = put(buf, n, "\n");
       ssize_t r = write(2, buf, n);
       (void)r;
@@ -283,8 +283,7 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
   // Not a guard-page hit: hand over to whoever was installed before us.
   if (old_segv.sa_flags & SA_SIGINFO) {
     old_segv.sa_sigaction(sig, si, uc);
-  } else if (old_segv.sa_handler != SIG_DFL &&
-             old_segv.sa_handler != SIG_IGN) {
+  } else if (old_segv.sa_handler != SIG_DFL && old_segv.sa_handler != SIG_IGN) {
     old_segv.sa_handler(sig);
   } else {
     // Restore the default action; returning re-executes the faulting

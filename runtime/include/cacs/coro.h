@@ -45,10 +45,10 @@ enum cacs_coro_flags {
 };
 
 typedef struct cacs_coro_attr {
-  size_t stack_size;   ///< 0: CACS_STACK_DEFAULT_SIZE
+  size_t stack_size;    ///< 0: CACS_STACK_DEFAULT_SIZE
   unsigned stack_flags; ///< cacs_stack_flags
-  unsigned flags;      ///< cacs_coro_flags
-  const char *name;    ///< NULL: "coro#<id>"; reported on stack overflow
+  unsigned flags;       ///< cacs_coro_flags
+  const char *name;     ///< NULL: "coro#<id>"; reported on stack overflow
 } cacs_coro_attr;
 
 /// Create a coroutine running entry(arg) on a fresh stack of `stack_size`

@@ -35,14 +35,14 @@ enum cacs_stack_flags {
 /// control block around it: cacs_stack_alloc(size, hdr, ...) returns a block
 /// of `hdr` bytes (>= sizeof(cacs_stack)) that *starts* with this struct.
 typedef struct cacs_stack {
-  void *map;          ///< start of the mapping (guard page first)
-  size_t map_size;    ///< whole mapping size
-  void *lo;           ///< lowest usable address (just above the guard)
-  void *top;          ///< initial stack pointer (16-byte aligned)
-  unsigned flags;     ///< cacs_stack_flags
-  unsigned vg_id;     ///< valgrind stack id
-  uint64_t owner_id;  ///< shown in the overflow message
-  char owner[40];     ///< shown in the overflow message
+  void *map;         ///< start of the mapping (guard page first)
+  size_t map_size;   ///< whole mapping size
+  void *lo;          ///< lowest usable address (just above the guard)
+  void *top;         ///< initial stack pointer (16-byte aligned)
+  unsigned flags;    ///< cacs_stack_flags
+  unsigned vg_id;    ///< valgrind stack id
+  uint64_t owner_id; ///< shown in the overflow message
+  char owner[40];    ///< shown in the overflow message
   struct cacs_stack *reg_next, *reg_prev; ///< per-thread live-stack list
 } cacs_stack;
 

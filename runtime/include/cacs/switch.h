@@ -92,14 +92,14 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 // returning uint64_t. The function's return address becomes the resume
 // address of `from`, so the resumer lands directly in our caller (no extra
 // jump back into this function), and the value carried by the resumer becomes
-// our return value (it arrives in the return register, rax / x0). Only valid when the enclosing function
-// really is preserve_none: a default-convention caller would expect its
-// callee-saved registers back. Otherwise (gcc, CET/BTI, ASan) it expands to
-// a plain switch followed by a return, which is always correct.
-// The enclosing function must be __attribute__((noinline)): inlined, the
-// builtins below would describe the frame of the function it was inlined
+// our return value (it arrives in the return register, rax / x0). Only valid
+// when the enclosing function really is preserve_none: a default-convention
+// caller would expect its callee-saved registers back. Otherwise (gcc, CET/BTI,
+// ASan) it expands to a plain switch followed by a return, which is always
+// correct. The enclosing function must be __attribute__((noinline)): inlined,
+// the builtins below would describe the frame of the function it was inlined
 // into.
-#if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                \
+#if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                 \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
 // __builtin_frame_address(0) forces a frame record {caller fp, return

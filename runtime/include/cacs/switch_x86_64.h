@@ -39,7 +39,7 @@
 
 #if defined(__AVX512F__)
 #define CACS__CLOBBER_AVX512                                                   \
-  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",     \
+  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",      \
       "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31",  \
       "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
 #else
@@ -51,7 +51,7 @@
 #define CACS__CLOBBERS                                                         \
   "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "xmm0",  \
       "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",  \
-      "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",                   \
+      "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",                    \
       CACS__CLOBBER_AVX512 "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",  \
       "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6",       \
       "mm7", "memory", "cc"
@@ -61,20 +61,19 @@
 static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
                                                const cacs_context *to,
                                                uint64_t val) {
-  __asm__ volatile(
-      "leaq 1f(%%rip), %%rcx\n\t"
-      "movq %%rsp, 0(%%rdi)\n\t"
-      "movq %%rcx, 8(%%rdi)\n\t"
-      "movq %%rbp, 16(%%rdi)\n\t"
-      "movq %%rbx, 24(%%rdi)\n\t"
-      "movq 16(%%rsi), %%rbp\n\t"
-      "movq 24(%%rsi), %%rbx\n\t"
-      "movq 0(%%rsi), %%rsp\n\t"
-      "jmpq *8(%%rsi)\n"
-      "1:\n\t" CACS__LANDING_PAD
-      : "+D"(from), "+S"(to), "+a"(val)
-      :
-      : CACS__CLOBBERS);
+  __asm__ volatile("leaq 1f(%%rip), %%rcx\n\t"
+                   "movq %%rsp, 0(%%rdi)\n\t"
+                   "movq %%rcx, 8(%%rdi)\n\t"
+                   "movq %%rbp, 16(%%rdi)\n\t"
+                   "movq %%rbx, 24(%%rdi)\n\t"
+                   "movq 16(%%rsi), %%rbp\n\t"
+                   "movq 24(%%rsi), %%rbx\n\t"
+                   "movq 0(%%rsi), %%rsp\n\t"
+                   "jmpq *8(%%rsi)\n"
+                   "1:\n\t" CACS__LANDING_PAD
+                   : "+D"(from), "+S"(to), "+a"(val)
+                   :
+                   : CACS__CLOBBERS);
   return val;
 }
 
@@ -128,8 +127,7 @@ __asm__(".text\n"
         ".type cacs__trampoline,@function\n"
         "cacs__trampoline:\n\t"
         ".cfi_startproc\n\t"
-        ".cfi_undefined rip\n\t" CACS__LANDING_PAD
-        "movq 8(%rsp), %rdi\n\t"
+        ".cfi_undefined rip\n\t" CACS__LANDING_PAD "movq 8(%rsp), %rdi\n\t"
         "movq %rax, %rsi\n\t"
         "callq *(%rsp)\n\t"
         "ud2\n\t"
