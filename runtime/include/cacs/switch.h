@@ -146,6 +146,12 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
   } while (0)
 #endif
 
+/// Older, simpler spelling for a void function: the rbx/x19 value handed
+/// back is the one at the switch, not the caller's (no base-pointer guard;
+/// prefer CACS_SAVE_CALLER_BP + CACS_TAIL_SWITCH_VOID_BP).
+#define CACS_TAIL_SWITCH(from, to)                                             \
+  CACS_TAIL_SWITCH_VOID_BP(from, to, cacs__bp_get())
+
 /// First statement of a preserve_none switching function: remember the
 /// caller's base-pointer register (see cacs__bp_get).
 #define CACS_SAVE_CALLER_BP(bp) void *bp = cacs__bp_get()
