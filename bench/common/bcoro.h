@@ -62,9 +62,15 @@ extern "C" {
 #endif
 
 typedef struct bco {
-  void *fs_sp;      ///< full-save and paper modes: saved stack pointer (first:
-                    ///< the paper's switch then needs no address arithmetic)
+  // The saved state a switch reads comes first, so that its address is the
+  // coroutine's address (no offset arithmetic in any mode).
+#if BCO_MODE == BCO_FULLSAVE || BCO_MODE == BCO_PAPER
+  void *fs_sp;      ///< saved stack pointer
+  cacs_context ctx; ///< unused in these modes
+#else
   cacs_context ctx; ///< CACS modes
+  void *fs_sp;      ///< unused in these modes
+#endif
   struct bco *next; ///< ring of runnable coroutines
   struct bco *prev;
   void (*fn)(void *); ///< body
