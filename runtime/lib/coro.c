@@ -4,15 +4,16 @@
 #include "cacs/coro.h"
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 struct cacs_coro {
-  cacs_stack stack; // must be first: cacs_stack_alloc places us at the top
-  cacs_context ctx;
+  cacs_context ctx;       // first: a coroutine pointer is its context pointer
   cacs_coro *next, *prev; // ready ring (finished coroutines are unlinked)
+  cacs_stack stack;       // this block lives at the top of that stack
   cacs_entry_fn entry;
   void *arg;
   unsigned flags;
@@ -23,8 +24,14 @@ struct cacs_coro {
   size_t asan_size;
 };
 
+// Read by cacs_yield before the thread has a scheduler: its ring holds only
+// itself, so yield returns at once without a separate NULL check. Never
+// written.
+static cacs_coro idle = {.next = &idle, .prev = &idle};
+
 typedef struct sched {
-  cacs_coro *current;
+  cacs_coro *current;     // &idle until the scheduler is set up
+  unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
   uint64_t next_id;
   size_t count;
@@ -32,7 +39,7 @@ typedef struct sched {
   cacs_coro main;
 } sched;
 
-static CACS_TLS sched S;
+static CACS_TLS sched S = {.current = &idle};
 
 static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
@@ -41,7 +48,7 @@ static void sched_init(void) {
 }
 
 static inline cacs_coro *current(void) {
-  if (__builtin_expect(!S.current, 0))
+  if (__builtin_expect(S.current == &idle, 0))
     sched_init();
   return S.current;
 }
@@ -100,6 +107,8 @@ static inline void fpenv_load(const uint32_t *env) {
 // when one with a private environment runs, the shared one is parked in S.
 __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
                                                    cacs_coro *to) {
+  if (!((from->flags | to->flags) & CACS_CORO_SAVE_FPENV))
+    return; // both use the shared environment
   fpenv_save((from->flags & CACS_CORO_SAVE_FPENV) ? from->fpenv
                                                   : S.shared_fpenv);
   fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv : S.shared_fpenv);
@@ -112,13 +121,11 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
 __attribute__((noinline)) CACS_PRESERVE_NONE void cacs_yield(void) {
   CACS_SAVE_CALLER_BP(bp);
   cacs_coro *from = S.current;
-  if (__builtin_expect(!from, 0))
-    CACS_RETURN_VOID_BP(bp); // no coroutine was ever created on this thread
   cacs_coro *to = from->next;
-  if (from == to)
+  if (from == to) // alone, or no scheduler yet on this thread (idle)
     CACS_RETURN_VOID_BP(bp);
   S.current = to;
-  if (__builtin_expect((from->flags | to->flags) & CACS_CORO_SAVE_FPENV, 0))
+  if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(from, to);
 #if CACS_ASAN
   // The annotation must run after we are resumed, so no tail switch here.
@@ -158,8 +165,10 @@ void cacs_exit(void) {
   cacs_coro *to = c->next; // never c itself: main is always in the ring
   ring_unlink(c);
   S.current = to;
-  if (__builtin_expect((c->flags | to->flags) & CACS_CORO_SAVE_FPENV, 0))
+  if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(c, to);
+  if (c->flags & CACS_CORO_SAVE_FPENV)
+    S.fpenv_users--;
   asan_start(c, to, 1);
   cacs_switch(&c->ctx, &to->ctx, 0);
   __builtin_unreachable();
@@ -179,12 +188,15 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   if (!attr)
     attr = &defaults;
   cacs_coro *self = current();
-  cacs_coro *c = (cacs_coro *)cacs_stack_alloc(
-      attr->stack_size, sizeof(cacs_coro), attr->stack_flags);
+  cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
+      attr->stack_size, sizeof(cacs_coro), offsetof(cacs_coro, stack),
+      attr->stack_flags);
   if (!c)
     return NULL;
-  memset((char *)c + sizeof(cacs_stack), 0,
-         sizeof(cacs_coro) - sizeof(cacs_stack));
+  // Everything but the stack descriptor, which the allocator filled in.
+  memset(c, 0, offsetof(cacs_coro, stack));
+  memset((char *)c + offsetof(cacs_coro, stack) + sizeof(cacs_stack), 0,
+         sizeof(cacs_coro) - offsetof(cacs_coro, stack) - sizeof(cacs_stack));
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
@@ -196,8 +208,10 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   c->entry = entry;
   c->arg = arg;
   c->flags = attr->flags;
-  if (c->flags & CACS_CORO_SAVE_FPENV) // start from the creator's settings
+  if (c->flags & CACS_CORO_SAVE_FPENV) { // start from the creator's settings
     fpenv_save(c->fpenv);
+    S.fpenv_users++;
+  }
   c->asan_lo = c->stack.lo;
   c->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
   cacs_context_init(&c->ctx, c->stack.top, coro_main, c);

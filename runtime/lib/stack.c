@@ -112,11 +112,16 @@ static uint64_t rng_next(void) {
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
 void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
+  return cacs_stack_alloc_at(size, hdr_size, 0, flags);
+}
+
+void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
+                          unsigned flags) {
   thread_init();
   if (size == 0)
     size = CACS_STACK_DEFAULT_SIZE;
-  if (hdr_size < sizeof(cacs_stack))
-    hdr_size = sizeof(cacs_stack);
+  if (hdr_size < desc_off + sizeof(cacs_stack))
+    hdr_size = desc_off + sizeof(cacs_stack);
   hdr_size = round_up(hdr_size, 64);
   size_t guard = (flags & CACS_STACK_NOGUARD) ? 0 : page_size;
   size_t map_size = round_up(size + hdr_size, page_size) + guard;
@@ -148,13 +153,14 @@ void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
   // memcheck may still hold a pooled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
   VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
-  cacs_stack *s = (cacs_stack *)(map + map_size - hdr_size);
+  char *hdr = map + map_size - hdr_size;
+  cacs_stack *s = (cacs_stack *)(hdr + desc_off);
   memset(s, 0, sizeof *s);
   s->map = map;
   s->map_size = map_size;
   s->lo = map + guard;
   s->flags = flags;
-  uintptr_t top = (uintptr_t)s;
+  uintptr_t top = (uintptr_t)hdr;
   if (!(flags & CACS_STACK_NORANDOM)) {
     size_t usable = top - (uintptr_t)s->lo;
     size_t range = usable / 8 < CACS_RANDOM_MAX ? usable / 8 : CACS_RANDOM_MAX;
@@ -168,7 +174,7 @@ void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
   if (T.live)
     T.live->reg_prev = s;
   T.live = s;
-  return s;
+  return hdr;
 }
 
 void cacs_stack_free(cacs_stack *s) {

@@ -50,6 +50,10 @@ typedef struct cacs_stack {
 /// control block of `hdr_size` bytes at its top; returns the block (its
 /// first member is the cacs_stack) or NULL with errno set.
 void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags);
+/// Same, with the cacs_stack at byte `desc_off` of the control block (lets
+/// the owner keep another member, e.g. its context, at offset 0).
+void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
+                          unsigned flags);
 /// Return the stack to the thread's pool (or unmap it). `s` is invalid after.
 void cacs_stack_free(cacs_stack *s);
 /// Set the name reported on overflow (truncated to 39 characters).
