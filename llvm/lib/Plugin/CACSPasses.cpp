@@ -8,10 +8,17 @@
 //  - by name, for `opt -load-pass-plugin=CACSPasses.so -passes=...`:
 //      preserve-none-list, preserve-none-list<lto>,
 //      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety;
-//  - at the end of every per-TU optimization pipeline (-O0 included, and the
-//    LTO pre-link compile), as the settings of the compilation ask;
-//  - at the end of the full-LTO link pipeline, where the settings are read
-//    back from the IR.
+//  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
+//    as the settings of the compilation ask: the list at its start, APN and
+//    the safety checks at its end;
+//  - in the full-LTO link pipeline, where the settings are read back from the
+//    IR: the list at its start, APN and the safety checks at its end.
+//
+// The list runs first because it changes conventions that code compiled
+// without it may disagree with; run later, the link's InstCombine would have
+// turned each mismatched call into unreachable already. APN runs last, when
+// inlining has settled which calls remain, and rewrites a function and all
+// its call sites in one step, so no call ever mismatches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,22 +48,28 @@ std::vector<std::string> listFilesFromSettings() {
   return {Files.begin(), Files.end()};
 }
 
-/// The per-TU tail of the pipeline: the list first, so that what it names
-/// seeds the propagation.
-void addPerTUPasses(ModulePassManager &MPM) {
+/// The per-TU head of the pipeline: what the list names also seeds APN.
+void addPerTUStartPasses(ModulePassManager &MPM) {
   if (!preserveNoneListFiles().empty())
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+}
+
+/// The per-TU tail of the pipeline.
+void addPerTUPasses(ModulePassManager &MPM) {
   if (autoPreserveNoneEnabled())
     MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
   MPM.addPass(PreserveNoneSafetyPass());
 }
 
-/// The full-LTO link: both passes always run; each finds in the merged module
+/// The full-LTO link: the passes always run; each finds in the merged module
 /// what the compile steps recorded, and does nothing where they recorded
 /// nothing.
-void addLTOLinkPasses(ModulePassManager &MPM) {
+void addLTOLinkStartPasses(ModulePassManager &MPM) {
   MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
+}
+
+void addLTOLinkPasses(ModulePassManager &MPM) {
   MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
   MPM.addPass(PreserveNoneSafetyPass());
 }
@@ -92,6 +105,10 @@ void registerCallbacks(PassBuilder &PB) {
         return parsePipelineElement(Name, MPM);
       });
 
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addPerTUStartPasses(MPM);
+      });
 #if LLVM_VERSION_MAJOR >= 20
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
@@ -102,6 +119,10 @@ void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel) { addPerTUPasses(MPM); });
 #endif
 
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addLTOLinkStartPasses(MPM);
+      });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         addLTOLinkPasses(MPM);
