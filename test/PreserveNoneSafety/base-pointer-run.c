@@ -21,6 +21,7 @@
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O0 %s -o %t.a64.0 && %run_aarch64 %t.a64.0 | FileCheck %s %}
 //
 // CHECK: sum=4950 aligned=64
+// CHECK-NEXT: sum=4950 locals=1
 
 #include <stdint.h>
 #include <stdio.h>
@@ -51,4 +52,24 @@ __attribute__((noinline)) long frame_with_base_pointer(int n) {
   return sum;
 }
 
-int main(void) { return frame_with_base_pointer(100) == 4950 ? 0 : 1; }
+// AArch64 also uses x19 as base pointer for a variable-sized object with 256
+// bytes of locals or more, without any realignment.
+__attribute__((noinline)) long large_frame_with_vla(int n) {
+  char locals[300];
+  long vla[n];
+  memset(locals, 1, sizeof locals);
+  for (int i = 0; i < n; i++)
+    vla[i] = i;
+  __asm__ volatile("" ::"r"(locals), "r"(vla) : "memory");
+  clobber();
+  long sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += vla[i];
+  printf("sum=%ld locals=%d\n", sum, locals[299]);
+  return sum;
+}
+
+int main(void) {
+  return frame_with_base_pointer(100) + large_frame_with_vla(100) == 9900 ? 0
+                                                                           : 1;
+}

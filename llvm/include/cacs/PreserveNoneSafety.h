@@ -8,10 +8,10 @@
 // the end of every per-TU pipeline and of the full-LTO link, whatever cacs
 // flags are given, after the passes that create preserve_none calls:
 //
-//  - A function that addresses its frame through a base pointer (stack
-//    realignment together with a dynamic alloca: rbx on x86-64, x19 on
-//    AArch64) loses it across a call to a preserve_none function, which need
-//    not preserve that register: LLVM 19 on x86-64 and LLVM 19 and 22 on
+//  - A function that addresses its frame through a base pointer (rbx on
+//    x86-64, x19 on AArch64; see cacs/StackFrame.h for when) loses it
+//    across a call to a preserve_none function, which need not preserve
+//    that register: LLVM 19 on x86-64 and LLVM 19 and 22 on
 //    AArch64 reload through the clobbered register. The pass fixes it: such a
 //    call goes through a C-convention "shield" function, which saves and
 //    restores every callee-saved register, the base pointer included.

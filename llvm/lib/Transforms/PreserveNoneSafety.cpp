@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneSafety.h"
+#include "cacs/StackFrame.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -53,30 +54,6 @@ bool basePointerLostAcrossCall(Arch A) {
   if (A == Arch::AArch64)
     return true;
   return A == Arch::X86_64 && LLVM_VERSION_MAJOR < 22;
-}
-
-/// Might the backend address F's frame through a base pointer? Both targets
-/// use one when the frame has variable-sized objects and must be realigned
-/// (x86-64 also for some opaque SP adjustments, which C does not produce).
-/// Realignment is assumed for any stack object, or any vector value that may
-/// be spilled, aligned beyond the 16 bytes both ABIs guarantee.
-bool mayNeedBasePointer(const Function &F) {
-  bool Dynamic = false, Realign = F.hasFnAttribute("stackrealign");
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  for (const Instruction &I : instructions(F)) {
-    if (const auto *AI = dyn_cast<AllocaInst>(&I)) {
-      Dynamic |= !AI->isStaticAlloca();
-      Realign |= AI->getAlign().value() > 16;
-      Realign |= AI->getAllocatedType()->isScalableTy();
-    }
-    Type *Ty = I.getType();
-    if (Ty->isVectorTy() && !Ty->isScalableTy() &&
-        DL.getTypeStoreSize(Ty).getFixedValue() > 16)
-      Realign = true;
-    if (Dynamic && Realign)
-      return true;
-  }
-  return false;
 }
 
 bool hasMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
@@ -137,7 +114,7 @@ private:
 
   void visitCalls(Function &F) {
     SmallVector<CallBase *, 4> ToShield;
-    bool NeedsBP = basePointerLostAcrossCall(A) && mayNeedBasePointer(F);
+    bool NeedsBP = basePointerLostAcrossCall(A) && cacs::hasDynamicStack(F);
     for (Instruction &I : instructions(F)) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB || CB->getCallingConv() != CallingConv::PreserveNone)
