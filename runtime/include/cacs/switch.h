@@ -94,11 +94,12 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 // jump back into this function), and the value carried by the resumer becomes
 // our return value (it arrives in the return register, rax / x0). Only valid
 // when the enclosing function really is preserve_none: a default-convention
-// caller would expect its callee-saved registers back. Otherwise (gcc, CET/BTI,
-// ASan) it expands to a plain switch followed by a return, which is always
-// correct. The enclosing function must be __attribute__((noinline)): inlined,
-// the builtins below would describe the frame of the function it was inlined
-// into.
+// caller would expect its callee-saved registers back. Otherwise (gcc,
+// CET/BTI) it expands to a plain switch followed by a return, which is always
+// correct. (libcacs's cacs_yield also uses the plain switch under ASan, whose
+// fiber annotation must run after resumption.) The enclosing function must be
+// __attribute__((noinline)): inlined, the builtins below would describe the
+// frame of the function it was inlined into.
 #if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                 \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
