@@ -7,8 +7,8 @@
 // RUN: %clangxx -std=c++17 -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
 // RUN: %clangxx -std=c++17 -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s
 // RUN: %clangxx -std=c++17 -O3 -fno-omit-frame-pointer -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && %t3 | FileCheck %s
-// RUN: not --crash %t2 escape 2>&1 | FileCheck %s --check-prefix=ESCAPE
-// RUN: not --crash %t2 escape-raw 2>&1 | FileCheck %s --check-prefix=RAW
+// RUN: ulimit -c 0; not --crash %t2 escape 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// RUN: ulimit -c 0; not --crash %t2 escape-raw 2>&1 | FileCheck %s --check-prefix=RAW
 //
 // CHECK: caught 3 x 1000 exceptions, 3000 destructors
 // CHECK: PASS

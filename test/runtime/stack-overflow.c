@@ -4,11 +4,11 @@
 //
 // RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: %t stacks | FileCheck %s --check-prefix=STACKS
-// RUN: not --crash %t overflow 2>&1 | FileCheck %s
-// RUN: not --crash %t overflow-gen 2>&1 | FileCheck %s --check-prefix=GEN
-// RUN: not --crash %t segv 2>&1 | FileCheck %s --check-prefix=OTHER
+// RUN: ulimit -c 0; not --crash %t overflow 2>&1 | FileCheck %s
+// RUN: ulimit -c 0; not --crash %t overflow-gen 2>&1 | FileCheck %s --check-prefix=GEN
+// RUN: ulimit -c 0; not --crash %t segv 2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: %clang -O2 -fno-omit-frame-pointer -I%cacs_include %s %cacs_rt_x86_64 -o %t2
-// RUN: not --crash %t2 overflow 2>&1 | FileCheck %s
+// RUN: ulimit -c 0; not --crash %t2 overflow 2>&1 | FileCheck %s
 //
 // CHECK: about to overflow
 // CHECK: cacs: stack overflow in coroutine 'deep-diver' (id 1): fault at 0x{{[0-9a-f]+}}, guard page 0x{{[0-9a-f]+}}-0x{{[0-9a-f]+}}, stack size {{[0-9]+}}
