@@ -33,7 +33,12 @@
 //  - no musttail call is in it or calls it (the conventions of both ends of
 //    a musttail call must match);
 //  - neither it nor any function calling it has a dynamically sized stack
-//    frame (see hasDynamicStack below).
+//    frame (see hasDynamicStack below);
+//  - on AArch64, no function calling it is optnone: AArch64 FastISel, which
+//    lowers optnone functions when the code generator optimizes (a -O0
+//    translation unit in an -O2 full-LTO link, __attribute__((optnone)) at
+//    -O2, or a GlobalISel fallback at -O0), passes the arguments of a
+//    preserve_none call in the C argument registers (LLVM 19 and 22).
 //
 // In the full-LTO link (Phase::LTOLink) only functions that carry
 // APNEnabledAttr are eligible, so that each translation unit's
@@ -61,6 +66,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 using namespace cacs;
@@ -82,6 +88,7 @@ STATISTIC(NumRejectedParamAttr,
           "Rejected: byval/inalloca/preallocated/swift* parameter");
 STATISTIC(NumRejectedMustTail, "Rejected: musttail in it or at a call site");
 STATISTIC(NumRejectedDynStack, "Rejected: dynamic stack in it or in a caller");
+STATISTIC(NumRejectedOptNoneCaller, "Rejected: optnone caller on AArch64");
 STATISTIC(NumRejectedAddressTaken,
           "Rejected: address taken, aliased, or an ifunc resolver");
 
@@ -164,6 +171,7 @@ enum class Rejection {
   MustTailCallSite,
   DynamicStack,
   CallerDynamicStack,
+  CallerOptNone,
   BlockAddress,
   Aliased,
   IFunc,
@@ -177,7 +185,7 @@ struct Verdict {
   /// The parameter attribute (ParamAttr).
   StringRef Attr;
   /// The offending user (Aliased, IFunc, AddressTaken, CastedCall), or the
-  /// calling function (CallerDynamicStack, MustTailCallSite).
+  /// calling function (CallerDynamicStack, CallerOptNone, MustTailCallSite).
   const Value *Other = nullptr;
 };
 
@@ -185,7 +193,8 @@ class AutoPreserveNone {
 public:
   AutoPreserveNone(Module &M, FunctionAnalysisManager &FAM,
                    AutoPreserveNonePass::Phase P)
-      : M(M), FAM(FAM), P(P) {}
+      : M(M), FAM(FAM), P(P),
+        IsAArch64(Triple(M.getTargetTriple()).isAArch64()) {}
 
   bool run();
 
@@ -201,6 +210,8 @@ private:
   Module &M;
   FunctionAnalysisManager &FAM;
   AutoPreserveNonePass::Phase P;
+  /// Calls from optnone functions cannot be lowered safely (see above).
+  bool IsAArch64;
   SmallPtrSet<const GlobalValue *, 8> Used;
   /// hasDynamicStack, computed once per function.
   DenseMap<const Function *, bool> DynamicStack;
@@ -272,6 +283,8 @@ Verdict AutoPreserveNone::check(const Function &F) {
       return Reject(Rejection::MustTailCallSite, CB->getFunction());
     if (dynamicStack(*CB->getFunction()))
       return Reject(Rejection::CallerDynamicStack, CB->getFunction());
+    if (IsAArch64 && CB->getFunction()->hasOptNone())
+      return Reject(Rejection::CallerOptNone, CB->getFunction());
   }
   return {};
 }
@@ -387,6 +400,14 @@ void AutoPreserveNone::explain(Function &F, const Function &Callee,
     Why = ("its caller '" + V.Other->getName() +
            "' allocates stack dynamically, and a base pointer is not kept "
            "across preserve_none calls")
+              .str();
+    break;
+  case Rejection::CallerOptNone:
+    ++NumRejectedOptNoneCaller;
+    Name = "CallerOptNone";
+    Why = ("its caller '" + V.Other->getName() +
+           "' is optnone, and AArch64 FastISel would pass the call's "
+           "arguments in the C registers")
               .str();
     break;
   case Rejection::BlockAddress:
