@@ -300,6 +300,10 @@ def stress_module(seed, tools):
     return ir
 
 
+LIST_REFUSAL = re.compile(r"error: function '[^']+' from preserve-none list '[^']+' line \d+ cannot be preserve_none")
+CRASH = re.compile(r"PLEASE submit|Stack dump|LLVM ERROR|Assertion")
+
+
 def save_ir_regression(tools, args, seed, src, pname, popts, lst, listed, kind, sig, llc=None):
     """Reduce the module with llvm-reduce (same failure signature, or any
     invariant violation) and save it under test/Reliability/regressions/."""
@@ -365,6 +369,7 @@ def run_ir(args, tools, summary, workroot):
     d = os.path.join(workroot, "ir")
     os.makedirs(d, exist_ok=True)
     infected = 0
+    refused = 0
     for i in range(args.ir):
         seed = args.seed + i
         stress = (i % 5 == 4)
@@ -404,6 +409,13 @@ def run_ir(args, tools, summary, workroot):
             out = "%s.%s.ll" % (base, pname)
             r = run_tool([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
                     + ["-S", src, "-o", out], timeout=120)
+            if not r.ok and LIST_REFUSAL.search(r.err) and not CRASH.search(r.err):
+                # The list named a function that cannot take the convention
+                # (say, the target of a musttail call from a C function): a
+                # clean diagnostic is the defined outcome.
+                summary.add_pass()
+                refused += 1
+                continue
             if not r.ok:
                 sig = failure_signature(r.err) or r.err.strip()[-300:]
                 summary.add_fail("%s %s" % (what, pname), "opt-failure", sig)
@@ -445,4 +457,5 @@ def run_ir(args, tools, summary, workroot):
                     os.remove(base + suffix)
                 except OSError:
                     pass
-    log("ir: %d modules, %d pass runs changed conventions" % (args.ir, infected))
+    log("ir: %d modules, %d pass runs changed conventions, %d list runs refused with a diagnostic"
+        % (args.ir, infected, refused))
