@@ -149,6 +149,7 @@ class Summary:
         self.skipped = 0
         self.upstream = 0
         self.failures = []  # (what, kind, detail)
+        self.known = []  # failures that are a known, filed bug (counted as skipped)
 
     def add_pass(self):
         self.passed += 1
