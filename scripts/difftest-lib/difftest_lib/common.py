@@ -89,6 +89,7 @@ def run(cmd, timeout=120, cwd=None, stdin=None):
 # Others rebuild cacs while we run: a plugin or the front door caught half
 # written is not a finding. Such failures are retried for a while.
 TRANSIENT = ("unable to load plugin", "file too short", "cannot run ", "Text file busy",
+             "Could not load library", "invalid ELF header",
              "Permission denied", "No such file or directory: '/work", "cannot open shared object")
 
 

@@ -60,6 +60,7 @@ class Fn:
             if not self.params:
                 self.params = ["i32"]
         self.dynamic_alloca = rng.random() < 0.1
+        self.optnone = self.linkage != "declare" and rng.random() < 0.12
         self.has_invoke = False
 
     @property
@@ -78,7 +79,9 @@ def gen_module(seed):
     rng = random.Random("ir-%d" % seed)
     n = rng.randint(3, 18)
     fns = [Fn(i, rng) for i in range(n)]
+    triple = rng.choice(["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"])
     out = ["; difftest --ir random call graph, seed %d" % seed,
+           'target triple = "%s"' % triple,
            "@g0 = global i64 0", "@g1 = global [4 x i64] zeroinitializer",
            "@gfp = global ptr null", "declare i32 @__gxx_personality_v0(...)",
            "declare void @ext_sink(i64)", "declare void @llvm.va_start(ptr)",
@@ -95,8 +98,9 @@ def gen_module(seed):
         params = ", ".join("%s %%p%d" % (t, i) for i, t in enumerate(f.params))
         if f.variadic:
             params += ", ..."
-        out.append("define %s%s%s @%s(%s)%s {" % (f.linkage + " " if f.linkage else "",
-                                                  f.cc_prefix(), f.ret, f.name, params, pers))
+        fattrs = " noinline optnone" if f.optnone else ""
+        out.append("define %s%s%s @%s(%s)%s%s {" % (f.linkage + " " if f.linkage else "",
+                                                    f.cc_prefix(), f.ret, f.name, params, fattrs, pers))
         out.extend(body)
         out.append("}")
         if f.linkage == "internal" and rng.random() < 0.05:
@@ -278,6 +282,33 @@ def check_module(before, after, listed=()):
             if re.search(r"@%s\b(?![.\w])" % re.escape(name), stripped):
                 errs.append("@%s changed CC but is used other than as a callee: %s" % (name, line.strip()))
                 break
+    # AArch64 FastISel lowers calls from optnone functions with the AAPCS
+    # registers even for preserve_none callees: APN must not create such
+    # calls there (the list pass is told explicitly; see
+    # test/Reliability/aarch64-optnone-list.c).
+    if re.search(r'^target triple = "aarch64', after, re.M):
+        groups = dict(re.findall(r"^attributes (#\d+) = \{(.*)\}", after, re.M))
+        current_optnone = None
+        for line in after.splitlines():
+            m = DEF_RE.match(line)
+            if m and m.group(1) == "define":
+                rest = m.group(4)
+                tail = rest[rest.find(")"):]
+                current_optnone = m.group(3) if (" optnone" in tail or any(
+                    "optnone" in groups.get(g, "") for g in re.findall(r"#\d+", tail))) else None
+                continue
+            if line.startswith("}"):
+                current_optnone = None
+                continue
+            if not current_optnone:
+                continue
+            for cm in CALL_RE.finditer(line):
+                name = cm.group(3)[1:]
+                b, a = fb.get(name), fa.get(name)
+                if (a and b and a["cc"] == "preserve_nonecc" and b["cc"] != "preserve_nonecc"
+                        and name not in listed):
+                    errs.append("APN made @%s preserve_none but optnone @%s calls it on AArch64"
+                                % (name, current_optnone))
     return errs
 
 
