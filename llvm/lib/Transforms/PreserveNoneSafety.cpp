@@ -12,7 +12,6 @@
 #include "cacs/PreserveNoneSafety.h"
 #include "cacs/StackFrame.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -23,6 +22,10 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <map>
+#include <optional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -85,7 +88,7 @@ private:
   Module &M;
   Arch A;
   bool Changed = false;
-  DenseMap<Function *, Function *> Shields;
+  std::map<std::tuple<Function *, FunctionType *, void *>, Function *> Shields;
 
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
@@ -112,16 +115,32 @@ private:
                    "registers)");
   }
 
+  /// Why a preserve_none call must go through a shield.
+  enum class ShieldReason {
+    /// The caller may address its frame through a base pointer, which the
+    /// preserve_none callee need not preserve.
+    BasePointer,
+    /// The caller is optnone, so on AArch64 FastISel lowers the call, and
+    /// passes the arguments in the AAPCS registers (x0, x1, ...) where the
+    /// callee reads x20, x21, ... (LLVM 19 and 22). A shield is compiled by
+    /// the optimizing selector. At plain -O0 AArch64 uses GlobalISel, which
+    /// gets it right, and the shield does no harm there.
+    FastISel,
+  };
+
   void visitCalls(Function &F) {
     SmallVector<CallBase *, 4> ToShield;
-    bool NeedsBP = basePointerLostAcrossCall(A) && cacs::hasDynamicStack(F);
+    std::optional<ShieldReason> Reason;
+    if (basePointerLostAcrossCall(A) && cacs::hasDynamicStack(F))
+      Reason = ShieldReason::BasePointer;
+    else if (A == Arch::AArch64 && F.hasOptNone())
+      Reason = ShieldReason::FastISel;
     for (Instruction &I : instructions(F)) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB || CB->getCallingConv() != CallingConv::PreserveNone)
         continue;
-      Function *Callee = CB->getCalledFunction();
       // A direct callee was checked with its declaration.
-      if (!Callee) {
+      if (!CB->getCalledFunction()) {
         if (hasMemoryArgument(CB->getAttributes(), CB->arg_size()))
           error(F, "indirect preserve_none call in '" + F.getName() +
                        "' passes an argument by value in memory (byval), "
@@ -132,75 +151,131 @@ private:
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
-      if (NeedsBP)
+      if (Reason)
         ToShield.push_back(CB);
     }
     for (CallBase *CB : ToShield)
-      shield(F, *CB);
+      shield(F, *CB, *Reason);
   }
 
   /// Route CB through a C-convention function that makes the preserve_none
-  /// call itself: the shield's prologue saves every callee-saved register,
-  /// the caller's base pointer among them, and restores it on return.
-  void shield(Function &Caller, CallBase &CB) {
-    Function *Callee = CB.getCalledFunction();
+  /// call itself. The shield's prologue saves every callee-saved register
+  /// (the caller's base pointer among them) and restores it on return, and
+  /// the shield is never optnone, so the optimizing selector lowers the call.
+  void shield(Function &Caller, CallBase &CB, ShieldReason Why) {
     auto *CI = dyn_cast<CallInst>(&CB);
-    if (!Callee || (CI && CI->isMustTailCall()) ||
-        CB.hasOperandBundles()) {
+    if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles()) {
       error(Caller,
-            "'" + Caller.getName() +
-                "' addresses its stack frame through a base pointer, which "
-                "this preserve_none call does not preserve, and cacs cannot "
-                "route it through a shield (indirect, musttail or with "
-                "operand bundles)",
+            "'" + Caller.getName() + "' " +
+                (Why == ShieldReason::BasePointer
+                     ? "addresses its stack frame through a base pointer, "
+                       "which this preserve_none call does not preserve"
+                     : "is optnone, and on AArch64 LLVM passes the "
+                       "arguments of its preserve_none calls in the wrong "
+                       "registers") +
+                ", and cacs cannot route this call through a shield "
+                "(musttail or operand bundles)",
             CB.getDebugLoc());
       return;
     }
-    Function *&Shield = Shields[Callee];
-    if (!Shield)
-      Shield = createShield(*Callee, CB);
-    CB.setCalledFunction(Shield);
-    CB.setCallingConv(CallingConv::C);
-    if (CI)
-      CI->setTailCallKind(CallInst::TCK_None);
+    Function *Callee = CB.getCalledFunction();
+    Function *Shield = getShield(Callee, CB);
+    if (Callee) {
+      CB.setCalledFunction(Shield);
+      CB.setCallingConv(CallingConv::C);
+      if (CI)
+        CI->setTailCallKind(CallInst::TCK_None);
+    } else {
+      // The shield of an indirect call takes the callee as its first
+      // argument; the call is rebuilt with it.
+      SmallVector<Value *, 8> Args{CB.getCalledOperand()};
+      Args.append(CB.arg_begin(), CB.arg_end());
+      IRBuilder<> B(&CB);
+      CallBase *New;
+      if (auto *II = dyn_cast<InvokeInst>(&CB))
+        New = B.CreateInvoke(Shield, II->getNormalDest(), II->getUnwindDest(),
+                             Args);
+      else
+        New = B.CreateCall(Shield, Args);
+      New->setAttributes(Shield->getAttributes());
+      New->setDebugLoc(CB.getDebugLoc());
+      New->takeName(&CB);
+      CB.replaceAllUsesWith(New);
+      CB.eraseFromParent();
+    }
     ++NumShieldedCalls;
     Changed = true;
 
     OptimizationRemarkEmitter ORE(&Caller);
     ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "Shielded", &CB)
-             << "call to preserve_none function '"
-             << ore::NV("Callee", Callee->getName()) << "' in '"
-             << ore::NV("Caller", Caller.getName())
-             << "' goes through a shield that saves the base pointer";
+      OptimizationRemark R(DEBUG_TYPE, "Shielded", &Caller);
+      R << "a preserve_none call in '" << ore::NV("Caller", Caller.getName())
+        << "' goes through a shield";
+      if (Callee)
+        R << " (callee '" << ore::NV("Callee", Callee->getName()) << "')";
+      R << (Why == ShieldReason::BasePointer
+                ? ": the caller may use a base pointer"
+                : ": the caller is optnone, lowered by AArch64 FastISel");
+      return R;
     });
   }
 
-  Function *createShield(Function &Callee, CallBase &Example) {
-    FunctionType *FTy = Callee.getFunctionType();
-    Function *S = Function::Create(FTy, GlobalValue::PrivateLinkage,
-                                   Callee.getName() + ".cacs.shield", M);
+  /// One shield per callee (or, for indirect calls, per function type) and
+  /// per set of call-site attributes, which describe the ABI of the values.
+  Function *getShield(Function *Callee, CallBase &Example) {
+    FunctionType *FTy = Example.getFunctionType();
+    AttributeList CallAttrs = Example.getAttributes();
+    Function *&S = Shields[{Callee, FTy, CallAttrs.getRawPointer()}];
+    if (S)
+      return S;
+
+    SmallVector<Type *, 8> Params;
+    if (!Callee)
+      Params.push_back(PointerType::getUnqual(M.getContext()));
+    Params.append(FTy->param_begin(), FTy->param_end());
+    FunctionType *STy =
+        FunctionType::get(FTy->getReturnType(), Params, /*isVarArg=*/false);
+    S = Function::Create(STy, GlobalValue::PrivateLinkage,
+                         (Callee ? Callee->getName() : "indirect") +
+                             ".cacs.shield",
+                         M);
     S->setCallingConv(CallingConv::C);
     // The shield must stay a real call frame: inlined, or ending in a tail
     // jump, it would save nothing.
     S->addFnAttr(Attribute::NoInline);
-    if (Callee.doesNotThrow())
+    Function *Caller = Example.getFunction();
+    // Code generation must match the caller's: the vector registers that
+    // carry arguments depend on the target features, and branch protection
+    // and frame pointers must not be lost on the way.
+    for (StringRef Kind :
+         {"target-cpu", "target-features", "tune-cpu", "frame-pointer",
+          "branch-target-enforcement", "sign-return-address",
+          "sign-return-address-key", "probe-stack", "stack-probe-size"})
+      if (Caller->hasFnAttribute(Kind))
+        S->addFnAttr(Caller->getFnAttribute(Kind));
+    if (Example.doesNotThrow())
       S->setDoesNotThrow();
-    else if (Example.getFunction()->hasUWTable())
-      S->setUWTableKind(Example.getFunction()->getUWTableKind());
-    // Parameter attributes describe the values (sret, noundef, zeroext...),
-    // which the shield passes on unchanged.
-    AttributeList CallAttrs = Example.getAttributes();
+    else if (Caller->hasUWTable())
+      S->setUWTableKind(Caller->getUWTableKind());
+    // Parameter and return attributes describe the values (sret, noundef,
+    // zeroext, ...), which the shield passes on unchanged.
+    unsigned Shift = Callee ? 0 : 1;
     for (unsigned I = 0; I != FTy->getNumParams(); ++I)
-      S->addParamAttrs(I, AttrBuilder(M.getContext(),
-                                      CallAttrs.getParamAttrs(I)));
+      S->addParamAttrs(I + Shift, AttrBuilder(M.getContext(),
+                                              CallAttrs.getParamAttrs(I)));
+    S->addRetAttrs(AttrBuilder(M.getContext(), CallAttrs.getRetAttrs()));
 
     BasicBlock *BB = BasicBlock::Create(M.getContext(), "entry", S);
     IRBuilder<> B(BB);
     SmallVector<Value *, 8> Args;
     for (Argument &Arg : S->args())
       Args.push_back(&Arg);
-    CallInst *Call = B.CreateCall(FTy, &Callee, Args);
+    Value *Target = Callee;
+    if (!Callee) {
+      Target = Args.front();
+      Args.erase(Args.begin());
+    }
+    CallInst *Call = B.CreateCall(FTy, Target, Args);
     Call->setCallingConv(CallingConv::PreserveNone);
     Call->setAttributes(CallAttrs);
     Call->setTailCallKind(CallInst::TCK_NoTail);
