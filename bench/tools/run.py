@@ -699,6 +699,8 @@ def main():
         info["partial"] = "%s re-run by `%s` on %s; the rest from `%s` on %s" % (
             ",".join(sorted(only)), " ".join(argv), info["date"],
             " ".join(prev.get("command", [])), prev.get("machine", {}).get("date", "?"))
+        if prev.get("machine", {}).get("partial"):
+            info["partial"] += " (earlier: %s)" % prev["machine"]["partial"]
         info["date"] = prev.get("machine", {}).get("date", info["date"])
         argv = prev.get("command", argv)
     plots = [] if a.quick else make_plots(out, recs, hanoi, cc)
