@@ -33,7 +33,7 @@
 //  - no musttail call is in it or calls it (the conventions of both ends of
 //    a musttail call must match);
 //  - neither it nor any function calling it has a dynamically sized stack
-//    frame (see hasDynamicStack below);
+//    frame (see cacs/StackFrame.h);
 //  - on AArch64, no function calling it is optnone: AArch64 FastISel, which
 //    lowers optnone functions when the code generator optimizes (a -O0
 //    translation unit in an -O2 full-LTO link, __attribute__((optnone)) at
@@ -48,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/AutoPreserveNone.h"
+#include "cacs/StackFrame.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -61,10 +62,8 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalIFunc.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -93,46 +92,6 @@ STATISTIC(NumRejectedAddressTaken,
           "Rejected: address taken, aliased, or an ifunc resolver");
 
 namespace {
-
-/// Does \p F allocate stack dynamically? The backends then may address the
-/// frame through a base pointer (rbx on x86-64, x19 on AArch64), and that
-/// does not go together with preserve_none:
-///  - x86-64, LLVM 19: a preserve_none function that also realigns its stack
-///    stops with "Stack realignment in presence of dynamic allocas is not
-///    supported with this calling convention";
-///  - x86-64 LLVM 19, and AArch64 LLVM 19 and 22: a function using a base
-///    pointer keeps it live across a call to a preserve_none function
-///    without saving it, though the callee may clobber it. (On AArch64 a
-///    variable-sized object with 256 bytes of locals is enough: no
-///    realignment is needed for the base pointer.)
-/// Whether realignment or the base pointer happens is decided in the backend
-/// (over-aligned spill slots count too), so any dynamic stack is rejected.
-bool hasDynamicStack(const Function &F) {
-  for (const Instruction &I : instructions(F)) {
-    if (const auto *AI = dyn_cast<AllocaInst>(&I)) {
-      if (!AI->isStaticAlloca())
-        return true;
-      continue;
-    }
-    const auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB)
-      continue;
-    if (const auto *II = dyn_cast<IntrinsicInst>(CB)) {
-      Intrinsic::ID ID = II->getIntrinsicID();
-      if (ID == Intrinsic::stacksave || ID == Intrinsic::stackrestore)
-        return true;
-      continue;
-    }
-    // Inline assembly that moves the stack pointer ("opaque SP adjustment").
-    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-      StringRef Constraints = IA->getConstraintString();
-      if (Constraints.contains("{rsp}") || Constraints.contains("{esp}") ||
-          Constraints.contains("{sp}"))
-        return true;
-    }
-  }
-  return false;
-}
 
 /// Does \p F contain a musttail call?
 bool hasMustTailCall(const Function &F) {
@@ -222,7 +181,7 @@ private:
 bool AutoPreserveNone::dynamicStack(const Function &F) {
   auto [It, Inserted] = DynamicStack.try_emplace(&F, false);
   if (Inserted)
-    It->second = hasDynamicStack(F);
+    It->second = cacs::hasDynamicStack(F);
   return It->second;
 }
 
