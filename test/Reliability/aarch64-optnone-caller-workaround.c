@@ -1,5 +1,6 @@
-// The workaround for the AArch64 FastISel preserve_none bug (see
-// aarch64-optnone-caller.c): with FastISel off, the optnone caller passes
+// The other way around the AArch64 FastISel preserve_none bug (see
+// aarch64-optnone-caller.c; cacs now shields the calls itself): with
+// FastISel off, the optnone caller passes
 // the arguments in x20, x21, x22, per TU and at the LTO link.
 // REQUIRES: qemu-aarch64
 // RUN: %clang %aarch64_flags -O2 -mllvm -fast-isel=false %S/aarch64-optnone-caller.c -o %t.o2

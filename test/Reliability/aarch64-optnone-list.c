@@ -1,12 +1,10 @@
 // Found by difftest (csmith seeds 3002-3004, LLVM 22, aarch64, lto-2tu, and
 // the same on LLVM 19): a function given preserve_none by a list and called
-// from code compiled -O0 -flto is miscompiled at the -O2 LTO link on
-// AArch64: FastISel, which runs for the optnone callers, passes the
-// arguments in x0.. and the callee reads x20.. (aarch64-optnone-caller.c has
-// the stock reproducer). APN keeps such callees C since 45a859b; the list
-// pass does not, and -fast-isel=false is not passed. Also with an optnone
-// caller at plain -O2.
-// XFAIL: *
+// from code compiled -O0 -flto was miscompiled at the -O2 LTO link on
+// AArch64: FastISel, which runs for the optnone callers, passed the
+// arguments in x0.. and the callee read x20.. (aarch64-optnone-caller.c has
+// the stock reproducer). Also with an optnone caller at plain -O2. Fixed by
+// f9b815e (preserve-none-safety shields those calls); this guards it.
 // REQUIRES: qemu-aarch64
 // RUN: printf 'fun:f\n' > %t.list
 // RUN: %clang %aarch64_flags -O0 -flto -fpreserve-none-list=%t.list -c %s -o %t.o

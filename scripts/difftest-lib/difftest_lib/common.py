@@ -150,7 +150,7 @@ class Summary:
         self.skipped = 0
         self.upstream = 0
         self.failures = []  # (what, kind, detail)
-        self.known = []  # failures that are a known, filed bug (counted as skipped)
+        self.known = []  # failures that look like the AArch64 FastISel bug
 
     def add_pass(self):
         self.passed += 1
