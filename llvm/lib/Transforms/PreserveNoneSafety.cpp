@@ -151,6 +151,13 @@ private:
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
+      // A shield cannot forward variadic arguments (only a musttail call
+      // can, and a tail call would save nothing). FastISel leaves variadic
+      // calls to SelectionDAG, so those need no shield; a base pointer
+      // across one is reported in shield().
+      if (Reason == ShieldReason::FastISel &&
+          CB->getFunctionType()->isVarArg())
+        continue;
       if (Reason)
         ToShield.push_back(CB);
     }
@@ -164,7 +171,8 @@ private:
   /// the shield is never optnone, so the optimizing selector lowers the call.
   void shield(Function &Caller, CallBase &CB, ShieldReason Why) {
     auto *CI = dyn_cast<CallInst>(&CB);
-    if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles()) {
+    if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
+        CB.getFunctionType()->isVarArg()) {
       error(Caller,
             "'" + Caller.getName() + "' " +
                 (Why == ShieldReason::BasePointer
@@ -174,7 +182,7 @@ private:
                        "arguments of its preserve_none calls in the wrong "
                        "registers") +
                 ", and cacs cannot route this call through a shield "
-                "(musttail or operand bundles)",
+                "(variadic, musttail or operand bundles)",
             CB.getDebugLoc());
       return;
     }
