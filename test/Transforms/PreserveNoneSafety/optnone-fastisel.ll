@@ -33,16 +33,6 @@ define i64 @optnone_indirect(ptr %f, i64 %x) noinline optnone {
   ret i64 %r
 }
 
-; A shield cannot forward variadic arguments, and FastISel leaves variadic
-; calls to SelectionDAG: the call stays as it is.
-declare preserve_nonecc i64 @pn_vararg(i64, ...)
-define i64 @optnone_vararg(i64 %x) noinline optnone {
-; A64-LABEL: define i64 @optnone_vararg(
-; A64: %r = call preserve_nonecc i64 (i64, ...) @pn_vararg(i64 %x, i64 1)
-  %r = call preserve_nonecc i64 (i64, ...) @pn_vararg(i64 %x, i64 1)
-  ret i64 %r
-}
-
 define i64 @optimized(i64 %x) {
 ; A64-LABEL: define i64 @optimized(
 ; A64: %r = call preserve_nonecc i64 @pn(i64 %x, i64 9)
