@@ -143,7 +143,11 @@ def gen_body(f, fns, rng):
 
     lines.append("  %slot = alloca i64")
     if f.dynamic_alloca:
-        lines.append("  %dyn = alloca i8, i64 " + (pick("i64") if vals["i64"] else "16"))
+        # A truly dynamic, but small and non-negative, size (a constant
+        # negative size makes a huge static frame that LLVM 22's AArch64
+        # machine verifier rejects, cacs or not).
+        lines.append("  %dynsz = and i64 " + (rng.choice(vals["i64"]) if vals["i64"] else "16") + ", 255")
+        lines.append("  %dyn = alloca i8, i64 %dynsz")
         lines.append("  store i8 1, ptr %dyn")
     if f.variadic:
         lines.append("  %ap = alloca [32 x i8]")
