@@ -142,7 +142,7 @@ def run_programs(args, tools, summary, workroot):
         # csmith's own seed makes the program reproducible. Its defaults: the
         # size limits (--max-funcs, --max-block-depth) leave func_1 calling
         # no other func_N far more often.
-        r = run(["csmith", "--seed", str(seed), "-o", src], timeout=60)
+        r = run(["csmith", "--seed", str(seed), "-o", src], timeout=60, cwd=d)
         if not r.ok:
             summary.skipped += 1
             log("SKIP %s: csmith failed" % what)
