@@ -46,6 +46,19 @@ typedef struct bench_args {
 
 #define BENCH_MAX_REPS 64
 
+/// Resident memory of this process in KiB (VmRSS), or -1.
+static inline long vm_rss_kib(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmRSS:", 6))
+      kib = strtol(line + 6, NULL, 10);
+  if (f)
+    fclose(f);
+  return kib;
+}
+
 static inline uint64_t bench_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

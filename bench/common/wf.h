@@ -58,4 +58,38 @@ static inline uint64_t wf_ops(size_t bytes) {
   return (uint64_t)WF_TASKS * ((bytes + WF_CHUNK - 1) / WF_CHUNK);
 }
 
+#ifdef WF_YIELD
+// The stackful client, shared by every stackful variant: the includer
+// defines WF_YIELD() as its switch to the other tasks. It lives in the
+// includer's translation unit, so -fauto-preserve-none can infect it.
+
+static __attribute__((noinline)) void wait_for_ready(wf_sock *s) {
+  (void)s;
+  WF_YIELD(); // the mock is never ready before the others had a turn
+}
+
+static __attribute__((noinline)) size_t
+write_fully(wf_sock *s, const unsigned char *buf, size_t len) {
+  size_t left = len;
+  while (left) {
+    wait_for_ready(s);
+    size_t n = wf_send_some(s, buf, left);
+    buf += n;
+    left -= n;
+  }
+  return len;
+}
+
+typedef struct task {
+  wf_sock sock;
+  const unsigned char *buf;
+  size_t bytes;
+} task;
+
+static void task_body(void *arg) {
+  task *t = (task *)arg;
+  write_fully(&t->sock, t->buf, t->bytes);
+}
+#endif // WF_YIELD
+
 #endif // CACS_BENCH_WF_H

@@ -19,18 +19,6 @@
 
 #include <stdlib.h>
 
-static long vm_rss_kib(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6))
-      kib = strtol(line + 6, NULL, 10);
-  if (f)
-    fclose(f);
-  return kib;
-}
-
 static uint64_t started;
 static int release;
 

@@ -12,39 +12,14 @@
 
 #include "bench.h"
 #include "cacs/coro.h"
+
+#define WF_YIELD() cacs_yield()
 #include "wf.h"
 
 #ifndef BENCH_VARIANT
 #define BENCH_VARIANT "libcacs"
 #endif
 
-static __attribute__((noinline)) void wait_for_ready(wf_sock *s) {
-  (void)s;
-  cacs_yield();
-}
-
-static __attribute__((noinline)) size_t
-write_fully(wf_sock *s, const unsigned char *buf, size_t len) {
-  size_t left = len;
-  while (left) {
-    wait_for_ready(s);
-    size_t n = wf_send_some(s, buf, left);
-    buf += n;
-    left -= n;
-  }
-  return len;
-}
-
-typedef struct task {
-  wf_sock sock;
-  const unsigned char *buf;
-  size_t bytes;
-} task;
-
-static void task_body(void *arg) {
-  task *t = (task *)arg;
-  write_fully(&t->sock, t->buf, t->bytes);
-}
 
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 100u << 20);

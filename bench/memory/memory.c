@@ -19,18 +19,6 @@
 
 #include <sys/mman.h>
 
-static long vm_rss_kib(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kib = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6))
-      kib = strtol(line + 6, NULL, 10);
-  if (f)
-    fclose(f);
-  return kib;
-}
-
 static uint64_t started, n_total;
 static int release;
 static long rss_all_idle;

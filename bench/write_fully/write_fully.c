@@ -16,6 +16,8 @@
 #define BCO_DEFINE_ASM
 #include "bcoro.h"
 #include "bench.h"
+
+#define WF_YIELD() bco_yield()
 #include "wf.h"
 
 #ifndef BENCH_VARIANT
@@ -25,33 +27,6 @@
 #define STACK_SIZE (64 * 1024)
 #define SMALL_STACK 4112
 
-static __attribute__((noinline)) void wait_for_ready(wf_sock *s) {
-  (void)s;
-  bco_yield(); // the mock is never ready before the others had a turn
-}
-
-static __attribute__((noinline)) size_t
-write_fully(wf_sock *s, const unsigned char *buf, size_t len) {
-  size_t left = len;
-  while (left) {
-    wait_for_ready(s);
-    size_t n = wf_send_some(s, buf, left);
-    buf += n;
-    left -= n;
-  }
-  return len;
-}
-
-typedef struct task {
-  wf_sock sock;
-  const unsigned char *buf;
-  size_t bytes;
-} task;
-
-static void task_body(void *arg) {
-  task *t = (task *)arg;
-  write_fully(&t->sock, t->buf, t->bytes);
-}
 
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 100u << 20);
