@@ -89,8 +89,7 @@ def defined_functions(objdir, tools):
     return sorted(set(names))
 
 
-def run_real(what, args, tools, summary, workroot):
-    assert what == "lua"
+def run_lua(args, tools, summary, workroot):
     tools.check()
     src = fetch_lua()
     if src is None:
@@ -169,6 +168,10 @@ def run_real(what, args, tools, summary, workroot):
                                  "rc %d (stock %d); %s; %s" % (r.rc, expected[s][1], diff, r.err.strip()[-200:]))
     if not args.keep and summary.failed == 0:
         shutil.rmtree(d, ignore_errors=True)
+
+
+# --real NAME: the function that builds and tests NAME.
+PROJECTS = {"lua": run_lua}
 
 
 def normalized(out):
