@@ -19,15 +19,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+// The list file checks of the pass; its header is self-contained (inline).
+#include "../../../llvm/include/cacs/PreserveNoneList.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SpecialCaseList.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,35 +65,16 @@ struct CACSFlags {
   std::exit(1);
 }
 
-/// Check a list file the way clang checks -fsanitize-ignorelist= files: it
-/// must exist and parse; the errors name the path (and the line).
+/// Check a list file the way clang checks -fsanitize-ignorelist= files, and
+/// as the pass will read it: it must exist and parse; the errors name the
+/// path (and the line).
 void validateListFile(StringRef Prog, StringRef Path) {
   if (Path.empty())
     fatal(Prog, "no file given to '-fpreserve-none-list='");
-  sys::fs::file_status Status;
-  if (std::error_code EC = sys::fs::status(Path, Status))
-    fatal(Prog, "preserve-none list file '" + Path + "' not found");
-  if (sys::fs::is_directory(Status))
-    fatal(Prog, "preserve-none list file '" + Path + "' is a directory");
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    fatal(Prog, "cannot read preserve-none list file '" + Path +
-                    "': " + Buf.getError().message());
-  StringRef Text = (*Buf)->getBuffer();
-  if (Text.trim().empty())
-    fatal(Prog, "preserve-none list file '" + Path + "' is empty");
-  bool HasEntry = false;
-  for (StringRef Rest = Text; !Rest.empty() && !HasEntry;) {
-    auto [Line, Tail] = Rest.split('\n');
-    Line = Line.trim();
-    HasEntry = !Line.empty() && !Line.starts_with("#") && !Line.starts_with("[");
-    Rest = Tail;
-  }
-  if (!HasEntry)
-    fatal(Prog, "preserve-none list file '" + Path + "' has no entries");
-  std::string Error;
-  if (!SpecialCaseList::create(Buf->get(), Error))
-    fatal(Prog, "malformed preserve-none list file '" + Path + "': " + Error);
+  std::string Text;
+  std::string Error = cacs::readPreserveNoneList(Path, Text);
+  if (!Error.empty())
+    fatal(Prog, Error);
 }
 
 /// Scan (a response-file-expanded copy of) the arguments for what the front

@@ -25,7 +25,12 @@
 //     `[preserve_none]` and `[*]` apply and `[address]` is ignored. In
 //     sections that apply, only `fun:` and `src:` are accepted, without
 //     `=category`.
-//   - Several lists combine: a function is listed if any list lists it.
+//   - Several lists combine: a function is listed if any list lists it. A
+//     list given twice counts once; an entry repeated in a section counts
+//     once, at its first line (the line the diagnostics name).
+//   - `fun:` entries without pattern characters are looked up by name in a
+//     hash map, so a list of 100,000 names costs little on LLVM 19 too, whose
+//     SpecialCaseList tries patterns one by one.
 //
 // What a listed function gets: preserve_nonecc on its definition or
 // declaration and on every direct call of it in the module. Wherever its
@@ -37,9 +42,11 @@
 // address, and indirect calls, which use the C convention, stay correct.
 //
 // Diagnostics (LLVMContext::diagnose; clang prints them in its format):
-//   error   a list file is missing, unreadable, a directory, empty or
+//   error   a list file is missing, unreadable, a directory, empty, not text
+//           (a control character such as NUL, or a CR not ending a line) or
 //           malformed (with SpecialCaseList's line number), or has an entry
-//           kind other than fun:/src:, or a category;
+//           kind other than fun:/src:, or a category; text of the file that a
+//           message quotes is cut to a bounded length (cacs::quoteListText);
 //   error   a listed externally visible function cannot take the convention
 //           for a reason that other translation units cannot see (musttail);
 //   error   the address of a listed extern_weak function is taken (a thunk
@@ -151,7 +158,16 @@ struct Entry {
   StringRef Text;   // The whole trimmed line, for diagnostics.
   unsigned Line;
   bool Used = false;
+  bool Exact = false; // A fun: entry that names one function (no pattern).
+  StringRef Pattern;  // What follows "<prefix>:".
 };
+
+/// Whether a pattern matches only the name it spells, as a glob and as a
+/// (version 1) regex alike. Such `fun:` entries are looked up in a hash map:
+/// SpecialCaseList of LLVM 19 tries its patterns one by one.
+bool isExactName(StringRef Pattern) {
+  return Pattern.find_first_of("*?[]{}\\().|+^$") == StringRef::npos;
+}
 
 struct ListFile;
 
@@ -160,23 +176,26 @@ struct ListFile;
 /// section blanked, so line numbers are the file's.
 struct Group {
   const ListFile *File = nullptr;
-  std::vector<unsigned> LineIdx; // Lines (0-based) of the header and entries.
-  std::vector<Entry> Entries;
-  std::unique_ptr<SpecialCaseList> SCL;
+  std::optional<unsigned> Header; // The line (0-based) of the section header.
+  std::vector<Entry> Entries;     // In line order, each text once.
+  StringMap<unsigned> ExactFun;   // Name -> line of the exact fun: entries.
+  std::unique_ptr<SpecialCaseList> SCL; // Of the other entries.
   bool HasFun = false, HasSrc = false;
 
   unsigned funLine(StringRef Name) const {
+    auto It = ExactFun.find(Name);
+    if (It != ExactFun.end())
+      return It->second;
     return lineOf(SCL->inSectionBlame(SectionName, "fun", Name));
   }
   unsigned srcLine(StringRef File) const {
     return lineOf(SCL->inSectionBlame(SectionName, "src", File));
   }
   void markUsed(unsigned Line) {
-    for (Entry &E : Entries)
-      if (E.Line == Line) {
-        E.Used = true;
-        return;
-      }
+    auto It =
+        partition_point(Entries, [&](const Entry &E) { return E.Line < Line; });
+    if (It != Entries.end() && It->Line == Line)
+      It->Used = true;
   }
 };
 
@@ -201,6 +220,17 @@ struct ListFile {
     }
     return S;
   }
+
+  /// A list of the given lines alone (after the file's "#!..." version line,
+  /// if any), for questions that need no line numbers.
+  std::string textOf(std::optional<unsigned> Header, StringRef Line) const {
+    std::string S;
+    if (!Lines.empty() && Lines[0].starts_with("#!"))
+      S += Lines[0].trim().str() + "\n";
+    if (Header)
+      S += Lines[*Header].trim().str() + "\n";
+    return S + Line.str() + "\n";
+  }
 };
 
 std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
@@ -212,14 +242,9 @@ std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
 
 /// Parses a list. Reports an error and returns false if it is malformed.
 bool parseList(LLVMContext &Ctx, ListFile &L) {
-  std::string Error;
-  if (L.Text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    report(Ctx, DS_Error, "preserve-none list file '" + L.Path + "' is empty");
-    return false;
-  }
-  if (!makeSCL(L.Text, L.Path, Error)) {
-    report(Ctx, DS_Error,
-           "malformed preserve-none list file '" + L.Path + "': " + Error);
+  std::string Error = checkPreserveNoneListText(L.Path, L.Text);
+  if (!Error.empty()) {
+    report(Ctx, DS_Error, Error);
     return false;
   }
   for (StringRef Rest = L.Text; !Rest.empty();) {
@@ -228,38 +253,43 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
     Rest = Tail;
   }
 
-  // Cut the file into sections.
+  // Cut the file into sections. An entry repeated in a section counts once,
+  // at its first line, whichever LLVM (SpecialCaseList blames the first of
+  // equal patterns in LLVM 19, the last in LLVM 22).
   std::vector<Group> All(1);
+  StringSet<> Seen;
   for (unsigned I = 0; I < L.Lines.size(); ++I) {
     StringRef T = L.Lines[I].trim();
     if (T.empty() || T.starts_with("#"))
       continue;
     if (T.starts_with("[")) {
       All.emplace_back();
-      All.back().LineIdx.push_back(I);
+      All.back().Header = I;
+      Seen.clear();
       continue;
     }
-    All.back().LineIdx.push_back(I);
-    All.back().Entries.push_back({T.split(':').first, T, I + 1});
-  }
-
-  if (llvm::all_of(All, [](const Group &G) { return G.Entries.empty(); })) {
-    report(Ctx, DS_Error,
-           "preserve-none list file '" + L.Path + "' has no entries");
-    return false;
+    if (!Seen.insert(T).second)
+      continue;
+    auto [Prefix, Pattern] = T.split(':');
+    Entry E{Prefix, T, I + 1};
+    E.Pattern = Pattern;
+    E.Exact = Prefix == "fun" && isExactName(Pattern);
+    All.back().Entries.push_back(E);
   }
 
   bool OK = true;
   for (Group &G : All) {
     if (G.Entries.empty())
       continue;
-    std::string Text = L.textWith(G.LineIdx);
     // Does the section apply? Ask SpecialCaseList with a probe entry, so the
     // section name is read as SpecialCaseList reads it.
     std::unique_ptr<SpecialCaseList> Probe =
-        makeSCL(Text + "fun:cacs_probe\n", L.Path, Error);
+        makeSCL(L.textOf(G.Header, "fun:cacs_probe"), L.Path, Error);
     if (!Probe || !Probe->inSection(SectionName, "fun", "cacs_probe"))
       continue;
+    std::vector<unsigned> Keep;
+    if (G.Header)
+      Keep.push_back(*G.Header);
     for (const Entry &E : G.Entries) {
       if (E.Prefix == "fun")
         G.HasFun = true;
@@ -268,8 +298,8 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
       else {
         report(Ctx, DS_Error,
                "preserve-none list file '" + L.Path + "' line " +
-                   Twine(E.Line) + ": unknown entry kind '" + E.Prefix +
-                   ":'; expected 'fun:' or 'src:'");
+                   Twine(E.Line) + ": unknown entry kind '" +
+                   quoteListText(E.Prefix) + ":'; expected 'fun:' or 'src:'");
         OK = false;
         continue;
       }
@@ -279,8 +309,12 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
                    Twine(E.Line) + ": categories ('=...') are not supported");
         OK = false;
       }
+      if (E.Exact)
+        G.ExactFun.try_emplace(E.Pattern, E.Line);
+      else
+        Keep.push_back(E.Line - 1);
     }
-    G.SCL = makeSCL(Text, L.Path, Error);
+    G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
     if (!G.SCL) { // Cannot happen: the whole file parsed.
       report(Ctx, DS_Error,
              "malformed preserve-none list file '" + L.Path + "': " + Error);
@@ -299,24 +333,13 @@ std::optional<std::string> readListFile(LLVMContext &Ctx, StringRef Path) {
     report(Ctx, DS_Error, "empty preserve-none list file name");
     return std::nullopt;
   }
-  sys::fs::file_status Status;
-  if (sys::fs::status(Path, Status)) {
-    report(Ctx, DS_Error,
-           "preserve-none list file '" + Path + "' not found");
+  std::string Text;
+  std::string Error = readPreserveNoneList(Path, Text);
+  if (!Error.empty()) {
+    report(Ctx, DS_Error, Error);
     return std::nullopt;
   }
-  if (sys::fs::is_directory(Status)) {
-    report(Ctx, DS_Error,
-           "preserve-none list file '" + Path + "' is a directory");
-    return std::nullopt;
-  }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf) {
-    report(Ctx, DS_Error, "cannot read preserve-none list file '" + Path +
-                              "': " + Buf.getError().message());
-    return std::nullopt;
-  }
-  return (*Buf)->getBuffer().str();
+  return Text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -591,22 +614,24 @@ void ListApplier::warnUnused() {
           continue;
         // The blame of a query names one entry; another entry may match the
         // same name. Ask a list of this entry alone.
-        std::vector<unsigned> Keep{E.Line - 1};
-        if (!G.LineIdx.empty() && L->Lines[G.LineIdx[0]].trim().starts_with("["))
-          Keep.push_back(G.LineIdx[0]);
-        std::unique_ptr<SpecialCaseList> One =
-            makeSCL(L->textWith(Keep), L->Path, Error);
-        const StringSet<> &Seen = E.Prefix == "fun" ? SeenNames : SeenFiles;
         bool Hit = false;
-        for (const auto &S : Seen)
-          if (One && One->inSection(SectionName, E.Prefix, S.getKey())) {
-            Hit = true;
-            break;
-          }
+        if (E.Exact) {
+          Hit = SeenNames.contains(E.Pattern);
+        } else {
+          std::unique_ptr<SpecialCaseList> One =
+              makeSCL(L->textOf(G.Header, E.Text), L->Path, Error);
+          const StringSet<> &Seen = E.Prefix == "fun" ? SeenNames : SeenFiles;
+          for (const auto &S : Seen)
+            if (One && One->inSection(SectionName, E.Prefix, S.getKey())) {
+              Hit = true;
+              break;
+            }
+        }
         if (!Hit)
           report(Ctx, DS_Warning,
                  "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
-                     ": '" + E.Text + "' matched no function " + Where);
+                     ": '" + quoteListText(E.Text) + "' matched no function " +
+                     Where);
       }
 }
 
