@@ -60,7 +60,8 @@
 //           -fno-preserve-none-list-export-warning);
 //   warning an entry matched nothing (at the full-LTO link, where the whole
 //           program is visible; per TU with
-//           -mllvm -cacs-preserve-none-list-warn-unused).
+//           -mllvm -cacs-preserve-none-list-warn-unused); ten per list, then
+//           one warning that counts the rest.
 //
 // Per TU the lists are recorded in the module (named metadata
 // !cacs.preserve_none_lists, !{!"<path>", !"<text>"} per list) so that the
@@ -606,8 +607,11 @@ void ListApplier::warnUnused() {
   StringRef Where = P == PreserveNoneListPass::Phase::LTOLink
                         ? "in the program"
                         : "in this translation unit";
+  // A list of many names, most for other programs, says so in one line.
+  constexpr unsigned MaxWarnings = 10;
   std::string Error;
-  for (auto &L : Lists)
+  for (auto &L : Lists) {
+    unsigned Unused = 0;
     for (Group &G : L->Groups)
       for (Entry &E : G.Entries) {
         if (E.Used)
@@ -627,12 +631,18 @@ void ListApplier::warnUnused() {
               break;
             }
         }
-        if (!Hit)
+        if (!Hit && ++Unused <= MaxWarnings)
           report(Ctx, DS_Warning,
                  "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
                      ": '" + quoteListText(E.Text) + "' matched no function " +
                      Where);
       }
+    if (Unused > MaxWarnings)
+      report(Ctx, DS_Warning,
+             "preserve-none list '" + L->Path + "': " +
+                 Twine(Unused - MaxWarnings) +
+                 " more entries matched no function " + Where);
+  }
 }
 
 bool ListApplier::run() {
