@@ -1,5 +1,9 @@
-"""Shared pieces of scripts/difftest: tools, running with a timeout, results."""
+"""Shared pieces of scripts/difftest: tools, running with a timeout, results,
+worker processes."""
 
+import concurrent.futures
+import functools
+import multiprocessing
 import os
 import resource
 import shutil
@@ -14,8 +18,28 @@ AARCH64_FLAGS = ["--target=aarch64-linux-gnu"]
 CSMITH_INCLUDE = "/usr/include/csmith"
 
 
+# In a worker process (parallel below) the lines a test logs are kept and
+# printed by the main process, all of one test together.
+_captured = None
+
+
 def log(msg):
-    print(msg, flush=True)
+    if _captured is not None:
+        _captured.append(msg)
+    else:
+        print(msg, flush=True)
+
+
+def shown(path):
+    """A path as log lines show it: relative to the source tree if inside."""
+    rel = os.path.relpath(path, ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def regression_dir(args):
+    """Where reduced failures are saved as lit tests (--regression-dir)."""
+    d = getattr(args, "regression_dir", None)
+    return os.path.abspath(d) if d else os.path.join(ROOT, "test", "Reliability", "regressions")
 
 
 class Tools:
@@ -152,6 +176,14 @@ class Summary:
         self.failures = []  # (what, kind, detail)
         self.known = []  # failures that look like the AArch64 FastISel bug
 
+    def merge(self, other):
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+        self.upstream += other.upstream
+        self.failures += other.failures
+        self.known += other.known
+
     def add_pass(self):
         self.passed += 1
 
@@ -165,3 +197,46 @@ class Summary:
         if self.skipped:
             extra += ", %d skipped" % self.skipped
         return "difftest: %d passed, %d failed%s" % (self.passed, self.failed, extra)
+
+
+def _call(work, capture, item):
+    global _captured
+    _captured = [] if capture else None
+    sub = Summary()
+    try:
+        result, deferred = work(item, sub)
+    finally:
+        lines, _captured = _captured or [], None
+    return sub, lines, result, deferred
+
+
+def parallel(jobs, work, items, summary):
+    """work(item, summary) -> (result, deferred) for each item, in `jobs`
+    worker processes. Each item's log lines are printed together and in item
+    order, and its counts merged into summary, so the output does not depend
+    on jobs. deferred is a list of (function, args) to run afterwards, one at
+    a time (reductions: cvise uses every core itself); run_deferred does.
+    Returns the results in item order and all the deferred calls."""
+    results, deferred = [], []
+    if jobs <= 1:
+        outs = (_call(work, False, item) for item in items)
+        pool = None
+    else:
+        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+        outs = pool.map(functools.partial(_call, work, True), items)
+    try:
+        for sub, lines, result, more in outs:
+            for line in lines:
+                print(line, flush=True)
+            summary.merge(sub)
+            results.append(result)
+            deferred += more
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return results, deferred
+
+
+def run_deferred(deferred):
+    for fn, fargs in deferred:
+        fn(*fargs)

@@ -22,12 +22,14 @@ The checker (check_module) holds, over the textual IR:
 machine verifier with it on x86-64, which says nothing about cacs.)
 """
 
+import functools
 import os
 import random
 import re
 import shutil
 
-from .common import ROOT, failure_signature, log, run, run_tool
+from .common import (ROOT, failure_signature, log, parallel, regression_dir, run, run_deferred, run_tool,
+                     shown)
 
 TYPES = ["i32", "i64", "double", "ptr", "i8", "float"]
 RET_TYPES = ["void", "i32", "i64", "double", "ptr"]
@@ -375,7 +377,7 @@ def save_ir_regression(tools, args, seed, src, pname, popts, lst, listed, kind, 
     if not os.path.exists(red) or run(["bash", script, red], cwd=rdir, timeout=300).rc != 0:
         shutil.copy(src, red)
         log("  reduce: llvm-reduce gave nothing usable; saving the module unreduced")
-    outdir = os.path.join(ROOT, "test", "Reliability", "regressions")
+    outdir = regression_dir(args)
     os.makedirs(outdir, exist_ok=True)
     name = "ir-seed%d-%s-%s%s.ll" % (seed, pname, kind, ("-%s%s" % (llc[0].split("-")[0], llc[1])) if llc else "")
     hdr = ["; difftest --ir regression: seed %d, pipeline %s, LLVM %s." % (seed, pname, tools.llvm),
@@ -396,101 +398,112 @@ def save_ir_regression(tools, args, seed, src, pname, popts, lst, listed, kind, 
     path = os.path.join(outdir, name)
     with open(path, "w") as f:
         f.write("\n".join(hdr) + "\n\n" + open(red).read())
-    log("  saved %s" % os.path.relpath(path, ROOT))
+    log("  saved %s" % shown(path))
 
 
 def run_ir(args, tools, summary, workroot):
     tools.check()
     d = os.path.join(workroot, "ir")
     os.makedirs(d, exist_ok=True)
+    counts, deferred = parallel(args.jobs, functools.partial(check_ir_module, args, tools, d),
+                                range(args.ir), summary)
+    run_deferred(deferred)
+    log("ir: %d modules, %d pass runs changed conventions, %d list runs refused with a diagnostic"
+        % (args.ir, sum(c[0] for c in counts), sum(c[1] for c in counts)))
+
+
+def check_ir_module(args, tools, d, i, summary):
+    """The i-th module through both pipelines and llc. Returns ((pass runs
+    that changed conventions, list runs refused), the reductions to run
+    afterwards)."""
     infected = 0
     refused = 0
-    for i in range(args.ir):
-        seed = args.seed + i
-        stress = (i % 5 == 4)
-        if stress:
-            ir = stress_module(seed, tools)
-            if ir is None:
-                summary.skipped += 1
-                continue
-            names = []
-        else:
-            ir, fns = gen_module(seed)
-            names = [f.name for f in fns]
-        what = "ir seed %d%s" % (seed, " (llvm-stress)" if stress else "")
-        base = os.path.join(d, "m%d" % seed)
-        src = base + ".ll"
-        with open(src, "w") as f:
-            f.write(ir)
-        r = run([tools.tool("opt"), "-passes=verify", "-S", src, "-o", "/dev/null"], timeout=60)
-        if not r.ok:
-            # A generator bug, not a cacs one; say so loudly but do not count.
+    deferred = []
+    seed = args.seed + i
+    stress = (i % 5 == 4)
+    if stress:
+        ir = stress_module(seed, tools)
+        if ir is None:
             summary.skipped += 1
-            log("SKIP %s: generated module does not verify: %s" % (what, failure_signature(r.err)))
+            return (0, 0), deferred
+        names = []
+    else:
+        ir, fns = gen_module(seed)
+        names = [f.name for f in fns]
+    what = "ir seed %d%s" % (seed, " (llvm-stress)" if stress else "")
+    base = os.path.join(d, "m%d" % seed)
+    src = base + ".ll"
+    with open(src, "w") as f:
+        f.write(ir)
+    r = run([tools.tool("opt"), "-passes=verify", "-S", src, "-o", "/dev/null"], timeout=60)
+    if not r.ok:
+        # A generator bug, not a cacs one; say so loudly but do not count.
+        summary.skipped += 1
+        log("SKIP %s: generated module does not verify: %s" % (what, failure_signature(r.err)))
+        return (0, 0), deferred
+    rng = random.Random("irlist-%d" % seed)
+    listed = sorted(rng.sample(names, rng.randint(1, max(1, len(names) // 2)))) if names else []
+    lst = base + ".list"
+    with open(lst, "w") as f:
+        f.write("".join("fun:%s\n" % n for n in listed) or "fun:stress_caller\n")
+    pipelines = [("apn", ["-passes=auto-preserve-none"], ()),
+                 ("list-apn", ["-passes=preserve-none-list,auto-preserve-none",
+                               "-cacs-preserve-none-list=" + lst], tuple(listed or ["stress_caller"]))]
+    # For testing the harness's own failure path: flags added to opt.
+    extra = os.environ.get("DIFFTEST_EXTRA_OPT_FLAGS", "").split()
+    pipelines = [(n, o + extra, l) for n, o, l in pipelines]
+    ok = True
+    for pname, popts, plisted in pipelines:
+        out = "%s.%s.ll" % (base, pname)
+        r = run_tool([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
+                     + ["-S", src, "-o", out], timeout=120)
+        if not r.ok and LIST_REFUSAL.search(r.err) and not CRASH.search(r.err):
+            # The list named a function that cannot take the convention
+            # (say, the target of a musttail call from a C function): a
+            # clean diagnostic is the defined outcome.
+            summary.add_pass()
+            refused += 1
             continue
-        rng = random.Random("irlist-%d" % seed)
-        listed = sorted(rng.sample(names, rng.randint(1, max(1, len(names) // 2)))) if names else []
-        lst = base + ".list"
-        with open(lst, "w") as f:
-            f.write("".join("fun:%s\n" % n for n in listed) or "fun:stress_caller\n")
-        pipelines = [("apn", ["-passes=auto-preserve-none"], ()),
-                     ("list-apn", ["-passes=preserve-none-list,auto-preserve-none",
-                                   "-cacs-preserve-none-list=" + lst], tuple(listed or ["stress_caller"]))]
-        # For testing the harness's own failure path: flags added to opt.
-        extra = os.environ.get("DIFFTEST_EXTRA_OPT_FLAGS", "").split()
-        pipelines = [(n, o + extra, l) for n, o, l in pipelines]
-        ok = True
-        for pname, popts, plisted in pipelines:
-            out = "%s.%s.ll" % (base, pname)
-            r = run_tool([tools.tool("opt"), "-load-pass-plugin=" + tools.passes] + popts
-                    + ["-S", src, "-o", out], timeout=120)
-            if not r.ok and LIST_REFUSAL.search(r.err) and not CRASH.search(r.err):
-                # The list named a function that cannot take the convention
-                # (say, the target of a musttail call from a C function): a
-                # clean diagnostic is the defined outcome.
-                summary.add_pass()
-                refused += 1
-                continue
-            if not r.ok:
+        if not r.ok:
+            sig = failure_signature(r.err) or r.err.strip()[-300:]
+            summary.add_fail("%s %s" % (what, pname), "opt-failure", sig)
+            ok = False
+            if args.reduce:
+                deferred.append((save_ir_regression, (tools, args, seed, src, pname, popts, lst, plisted,
+                                                      "opt", sig)))
+            continue
+        after = open(out).read()
+        infected += after.count("preserve_nonecc") > ir.count("preserve_nonecc")
+        errs = check_module(ir, after, plisted)
+        if errs:
+            summary.add_fail("%s %s" % (what, pname), "invariant", "\n".join(errs[:5]))
+            ok = False
+            if args.reduce:
+                deferred.append((save_ir_regression, (tools, args, seed, src, pname, popts, lst, plisted,
+                                                      "invariant", errs[0])))
+        else:
+            summary.add_pass()
+        for arch, triple in TRIPLES.items():
+            for olvl in ("-O0", "-O2"):
+                r = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
+                         out, "-o", "/dev/null"], timeout=120)
+                if r.ok:
+                    summary.add_pass()
+                    continue
+                # Does stock llc fail the same way on the module as generated?
+                r0 = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
+                          src, "-o", "/dev/null"], timeout=120)
+                note = " (stock llc fails on the input too)" if not r0.ok else ""
                 sig = failure_signature(r.err) or r.err.strip()[-300:]
-                summary.add_fail("%s %s" % (what, pname), "opt-failure", sig)
+                summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note, sig)
                 ok = False
-                if args.reduce:
-                    save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted, "opt", sig)
-                continue
-            after = open(out).read()
-            infected += after.count("preserve_nonecc") > ir.count("preserve_nonecc")
-            errs = check_module(ir, after, plisted)
-            if errs:
-                summary.add_fail("%s %s" % (what, pname), "invariant", "\n".join(errs[:5]))
-                ok = False
-                if args.reduce:
-                    save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted, "invariant",
-                                       errs[0])
-            else:
-                summary.add_pass()
-            for arch, triple in TRIPLES.items():
-                for olvl in ("-O0", "-O2"):
-                    r = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
-                             out, "-o", "/dev/null"], timeout=120)
-                    if r.ok:
-                        summary.add_pass()
-                        continue
-                    # Does stock llc fail the same way on the module as generated?
-                    r0 = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
-                              src, "-o", "/dev/null"], timeout=120)
-                    note = " (stock llc fails on the input too)" if not r0.ok else ""
-                    sig = failure_signature(r.err) or r.err.strip()[-300:]
-                    summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note, sig)
-                    ok = False
-                    if args.reduce and r0.ok:
-                        save_ir_regression(tools, args, seed, src, pname, popts, lst, plisted,
-                                           "llc", sig, llc=(triple, olvl))
-        if ok and not args.keep:
-            for suffix in (".ll", ".list", ".apn.ll", ".list-apn.ll"):
-                try:
-                    os.remove(base + suffix)
-                except OSError:
-                    pass
-    log("ir: %d modules, %d pass runs changed conventions, %d list runs refused with a diagnostic"
-        % (args.ir, infected, refused))
+                if args.reduce and r0.ok:
+                    deferred.append((save_ir_regression, (tools, args, seed, src, pname, popts, lst, plisted,
+                                                          "llc", sig, (triple, olvl))))
+    if ok and not args.keep:
+        for suffix in (".ll", ".list", ".apn.ll", ".list-apn.ll"):
+            try:
+                os.remove(base + suffix)
+            except OSError:
+                pass
+    return (infected, refused), deferred

@@ -1,12 +1,14 @@
 """--programs: csmith programs, stock clang -O0 against cacs variants."""
 
+import functools
 import os
 import random
 import re
 import shutil
 
 from . import reduce as reducer
-from .common import CSMITH_INCLUDE, apt_install, failure_signature, log, run, run_tool
+from .common import (CSMITH_INCLUDE, apt_install, failure_signature, log, parallel, run, run_deferred,
+                     run_tool)
 
 # Every variant: (name, cacs flags, source kind). Source kind "plain" is the
 # csmith program as generated; "attr" has __attribute__((preserve_none)) on
@@ -82,33 +84,50 @@ def outcome(res):
     return res.out + "exit=%d\n" % res.rc
 
 
-def build_two_tus(tools, flags, common, src, exe, d, link_extra=()):
-    wrapper = os.path.join(d, "main-wrapper.c")
-    with open(wrapper, "w") as f:
-        f.write("int csmith_main(int, char **);\n"
-                "int main(int argc, char **argv) { return csmith_main(argc, argv); }\n")
-    o1, o2 = os.path.join(d, "tu1.o"), os.path.join(d, "tu2.o")
-    r = run_tool([tools.cacs_clang] + flags + common + ["-Dmain=csmith_main", "-c", src, "-o", o1],
-                 timeout=300)
-    if not r.ok:
-        return r
-    r = run_tool([tools.cacs_clang, "-O0", "-flto", "-c", wrapper, "-o", o2]
-                 + [c for c in common if c.startswith("--target")], timeout=300)
-    if not r.ok:
-        return r
-    return run_tool([tools.cacs_clang, "-O2", "-flto", o1, o2, "-o", exe,
-                     "-Wl,-mllvm,-verify-machineinstrs"] + list(link_extra) + [c for c in common if c.startswith("--target")],
-                    timeout=300)
+# The two-TU variant: the program's TU is compiled with main renamed and a
+# prototype of it included (a reduction that changes main's parameters then
+# no longer compiles), the wrapper main without any cacs flag.
+MAIN_PROTO = "int csmith_main(int, char **);\n"
+MAIN_WRAPPER = MAIN_PROTO + "int main(int argc, char **argv) { return csmith_main(argc, argv); }\n"
 
 
-def known_fastisel(tools, flags, common, vsrc, src, exe, d, kind, cmd, arch, expected, run_limit):
+def two_tu_commands(clang, flags, cflags, target, src, files, exe, link_extra=()):
+    """The three command lines of the two-TU build; files names the
+    prototype header, the wrapper's source and the two objects. Used by the
+    test itself, the reduction's interestingness script and the saved
+    regression test (with lit's %clang and %t names)."""
+    proto, wrapper, o1, o2 = files
+    return [[clang] + flags + cflags + target + ["-include", proto, "-Dmain=csmith_main", "-c", src, "-o", o1],
+            [clang, "-O0", "-flto"] + target + ["-c", wrapper, "-o", o2],
+            [clang, "-O2", "-flto"] + target + [o1, o2, "-o", exe, "-Wl,-mllvm,-verify-machineinstrs"]
+            + list(link_extra)]
+
+
+def write_two_tu_files(d):
+    files = [os.path.join(d, n) for n in ("csmith-main.h", "main-wrapper.c", "tu1.o", "tu2.o")]
+    for path, text in zip(files, (MAIN_PROTO, MAIN_WRAPPER)):
+        with open(path, "w") as f:
+            f.write(text)
+    return files
+
+
+def build_two_tus(tools, flags, cflags, target, src, exe, d, link_extra=()):
+    files = write_two_tu_files(d)
+    for cmd in two_tu_commands(tools.cacs_clang, flags, cflags, target, src, files, exe, link_extra):
+        r = run_tool(cmd, timeout=300)
+        if not r.ok:
+            break
+    return r
+
+
+def known_fastisel(tools, flags, cflags, vsrc, src, exe, d, kind, cmd, arch, expected, run_limit):
     """Whether a failing AArch64 variant is the known FastISel bug: it
     passes when built again with FastISel off (in the compile and in an LTO
     link)."""
     nofi = ["-mllvm", "-fast-isel=false"]
     exe2 = exe + "-nofastisel"
     if kind == "plain-2tu":
-        r = build_two_tus(tools, flags + nofi, common, src, exe2, d,
+        r = build_two_tus(tools, flags + nofi, cflags, tools.arch_flags(arch), src, exe2, d,
                           link_extra=["-Wl,-mllvm,-fast-isel=false"])
     else:
         cmd2 = [c if c != exe else exe2 for c in cmd] + nofi
@@ -121,113 +140,130 @@ def known_fastisel(tools, flags, common, vsrc, src, exe, d, kind, cmd, arch, exp
     return outcome(rr) == expected
 
 
+def selected_variants(args):
+    names = [n for n in (args.variants or "").split(",") if n]
+    unknown = [n for n in names if n not in [v[0] for v in VARIANTS]]
+    if unknown:
+        raise SystemExit("difftest: unknown variant %s (known: %s)"
+                         % (", ".join(unknown), ", ".join(v[0] for v in VARIANTS)))
+    return [v for v in VARIANTS if (v[0] in names if names else not args.quick or v[0] in QUICK)]
+
+
 def run_programs(args, tools, summary, workroot):
     ensure_csmith()
+    tools.check(need_qemu=(args.arch == "aarch64"))
+    selected_variants(args)  # unknown names fail here, not in every worker
+    seeds = [args.seed + i for i in range(args.programs)]
+    _, deferred = parallel(args.jobs, functools.partial(check_program, args, tools, workroot), seeds, summary)
+    run_deferred(deferred)
+
+
+def check_program(args, tools, workroot, seed, summary):
+    """One csmith program against every variant. Returns (None, the
+    reductions to run afterwards)."""
     arch = args.arch
-    tools.check(need_qemu=(arch == "aarch64"))
-    base = args.seed
     slow = 4 if arch == "aarch64" else 1
-    common = ["-w", "-I" + CSMITH_INCLUDE] + tools.arch_flags(arch)
+    cflags = ["-w", "-I" + CSMITH_INCLUDE]
+    target = tools.arch_flags(arch)
+    common = cflags + target
     verify = ["-fverify-intermediate-code", "-mllvm", "-verify-machineinstrs"]
-    variants = [v for v in VARIANTS if not args.quick or v[0] in QUICK]
+    variants = selected_variants(args)
     # For testing the harness itself (its failure, reduction and regression
     # path): flags added to every cacs compile.
     extra = os.environ.get("DIFFTEST_EXTRA_CACS_FLAGS", "").split()
-    for i in range(args.programs):
-        seed = base + i
-        what = "program seed %d (%s)" % (seed, arch)
-        d = os.path.join(workroot, "%s-seed%d" % (arch, seed))
-        os.makedirs(d, exist_ok=True)
-        src = os.path.join(d, "prog.c")
-        # csmith's own seed makes the program reproducible. Its defaults: the
-        # size limits (--max-funcs, --max-block-depth) leave func_1 calling
-        # no other func_N far more often.
-        r = run(["csmith", "--seed", str(seed), "-o", src], timeout=60, cwd=d)
-        if not r.ok:
-            summary.skipped += 1
-            log("SKIP %s: csmith failed" % what)
-            continue
-        text = open(src).read()
-        # The functions that exist in the -O0 IR (csmith declares some it
-        # never calls): the func_N ones can take the attribute, all of them
-        # (the safe_math helpers too) can be listed.
-        r = run([tools.stock_clang, "-O0", "-S", "-emit-llvm", "-o", "-"] + common + [src], timeout=120)
-        defined = re.findall(r"^define [^@]*@([\w.]+)\(", r.out, re.M)
-        funcs = [f for f in functions(text) if f in defined]
-        rng = random.Random("%d-%s" % (seed, arch))
-        others = [f for f in defined if f != "main" and f not in funcs]
-        listed = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) * 2 // 3)))) if funcs else []
-        listed += sorted(rng.sample(others, rng.randint(0, len(others) // 3))) if others else []
-        attred = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) // 2)))) if funcs else []
-        list_file = os.path.join(d, "funcs.list")
-        with open(list_file, "w") as f:
-            f.write("# difftest seed %d: %d of %d functions\n" % (seed, len(listed), len(defined)))
-            f.write("".join("fun:%s\n" % n for n in listed))
-        attr_src = os.path.join(d, "prog-attr.c")
-        with open(attr_src, "w") as f:
-            f.write(add_attributes(text, set(attred), set(n for n in attred if rng.random() < 0.5)))
+    deferred = []
+    what = "program seed %d (%s)" % (seed, arch)
+    d = os.path.join(workroot, "%s-seed%d" % (arch, seed))
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, "prog.c")
+    # csmith's own seed makes the program reproducible. Its defaults: the
+    # size limits (--max-funcs, --max-block-depth) leave func_1 calling
+    # no other func_N far more often.
+    r = run(["csmith", "--seed", str(seed), "-o", src], timeout=60, cwd=d)
+    if not r.ok:
+        summary.skipped += 1
+        log("SKIP %s: csmith failed" % what)
+        return None, deferred
+    text = open(src).read()
+    # The functions that exist in the -O0 IR (csmith declares some it
+    # never calls): the func_N ones can take the attribute, all of them
+    # (the safe_math helpers too) can be listed.
+    r = run([tools.stock_clang, "-O0", "-S", "-emit-llvm", "-o", "-"] + common + [src], timeout=120)
+    defined = re.findall(r"^define [^@]*@([\w.]+)\(", r.out, re.M)
+    funcs = [f for f in functions(text) if f in defined]
+    rng = random.Random("%d-%s" % (seed, arch))
+    others = [f for f in defined if f != "main" and f not in funcs]
+    listed = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) * 2 // 3)))) if funcs else []
+    listed += sorted(rng.sample(others, rng.randint(0, len(others) // 3))) if others else []
+    attred = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) // 2)))) if funcs else []
+    list_file = os.path.join(d, "funcs.list")
+    with open(list_file, "w") as f:
+        f.write("# difftest seed %d: %d of %d functions\n" % (seed, len(listed), len(defined)))
+        f.write("".join("fun:%s\n" % n for n in listed))
+    attr_src = os.path.join(d, "prog-attr.c")
+    with open(attr_src, "w") as f:
+        f.write(add_attributes(text, set(attred), set(n for n in attred if rng.random() < 0.5)))
 
-        ref = os.path.join(d, "ref")
-        r = run([tools.stock_clang, "-O0"] + common + [src, "-o", ref], timeout=120)
-        if not r.ok:
-            summary.skipped += 1
-            log("SKIP %s: reference does not compile: %s" % (what, (r.err.strip().splitlines() or ["?"])[-1]))
-            continue
-        r = run(tools.run_prefix(arch) + [ref], timeout=10 * slow, cwd=d)
-        if r.timeout or r.rc != 0 or "checksum" not in r.out:
-            summary.skipped += 1
-            log("SKIP %s: reference run %s" % (what, "timed out" if r.timeout else "failed"))
-            continue
-        expected = outcome(r)
-        run_limit = max(5 * slow, 5 * r.secs)
+    ref = os.path.join(d, "ref")
+    r = run([tools.stock_clang, "-O0"] + common + [src, "-o", ref], timeout=120)
+    if not r.ok:
+        summary.skipped += 1
+        log("SKIP %s: reference does not compile: %s" % (what, (r.err.strip().splitlines() or ["?"])[-1]))
+        return None, deferred
+    r = run(tools.run_prefix(arch) + [ref], timeout=10 * slow, cwd=d)
+    if r.timeout or r.rc != 0 or "checksum" not in r.out:
+        summary.skipped += 1
+        log("SKIP %s: reference run %s" % (what, "timed out" if r.timeout else "failed"))
+        return None, deferred
+    expected = outcome(r)
+    run_limit = max(5 * slow, 5 * r.secs)
 
-        bad = 0
-        for name, vflags, kind in variants:
-            flags = [f.replace("@LIST", list_file) for f in vflags] + extra
-            vsrc = attr_src if kind == "attr" else src
-            exe = os.path.join(d, "v-" + name)
-            cmd = [tools.cacs_clang] + flags + common + verify + [vsrc, "-o", exe]
-            if "-flto" in flags:
-                cmd += ["-Wl,-mllvm,-verify-machineinstrs"]
-            vwhat = "%s variant %s" % (what, name)
-            if kind == "plain-2tu":
-                r = build_two_tus(tools, flags, common + verify, src, exe, d)
-            else:
-                r = run_tool(cmd, timeout=300)
-            failure = None
-            if not r.ok:
-                kind_ = "compile-timeout" if r.timeout else "compile-failure"
-                failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
-            else:
-                rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d)
-                if rr.timeout:  # the machine may just be busy: once more, longer
-                    rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit * 4, cwd=d)
-                got = outcome(rr)
-                if got != expected:
-                    kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
-                    failure = (kind_, "expected %r got %r" % (expected.strip()[-60:], got.strip()[-60:]))
-            if failure is not None and arch == "aarch64" and not failure[0].startswith("compile"):
-                known = known_fastisel(tools, flags, common + verify, vsrc, src, exe, d, kind,
-                                       cmd, arch, expected, run_limit)
-                if known:
-                    # Fixed in cacs (f9b815e); if it is back, say which bug
-                    # it is, and still fail.
-                    summary.known.append("%s: %s" % (vwhat, failure[0]))
-                    failure = (failure[0], failure[1] + "; passes with -fast-isel=false: the AArch64 "
-                               "FastISel preserve_none bug is back (test/Reliability/aarch64-optnone-*.c)")
-            if failure is None:
-                summary.add_pass()
-                continue
-            bad += 1
-            summary.add_fail(vwhat, failure[0], failure[1])
-            info = dict(seed=seed, arch=arch, variant=name, flags=flags, kind=failure[0],
-                        detail=failure[1], src=vsrc, llvm=tools.llvm,
-                        list_file=list_file if any("@LIST" in f for f in vflags) else None)
-            if args.reduce and kind == "plain-2tu":
-                log("  reduce: not for the two-TU variant; reproduce with --keep")
-            elif args.reduce:
-                reducer.reduce_and_save(info, tools, d, args)
-        if bad == 0 and not args.keep:
-            shutil.rmtree(d, ignore_errors=True)
-        log("%s: %d functions, %d listed, %d attributed, %d/%d variants ok" % (
-            what, len(funcs), len(listed), len(attred), len(variants) - bad, len(variants)))
+    bad = 0
+    for name, vflags, kind in variants:
+        flags = [f.replace("@LIST", list_file) for f in vflags] + extra
+        vsrc = attr_src if kind == "attr" else src
+        exe = os.path.join(d, "v-" + name)
+        cmd = [tools.cacs_clang] + flags + common + verify + [vsrc, "-o", exe]
+        if "-flto" in flags:
+            cmd += ["-Wl,-mllvm,-verify-machineinstrs"]
+        vwhat = "%s variant %s" % (what, name)
+        if kind == "plain-2tu":
+            r = build_two_tus(tools, flags, cflags + verify, target, src, exe, d)
+        else:
+            r = run_tool(cmd, timeout=300)
+        failure = None
+        if not r.ok:
+            kind_ = "compile-timeout" if r.timeout else "compile-failure"
+            failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
+        else:
+            rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d)
+            if rr.timeout:  # the machine may just be busy: once more, longer
+                rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit * 4, cwd=d)
+            got = outcome(rr)
+            if got != expected:
+                kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
+                failure = (kind_, "expected %r got %r" % (expected.strip()[-60:], got.strip()[-60:]))
+        if failure is not None and arch == "aarch64" and not failure[0].startswith("compile"):
+            known = known_fastisel(tools, flags, cflags + verify, vsrc, src, exe, d, kind,
+                                   cmd, arch, expected, run_limit)
+            if known:
+                # Fixed in cacs (f9b815e); if it is back, say which bug
+                # it is, and still fail.
+                summary.known.append("%s: %s" % (vwhat, failure[0]))
+                failure = (failure[0], failure[1] + "; passes with -fast-isel=false: the AArch64 "
+                           "FastISel preserve_none bug is back (test/Reliability/aarch64-optnone-*.c)")
+        if failure is None:
+            summary.add_pass()
+            continue
+        bad += 1
+        summary.add_fail(vwhat, failure[0], failure[1])
+        info = dict(seed=seed, arch=arch, variant=name, flags=flags, kind=failure[0],
+                    detail=failure[1], src=vsrc, llvm=tools.llvm, two_tu=(kind == "plain-2tu"),
+                    extra=extra, list_file=list_file if any("@LIST" in f for f in vflags) else None)
+        if args.reduce:
+            deferred.append((reducer.reduce_and_save, (info, tools, d, args)))
+    if bad == 0 and not args.keep:
+        shutil.rmtree(d, ignore_errors=True)
+    log("%s: %d functions, %d listed, %d attributed, %d/%d variants ok" % (
+        what, len(funcs), len(listed), len(attred), len(variants) - bad, len(variants)))
+    return None, deferred

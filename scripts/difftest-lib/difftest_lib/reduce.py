@@ -1,12 +1,14 @@
 """Reduce a failing csmith program with cvise (or creduce) and save it as a
-lit regression test under test/Reliability/regressions/."""
+lit regression test under test/Reliability/regressions/ (or --regression-dir).
+The two-TU variant is reduced and saved as two TUs too: its build commands
+come from programs.two_tu_commands."""
 
 import os
 import shlex
 import shutil
 import stat
 
-from .common import CSMITH_INCLUDE, ROOT, apt_install, log, run
+from .common import CSMITH_INCLUDE, apt_install, log, regression_dir, run, shown
 
 # Warnings that mean the reducer has introduced undefined behaviour.
 UB_WARNINGS = ["-Werror=implicit-int", "-Werror=implicit-function-declaration",
@@ -31,21 +33,45 @@ def _q(args):
     return " ".join(shlex.quote(a) for a in args)
 
 
+def cacs_build(info, tools, af, out, verify):
+    """The cacs build of red.c (of %s in the regression test) as shell
+    command lines: one compile, or the two TUs and their LTO link, whose
+    helper files (header, wrapper) are written next to the reduction."""
+    from .programs import MAIN_PROTO, MAIN_WRAPPER, two_tu_commands
+    regression = out.startswith("%")
+    clang = "%clang" if regression else tools.cacs_clang
+    src = "%s" if regression else "red.c"
+    cflags = ["-w"] + (["-fverify-intermediate-code", "-mllvm", "-verify-machineinstrs"] if verify else [])
+    if not info["two_tu"]:
+        return [_q([clang] + info["flags"] + af + cflags + [src, "-o", out])], []
+    if regression:
+        files = ["%t.main.h", "%t.wrapper.c", "%t.tu1.o", "%t.tu2.o"]
+        pre = ["printf '%s' > %s" % (_printf_text(text), path)
+               for text, path in ((MAIN_PROTO, files[0]), (MAIN_WRAPPER, files[1]))]
+    else:
+        files = [info["proto"], info["wrapper"], "tu1.o", "tu2.o"]
+        pre = []
+    return [_q(c) for c in two_tu_commands(clang, info["flags"], cflags, af, src, files, out)], pre
+
+
+def _printf_text(text):
+    assert "%" not in text and "'" not in text and "\\" not in text
+    return text.replace("\n", "\\n")
+
+
 def interestingness(info, tools, workdir):
     """A shell script, run in cvise's copy of the directory, that succeeds
     while red.c still shows the failure."""
     arch = info["arch"]
     af = tools.arch_flags(arch)
     runp = _q(tools.run_prefix(arch))
-    flags = [f if not info["list_file"] else f for f in info["flags"]]
     lines = ["#!/bin/bash", "ulimit -t 60; ulimit -c 0"]
     # Still a valid program for the stock compiler, without new UB warnings.
     lines.append("%s -O0 -w %s %s -c red.c -o /dev/null >/dev/null 2>&1 || exit 1"
                  % (shlex.quote(tools.stock_clang), _q(af), _q(UB_WARNINGS)))
-    cacs = _q([tools.cacs_clang] + flags + af + ["-w", "-fverify-intermediate-code",
-                                                 "-mllvm", "-verify-machineinstrs"])
     if info["kind"].startswith("compile"):
-        lines.append("%s red.c -o v.out > log 2>&1 && exit 1" % cacs)
+        build, _ = cacs_build(info, tools, af, "v.out", verify=True)
+        lines.append("{ %s; } > log 2>&1 && exit 1" % " && ".join(build))
         sig = info["detail"].splitlines()[0][:100] if info["detail"] else ""
         if sig:
             lines.append("grep -qF -- %s log" % shlex.quote(sig))
@@ -59,7 +85,8 @@ def interestingness(info, tools, workdir):
                  % (shlex.quote(tools.stock_clang), _q(af)))
     lines.append("timeout 10 %s ./ref > ref.out 2>/dev/null; echo \"exit=$?\" >> ref.out" % runp)
     lines.append("grep -q '^exit=124$' ref.out && exit 1")
-    lines.append("%s red.c -o v >/dev/null 2>&1 || exit 1" % cacs)
+    build, _ = cacs_build(info, tools, af, "v", verify=True)
+    lines.append("{ %s; } >/dev/null 2>&1 || exit 1" % " && ".join(build))
     lines.append("timeout 10 %s ./v > v.out 2>/dev/null; echo \"exit=$?\" >> v.out" % runp)
     lines.append("! cmp -s ref.out v.out")
     return "\n".join(lines) + "\n"
@@ -82,6 +109,10 @@ def reduce_and_save(info, tools, workdir, args):
         lst = os.path.join(rdir, "funcs.list")
         shutil.copy(info["list_file"], lst)
         info = dict(info, flags=[f.replace(info["list_file"], lst) for f in info["flags"]])
+    if info["two_tu"]:
+        from .programs import write_two_tu_files
+        proto, wrapper, _, _ = write_two_tu_files(rdir)
+        info = dict(info, proto=proto, wrapper=wrapper)
     with open(script, "w") as f:
         f.write(interestingness(info, tools, rdir))
     os.chmod(script, os.stat(script).st_mode | stat.S_IXUSR)
@@ -106,16 +137,15 @@ def reduce_and_save(info, tools, workdir, args):
                 shutil.copy(red + ".orig", red)
     else:
         log("  reduce: no cvise/creduce; saving the preprocessed program unreduced")
-    return save_regression(info, open(red).read())
+    return save_regression(info, open(red).read(), tools, args)
 
 
-def save_regression(info, source):
-    outdir = os.path.join(ROOT, "test", "Reliability", "regressions")
+def save_regression(info, source, tools, args):
+    outdir = regression_dir(args)
     os.makedirs(outdir, exist_ok=True)
     name = "difftest-%s-seed%d-%s.c" % (info["arch"], info["seed"], info["variant"])
     path = os.path.join(outdir, name)
     aarch = info["arch"] == "aarch64"
-    af = " %aarch64_flags" if aarch else ""
     runp = "%run_aarch64 " if aarch else ""
     flags = []
     pre = []
@@ -126,26 +156,30 @@ def save_regression(info, source):
             flags.append("-fpreserve-none-list=%t.list")
         else:
             flags.append(f)
-    fl = " ".join(flags)
+    info = dict(info, flags=flags)
+    env = "DIFFTEST_EXTRA_CACS_FLAGS=%s " % shlex.quote(" ".join(info["extra"])) if info["extra"] else ""
     hdr = ["// difftest regression: csmith seed %d, %s, variant %s, LLVM %s."
            % (info["seed"], info["arch"], info["variant"], info["llvm"]),
            "// Found as: %s: %s" % (info["kind"], info["detail"].splitlines()[0][:150] if info["detail"] else ""),
-           "// Reproduce: scripts/difftest --programs 1 --seed %d --arch %s --llvm %s"
-           % (info["seed"], info["arch"], info["llvm"]),
+           "// Reproduce: %sscripts/difftest --programs 1 --seed %d --arch %s --llvm %s --variants %s"
+           % (env, info["seed"], info["arch"], info["llvm"], info["variant"]),
            "// Expected to fail until fixed; then delete the XFAIL line.",
            "// XFAIL: *",
            "// REQUIRES: llvm-%s%s" % (info["llvm"], ", qemu-aarch64" if aarch else "")]
     hdr += pre
+    af = ["%aarch64_flags"] if aarch else []
     if info["kind"].startswith("compile"):
-        hdr.append("// RUN: %%clang %s%s -w -fverify-intermediate-code -mllvm -verify-machineinstrs %%s -o %%t"
-                   % (fl, af))
+        build, files = cacs_build(info, tools, af, "%t", verify=True)
+        hdr += ["// RUN: " + c for c in files + build]
     else:
-        hdr.append("// RUN: %%stock_clang -O0 -w%s %%s -o %%t.ref" % af)
+        build, files = cacs_build(info, tools, af, "%t.cacs", verify=False)
+        hdr += ["// RUN: " + c for c in files]
+        hdr.append("// RUN: %%stock_clang -O0 -w%s %%s -o %%t.ref" % "".join(" " + a for a in af))
         hdr.append("// RUN: %s%%t.ref > %%t.ref.out; echo \"exit=$?\" >> %%t.ref.out" % runp)
-        hdr.append("// RUN: %%clang %s%s -w %%s -o %%t.cacs" % (fl, af))
+        hdr += ["// RUN: " + c for c in build]
         hdr.append("// RUN: %s%%t.cacs > %%t.cacs.out; echo \"exit=$?\" >> %%t.cacs.out" % runp)
         hdr.append("// RUN: diff %t.ref.out %t.cacs.out")
     with open(path, "w") as f:
         f.write("\n".join(hdr) + "\n\n" + source)
-    log("  saved %s" % os.path.relpath(path, ROOT))
+    log("  saved %s" % shown(path))
     return path
