@@ -3,6 +3,7 @@
 # the build directory.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 import lit.util
@@ -56,3 +57,9 @@ for tool in ["valgrind", "gdb", "gcc"]:
         config.available_features.add(tool)
 if shutil.which("csmith"):
     config.available_features.add("csmith")
+# Unprivileged user namespaces: the way a test run as root can still make a
+# file unreadable (see PreserveNoneList/bad-input-unreadable.test).
+if shutil.which("unshare") and subprocess.run(
+        ["unshare", "-U", "true"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("userns")

@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 // The list file checks of the pass; its header is self-contained (inline).
-#include "../../../llvm/include/cacs/PreserveNoneList.h"
+#include "cacs/PreserveNoneList.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
