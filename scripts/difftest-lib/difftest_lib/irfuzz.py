@@ -401,6 +401,14 @@ def save_ir_regression(tools, args, seed, src, pname, popts, lst, listed, kind, 
     log("  saved %s" % shown(path))
 
 
+def run_llc(tools, triple, olvl, module):
+    """llc -verify-machineinstrs on a module; a timeout (a busy machine) is
+    given one more, longer try."""
+    cmd = [tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs", module, "-o", "/dev/null"]
+    r = run(cmd, timeout=120)
+    return run(cmd, timeout=600) if r.timeout else r
+
+
 def run_ir(args, tools, summary, workroot):
     tools.check()
     d = os.path.join(workroot, "ir")
@@ -485,17 +493,16 @@ def check_ir_module(args, tools, d, i, summary):
             summary.add_pass()
         for arch, triple in TRIPLES.items():
             for olvl in ("-O0", "-O2"):
-                r = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
-                         out, "-o", "/dev/null"], timeout=120)
+                r = run_llc(tools, triple, olvl, out)
                 if r.ok:
                     summary.add_pass()
                     continue
                 # Does stock llc fail the same way on the module as generated?
-                r0 = run([tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs",
-                          src, "-o", "/dev/null"], timeout=120)
+                r0 = run_llc(tools, triple, olvl, src)
                 note = " (stock llc fails on the input too)" if not r0.ok else ""
                 sig = failure_signature(r.err) or r.err.strip()[-300:]
-                summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), "llc-failure" + note, sig)
+                kind = "llc-timeout" if r.timeout else "llc-failure"
+                summary.add_fail("%s %s llc %s %s" % (what, pname, arch, olvl), kind + note, sig)
                 ok = False
                 if args.reduce and r0.ok:
                     deferred.append((save_ir_regression, (tools, args, seed, src, pname, popts, lst, plisted,
