@@ -210,33 +210,41 @@ def _call(work, capture, item):
     return sub, lines, result, deferred
 
 
+# Items per batch of parallel(): its deferred calls run after each batch, so a
+# long campaign reduces what it finds as it goes. Fixed, not derived from the
+# number of jobs, so that the output does not depend on it.
+BATCH = 32
+
+
 def parallel(jobs, work, items, summary):
     """work(item, summary) -> (result, deferred) for each item, in `jobs`
     worker processes. Each item's log lines are printed together and in item
     order, and its counts merged into summary, so the output does not depend
-    on jobs. deferred is a list of (function, args) to run afterwards, one at
-    a time (reductions: cvise uses every core itself); run_deferred does.
-    Returns the results in item order and all the deferred calls."""
-    results, deferred = [], []
-    if jobs <= 1:
-        outs = (_call(work, False, item) for item in items)
-        pool = None
-    else:
+    on jobs. deferred is a list of (function, args) run after each batch of
+    BATCH items, one at a time, in this process (reductions: cvise uses every
+    core itself). Returns the results in item order."""
+    items = list(items)
+    results = []
+    pool = None
+    if jobs > 1:
         pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
-        outs = pool.map(functools.partial(_call, work, True), items)
     try:
-        for sub, lines, result, more in outs:
-            for line in lines:
-                print(line, flush=True)
-            summary.merge(sub)
-            results.append(result)
-            deferred += more
+        for b in range(0, len(items), BATCH):
+            batch = items[b:b + BATCH]
+            if pool is None:
+                outs = (_call(work, False, item) for item in batch)
+            else:
+                outs = pool.map(functools.partial(_call, work, True), batch)
+            deferred = []
+            for sub, lines, result, more in outs:
+                for line in lines:
+                    print(line, flush=True)
+                summary.merge(sub)
+                results.append(result)
+                deferred += more
+            for fn, fargs in deferred:
+                fn(*fargs)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    return results, deferred
-
-
-def run_deferred(deferred):
-    for fn, fargs in deferred:
-        fn(*fargs)
+    return results

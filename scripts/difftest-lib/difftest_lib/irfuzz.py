@@ -28,7 +28,7 @@ import random
 import re
 import shutil
 
-from .common import (ROOT, failure_signature, log, parallel, regression_dir, run, run_deferred, run_tool,
+from .common import (ROOT, failure_signature, log, parallel, regression_dir, run, run_tool,
                      shown)
 
 TYPES = ["i32", "i64", "double", "ptr", "i8", "float"]
@@ -413,9 +413,7 @@ def run_ir(args, tools, summary, workroot):
     tools.check()
     d = os.path.join(workroot, "ir")
     os.makedirs(d, exist_ok=True)
-    counts, deferred = parallel(args.jobs, functools.partial(check_ir_module, args, tools, d),
-                                range(args.ir), summary)
-    run_deferred(deferred)
+    counts = parallel(args.jobs, functools.partial(check_ir_module, args, tools, d), range(args.ir), summary)
     log("ir: %d modules, %d pass runs changed conventions, %d list runs refused with a diagnostic"
         % (args.ir, sum(c[0] for c in counts), sum(c[1] for c in counts)))
 

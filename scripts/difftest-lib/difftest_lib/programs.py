@@ -7,7 +7,7 @@ import re
 import shutil
 
 from . import reduce as reducer
-from .common import (CSMITH_INCLUDE, apt_install, failure_signature, log, parallel, run, run_deferred,
+from .common import (CSMITH_INCLUDE, apt_install, failure_signature, log, parallel, run,
                      run_tool)
 
 # Every variant: (name, cacs flags, source kind). Source kind "plain" is the
@@ -154,8 +154,7 @@ def run_programs(args, tools, summary, workroot):
     tools.check(need_qemu=(args.arch == "aarch64"))
     selected_variants(args)  # unknown names fail here, not in every worker
     seeds = [args.seed + i for i in range(args.programs)]
-    _, deferred = parallel(args.jobs, functools.partial(check_program, args, tools, workroot), seeds, summary)
-    run_deferred(deferred)
+    parallel(args.jobs, functools.partial(check_program, args, tools, workroot), seeds, summary)
 
 
 def check_program(args, tools, workroot, seed, summary):
