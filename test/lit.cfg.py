@@ -19,7 +19,8 @@ config.test_exec_root = os.path.join(config.cacs_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
 )
-for var in ["HOME", "TMPDIR", "LANG", "LC_ALL"]:
+# XDG_CACHE_HOME: where setup left the Debian sources of the real-code tests.
+for var in ["HOME", "TMPDIR", "LANG", "LC_ALL", "XDG_CACHE_HOME"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -57,6 +58,8 @@ for tool in ["valgrind", "gdb", "gcc"]:
         config.available_features.add(tool)
 if shutil.which("csmith"):
     config.available_features.add("csmith")
+if shutil.which("cvise") or shutil.which("creduce"):
+    config.available_features.add("reducer")
 # Unprivileged user namespaces: the way a test run as root can still make a
 # file unreadable (see PreserveNoneList/bad-input-unreadable.test).
 if shutil.which("unshare") and subprocess.run(

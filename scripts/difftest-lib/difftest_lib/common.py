@@ -221,8 +221,9 @@ def parallel(jobs, work, items, summary):
     worker processes. Each item's log lines are printed together and in item
     order, and its counts merged into summary, so the output does not depend
     on jobs. deferred is a list of (function, args) run after each batch of
-    BATCH items, one at a time, in this process (reductions: cvise uses every
-    core itself). Returns the results in item order."""
+    BATCH items, one at a time, in this process (reductions, which use the
+    cores the workers leave idle meanwhile). Returns the results in item
+    order."""
     items = list(items)
     results = []
     pool = None

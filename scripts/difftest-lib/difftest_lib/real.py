@@ -53,6 +53,41 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 DEB_SRC = "/etc/apt/sources.list.d/cacs-deb-src.sources"
 
 
+def have_deb_src():
+    """Whether apt has a source-package entry (one-line or deb822 form; not
+    in a comment)."""
+    files = (glob.glob("/etc/apt/sources.list") + glob.glob("/etc/apt/sources.list.d/*.list")
+             + glob.glob("/etc/apt/sources.list.d/*.sources"))
+    for p in files:
+        for line in open(p, errors="replace"):
+            if re.match(r"\s*deb-src\s", line) or re.match(r"\s*Types:.*\bdeb-src\b", line):
+                return True
+    return False
+
+
+def add_deb_src():
+    """Add deb-src twins of Debian's deb822 entries (with sudo when not root)
+    and update apt's lists."""
+    base = "/etc/apt/sources.list.d/debian.sources"
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    if not os.path.exists(base) or (sudo and not shutil.which("sudo")):
+        log("difftest: no deb-src entry in apt's sources and cannot add one (%s)"
+            % ("no " + base if not os.path.exists(base) else "not root, no sudo"))
+        return False
+    text = re.sub(r"^Types: deb$", "Types: deb-src", open(base).read(), flags=re.M)
+    tmp = os.path.join(CACHE, "deb-src.sources")
+    with open(tmp, "w") as f:
+        f.write(text)
+    r = run(sudo + ["cp", tmp, DEB_SRC], timeout=60)
+    os.remove(tmp)
+    if not r.ok:
+        log("difftest: cannot write %s: %s" % (DEB_SRC, r.err.strip()[-200:]))
+        return False
+    log("difftest: added %s (deb-src)" % DEB_SRC)
+    run(sudo + ["apt-get", "update", "-qq"], timeout=600)
+    return True
+
+
 def fetch_source(package, probe):
     """The top directory of Debian source package `package` (cached), via
     apt-get source; `probe` is a file the tree must contain."""
@@ -62,19 +97,8 @@ def fetch_source(package, probe):
     if cached():
         return cached()
     os.makedirs(CACHE, exist_ok=True)
-    have_src = any("deb-src" in open(p).read() for p in
-                   glob.glob("/etc/apt/sources.list.d/*.sources") + glob.glob("/etc/apt/sources.list*")
-                   if os.path.isfile(p))
-    if not have_src:
-        base = "/etc/apt/sources.list.d/debian.sources"
-        if os.geteuid() != 0 or not os.path.exists(base):
-            log("difftest: no deb-src entry and cannot add one")
-            return None
-        text = open(base).read()
-        with open(DEB_SRC, "w") as f:
-            f.write(re.sub(r"^Types: deb$", "Types: deb-src", text, flags=re.M))
-        log("difftest: added %s (deb-src)" % DEB_SRC)
-        run(["apt-get", "update", "-qq"], timeout=600)
+    if not have_deb_src() and not add_deb_src():
+        return None
     r = run(["apt-get", "source", "-qq", package], cwd=CACHE, timeout=600)
     if not cached():
         log("difftest: apt-get source %s failed: %s" % (package, r.err.strip()[-300:]))

@@ -126,7 +126,8 @@ def reduce_and_save(info, tools, workdir, args):
         log("  reduce: %s (budget %ds) ..." % (tool, args.reduce_budget))
         cmd = ["timeout", "-s", "INT", str(args.reduce_budget), tool]
         if tool == "cvise":
-            cmd += ["--n", "1", "--timeout", "60"]
+            # Reductions run while the -j workers wait: give it their cores.
+            cmd += ["--n", str(max(1, args.jobs)), "--timeout", "60"]
         cmd += [script, os.path.basename(red)]  # cvise wants no folder here
         r = run(cmd, cwd=rdir, timeout=args.reduce_budget + 120)
         if "Traceback" in r.err or "error" in r.err.lower().split("\n")[-1:][0]:
