@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The list file checks of the pass; its header is self-contained (inline).
+// The list file checks of the pass (PreserveNoneListFile.cpp, compiled in).
 #include "cacs/PreserveNoneList.h"
 
 #include "llvm/ADT/SmallString.h"

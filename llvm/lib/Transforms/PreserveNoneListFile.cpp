@@ -1,0 +1,107 @@
+//===- PreserveNoneListFile.cpp - Reading -fpreserve-none-list= files -----===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reading and checking a list file. Compiled into the pass plugin and into
+// the front door (cacs-driver), which checks list files before any job runs,
+// with the pass's messages. Uses only LLVMSupport.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cacs/PreserveNoneList.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SpecialCaseList.h"
+
+using namespace llvm;
+
+namespace cacs {
+
+std::string escapeByte(unsigned char C) {
+  return {'\\', 'x', hexdigit(C >> 4), hexdigit(C & 15)};
+}
+
+std::string quoteListText(StringRef S, size_t Max) {
+  std::string Cut;
+  if (S.size() > Max) {
+    // Cut between UTF-8 characters, never inside one.
+    auto IsCont = [&](size_t I) { return (S[I] & 0xC0) == 0x80; };
+    size_t HeadEnd = Max * 2 / 3, TailBegin = S.size() - (Max - HeadEnd - 3);
+    while (HeadEnd > 0 && IsCont(HeadEnd))
+      --HeadEnd;
+    while (TailBegin < S.size() && IsCont(TailBegin))
+      ++TailBegin;
+    Cut = (S.take_front(HeadEnd) + "..." + S.drop_front(TailBegin)).str();
+    S = Cut;
+  }
+  const auto *Begin = reinterpret_cast<const UTF8 *>(S.begin());
+  bool IsUTF8 =
+      isLegalUTF8String(&Begin, reinterpret_cast<const UTF8 *>(S.end()));
+  std::string Out;
+  for (unsigned char C : S) {
+    if (C < 0x20 || C == 0x7F || (C >= 0x80 && !IsUTF8))
+      Out += escapeByte(C);
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+std::string checkPreserveNoneListText(StringRef Path, StringRef Text) {
+  std::string P = ("'" + Path + "'").str();
+  if (Text.find_first_not_of(" \t\r\n") == StringRef::npos)
+    return "preserve-none list file " + P + " is empty";
+  // SpecialCaseList stops reading at a NUL byte, silently; a carriage return
+  // inside a line (old Mac line ends) would make one entry of several.
+  unsigned LineNo = 0;
+  bool HasEntry = false;
+  for (StringRef Rest = Text; !Rest.empty();) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    ++LineNo;
+    if (Line.ends_with("\r"))
+      Line = Line.drop_back();
+    for (unsigned char C : Line)
+      if ((C < 0x20 && C != '\t') || C == 0x7F)
+        return ("preserve-none list file " + P + " line " + Twine(LineNo) +
+                ": control character " + escapeByte(C) +
+                (C == '\r' ? "; lines end with LF or CR LF, not CR alone"
+                           : "; not a text file"))
+            .str();
+    Line = Line.trim();
+    HasEntry |=
+        !Line.empty() && !Line.starts_with("#") && !Line.starts_with("[");
+  }
+  std::string Error;
+  std::unique_ptr<MemoryBuffer> MB =
+      MemoryBuffer::getMemBuffer(Text, Path, /*RequiresNullTerminator=*/false);
+  if (!SpecialCaseList::create(MB.get(), Error))
+    return "malformed preserve-none list file " + P + ": " +
+           quoteListText(Error, /*Max=*/200);
+  if (!HasEntry)
+    return "preserve-none list file " + P + " has no entries";
+  return "";
+}
+
+std::string readPreserveNoneList(StringRef Path, std::string &Text) {
+  std::string P = ("'" + Path + "'").str();
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status))
+    return "preserve-none list file " + P + " not found";
+  if (sys::fs::is_directory(Status))
+    return "preserve-none list file " + P + " is a directory";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "cannot read preserve-none list file " + P + ": " +
+           Buf.getError().message();
+  Text = (*Buf)->getBuffer().str();
+  return checkPreserveNoneListText(Path, Text);
+}
+
+} // namespace cacs
