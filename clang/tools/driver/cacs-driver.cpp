@@ -73,6 +73,8 @@ void validateListFile(StringRef Prog, StringRef Path) {
     fatal(Prog, "no file given to '-fpreserve-none-list='");
   std::string Text;
   std::string Error = cacs::readPreserveNoneList(Path, Text);
+  if (Error.empty())
+    Error = cacs::checkPreserveNoneListText(Path, Text);
   if (!Error.empty())
     fatal(Prog, Error);
 }

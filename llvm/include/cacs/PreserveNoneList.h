@@ -60,8 +60,9 @@ std::string quoteListText(llvm::StringRef S, size_t Max = 80);
 std::string checkPreserveNoneListText(llvm::StringRef Path,
                                       llvm::StringRef Text);
 
-/// Reads a list file named on the command line and checks its text. Returns
-/// the error, naming Path, or "" with the file's text in Text.
+/// Reads a list file named on the command line, without checking its text
+/// (checkPreserveNoneListText does, once). Returns the error, naming Path, or
+/// "" with the file's text in Text.
 std::string readPreserveNoneList(llvm::StringRef Path, std::string &Text);
 
 class PreserveNoneListPass : public llvm::PassInfoMixin<PreserveNoneListPass> {

@@ -241,7 +241,8 @@ std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
   return SpecialCaseList::create(MB.get(), Error);
 }
 
-/// Parses a list. Reports an error and returns false if it is malformed.
+/// Checks and parses a list (read from a file, or recorded in the module).
+/// Reports an error and returns false if it is malformed.
 bool parseList(LLVMContext &Ctx, ListFile &L) {
   std::string Error = checkPreserveNoneListText(L.Path, L.Text);
   if (!Error.empty()) {
@@ -328,7 +329,7 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
   return OK;
 }
 
-/// Reads a list file named on the command line.
+/// Reads a list file named on the command line; parseList checks it.
 std::optional<std::string> readListFile(LLVMContext &Ctx, StringRef Path) {
   if (Path.empty()) {
     report(Ctx, DS_Error, "empty preserve-none list file name");
