@@ -62,7 +62,7 @@ std::string checkPreserveNoneListText(llvm::StringRef Path,
 
 /// Reads a list file named on the command line, without checking its text
 /// (checkPreserveNoneListText does, once). Returns the error, naming Path, or
-/// "" with the file's text in Text.
+/// "" with the file's text in Text, its CR LF line ends made LF.
 std::string readPreserveNoneList(llvm::StringRef Path, std::string &Text);
 
 class PreserveNoneListPass : public llvm::PassInfoMixin<PreserveNoneListPass> {

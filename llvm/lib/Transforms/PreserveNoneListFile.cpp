@@ -65,8 +65,6 @@ std::string checkPreserveNoneListText(StringRef Path, StringRef Text) {
     auto [Line, Tail] = Rest.split('\n');
     Rest = Tail;
     ++LineNo;
-    if (Line.ends_with("\r"))
-      Line = Line.drop_back();
     for (unsigned char C : Line)
       if ((C < 0x20 && C != '\t') || C == 0x7F)
         return ("preserve-none list file " + P + " line " + Twine(LineNo) +
@@ -100,7 +98,16 @@ std::string readPreserveNoneList(StringRef Path, std::string &Text) {
   if (!Buf)
     return "cannot read preserve-none list file " + P + ": " +
            Buf.getError().message();
-  Text = (*Buf)->getBuffer().str();
+  // CR LF line ends become LF, here, once: the text that is checked is the
+  // text that is matched and recorded for the link. SpecialCaseList reads a
+  // first line "#!special-case-list-v1\r\n" as a glob list, but trims the
+  // CR off each entry; the pass rebuilds lists from trimmed lines.
+  StringRef Raw = (*Buf)->getBuffer();
+  Text.clear();
+  Text.reserve(Raw.size());
+  for (size_t I = 0; I < Raw.size(); ++I)
+    if (Raw[I] != '\r' || I + 1 == Raw.size() || Raw[I + 1] != '\n')
+      Text += Raw[I];
   return "";
 }
 
