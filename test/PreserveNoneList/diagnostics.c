@@ -16,10 +16,21 @@
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list= 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: clang: error: no file given to '-fpreserve-none-list='
 //
-// Errors of the pass (what SpecialCaseList accepts but a preserve-none list
-// does not) make clang fail:
+// What SpecialCaseList accepts but a preserve-none list does not:
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=KIND -DP=%t
 // KIND: error: preserve-none list file '[[P]]/kind.list' line 2: unknown entry kind 'global:'; expected 'fun:' or 'src:'
+//
+// The front door checks them too, before any job runs, so modes that run no
+// pass (-E, -fsyntax-only) reject the list -c rejects, with the same text:
+// RUN: not %clang -E %t/a.c -o /dev/null -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=DOOR-KIND -DP=%t
+// RUN: not %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=DOOR-KIND -DP=%t
+// DOOR-KIND: {{^}}clang: error: preserve-none list file '[[P]]/kind.list' line 2: unknown entry kind 'global:'; expected 'fun:' or 'src:'{{$}}
+// RUN: not %clang -E %t/a.c -o /dev/null -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
+// RUN: not %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
+// RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
+// DOOR-CATEGORY: {{^}}clang: error: preserve-none list file '[[P]]/category.list' line 3: categories ('=...') are not supported{{$}}
+// Sections that do not apply are not checked, by the front door either:
+// RUN: %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/other-section.list 2>&1 | count 0
 //
 // Warnings of the pass, in clang's format; the compile succeeds:
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list 2>&1 \
@@ -71,3 +82,12 @@ fun_without_colon
 //--- kind.list
 fun:exported
 global:some_global
+//--- category.list
+fun:exported
+[preserve_none]
+fun:internal_only=init
+//--- other-section.list
+fun:exported
+[address]
+global:some_global
+src:a.c=init

@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,11 +55,33 @@ std::string escapeByte(unsigned char C);
 /// written as \xNN.
 std::string quoteListText(llvm::StringRef S, size_t Max = 80);
 
-/// Checks the text of a list file as a whole: it has entries, is text, and
-/// SpecialCaseList accepts it. Returns the error, naming Path (and the line),
-/// or "" if the text is good.
-std::string checkPreserveNoneListText(llvm::StringRef Path,
-                                      llvm::StringRef Text);
+/// The name a list's section headers are matched against: `[preserve_none]`
+/// and `[*]` apply, `[address]` does not.
+inline constexpr const char *PreserveNoneSectionName = "preserve_none";
+
+/// An entry of a list file.
+struct ListEntry {
+  llvm::StringRef Prefix;  // "fun" or "src".
+  llvm::StringRef Pattern; // What follows "<prefix>:".
+  llvm::StringRef Text;    // The whole trimmed line, for diagnostics.
+  unsigned Line;           // 1-based.
+};
+
+/// A section of a list file that applies (the entries before the first
+/// section header are one too).
+struct ListSection {
+  std::optional<unsigned> Header; // The line (0-based) of the section header.
+  std::vector<ListEntry> Entries; // In line order, each text once.
+};
+
+/// Checks the text of a list file: it has entries, is text, SpecialCaseList
+/// accepts it, and the sections that apply have only `fun:` and `src:`
+/// entries, without categories. Returns the error, naming Path (and the
+/// line), or "" if the text is good; then, if Sections is given, fills it
+/// with the sections that apply (pointing into Text).
+std::string
+checkPreserveNoneListText(llvm::StringRef Path, llvm::StringRef Text,
+                          std::vector<ListSection> *Sections = nullptr);
 
 /// Reads a list file named on the command line, without checking its text
 /// (checkPreserveNoneListText does, once). Returns the error, naming Path, or

@@ -148,19 +148,15 @@ void report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
 unsigned lineOf(unsigned L) { return L; }
 unsigned lineOf(std::pair<unsigned, unsigned> P) { return P.second; }
 
-constexpr StringRef SectionName = "preserve_none";
+constexpr StringRef SectionName = PreserveNoneSectionName;
 
 //===----------------------------------------------------------------------===//
 // Lists
 //===----------------------------------------------------------------------===//
 
-struct Entry {
-  StringRef Prefix; // "fun" or "src"
-  StringRef Text;   // The whole trimmed line, for diagnostics.
-  unsigned Line;
+struct Entry : ListEntry {
   bool Used = false;
   bool Exact = false; // A fun: entry that names one function (no pattern).
-  StringRef Pattern;  // What follows "<prefix>:".
 };
 
 /// Whether a pattern matches only the name it spells, as a glob and as a
@@ -244,7 +240,8 @@ std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
 /// Checks and parses a list (read from a file, or recorded in the module).
 /// Reports an error and returns false if it is malformed.
 bool parseList(LLVMContext &Ctx, ListFile &L) {
-  std::string Error = checkPreserveNoneListText(L.Path, L.Text);
+  std::vector<ListSection> Sections;
+  std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
   if (!Error.empty()) {
     report(Ctx, DS_Error, Error);
     return false;
@@ -255,78 +252,33 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
     Rest = Tail;
   }
 
-  // Cut the file into sections. An entry repeated in a section counts once,
-  // at its first line, whichever LLVM (SpecialCaseList blames the first of
-  // equal patterns in LLVM 19, the last in LLVM 22).
-  std::vector<Group> All(1);
-  StringSet<> Seen;
-  for (unsigned I = 0; I < L.Lines.size(); ++I) {
-    StringRef T = L.Lines[I].trim();
-    if (T.empty() || T.starts_with("#"))
-      continue;
-    if (T.starts_with("[")) {
-      All.emplace_back();
-      All.back().Header = I;
-      Seen.clear();
-      continue;
-    }
-    if (!Seen.insert(T).second)
-      continue;
-    auto [Prefix, Pattern] = T.split(':');
-    Entry E{Prefix, T, I + 1};
-    E.Pattern = Pattern;
-    E.Exact = Prefix == "fun" && isExactName(Pattern);
-    All.back().Entries.push_back(E);
-  }
-
-  bool OK = true;
-  for (Group &G : All) {
-    if (G.Entries.empty())
-      continue;
-    // Does the section apply? Ask SpecialCaseList with a probe entry, so the
-    // section name is read as SpecialCaseList reads it.
-    std::unique_ptr<SpecialCaseList> Probe =
-        makeSCL(L.textOf(G.Header, "fun:cacs_probe"), L.Path, Error);
-    if (!Probe || !Probe->inSection(SectionName, "fun", "cacs_probe"))
-      continue;
+  for (const ListSection &S : Sections) {
+    Group G;
+    G.Header = S.Header;
     std::vector<unsigned> Keep;
     if (G.Header)
       Keep.push_back(*G.Header);
-    for (const Entry &E : G.Entries) {
-      if (E.Prefix == "fun")
-        G.HasFun = true;
-      else if (E.Prefix == "src")
-        G.HasSrc = true;
-      else {
-        report(Ctx, DS_Error,
-               "preserve-none list file '" + L.Path + "' line " +
-                   Twine(E.Line) + ": unknown entry kind '" +
-                   quoteListText(E.Prefix) + ":'; expected 'fun:' or 'src:'");
-        OK = false;
-        continue;
-      }
-      if (E.Text.contains('=')) {
-        report(Ctx, DS_Error,
-               "preserve-none list file '" + L.Path + "' line " +
-                   Twine(E.Line) + ": categories ('=...') are not supported");
-        OK = false;
-      }
+    for (const ListEntry &LE : S.Entries) {
+      Entry E{LE};
+      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern);
+      G.HasFun |= E.Prefix == "fun";
+      G.HasSrc |= E.Prefix == "src";
       if (E.Exact)
         G.ExactFun.try_emplace(E.Pattern, E.Line);
       else
         Keep.push_back(E.Line - 1);
+      G.Entries.push_back(E);
     }
     G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
     if (!G.SCL) { // Cannot happen: the whole file parsed.
       report(Ctx, DS_Error,
              "malformed preserve-none list file '" + L.Path + "': " + Error);
-      OK = false;
-      continue;
+      return false;
     }
     G.File = &L;
     L.Groups.push_back(std::move(G));
   }
-  return OK;
+  return true;
 }
 
 /// Reads a list file named on the command line; parseList checks it.

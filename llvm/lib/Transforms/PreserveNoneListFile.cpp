@@ -12,7 +12,9 @@
 
 #include "cacs/PreserveNoneList.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,6 +22,17 @@
 #include "llvm/Support/SpecialCaseList.h"
 
 using namespace llvm;
+
+namespace {
+
+std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
+                                         std::string &Error) {
+  std::unique_ptr<MemoryBuffer> MB =
+      MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
+  return SpecialCaseList::create(MB.get(), Error);
+}
+
+} // namespace
 
 namespace cacs {
 
@@ -53,7 +66,8 @@ std::string quoteListText(StringRef S, size_t Max) {
   return Out;
 }
 
-std::string checkPreserveNoneListText(StringRef Path, StringRef Text) {
+std::string checkPreserveNoneListText(StringRef Path, StringRef Text,
+                                      std::vector<ListSection> *Sections) {
   std::string P = ("'" + Path + "'").str();
   if (Text.find_first_not_of(" \t\r\n") == StringRef::npos)
     return "preserve-none list file " + P + " is empty";
@@ -77,13 +91,63 @@ std::string checkPreserveNoneListText(StringRef Path, StringRef Text) {
         !Line.empty() && !Line.starts_with("#") && !Line.starts_with("[");
   }
   std::string Error;
-  std::unique_ptr<MemoryBuffer> MB =
-      MemoryBuffer::getMemBuffer(Text, Path, /*RequiresNullTerminator=*/false);
-  if (!SpecialCaseList::create(MB.get(), Error))
+  if (!makeSCL(Text, Path, Error))
     return "malformed preserve-none list file " + P + ": " +
            quoteListText(Error, /*Max=*/200);
   if (!HasEntry)
     return "preserve-none list file " + P + " has no entries";
+
+  // Cut the text into sections. An entry repeated in a section counts once,
+  // at its first line, whichever LLVM (SpecialCaseList blames the first of
+  // equal patterns in LLVM 19, the last in LLVM 22).
+  SmallVector<StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  std::vector<ListSection> All(1);
+  StringSet<> Seen;
+  for (unsigned I = 0; I < Lines.size(); ++I) {
+    StringRef T = Lines[I].trim();
+    if (T.empty() || T.starts_with("#"))
+      continue;
+    if (T.starts_with("[")) {
+      All.emplace_back();
+      All.back().Header = I;
+      Seen.clear();
+      continue;
+    }
+    if (!Seen.insert(T).second)
+      continue;
+    auto [Prefix, Pattern] = T.split(':');
+    All.back().Entries.push_back({Prefix, Pattern, T, I + 1});
+  }
+
+  if (Sections)
+    Sections->clear();
+  for (ListSection &S : All) {
+    if (S.Entries.empty())
+      continue;
+    // Does the section apply? Ask SpecialCaseList with a probe entry, so the
+    // section name is read as SpecialCaseList reads it.
+    std::string Probe;
+    if (Lines[0].starts_with("#!"))
+      Probe += Lines[0].trim().str() + "\n";
+    if (S.Header)
+      Probe += Lines[*S.Header].trim().str() + "\n";
+    Probe += "fun:cacs_probe\n";
+    std::unique_ptr<SpecialCaseList> SCL = makeSCL(Probe, Path, Error);
+    if (!SCL || !SCL->inSection(PreserveNoneSectionName, "fun", "cacs_probe"))
+      continue;
+    for (const ListEntry &E : S.Entries) {
+      std::string Where = (P + " line " + Twine(E.Line)).str();
+      if (E.Prefix != "fun" && E.Prefix != "src")
+        return "preserve-none list file " + Where + ": unknown entry kind '" +
+               quoteListText(E.Prefix) + ":'; expected 'fun:' or 'src:'";
+      if (E.Text.contains('='))
+        return "preserve-none list file " + Where +
+               ": categories ('=...') are not supported";
+    }
+    if (Sections)
+      Sections->push_back(std::move(S));
+  }
   return "";
 }
 
