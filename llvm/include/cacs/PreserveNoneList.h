@@ -49,10 +49,11 @@ void setPreserveNoneListExportWarning(bool Enabled);
 /// A byte as a diagnostic shows it: \xNN.
 std::string escapeByte(unsigned char C);
 
-/// Text of a list file as a diagnostic quotes it: at most Max characters (the
-/// middle of a longer text is cut out and shown as "..."), with control
-/// characters, and every non-ASCII byte if the text is not valid UTF-8,
-/// written as \xNN.
+/// Text of a list file as a diagnostic quotes it: at most Max characters
+/// (Max is at least 3; the middle of a longer text is cut out and shown as
+/// "..."), with control characters, and every non-ASCII byte if the text is
+/// not valid UTF-8, written as \xNN, and invisible characters (U+FEFF, the
+/// byte order mark, U+200B, ...) as \uNNNN.
 std::string quoteListText(llvm::StringRef S, size_t Max = 80);
 
 /// The name a list's section headers are matched against: `[preserve_none]`
@@ -85,7 +86,8 @@ checkPreserveNoneListText(llvm::StringRef Path, llvm::StringRef Text,
 
 /// Reads a list file named on the command line, without checking its text
 /// (checkPreserveNoneListText does, once). Returns the error, naming Path, or
-/// "" with the file's text in Text, its CR LF line ends made LF.
+/// "" with the file's text in Text, its CR LF line ends made LF, without a
+/// leading UTF-8 byte order mark.
 std::string readPreserveNoneList(llvm::StringRef Path, std::string &Text);
 
 class PreserveNoneListPass : public llvm::PassInfoMixin<PreserveNoneListPass> {

@@ -21,6 +21,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SpecialCaseList.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace {
@@ -30,6 +32,18 @@ std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
   std::unique_ptr<MemoryBuffer> MB =
       MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
   return SpecialCaseList::create(MB.get(), Error);
+}
+
+/// Characters that show as nothing (Unicode's format characters, the C1
+/// controls, the line and paragraph separators): a diagnostic that printed
+/// them would hide what is in the file.
+bool isInvisible(UTF32 U) {
+  return (U >= 0x80 && U <= 0x9F) || U == 0xAD || (U >= 0x600 && U <= 0x605) ||
+         U == 0x61C || U == 0x6DD || U == 0x70F || U == 0x180E ||
+         (U >= 0x200B && U <= 0x200F) || (U >= 0x2028 && U <= 0x202E) ||
+         (U >= 0x2060 && U <= 0x206F) || U == 0xFEFF ||
+         (U >= 0xFFF9 && U <= 0xFFFB) || (U >= 0x1D173 && U <= 0x1D17A) ||
+         (U >= 0xE0000 && U <= 0xE0FFF);
 }
 
 } // namespace
@@ -43,25 +57,59 @@ std::string escapeByte(unsigned char C) {
 std::string quoteListText(StringRef S, size_t Max) {
   std::string Cut;
   if (S.size() > Max) {
-    // Cut between UTF-8 characters, never inside one.
-    auto IsCont = [&](size_t I) { return (S[I] & 0xC0) == 0x80; };
-    size_t HeadEnd = Max * 2 / 3, TailBegin = S.size() - (Max - HeadEnd - 3);
-    while (HeadEnd > 0 && IsCont(HeadEnd))
-      --HeadEnd;
-    while (TailBegin < S.size() && IsCont(TailBegin))
-      ++TailBegin;
+    size_t Keep = Max > 3 ? Max - 3 : 0; // Besides the "...".
+    size_t HeadEnd = std::min(Max * 2 / 3, Keep);
+    size_t TailBegin = S.size() - (Keep - HeadEnd);
+    // Cut between UTF-8 characters, never inside one. A character has at
+    // most three continuation bytes: a longer run is not UTF-8, and is cut
+    // where it is.
+    auto IsCont = [&](size_t I) {
+      return I < S.size() && (S[I] & 0xC0) == 0x80;
+    };
+    size_t H = HeadEnd, T = TailBegin;
+    for (unsigned N = 0; N < 3 && H > 0 && IsCont(H); ++N)
+      --H;
+    for (unsigned N = 0; N < 3 && IsCont(T); ++N)
+      ++T;
+    if (!IsCont(H))
+      HeadEnd = H;
+    if (!IsCont(T))
+      TailBegin = T;
     Cut = (S.take_front(HeadEnd) + "..." + S.drop_front(TailBegin)).str();
     S = Cut;
   }
   const auto *Begin = reinterpret_cast<const UTF8 *>(S.begin());
-  bool IsUTF8 =
-      isLegalUTF8String(&Begin, reinterpret_cast<const UTF8 *>(S.end()));
+  const auto *End = reinterpret_cast<const UTF8 *>(S.end());
+  if (!isLegalUTF8String(&Begin, End)) {
+    std::string Out;
+    for (unsigned char C : S)
+      if (C < 0x20 || C >= 0x7F)
+        Out += escapeByte(C);
+      else
+        Out += C;
+    return Out;
+  }
   std::string Out;
-  for (unsigned char C : S) {
-    if (C < 0x20 || C == 0x7F || (C >= 0x80 && !IsUTF8))
-      Out += escapeByte(C);
-    else
-      Out += C;
+  for (const auto *P = reinterpret_cast<const UTF8 *>(S.begin()); P != End;) {
+    if (*P < 0x20 || *P == 0x7F) {
+      Out += escapeByte(*P++);
+      continue;
+    }
+    const UTF8 *Char = P;
+    UTF32 U;
+    if (convertUTF8Sequence(&P, End, &U, strictConversion) != conversionOK) {
+      Out += escapeByte(*Char); // Cannot happen: the text is UTF-8.
+      P = Char + 1;
+      continue;
+    }
+    if (isInvisible(U)) {
+      std::string Hex = utohexstr(U, /*LowerCase=*/false);
+      Out += U > 0xFFFF ? "\\U" + std::string(8 - Hex.size(), '0')
+                        : "\\u" + std::string(4 - Hex.size(), '0');
+      Out += Hex;
+    } else {
+      Out.append(Char, P);
+    }
   }
   return Out;
 }
@@ -167,6 +215,9 @@ std::string readPreserveNoneList(StringRef Path, std::string &Text) {
   // first line "#!special-case-list-v1\r\n" as a glob list, but trims the
   // CR off each entry; the pass rebuilds lists from trimmed lines.
   StringRef Raw = (*Buf)->getBuffer();
+  // A UTF-8 byte order mark, as Windows editors save text, is no part of the
+  // first line (which may be "#!special-case-list-v1").
+  Raw.consume_front("\xEF\xBB\xBF");
   Text.clear();
   Text.reserve(Raw.size());
   for (size_t I = 0; I < Raw.size(); ++I)
