@@ -41,6 +41,8 @@ VARIANTS = [
 # --quick (the lit slice): fewer variants, still covering each feature.
 QUICK = {"O2", "O0-list-apn", "O2-noinline-list-apn", "O2-attr-apn", "lto-2tu"}
 
+# The safety pass's error for an attribute that cannot be honoured.
+BYVAL_REFUSAL = re.compile(r"error: preserve_none function '(\w+)' takes an argument by value in memory \(byval\)")
 PROTO = re.compile(r"^(static\s+)?(.*?\b)(func_\d+)\((.*)\);\s*$")
 
 
@@ -231,6 +233,15 @@ def check_program(args, tools, workroot, seed, summary):
         else:
             r = run_tool(cmd, timeout=300)
         failure = None
+        refused = BYVAL_REFUSAL.search(r.err) if kind == "attr" and not r.ok else None
+        if refused and refused.group(1) in attred:
+            # x86-64 passes a struct argument byval; LLVM does not copy it
+            # under preserve_none, so cacs refuses the attribute there (see
+            # test/PreserveNoneSafety/): the designed outcome, not a finding.
+            summary.add_pass()
+            log("  %s: refused as designed: preserve_none on %s, which takes a struct by value"
+                % (vwhat, refused.group(1)))
+            continue
         if not r.ok:
             kind_ = "compile-timeout" if r.timeout else "compile-failure"
             failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
