@@ -20,6 +20,10 @@
 // CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIiEEvT_(
 // CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIdEEvT_(
 // CHECK-DAG: call preserve_nonecc {{.*}} @c_entry(
+// By demangled name with parentheses, looked up by hash: that overload only.
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN2ns4pickEi(
+// CHECK-DAG: define {{.*}}i32 @_ZN2ns4pickEl(
+// CHECK-DAG: define {{.*}}i32 @_ZN2ns4pickEv(
 // Not listed: the overload free(long), and the caller.
 // CHECK-DAG: define {{.*}}i32 @_Z4freel(
 // CHECK-DAG: define {{.*}}i32 @_Z6callerv(
@@ -33,6 +37,8 @@ fun:coro::Fiber::resume()
 fun:void coro::Fiber::push<*>(*)
 # extern "C"
 fun:c_entry
+# demangled, an exact name: ( ) . + | ^ $ are plain characters in a glob
+fun:ns::pick(int)
 
 //--- a.cpp
 namespace coro {
@@ -45,9 +51,15 @@ struct Fiber {
 __attribute__((noinline)) int free(int x) { return x + 1; }
 __attribute__((noinline)) int free(long x) { return int(x) + 2; }
 extern "C" __attribute__((noinline)) int c_entry(int x) { return x * 2; }
+namespace ns {
+__attribute__((noinline)) int pick(int x) { return x; }
+__attribute__((noinline)) int pick(long x) { return int(x); }
+__attribute__((noinline)) int pick() { return 0; }
+} // namespace ns
 int caller() {
   coro::Fiber f;
   f.push(1);
   f.push(2.0);
-  return f.resume() + free(1) + free(2L) + c_entry(3);
+  return f.resume() + free(1) + free(2L) + c_entry(3) + ns::pick(1) +
+         ns::pick(2L) + ns::pick();
 }

@@ -56,6 +56,10 @@ std::string escapeByte(unsigned char C);
 /// byte order mark, U+200B, ...) as \uNNNN.
 std::string quoteListText(llvm::StringRef S, size_t Max = 80);
 
+/// Whether SpecialCaseList reads the patterns of a list (its text as read)
+/// as regexes: after a first line "#!special-case-list-v1"; else as globs.
+bool isRegexList(llvm::StringRef Text);
+
 /// The name a list's section headers are matched against: `[preserve_none]`
 /// and `[*]` apply, `[address]` does not.
 inline constexpr const char *PreserveNoneSectionName = "preserve_none";

@@ -28,9 +28,10 @@
 //   - Several lists combine: a function is listed if any list lists it. A
 //     list given twice counts once; an entry repeated in a section counts
 //     once, at its first line (the line the diagnostics name).
-//   - `fun:` entries without pattern characters are looked up by name in a
-//     hash map, so a list of 100,000 names costs little on LLVM 19 too, whose
-//     SpecialCaseList tries patterns one by one.
+//   - `fun:` entries without pattern characters (of a glob: * ? [ ] { } \;
+//     of a v1 regex: those and ( ) . + | ^ $) are looked up by name in a
+//     hash map, so a list of 100,000 names, demangled ones too, costs little
+//     on LLVM 19, whose SpecialCaseList tries patterns one by one.
 //
 // What a listed function gets: preserve_nonecc on its definition or
 // declaration and on every direct call of it in the module. Wherever its
@@ -159,11 +160,14 @@ struct Entry : ListEntry {
   bool Exact = false; // A fun: entry that names one function (no pattern).
 };
 
-/// Whether a pattern matches only the name it spells, as a glob and as a
-/// (version 1) regex alike. Such `fun:` entries are looked up in a hash map:
-/// SpecialCaseList of LLVM 19 tries its patterns one by one.
-bool isExactName(StringRef Pattern) {
-  return Pattern.find_first_of("*?[]{}\\().|+^$") == StringRef::npos;
+/// Whether a pattern matches only the name it spells, read as a glob or as a
+/// (version 1) regex. Such `fun:` entries are looked up in a hash map:
+/// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
+/// ( ) . + | ^ $ are plain characters, as in demangled names (`ns::f(int)`)
+/// and clones (`f.cold`).
+bool isExactName(StringRef Pattern, bool Regex) {
+  return Pattern.find_first_of(Regex ? "*?[]{}\\().|+^$" : "*?[]{}\\") ==
+         StringRef::npos;
 }
 
 struct ListFile;
@@ -252,6 +256,7 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
     Rest = Tail;
   }
 
+  bool Regex = isRegexList(L.Text);
   for (const ListSection &S : Sections) {
     Group G;
     G.Header = S.Header;
@@ -260,7 +265,7 @@ bool parseList(LLVMContext &Ctx, ListFile &L) {
       Keep.push_back(*G.Header);
     for (const ListEntry &LE : S.Entries) {
       Entry E{LE};
-      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern);
+      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern, Regex);
       G.HasFun |= E.Prefix == "fun";
       G.HasSrc |= E.Prefix == "src";
       if (E.Exact)

@@ -114,6 +114,10 @@ std::string quoteListText(StringRef S, size_t Max) {
   return Out;
 }
 
+bool isRegexList(StringRef Text) {
+  return Text.starts_with("#!special-case-list-v1\n");
+}
+
 std::string checkPreserveNoneListText(StringRef Path, StringRef Text,
                                       std::vector<ListSection> *Sections) {
   std::string P = ("'" + Path + "'").str();
