@@ -597,9 +597,10 @@ void ListApplier::warnUnused() {
       }
     if (Unused > MaxWarnings)
       report(Ctx, DS_Warning,
-             "preserve-none list '" + L->Path + "': " +
-                 Twine(Unused - MaxWarnings) +
-                 " more entries matched no function " + Where);
+             "preserve-none list '" + L->Path +
+                 "': " + Twine(Unused - MaxWarnings) +
+                 (Unused - MaxWarnings == 1 ? " more entry" : " more entries") +
+                 " matched no function " + Where);
   }
 }
 
