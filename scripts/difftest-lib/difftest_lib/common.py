@@ -93,8 +93,14 @@ def _no_core():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def run(cmd, timeout=120, cwd=None, stdin=None):
-    """Run cmd; never raises for a failing or hanging command."""
+def run(cmd, timeout=120, cwd=None, stdin=None, longer=None):
+    """Run cmd; never raises for a failing or hanging command. With longer,
+    a timeout (the machine may just be busy) gets one more try that long."""
+    r = _run_once(cmd, timeout, cwd, stdin)
+    return _run_once(cmd, longer, cwd, stdin) if r.timeout and longer else r
+
+
+def _run_once(cmd, timeout, cwd, stdin):
     t0 = time.time()
     try:
         p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL if stdin is None else stdin,

@@ -405,8 +405,7 @@ def run_llc(tools, triple, olvl, module):
     """llc -verify-machineinstrs on a module; a timeout (a busy machine) is
     given one more, longer try."""
     cmd = [tools.tool("llc"), "-mtriple=" + triple, olvl, "-verify-machineinstrs", module, "-o", "/dev/null"]
-    r = run(cmd, timeout=120)
-    return run(cmd, timeout=600) if r.timeout else r
+    return run(cmd, timeout=120, longer=600)
 
 
 def run_ir(args, tools, summary, workroot):

@@ -246,9 +246,7 @@ def check_program(args, tools, workroot, seed, summary):
             kind_ = "compile-timeout" if r.timeout else "compile-failure"
             failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
         else:
-            rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d)
-            if rr.timeout:  # the machine may just be busy: once more, longer
-                rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit * 4, cwd=d)
+            rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d, longer=run_limit * 4)
             got = outcome(rr)
             if got != expected:
                 kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
