@@ -100,10 +100,16 @@ PN __attribute__((noinline)) static double sum10(double a, double b, double c,
   return a + b + c + d + e + f + h + i + j + k;
 }
 
+// Arguments the optimizer cannot fold into the callees.
+volatile long vi[13] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+volatile double vd[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+
 __attribute__((noinline)) static long stack_args(long x) {
   volatile long local = x;
-  long s = sum13(x, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
-  double d = sum10(1, 2, 3, 4, 5, 6, 7, 8, 9, x);
+  long s = sum13(vi[0], vi[1], vi[2], vi[3], vi[4], vi[5], vi[6], vi[7],
+                 vi[8], vi[9], vi[10], vi[11], vi[12] + x);
+  double d = sum10(vd[0], vd[1], vd[2], vd[3], vd[4], vd[5], vd[6], vd[7],
+                   vd[8], vd[9] + x);
   return s + (long)d + local;
 }
 
