@@ -191,7 +191,7 @@ public:
         Setting == CalleeSavedSetting::None)
       Changed |= recordSetting();
     if (isX86_64(M))
-      checkMustTailCalls();
+      Changed |= checkMustTailCalls();
     if (P == PreserveNoneCalleeSavedPass::Phase::PreLink)
       return Changed;
     if (!anyFunctionAsksForNone())
@@ -379,7 +379,9 @@ private:
   /// An indirect preserve_none musttail call whose arguments take all 12
   /// integer argument registers leaves none for the target address (x86-64,
   /// LLVM 19 and 22: "ran out of registers during register allocation").
-  void checkMustTailCalls() {
+  /// Diagnosed in every phase: the sooner the better.
+  bool checkMustTailCalls() {
+    bool Changed = false;
     for (Function &F : M)
       for (Instruction &I : instructions(F)) {
         auto *CI = dyn_cast<CallInst>(&I);
@@ -398,7 +400,12 @@ private:
                 Twine(NumIntArgRegs - 1) +
                 " leave a register for the target address",
             DiagnosticLocation(CI->getDebugLoc())));
+        // The compile fails with the error above; an ordinary call keeps the
+        // backend from adding its own.
+        CI->setTailCallKind(CallInst::TCK_None);
+        Changed = true;
       }
+    return Changed;
   }
 };
 
