@@ -116,7 +116,8 @@ bool isX86_64(const Module &M) {
 /// How many integer registers the arguments of \p CB take under
 /// preserve_none on x86-64, and whether some argument may go to memory for
 /// another reason than running out of registers (an aggregate, a vector,
-/// x86_fp80, a byval or nest parameter, a result returned through memory).
+/// i128, x86_fp80, a byval or nest parameter, a result returned through
+/// memory).
 struct ArgumentLayout {
   unsigned IntRegs = 0;
   unsigned FPRegs = 0;
@@ -145,8 +146,6 @@ ArgumentLayout layoutOf(const CallBase &CB) {
       L.MayUseMemory = true;
     else if (isIntegerScalar(T))
       ++L.IntRegs;
-    else if (T->isIntegerTy(128))
-      L.IntRegs += 2;
     else if (isFPScalar(T))
       ++L.FPRegs;
     else
