@@ -1,9 +1,10 @@
-// [[clang::musttail]] between preserve_none functions is a jump: ten million
-// calls in a row run in constant stack (without the jump they would need
-// hundreds of MiB of stack and crash). Direct and indirect calls, integer
-// and floating-point arguments, 11 integer arguments through a pointer (the
-// most x86-64 allows, see musttail-limit.c), with APN and, on LLVM 22, the
-// empty callee-saved list. The reference output is stock clang -O0's.
+// [[clang::musttail]] (or __attribute__((musttail))) between preserve_none
+// functions is a jump: ten million calls in a row run in constant stack
+// (without the jump they would need hundreds of MiB of stack and crash).
+// Direct and indirect calls, integer and floating-point arguments, 11
+// integer arguments through a pointer (the most x86-64 allows, see
+// musttail-limit.c), with APN and, on LLVM 22, the empty callee-saved list.
+// The reference output is stock clang -O0's.
 // RUN: %stock_clang -O0 %s -o %t.ref && %t.ref > %t.ref.out
 // RUN: %clang -O0 %s -o %t0 && %t0 | diff %t.ref.out -
 // RUN: %clang -O1 %s -o %t1 && %t1 | diff %t.ref.out -
@@ -24,7 +25,7 @@ PN static long ping(long n, long acc);
 PN __attribute__((noinline)) static long pong(long n, long acc) {
   if (n == 0)
     return acc;
-  [[clang::musttail]] return ping(n - 1, acc + 3);
+  __attribute__((musttail)) return ping(n - 1, acc + 3);
 }
 PN __attribute__((noinline)) static long ping(long n, long acc) {
   if (n == 0)

@@ -2,9 +2,10 @@
 // callee with the empty callee-saved list may, under
 // -cacs-preserve-none-callee-saved=none (x86-64, LLVM 22): frame-pointer
 // callers with direct and indirect calls, an over-aligned local with a VLA
-// (frame and base pointer), a real empty-list callee under register
-// pressure, and calls that pass arguments on the stack (which keep
-// upstream's mask: LLVM 22 would store them over the rbp it saved).
+// (frame and base pointer) in a caller and in an empty-list callee, a real
+// empty-list callee under register pressure, and calls that pass arguments
+// on the stack (which keep upstream's mask: LLVM 22 would store them over
+// the rbp it saved).
 // The reference output comes from stock clang -O0 with a harmless callee.
 // REQUIRES: llvm-22
 // RUN: %stock_clang -O0 -DHARMLESS %s -o %t.ref && %t.ref > %t.ref.out
@@ -85,6 +86,27 @@ __attribute__((noinline)) static long calls_pressure(long x) {
   return r + local;
 }
 
+// An empty-list callee that realigns its stack and has a VLA (frame and
+// base pointer of its own).
+PN __attribute__((noinline)) static long realigned_callee(int n) {
+  _Alignas(64) volatile char aligned[64];
+  volatile long vla[n];
+  for (int I = 0; I < n; ++I)
+    vla[I] = I * 3;
+  memset((char *)aligned, 3, sizeof aligned);
+  trash();
+  long Sum = 0;
+  for (int I = 0; I < n; ++I)
+    Sum += vla[I];
+  return Sum + aligned[5] + (long)((unsigned long)aligned % 64);
+}
+
+__attribute__((noinline)) static long calls_realigned(int n) {
+  volatile long local = n;
+  long r = realigned_callee(n);
+  return r * 10 + local;
+}
+
 // Arguments on the stack: 13 integers, 10 doubles.
 PN __attribute__((noinline)) static long sum13(long a, long b, long c, long d,
                                               long e, long f, long h, long i,
@@ -120,6 +142,7 @@ int main(void) {
   printf("indirect %ld\n", indirect(10));
   printf("aligned_vla %ld\n", aligned_vla(100));
   printf("pressure %ld\n", calls_pressure(5));
+  printf("realigned %ld\n", calls_realigned(20));
   printf("stack_args %ld\n", stack_args(100));
   return 0;
 }
