@@ -39,7 +39,7 @@ define internal preserve_nonecc void @invoked() { ret void }
 ; caller pushed around the call.
 ; CHECK: define internal preserve_nonecc void @ints13(
 ; CHECK-SAME: #[[KEEP]]
-; WHY-DAG: remark: <unknown>:0:0: 'ints13' keeps rbp callee-saved: a call of it passes arguments on the stack
+; WHY-DAG: remark: <unknown>:0:0: 'ints13' keeps rbp callee-saved: a call of it may pass arguments on the stack
 define internal preserve_nonecc void @ints13(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) { ret void }
 
 ; 12 integer arguments and 8 doubles fit in registers.
@@ -50,7 +50,7 @@ define internal preserve_nonecc void @ints12(i64, i64, i64, i64, i64, i64, i64, 
 ; 9 doubles: one on the stack.
 ; CHECK: define internal preserve_nonecc void @doubles9(
 ; CHECK-SAME: #[[KEEP]]
-; WHY-DAG: remark: <unknown>:0:0: 'doubles9' keeps rbp callee-saved: a call of it passes arguments on the stack
+; WHY-DAG: remark: <unknown>:0:0: 'doubles9' keeps rbp callee-saved: a call of it may pass arguments on the stack
 define internal preserve_nonecc void @doubles9(double, double, double, double, double, double, double, double, double) { ret void }
 
 ; A struct returned through memory takes a hidden argument: kept.

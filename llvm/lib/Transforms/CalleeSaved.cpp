@@ -154,19 +154,26 @@ ArgumentLayout layoutOf(const CallBase &CB) {
   return L;
 }
 
-/// The one rule for call sites: may this preserve_none call get the empty
-/// register mask, so that the callee may clobber rbp? Always safe for the
-/// caller, which then saves what it needs itself, except where LLVM 22's
-/// save of the frame pointer around the call goes wrong: invokes (a fatal
-/// error) and arguments passed on the stack (stored over the saved rbp).
-bool callSiteCanClobberAll(const CallBase &CB) {
-  if (!isa<CallInst>(CB) || CB.getCallingConv() != CallingConv::PreserveNone ||
-      CB.isInlineAsm() || CB.getFunctionType()->isVarArg())
-    return false;
+/// The one rule for call sites: why may this call not get the empty register
+/// mask (so that a preserve_none callee may clobber rbp)? Null if it may. The
+/// empty mask is always safe for the caller, which then saves what it needs
+/// itself, except where LLVM 22's save of the frame pointer around the call
+/// goes wrong: invokes (a fatal error) and arguments passed on the stack
+/// (stored over the saved rbp).
+const char *whyCallKeepsMask(const CallBase &CB) {
+  if (CB.getCallingConv() != CallingConv::PreserveNone || CB.isInlineAsm())
+    return "a call of it is not a preserve_none call";
+  if (!isa<CallInst>(CB))
+    return "it is invoked";
+  if (CB.getFunctionType()->isVarArg())
+    return "a call of it is variadic";
   ArgumentLayout L = layoutOf(CB);
-  return !L.MayUseMemory && L.IntRegs <= NumIntArgRegs &&
-         L.FPRegs <= NumFPArgRegs;
+  if (L.MayUseMemory || L.IntRegs > NumIntArgRegs || L.FPRegs > NumFPArgRegs)
+    return "a call of it may pass arguments on the stack";
+  return nullptr;
 }
+
+bool callSiteCanClobberAll(const CallBase &CB) { return !whyCallKeepsMask(CB); }
 
 /// May \p CB become a jump (a sibling or musttail call) from a caller whose
 /// callers expect rbp preserved? The backend compares the masks of the two
@@ -266,8 +273,9 @@ private:
       }
       for (Instruction &I : instructions(F)) {
         auto *CB = dyn_cast<CallBase>(&I);
+        // The call site's own attribute, not its callee's.
         if (CB && CB->getCallingConv() == CallingConv::PreserveNone &&
-            CB->hasFnAttr(NoCalleeSavedAttr)) {
+            CB->getAttributes().hasFnAttr(NoCalleeSavedAttr)) {
           CB->removeFnAttr(NoCalleeSavedAttr);
           Changed = true;
         }
@@ -288,9 +296,8 @@ private:
       if (!CB || !CB->isCallee(&U) ||
           CB->getFunctionType() != F.getFunctionType())
         return "its address is taken";
-      if (!callSiteCanClobberAll(*CB))
-        return isa<CallInst>(CB) ? "a call of it passes arguments on the stack"
-                                 : "it is invoked";
+      if (const char *Why = whyCallKeepsMask(*CB))
+        return Why;
     }
     return nullptr;
   }
