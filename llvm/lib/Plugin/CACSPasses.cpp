@@ -7,7 +7,9 @@
 // Registers the cacs passes with the new pass manager:
 //  - by name, for `opt -load-pass-plugin=CACSPasses.so -passes=...`:
 //      preserve-none-list, preserve-none-list<lto>,
-//      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety;
+//      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety,
+//      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
+//      preserve-none-callee-saved<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the list at its start, APN and
 //    the safety checks at its end;
@@ -23,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/AutoPreserveNone.h"
+#include "cacs/CalleeSaved.h"
 #include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 #include "cacs/PreserveNoneSafety.h"
@@ -42,6 +45,7 @@ namespace {
 
 using APNPhase = AutoPreserveNonePass::Phase;
 using ListPhase = PreserveNoneListPass::Phase;
+using CalleeSavedPhase = PreserveNoneCalleeSavedPass::Phase;
 
 std::vector<std::string> listFilesFromSettings() {
   ArrayRef<std::string> Files = preserveNoneListFiles();
@@ -72,6 +76,7 @@ void addLTOLinkStartPasses(ModulePassManager &MPM) {
 void addLTOLinkPasses(ModulePassManager &MPM) {
   MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
   MPM.addPass(PreserveNoneSafetyPass());
+  MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
 }
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
@@ -89,6 +94,18 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   }
   if (Name == "preserve-none-safety") {
     MPM.addPass(PreserveNoneSafetyPass());
+    return true;
+  }
+  if (Name == "preserve-none-callee-saved") {
+    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
+    return true;
+  }
+  if (Name == "preserve-none-callee-saved<prelink>") {
+    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PreLink));
+    return true;
+  }
+  if (Name == "preserve-none-callee-saved<lto>") {
+    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
     return true;
   }
   if (Name == "preserve-none-list<lto>") {
@@ -111,12 +128,23 @@ void registerCallbacks(PassBuilder &PB) {
       });
 #if LLVM_VERSION_MAJOR >= 20
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
         addPerTUPasses(MPM);
+        // Last of all: it decides on the calls the other passes leave. An LTO
+        // pre-link compile only records the setting for the link.
+        bool PreLink = Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
+                       Phase == ThinOrFullLTOPhase::FullLTOPreLink;
+        MPM.addPass(PreserveNoneCalleeSavedPass(
+            PreLink ? CalleeSavedPhase::PreLink : CalleeSavedPhase::PerTU));
       });
 #else
+  // LLVM 19 does not tell the pre-link compile apart; the setting `none` is
+  // an error there anyway (see CalleeSaved.cpp).
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) { addPerTUPasses(MPM); });
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addPerTUPasses(MPM);
+        MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
+      });
 #endif
 
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
