@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 // The list file checks of the pass (PreserveNoneListFile.cpp, compiled in).
+#include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -35,6 +36,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -45,18 +47,49 @@ namespace {
 
 /// What the cacs flags of one command line ask for.
 struct CACSFlags {
-  bool AutoPreserveNone = false;
+  /// The flag settings of cacs/Options.h's table, by SettingID.
+  bool Flag[std::size(cacs::Settings)];
   std::vector<std::string> ListFiles;
   bool Version = false;
-  bool NoLink = false;      // -c, -S, -E, -fsyntax-only, -M, -MM
-  bool FullLTO = false;     // -flto, -flto=full (last -f[no-]lto* wins)
-  bool AnyLTO = false;      // also -flto=thin
-  bool HasFuseLd = false;   // the user chose a linker
-  bool HasIRInput = false;  // .ll/.bc inputs skip the clang plugin
-  bool DepFile = false;     // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
-  bool ListExportWarning = true; // -f[no-]preserve-none-list-export-warning
+  bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
+  bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
+  bool AnyLTO = false;     // also -flto=thin
+  bool HasFuseLd = false;  // the user chose a linker
+  bool HasIRInput = false; // .ll/.bc inputs skip the clang plugin
+  bool DepFile = false;    // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
   bool FoundCACSFlag = false;
+
+  CACSFlags() {
+    for (const cacs::Setting &S : cacs::Settings)
+      Flag[static_cast<unsigned>(S.ID)] = S.Default;
+  }
+  bool &flag(cacs::SettingID ID) { return Flag[static_cast<unsigned>(ID)]; }
 };
+
+/// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file):
+/// record it in F and return true.
+bool takeSettingFlag(StringRef A, CACSFlags &F) {
+  if (!A.consume_front("-f"))
+    return false;
+  for (const cacs::Setting &S : cacs::Settings) {
+    if (!S.FrontDoorFlag)
+      continue;
+    StringRef Rest = A;
+    if (S.IsFileList) {
+      if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
+        F.ListFiles.push_back(Rest.str());
+        return true;
+      }
+      continue;
+    }
+    bool On = !Rest.consume_front("no-");
+    if (Rest == S.name()) {
+      F.flag(S.ID) = On;
+      return true;
+    }
+  }
+  return false;
+}
 
 /// The flags every clang error carries: "clang: error: ...", as the stock
 /// driver prints them, so tools that parse clang's output keep working.
@@ -95,21 +128,7 @@ std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
     }
     if (A == "--") {
       AfterDashDash = true;
-    } else if (A == "-fauto-preserve-none") {
-      F.AutoPreserveNone = true;
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A == "-fno-auto-preserve-none") {
-      F.AutoPreserveNone = false;
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A.consume_front("-fpreserve-none-list=")) {
-      F.ListFiles.push_back(A.str());
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A == "-fpreserve-none-list-export-warning" ||
-               A == "-fno-preserve-none-list-export-warning") {
-      F.ListExportWarning = A == "-fpreserve-none-list-export-warning";
+    } else if (takeSettingFlag(A, F)) {
       F.FoundCACSFlag = true;
       continue;
     } else if (A == "--version") {
@@ -182,8 +201,8 @@ int main(int Argc, const char **Argv) {
 
   if (F.Version) {
     outs() << "cacs version " << CACS_VERSION
-           << " (preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION
-           << " (" << CACS_LLVM_BINDIR << ")\n";
+           << " (preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
+           << CACS_LLVM_BINDIR << ")\n";
     outs().flush();
   }
 
@@ -196,40 +215,43 @@ int main(int Argc, const char **Argv) {
   std::vector<std::string> Added;
   Added.push_back("-fplugin=" + ClangPlugin);
   Added.push_back("-fpass-plugin=" + PassPlugin);
-  if (F.AutoPreserveNone)
-    Added.push_back("-fplugin-arg-cacs-auto-preserve-none");
-  for (const std::string &L : F.ListFiles) {
-    SmallString<256> Abs(L);
-    sys::fs::make_absolute(Abs);
-    Added.push_back("-fplugin-arg-cacs-preserve-none-list=" +
-                    std::string(Abs));
-    // The list is an input of the compilation: name it in -MD output, as
-    // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1
-    // only, never cc1as.)
-    if (F.DepFile) {
+  // The settings, spelled as the table of cacs/Options.h says: as plugin
+  // arguments, and for IR inputs, which go to cc1 without an AST so that the
+  // clang plugin never sees its arguments, with -mllvm too. (-mllvm is not
+  // used otherwise because it also reaches the assembler, cc1as.) A list is
+  // named by its normalized path in both, as the passes will record it.
+  std::vector<std::string> Lists;
+  for (const std::string &L : F.ListFiles)
+    Lists.push_back(cacs::normalizeListPath(L));
+  for (const cacs::Setting &S : cacs::Settings) {
+    if (S.IsFileList) {
+      for (const std::string &L : Lists) {
+        Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
+        if (F.HasIRInput) {
+          Added.push_back("-mllvm");
+          Added.push_back("-" + S.OptionName.str() + "=" + L);
+        }
+      }
+      continue;
+    }
+    bool On = F.flag(S.ID);
+    if (On == S.Default)
+      continue;
+    Added.push_back("-fplugin-arg-cacs-" + std::string(On ? "" : "no-") +
+                    S.name().str());
+    if (F.HasIRInput) {
+      Added.push_back("-mllvm");
+      Added.push_back("-" + S.OptionName.str() + (On ? "" : "=false"));
+    }
+  }
+  // The lists are inputs of the compilation: name them in -MD output, as
+  // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1 only,
+  // never cc1as.)
+  if (F.DepFile)
+    for (const std::string &L : Lists) {
       Added.push_back("-Xclang");
-      Added.push_back("-fdepfile-entry=" + std::string(Abs));
+      Added.push_back("-fdepfile-entry=" + L);
     }
-  }
-  if (!F.ListExportWarning)
-    Added.push_back("-fplugin-arg-cacs-no-preserve-none-list-export-warning");
-  // IR inputs go to cc1 without an AST, so the clang plugin never sees its
-  // arguments there; -mllvm reaches the pass plugin's options directly. (It
-  // is not used otherwise because it also reaches the assembler, cc1as.)
-  if (F.HasIRInput) {
-    if (F.AutoPreserveNone) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-auto-preserve-none");
-    }
-    for (const std::string &L : F.ListFiles) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-preserve-none-list=" + L);
-    }
-    if (!F.ListExportWarning) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-preserve-none-list-export-warning=false");
-    }
-  }
   // A full-LTO link runs the cacs passes inside lld; the settings of each
   // compile step travel in the IR.
   if (F.AnyLTO && !F.NoLink) {
