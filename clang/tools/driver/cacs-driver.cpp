@@ -25,21 +25,28 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+// CACS_BUILD_ID: a digest of the plugins this front door was built with.
+#include "cacs-build-id.inc"
 
 using namespace llvm;
 
@@ -52,6 +59,7 @@ struct CACSFlags {
   std::vector<std::string> ListFiles;
   bool Version = false;
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
+  bool SaveTemps = false;  // -save-temps[=...]: cc1 compiles IR
   bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
   bool AnyLTO = false;     // also -flto=thin
   bool HasFuseLd = false;  // the user chose a linker
@@ -101,7 +109,7 @@ bool takeSettingFlag(StringRef A, CACSFlags &F) {
 /// Check a list file the way clang checks -fsanitize-ignorelist= files, and
 /// as the pass will read it: it must exist and parse; the errors name the
 /// path (and the line).
-void validateListFile(StringRef Prog, StringRef Path) {
+std::string validateListFile(StringRef Prog, StringRef Path) {
   if (Path.empty())
     fatal(Prog, "no file given to '-fpreserve-none-list='");
   std::string Text;
@@ -110,6 +118,88 @@ void validateListFile(StringRef Prog, StringRef Path) {
     Error = cacs::checkPreserveNoneListText(Path, Text);
   if (!Error.empty())
     fatal(Prog, Error);
+  return Text;
+}
+
+/// The most list files a compile takes (the settings header names each).
+constexpr unsigned MaxListFiles = 16;
+
+/// What the settings of a compile are, as one line that the front door puts
+/// into the translation unit (see cacs-settings.h): this cacs build and a
+/// digest of the flags and of the lists' text. Paths are not in it: caches
+/// see them on the command line and in the line markers.
+std::string settingsPragma(const CACSFlags &F,
+                           ArrayRef<std::string> ListTexts) {
+  SHA256 H;
+  for (const cacs::Setting &S : cacs::Settings)
+    if (!S.IsFileList) {
+      H.update(S.name());
+      H.update(F.Flag[static_cast<unsigned>(S.ID)] ? "=1;" : "=0;");
+    }
+  for (const std::string &T : ListTexts) {
+    H.update("list " + std::to_string(T.size()) + ";");
+    H.update(T);
+  }
+  std::array<uint8_t, 32> D = H.final();
+  return "\"cacs-" CACS_VERSION "-" CACS_BUILD_ID "\" \"" +
+         toHex(ArrayRef<uint8_t>(D).take_front(16), /*LowerCase=*/true) + "\"";
+}
+
+/// A C string literal of Text (a #line file name, a _Pragma operand).
+std::string quoteCString(StringRef Text) {
+  std::string Q = "\"";
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Q += '\\';
+    Q += C;
+  }
+  return Q + "\"";
+}
+
+/// Preprocessed inputs (.i, .ii) carry the settings they were preprocessed
+/// with. A compile of one (distcc's server, ccache without run_second_cpp)
+/// must have the same settings, or its object would silently differ from a
+/// local compile: an error names what differs.
+void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
+                             const std::string &Expected) {
+  StringRef Prev;
+  for (StringRef A : Args) {
+    StringRef Before = Prev;
+    Prev = A;
+    if (A.starts_with("-") || Before == "-o" || Before == "-MF" ||
+        Before == "-MT" || Before == "-MQ" || Before == "-Xclang")
+      continue;
+    StringRef Ext = sys::path::extension(A);
+    if (Ext != ".i" && Ext != ".ii")
+      continue;
+    // The pragma comes from the first include: look at the head only.
+    auto Buf = MemoryBuffer::getFileSlice(A, 1 << 20, 0);
+    if (!Buf) {
+      if (auto Whole = MemoryBuffer::getFile(A))
+        Buf = std::move(Whole);
+      else
+        continue; // clang will report it.
+    }
+    StringRef Text = (*Buf)->getBuffer();
+    constexpr StringRef Key = "#pragma cacs settings ";
+    size_t At = Text.find(Key);
+    if (At == StringRef::npos)
+      continue; // Preprocessed by something else than cacs: trust it.
+    StringRef Got = Text.substr(At + Key.size()).split('\n').first.rtrim();
+    if (Expected.empty())
+      fatal(Prog, "'" + A + "' was preprocessed by cacs with cacs flags (" +
+                      Got +
+                      "), and is compiled without them: give the "
+                      "compile the same cacs flags");
+    if (Got != Expected)
+      fatal(Prog,
+            "'" + A + "' was preprocessed with other cacs settings (" + Got +
+                ") than this compile has (" + Expected +
+                "): a different cacs build, flag or preserve-none list "
+                "file; compile where it was preprocessed, or give this "
+                "machine the same cacs and the same list files at the same "
+                "paths");
+  }
 }
 
 /// Scan (a response-file-expanded copy of) the arguments for what the front
@@ -131,6 +221,9 @@ std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
     } else if (takeSettingFlag(A, F)) {
       F.FoundCACSFlag = true;
       continue;
+    } else if (A == "-save-temps" || A.starts_with("-save-temps=") ||
+               A == "--save-temps" || A.starts_with("--save-temps=")) {
+      F.SaveTemps = true;
     } else if (A == "--version") {
       F.Version = true;
     } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
@@ -164,6 +257,53 @@ std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
   return std::string(P);
 }
 
+[[noreturn]] void execArgs(StringRef Prog, StringRef Driver,
+                           ArrayRef<StringRef> Args) {
+  std::vector<std::string> Storage(Args.begin(), Args.end());
+  std::vector<char *> V;
+  for (std::string &A : Storage)
+    V.push_back(A.data());
+  V.push_back(nullptr);
+  execv(Storage[0].c_str(), V.data());
+  fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+}
+
+int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
+  outs().flush();
+  std::string Err;
+  int RC = sys::ExecuteAndWait(Driver, Args, std::nullopt, {}, 0, 0, &Err);
+  if (RC < 0)
+    fatal(Prog, "cannot run '" + Driver + "': " + Err);
+  return RC;
+}
+
+/// Runs the driver with Args[1..] in a response file of our own, so that a
+/// command line that came in a response file is not too long for execv.
+int runWithResponseFile(StringRef Prog, StringRef Driver,
+                        ArrayRef<StringRef> Args) {
+  SmallString<128> Path;
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cacs-args", "rsp", FD, Path))
+    fatal(Prog, "cannot create a response file: " + EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    for (StringRef A : Args.drop_front()) {
+      OS << '"';
+      for (char C : A) {
+        if (C == '"' || C == '\\')
+          OS << '\\';
+        OS << C;
+      }
+      OS << "\"\n";
+    }
+  }
+  std::string At = ("@" + Path).str();
+  int RC = runAndWait(Prog, Driver, {Args[0], At});
+  sys::fs::remove(Path);
+  return RC;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -187,27 +327,35 @@ int main(int Argc, const char **Argv) {
   }
 
   // Look into response files too: a cacs flag may hide there. If one does,
-  // the expanded command line is what we pass on; otherwise the original.
+  // the front door writes the command line it passes on into a response
+  // file of its own (it may be too long for execv); otherwise the original
+  // command line goes on unchanged.
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 64> Expanded(Argv + 1, Argv + Argc);
   if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Expanded))
     Expanded.assign(Argv + 1, Argv + Argc); // clang will report it.
+  bool FromResponseFile =
+      Expanded.size() != size_t(Argc - 1) ||
+      !std::equal(
+          Expanded.begin(), Expanded.end(), Argv + 1,
+          [](const char *A, const char *B) { return StringRef(A) == B; });
 
   CACSFlags F;
   std::vector<const char *> Rest = scanArguments(Expanded, F);
-  if (!F.FoundCACSFlag)
+  if (!F.FoundCACSFlag) {
     Rest.assign(Argv + 1, Argv + Argc);
-
-  if (F.Version) {
-    outs() << "cacs version " << CACS_VERSION
-           << " (preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
-           << CACS_LLVM_BINDIR << ")\n";
-    outs().flush();
+    FromResponseFile = false;
   }
 
+  std::vector<std::string> ListTexts;
   for (const std::string &L : F.ListFiles)
-    validateListFile(Prog, L);
+    ListTexts.push_back(validateListFile(Prog, L));
+  if (F.ListFiles.size() > MaxListFiles)
+    fatal(Prog, "more than " + Twine(MaxListFiles) +
+                    " '-fpreserve-none-list=' files; merge some of them");
+  std::string Pragma = F.FoundCACSFlag ? settingsPragma(F, ListTexts) : "";
+  checkPreprocessedInputs(Prog, Rest, Pragma);
 
   std::string PassPlugin = siblingPath(Self, "lib", "CACSPasses.so");
   std::string ClangPlugin = siblingPath(Self, "lib", "CACSClangPlugin.so");
@@ -216,10 +364,17 @@ int main(int Argc, const char **Argv) {
   Added.push_back("-fplugin=" + ClangPlugin);
   Added.push_back("-fpass-plugin=" + PassPlugin);
   // The settings, spelled as the table of cacs/Options.h says: as plugin
-  // arguments, and for IR inputs, which go to cc1 without an AST so that the
-  // clang plugin never sees its arguments, with -mllvm too. (-mllvm is not
-  // used otherwise because it also reaches the assembler, cc1as.) A list is
-  // named by its normalized path in both, as the passes will record it.
+  // arguments; and where cc1 compiles IR, whose clang plugin never sees its
+  // arguments (IR inputs, -save-temps), as -mllvm options too, given with
+  // -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,
+  // which know no cacs option. A list is named by its normalized path in
+  // both, as the passes will record it.
+  bool CC1CompilesIR = F.HasIRInput || F.SaveTemps;
+  auto AddMLLVM = [&](const std::string &Opt) {
+    for (const char *A : {"-Xclang", "-mllvm", "-Xclang"})
+      Added.push_back(A);
+    Added.push_back(Opt);
+  };
   std::vector<std::string> Lists;
   for (const std::string &L : F.ListFiles)
     Lists.push_back(cacs::normalizeListPath(L));
@@ -227,10 +382,8 @@ int main(int Argc, const char **Argv) {
     if (S.IsFileList) {
       for (const std::string &L : Lists) {
         Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
-        if (F.HasIRInput) {
-          Added.push_back("-mllvm");
-          Added.push_back("-" + S.OptionName.str() + "=" + L);
-        }
+        if (CC1CompilesIR)
+          AddMLLVM("-" + S.OptionName.str() + "=" + L);
       }
       continue;
     }
@@ -239,10 +392,8 @@ int main(int Argc, const char **Argv) {
       continue;
     Added.push_back("-fplugin-arg-cacs-" + std::string(On ? "" : "no-") +
                     S.name().str());
-    if (F.HasIRInput) {
-      Added.push_back("-mllvm");
-      Added.push_back("-" + S.OptionName.str() + (On ? "" : "=false"));
-    }
+    if (CC1CompilesIR)
+      AddMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
   }
   // The lists are inputs of the compilation: name them in -MD output, as
   // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1 only,
@@ -252,6 +403,22 @@ int main(int Argc, const char **Argv) {
       Added.push_back("-Xclang");
       Added.push_back("-fdepfile-entry=" + L);
     }
+  // The settings travel in the translation unit itself, for the tools that
+  // only look at the preprocessed source (ccache, sccache, distcc): a forced
+  // include puts the settings pragma into it and names every list file in a
+  // line marker, as written (relative to the working directory), so that
+  // ccache's direct mode hashes the list as an included file.
+  if (!Pragma.empty()) {
+    Added.push_back("--start-no-unused-arguments");
+    Added.push_back("-include");
+    Added.push_back(siblingPath(Self, "share/cacs", "cacs-settings.h"));
+    Added.push_back("-D__CACS_SETTINGS=_Pragma(" +
+                    quoteCString("cacs settings " + Pragma) + ")");
+    for (size_t I = 0; I < F.ListFiles.size(); ++I)
+      Added.push_back("-D__CACS_LIST_" + std::to_string(I + 1) + "=" +
+                      quoteCString(F.ListFiles[I]));
+    Added.push_back("--end-no-unused-arguments");
+  }
   // A full-LTO link runs the cacs passes inside lld; the settings of each
   // compile step travel in the IR.
   if (F.AnyLTO && !F.NoLink) {
@@ -261,13 +428,22 @@ int main(int Argc, const char **Argv) {
   }
 
   // Our arguments go first: after a user's "--" they would be inputs.
-  std::vector<const char *> NewArgv;
-  NewArgv.push_back(RealDriver.c_str());
+  std::vector<StringRef> NewArgs;
+  NewArgs.push_back(RealDriver);
   for (const std::string &A : Added)
-    NewArgv.push_back(A.c_str());
-  NewArgv.insert(NewArgv.end(), Rest.begin(), Rest.end());
-  NewArgv.push_back(nullptr);
+    NewArgs.push_back(A);
+  NewArgs.insert(NewArgs.end(), Rest.begin(), Rest.end());
 
-  execv(RealDriver.c_str(), const_cast<char *const *>(NewArgv.data()));
-  fatal(Prog, "cannot run '" + RealDriver + "': " + std::strerror(errno));
+  // --version: clang's banner first (tools such as Meson read its first
+  // line), then cacs's own line.
+  if (F.Version) {
+    int RC = runAndWait(Prog, RealDriver, NewArgs);
+    outs() << "cacs version " << CACS_VERSION << " (" << CACS_BUILD_ID
+           << ", preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
+           << CACS_LLVM_BINDIR << ")\n";
+    return RC;
+  }
+  if (FromResponseFile)
+    return runWithResponseFile(Prog, RealDriver, NewArgs);
+  execArgs(Prog, RealDriver, NewArgs);
 }
