@@ -172,15 +172,13 @@ void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
     StringRef Ext = sys::path::extension(A);
     if (Ext != ".i" && Ext != ".ii")
       continue;
-    // The pragma comes from the first include: look at the head only.
-    auto Buf = MemoryBuffer::getFileSlice(A, 1 << 20, 0);
-    if (!Buf) {
-      if (auto Whole = MemoryBuffer::getFile(A))
-        Buf = std::move(Whole);
-      else
-        continue; // clang will report it.
-    }
-    StringRef Text = (*Buf)->getBuffer();
+    // The pragma comes from the first include: look at the head only (the
+    // file is mapped, not read).
+    auto Buf = MemoryBuffer::getFile(A, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      continue; // clang will report it.
+    StringRef Text = (*Buf)->getBuffer().take_front(1 << 20);
     constexpr StringRef Key = "#pragma cacs settings ";
     size_t At = Text.find(Key);
     if (At == StringRef::npos)
@@ -396,10 +394,12 @@ int main(int Argc, const char **Argv) {
       AddMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
   }
   // The lists are inputs of the compilation: name them in -MD output, as
-  // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1 only,
-  // never cc1as.)
+  // clang does for -fsanitize-ignorelist= files, and as the command line
+  // does (relative to the working directory, like the source file): ccache's
+  // depend mode, which hashes what -MD names, must not take another
+  // directory's list for this one. (-Xclang reaches cc1 only, never cc1as.)
   if (F.DepFile)
-    for (const std::string &L : Lists) {
+    for (const std::string &L : F.ListFiles) {
       Added.push_back("-Xclang");
       Added.push_back("-fdepfile-entry=" + L);
     }
