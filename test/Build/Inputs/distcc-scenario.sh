@@ -35,6 +35,9 @@ start_server() {
     mounts+="mount --bind '$1' '$2' && "
     shift 2
   done
+  # distccd runs as the user distcc when started as root: a TMPDIR it may use.
+  mkdir -p "$work/tmp" && chmod 1777 "$work/tmp"
+  TMPDIR=$work/tmp \
   unshare -m --propagation private sh -c "$mounts exec timeout 300 distccd \
     --no-detach --daemon --listen 127.0.0.1 --port $port --allow 127.0.0.1 \
     --jobs 2 --enable-tcp-insecure --log-stderr --log-level=info" \
