@@ -58,6 +58,11 @@ start_server same
 same=$host
 DISTCC_HOSTS=$same DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 \
   distcc "$cc" "${flags[@]}" -o same.o || fail "remote compile on the same setup"
+# The server logs the job after it has answered: wait for the line.
+for _ in $(seq 50); do
+  grep -q "COMPILE_OK" same.log && break
+  sleep 0.1
+done
 grep -q "COMPILE_OK" same.log || fail "the compile did not run on the server"
 cmp local.o same.o || fail "remote object differs from the local one"
 echo "ok: remote object identical"
