@@ -54,3 +54,4 @@ install(FILES
   ${CMAKE_CURRENT_LIST_DIR}/cacs-toolchain.cmake
   ${CMAKE_CURRENT_LIST_DIR}/cacs-full-lto.cmake
   DESTINATION ${CACS_CMAKE_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/clang/tools/driver/clangd.yaml DESTINATION share/cacs)
