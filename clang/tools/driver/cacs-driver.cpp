@@ -270,8 +270,10 @@ int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
   outs().flush();
   std::string Err;
   int RC = sys::ExecuteAndWait(Driver, Args, std::nullopt, {}, 0, 0, &Err);
-  if (RC < 0)
+  if (RC == -1)
     fatal(Prog, "cannot run '" + Driver + "': " + Err);
+  if (RC < 0) // It crashed, and said so.
+    return 1;
   return RC;
 }
 
