@@ -11,15 +11,26 @@
 //   -fpreserve-none-list=<file>                      (may be repeated)
 //   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
-// It takes those flags out of the command line, loads the cacs plugins into
-// every compile job, hands them the settings as plugin arguments, and execs
-// the stock driver, so that everything else (modes, diagnostics, exit status,
-// -###) is clang's own. With -flto it also makes the link run the cacs passes
-// inside lld.
+// (spelled as the settings table of cacs/Options.h says). It takes those
+// flags out of the command line, loads the cacs plugins into every compile
+// job, hands them the settings as plugin arguments, and execs the stock
+// driver, so that everything else (modes, diagnostics, exit status, -###) is
+// clang's own. With -flto it also makes the link run the cacs passes inside
+// lld.
+//
+// For the build tools around it (README, "Using cacs with your build"):
+//  - with any cacs flag, a forced include (cacs-settings.h) puts the settings
+//    into the translation unit: a pragma with this build's plugin digest and
+//    a digest of the flags and lists, and a line marker per list file, so
+//    compiler caches hash the lists and a compile of a preprocessed file
+//    (distcc's server) can check that it has the same settings;
+//  - --version prints clang's banner first, then the cacs line;
+//  - a command line that came in a response file goes on in one.
 //
 //===----------------------------------------------------------------------===//
 
-// The list file checks of the pass (PreserveNoneListFile.cpp, compiled in).
+// The settings table (Options.cpp) and the list file checks of the pass
+// (PreserveNoneListFile.cpp), compiled in.
 #include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 
@@ -396,14 +407,20 @@ int main(int Argc, const char **Argv) {
       AddMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
   }
   // The lists are inputs of the compilation: name them in -MD output, as
-  // clang does for -fsanitize-ignorelist= files, and as the command line
-  // does (relative to the working directory, like the source file): ccache's
-  // depend mode, which hashes what -MD names, must not take another
-  // directory's list for this one. (-Xclang reaches cc1 only, never cc1as.)
+  // clang does for -fsanitize-ignorelist= files, by their absolute path, and
+  // also as the command line does when that differs (relative to the working
+  // directory, like the source file): ccache's depend mode, which hashes
+  // what -MD names, must not take another directory's list for this one.
+  // (-Xclang reaches cc1 only, never cc1as.)
+  auto AddDepEntry = [&](const std::string &Path) {
+    Added.push_back("-Xclang");
+    Added.push_back("-fdepfile-entry=" + Path);
+  };
   if (F.DepFile)
-    for (const std::string &L : F.ListFiles) {
-      Added.push_back("-Xclang");
-      Added.push_back("-fdepfile-entry=" + L);
+    for (size_t I = 0; I < Lists.size(); ++I) {
+      AddDepEntry(Lists[I]);
+      if (F.ListFiles[I] != Lists[I])
+        AddDepEntry(F.ListFiles[I]);
     }
   // The settings travel in the translation unit itself, for the tools that
   // only look at the preprocessed source (ccache, sccache, distcc): a forced
