@@ -1,5 +1,9 @@
-// The front door names cacs and the LLVM it runs on, then clang's own banner.
+// The front door prints clang's own banner first (tools such as Meson read its
+// first line), then a line naming cacs, its build and the LLVM it runs on.
 // RUN: %clang --version | FileCheck %s
 // RUN: %clangxx --version | FileCheck %s
-// CHECK: cacs version {{[0-9]+\.[0-9]+\.[0-9]+}} (preserve_none toolchain) on LLVM [[MAJOR:[0-9]+]].
-// CHECK-NEXT: clang version [[MAJOR]].
+// CHECK: {{^}}{{.*}}clang version [[MAJOR:[0-9]+]].
+// CHECK: {{^}}cacs version {{[0-9]+\.[0-9]+\.[0-9]+}} ({{[0-9a-f]+}}, preserve_none toolchain) on LLVM [[MAJOR]].
+// RUN: %clang --version > %t.txt
+// RUN: head -n 1 %t.txt | FileCheck %s --check-prefix=FIRST
+// FIRST: clang version

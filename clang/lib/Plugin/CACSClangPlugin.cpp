@@ -8,10 +8,10 @@
 // them to the pass plugin (CACSPasses, which this library links against):
 //
 //   -fplugin=CACSClangPlugin.so
-//     -fplugin-arg-cacs-auto-preserve-none
-//     -fplugin-arg-cacs-no-auto-preserve-none
-//     -fplugin-arg-cacs-preserve-none-list=<file>
-//     -fplugin-arg-cacs-no-preserve-none-list-export-warning
+//     -fplugin-arg-cacs-<name>, -fplugin-arg-cacs-no-<name>  (flags)
+//     -fplugin-arg-cacs-<name>=<file>                         (lists)
+//
+// for every setting of the table in cacs/Options.h.
 //
 // The front door passes settings this way, not with -mllvm, because -mllvm
 // also reaches the integrated assembler (cc1as), which knows no cacs option.
@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -39,24 +38,36 @@ protected:
 
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
-    for (StringRef Arg : Args) {
-      if (Arg == "auto-preserve-none") {
-        cacs::setAutoPreserveNone(true);
-      } else if (Arg == "no-auto-preserve-none") {
-        cacs::setAutoPreserveNone(false);
-      } else if (Arg.consume_front("preserve-none-list=")) {
-        cacs::addPreserveNoneListFile(Arg);
-      } else if (Arg == "no-preserve-none-list-export-warning") {
-        cacs::setPreserveNoneListExportWarning(false);
-      } else {
+    for (StringRef Arg : Args)
+      if (!parseSetting(Arg)) {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                    "unknown argument '%0' to the cacs plugin"))
             << Arg;
         return false;
       }
-    }
     return true;
+  }
+
+  /// One argument, spelled as cacs/Options.h's table says: <name>,
+  /// no-<name> for a flag; <name>=<file> for a list.
+  static bool parseSetting(StringRef Arg) {
+    for (const cacs::Setting &S : cacs::Settings) {
+      StringRef Rest = Arg;
+      if (S.IsFileList) {
+        if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
+          cacs::addPreserveNoneListFile(Rest);
+          return true;
+        }
+        continue;
+      }
+      bool On = !Rest.consume_front("no-");
+      if (Rest == S.name()) {
+        cacs::setFlagSetting(S.ID, On);
+        return true;
+      }
+    }
+    return false;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }

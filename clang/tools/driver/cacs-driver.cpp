@@ -11,33 +11,53 @@
 //   -fpreserve-none-list=<file>                      (may be repeated)
 //   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
-// It takes those flags out of the command line, loads the cacs plugins into
-// every compile job, hands them the settings as plugin arguments, and execs
-// the stock driver, so that everything else (modes, diagnostics, exit status,
-// -###) is clang's own. With -flto it also makes the link run the cacs passes
-// inside lld.
+// (spelled as the settings table of cacs/Options.h says). It takes those
+// flags out of the command line, loads the cacs plugins into every compile
+// job, hands them the settings as plugin arguments, and execs the stock
+// driver, so that everything else (modes, diagnostics, exit status, -###) is
+// clang's own. With -flto it also makes the link run the cacs passes inside
+// lld.
+//
+// For the build tools around it (README, "Using cacs with your build"):
+//  - with any cacs flag, a forced include (cacs-settings.h) puts the settings
+//    into the translation unit: a pragma with this build's plugin digest and
+//    a digest of the flags and lists, and a line marker per list file, so
+//    compiler caches hash the lists and a compile of a preprocessed file
+//    (distcc's server) can check that it has the same settings;
+//  - --version prints clang's banner first, then the cacs line;
+//  - a command line that came in a response file goes on in one.
 //
 //===----------------------------------------------------------------------===//
 
-// The list file checks of the pass (PreserveNoneListFile.cpp, compiled in).
+// The settings table (Options.cpp) and the list file checks of the pass
+// (PreserveNoneListFile.cpp), compiled in.
+#include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+// CACS_BUILD_ID: a digest of the plugins this front door was built with.
+#include "cacs-build-id.inc"
 
 using namespace llvm;
 
@@ -45,18 +65,50 @@ namespace {
 
 /// What the cacs flags of one command line ask for.
 struct CACSFlags {
-  bool AutoPreserveNone = false;
+  /// The flag settings of cacs/Options.h's table, by SettingID.
+  bool Flag[std::size(cacs::Settings)];
   std::vector<std::string> ListFiles;
   bool Version = false;
-  bool NoLink = false;      // -c, -S, -E, -fsyntax-only, -M, -MM
-  bool FullLTO = false;     // -flto, -flto=full (last -f[no-]lto* wins)
-  bool AnyLTO = false;      // also -flto=thin
-  bool HasFuseLd = false;   // the user chose a linker
-  bool HasIRInput = false;  // .ll/.bc inputs skip the clang plugin
-  bool DepFile = false;     // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
-  bool ListExportWarning = true; // -f[no-]preserve-none-list-export-warning
+  bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
+  bool SaveTemps = false;  // -save-temps[=...]: cc1 compiles IR
+  bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
+  bool AnyLTO = false;     // also -flto=thin
+  bool HasFuseLd = false;  // the user chose a linker
+  bool HasIRInput = false; // .ll/.bc inputs skip the clang plugin
+  bool DepFile = false;    // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
   bool FoundCACSFlag = false;
+
+  CACSFlags() {
+    for (const cacs::Setting &S : cacs::Settings)
+      Flag[static_cast<unsigned>(S.ID)] = S.Default;
+  }
+  bool &flag(cacs::SettingID ID) { return Flag[static_cast<unsigned>(ID)]; }
 };
+
+/// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file):
+/// record it in F and return true.
+bool takeSettingFlag(StringRef A, CACSFlags &F) {
+  if (!A.consume_front("-f"))
+    return false;
+  for (const cacs::Setting &S : cacs::Settings) {
+    if (!S.FrontDoorFlag)
+      continue;
+    StringRef Rest = A;
+    if (S.IsFileList) {
+      if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
+        F.ListFiles.push_back(Rest.str());
+        return true;
+      }
+      continue;
+    }
+    bool On = !Rest.consume_front("no-");
+    if (Rest == S.name()) {
+      F.flag(S.ID) = On;
+      return true;
+    }
+  }
+  return false;
+}
 
 /// The flags every clang error carries: "clang: error: ...", as the stock
 /// driver prints them, so tools that parse clang's output keep working.
@@ -68,7 +120,7 @@ struct CACSFlags {
 /// Check a list file the way clang checks -fsanitize-ignorelist= files, and
 /// as the pass will read it: it must exist and parse; the errors name the
 /// path (and the line).
-void validateListFile(StringRef Prog, StringRef Path) {
+std::string validateListFile(StringRef Prog, StringRef Path) {
   if (Path.empty())
     fatal(Prog, "no file given to '-fpreserve-none-list='");
   std::string Text;
@@ -77,6 +129,86 @@ void validateListFile(StringRef Prog, StringRef Path) {
     Error = cacs::checkPreserveNoneListText(Path, Text);
   if (!Error.empty())
     fatal(Prog, Error);
+  return Text;
+}
+
+/// The most list files a compile takes (the settings header names each).
+constexpr unsigned MaxListFiles = 16;
+
+/// What the settings of a compile are, as one line that the front door puts
+/// into the translation unit (see cacs-settings.h): this cacs build and a
+/// digest of the flags and of the lists' text. Paths are not in it: caches
+/// see them on the command line and in the line markers.
+std::string settingsPragma(const CACSFlags &F,
+                           ArrayRef<std::string> ListTexts) {
+  SHA256 H;
+  for (const cacs::Setting &S : cacs::Settings)
+    if (!S.IsFileList) {
+      H.update(S.name());
+      H.update(F.Flag[static_cast<unsigned>(S.ID)] ? "=1;" : "=0;");
+    }
+  for (const std::string &T : ListTexts) {
+    H.update("list " + std::to_string(T.size()) + ";");
+    H.update(T);
+  }
+  std::array<uint8_t, 32> D = H.final();
+  return "\"cacs-" CACS_VERSION "-" CACS_BUILD_ID "\" \"" +
+         toHex(ArrayRef<uint8_t>(D).take_front(16), /*LowerCase=*/true) + "\"";
+}
+
+/// A C string literal of Text (a #line file name, a _Pragma operand).
+std::string quoteCString(StringRef Text) {
+  std::string Q = "\"";
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Q += '\\';
+    Q += C;
+  }
+  return Q + "\"";
+}
+
+/// Preprocessed inputs (.i, .ii) carry the settings they were preprocessed
+/// with. A compile of one (distcc's server, ccache without run_second_cpp)
+/// must have the same settings, or its object would silently differ from a
+/// local compile: an error names what differs.
+void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
+                             const std::string &Expected) {
+  StringRef Prev;
+  for (StringRef A : Args) {
+    StringRef Before = Prev;
+    Prev = A;
+    if (A.starts_with("-") || Before == "-o" || Before == "-MF" ||
+        Before == "-MT" || Before == "-MQ" || Before == "-Xclang")
+      continue;
+    StringRef Ext = sys::path::extension(A);
+    if (Ext != ".i" && Ext != ".ii")
+      continue;
+    // The pragma comes from the first include: look at the head only (the
+    // file is mapped, not read).
+    auto Buf = MemoryBuffer::getFile(A, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      continue; // clang will report it.
+    StringRef Text = (*Buf)->getBuffer().take_front(1 << 20);
+    constexpr StringRef Key = "#pragma cacs settings ";
+    size_t At = Text.find(Key);
+    if (At == StringRef::npos)
+      continue; // Preprocessed by something else than cacs: trust it.
+    StringRef Got = Text.substr(At + Key.size()).split('\n').first.rtrim();
+    if (Expected.empty())
+      fatal(Prog, "'" + A + "' was preprocessed by cacs with cacs flags (" +
+                      Got +
+                      "), and is compiled without them: give the "
+                      "compile the same cacs flags");
+    if (Got != Expected)
+      fatal(Prog,
+            "'" + A + "' was preprocessed with other cacs settings (" + Got +
+                ") than this compile has (" + Expected +
+                "): a different cacs build, flag or preserve-none list "
+                "file; compile where it was preprocessed, or give this "
+                "machine the same cacs and the same list files at the same "
+                "paths");
+  }
 }
 
 /// Scan (a response-file-expanded copy of) the arguments for what the front
@@ -95,23 +227,12 @@ std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
     }
     if (A == "--") {
       AfterDashDash = true;
-    } else if (A == "-fauto-preserve-none") {
-      F.AutoPreserveNone = true;
+    } else if (takeSettingFlag(A, F)) {
       F.FoundCACSFlag = true;
       continue;
-    } else if (A == "-fno-auto-preserve-none") {
-      F.AutoPreserveNone = false;
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A.consume_front("-fpreserve-none-list=")) {
-      F.ListFiles.push_back(A.str());
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A == "-fpreserve-none-list-export-warning" ||
-               A == "-fno-preserve-none-list-export-warning") {
-      F.ListExportWarning = A == "-fpreserve-none-list-export-warning";
-      F.FoundCACSFlag = true;
-      continue;
+    } else if (A == "-save-temps" || A.starts_with("-save-temps=") ||
+               A == "--save-temps" || A.starts_with("--save-temps=")) {
+      F.SaveTemps = true;
     } else if (A == "--version") {
       F.Version = true;
     } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
@@ -145,6 +266,55 @@ std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
   return std::string(P);
 }
 
+[[noreturn]] void execArgs(StringRef Prog, StringRef Driver,
+                           ArrayRef<StringRef> Args) {
+  std::vector<std::string> Storage(Args.begin(), Args.end());
+  std::vector<char *> V;
+  for (std::string &A : Storage)
+    V.push_back(A.data());
+  V.push_back(nullptr);
+  execv(Storage[0].c_str(), V.data());
+  fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+}
+
+int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
+  outs().flush();
+  std::string Err;
+  int RC = sys::ExecuteAndWait(Driver, Args, std::nullopt, {}, 0, 0, &Err);
+  if (RC == -1)
+    fatal(Prog, "cannot run '" + Driver + "': " + Err);
+  if (RC < 0) // It crashed, and said so.
+    return 1;
+  return RC;
+}
+
+/// Runs the driver with Args[1..] in a response file of our own, so that a
+/// command line that came in a response file is not too long for execv.
+int runWithResponseFile(StringRef Prog, StringRef Driver,
+                        ArrayRef<StringRef> Args) {
+  SmallString<128> Path;
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("cacs-args", "rsp", FD, Path))
+    fatal(Prog, "cannot create a response file: " + EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    for (StringRef A : Args.drop_front()) {
+      OS << '"';
+      for (char C : A) {
+        if (C == '"' || C == '\\')
+          OS << '\\';
+        OS << C;
+      }
+      OS << "\"\n";
+    }
+  }
+  std::string At = ("@" + Path).str();
+  int RC = runAndWait(Prog, Driver, {Args[0], At});
+  sys::fs::remove(Path);
+  return RC;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -168,27 +338,35 @@ int main(int Argc, const char **Argv) {
   }
 
   // Look into response files too: a cacs flag may hide there. If one does,
-  // the expanded command line is what we pass on; otherwise the original.
+  // the front door writes the command line it passes on into a response
+  // file of its own (it may be too long for execv); otherwise the original
+  // command line goes on unchanged.
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 64> Expanded(Argv + 1, Argv + Argc);
   if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Expanded))
     Expanded.assign(Argv + 1, Argv + Argc); // clang will report it.
+  bool FromResponseFile =
+      Expanded.size() != size_t(Argc - 1) ||
+      !std::equal(
+          Expanded.begin(), Expanded.end(), Argv + 1,
+          [](const char *A, const char *B) { return StringRef(A) == B; });
 
   CACSFlags F;
   std::vector<const char *> Rest = scanArguments(Expanded, F);
-  if (!F.FoundCACSFlag)
+  if (!F.FoundCACSFlag) {
     Rest.assign(Argv + 1, Argv + Argc);
-
-  if (F.Version) {
-    outs() << "cacs version " << CACS_VERSION
-           << " (preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION
-           << " (" << CACS_LLVM_BINDIR << ")\n";
-    outs().flush();
+    FromResponseFile = false;
   }
 
+  std::vector<std::string> ListTexts;
   for (const std::string &L : F.ListFiles)
-    validateListFile(Prog, L);
+    ListTexts.push_back(validateListFile(Prog, L));
+  if (F.ListFiles.size() > MaxListFiles)
+    fatal(Prog, "more than " + Twine(MaxListFiles) +
+                    " '-fpreserve-none-list=' files; merge some of them");
+  std::string Pragma = F.FoundCACSFlag ? settingsPragma(F, ListTexts) : "";
+  checkPreprocessedInputs(Prog, Rest, Pragma);
 
   std::string PassPlugin = siblingPath(Self, "lib", "CACSPasses.so");
   std::string ClangPlugin = siblingPath(Self, "lib", "CACSClangPlugin.so");
@@ -196,39 +374,69 @@ int main(int Argc, const char **Argv) {
   std::vector<std::string> Added;
   Added.push_back("-fplugin=" + ClangPlugin);
   Added.push_back("-fpass-plugin=" + PassPlugin);
-  if (F.AutoPreserveNone)
-    Added.push_back("-fplugin-arg-cacs-auto-preserve-none");
-  for (const std::string &L : F.ListFiles) {
-    SmallString<256> Abs(L);
-    sys::fs::make_absolute(Abs);
-    Added.push_back("-fplugin-arg-cacs-preserve-none-list=" +
-                    std::string(Abs));
-    // The list is an input of the compilation: name it in -MD output, as
-    // clang does for -fsanitize-ignorelist= files. (-Xclang reaches cc1
-    // only, never cc1as.)
-    if (F.DepFile) {
-      Added.push_back("-Xclang");
-      Added.push_back("-fdepfile-entry=" + std::string(Abs));
+  // The settings, spelled as the table of cacs/Options.h says: as plugin
+  // arguments; and where cc1 compiles IR, whose clang plugin never sees its
+  // arguments (IR inputs, -save-temps), as -mllvm options too, given with
+  // -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,
+  // which know no cacs option. A list is named by its normalized path in
+  // both, as the passes will record it.
+  bool CC1CompilesIR = F.HasIRInput || F.SaveTemps;
+  auto AddMLLVM = [&](const std::string &Opt) {
+    for (const char *A : {"-Xclang", "-mllvm", "-Xclang"})
+      Added.push_back(A);
+    Added.push_back(Opt);
+  };
+  std::vector<std::string> Lists;
+  for (const std::string &L : F.ListFiles)
+    Lists.push_back(cacs::normalizeListPath(L));
+  for (const cacs::Setting &S : cacs::Settings) {
+    if (S.IsFileList) {
+      for (const std::string &L : Lists) {
+        Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
+        if (CC1CompilesIR)
+          AddMLLVM("-" + S.OptionName.str() + "=" + L);
+      }
+      continue;
     }
+    bool On = F.flag(S.ID);
+    if (On == S.Default)
+      continue;
+    Added.push_back("-fplugin-arg-cacs-" + std::string(On ? "" : "no-") +
+                    S.name().str());
+    if (CC1CompilesIR)
+      AddMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
   }
-  if (!F.ListExportWarning)
-    Added.push_back("-fplugin-arg-cacs-no-preserve-none-list-export-warning");
-  // IR inputs go to cc1 without an AST, so the clang plugin never sees its
-  // arguments there; -mllvm reaches the pass plugin's options directly. (It
-  // is not used otherwise because it also reaches the assembler, cc1as.)
-  if (F.HasIRInput) {
-    if (F.AutoPreserveNone) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-auto-preserve-none");
+  // The lists are inputs of the compilation: name them in -MD output, as
+  // clang does for -fsanitize-ignorelist= files, by their absolute path, and
+  // also as the command line does when that differs (relative to the working
+  // directory, like the source file): ccache's depend mode, which hashes
+  // what -MD names, must not take another directory's list for this one.
+  // (-Xclang reaches cc1 only, never cc1as.)
+  auto AddDepEntry = [&](const std::string &Path) {
+    Added.push_back("-Xclang");
+    Added.push_back("-fdepfile-entry=" + Path);
+  };
+  if (F.DepFile)
+    for (size_t I = 0; I < Lists.size(); ++I) {
+      AddDepEntry(Lists[I]);
+      if (F.ListFiles[I] != Lists[I])
+        AddDepEntry(F.ListFiles[I]);
     }
-    for (const std::string &L : F.ListFiles) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-preserve-none-list=" + L);
-    }
-    if (!F.ListExportWarning) {
-      Added.push_back("-mllvm");
-      Added.push_back("-cacs-preserve-none-list-export-warning=false");
-    }
+  // The settings travel in the translation unit itself, for the tools that
+  // only look at the preprocessed source (ccache, sccache, distcc): a forced
+  // include puts the settings pragma into it and names every list file in a
+  // line marker, as written (relative to the working directory), so that
+  // ccache's direct mode hashes the list as an included file.
+  if (!Pragma.empty()) {
+    Added.push_back("--start-no-unused-arguments");
+    Added.push_back("-include");
+    Added.push_back(siblingPath(Self, "share/cacs", "cacs-settings.h"));
+    Added.push_back("-D__CACS_SETTINGS=_Pragma(" +
+                    quoteCString("cacs settings " + Pragma) + ")");
+    for (size_t I = 0; I < F.ListFiles.size(); ++I)
+      Added.push_back("-D__CACS_LIST_" + std::to_string(I + 1) + "=" +
+                      quoteCString(F.ListFiles[I]));
+    Added.push_back("--end-no-unused-arguments");
   }
   // A full-LTO link runs the cacs passes inside lld; the settings of each
   // compile step travel in the IR.
@@ -239,13 +447,22 @@ int main(int Argc, const char **Argv) {
   }
 
   // Our arguments go first: after a user's "--" they would be inputs.
-  std::vector<const char *> NewArgv;
-  NewArgv.push_back(RealDriver.c_str());
+  std::vector<StringRef> NewArgs;
+  NewArgs.push_back(RealDriver);
   for (const std::string &A : Added)
-    NewArgv.push_back(A.c_str());
-  NewArgv.insert(NewArgv.end(), Rest.begin(), Rest.end());
-  NewArgv.push_back(nullptr);
+    NewArgs.push_back(A);
+  NewArgs.insert(NewArgs.end(), Rest.begin(), Rest.end());
 
-  execv(RealDriver.c_str(), const_cast<char *const *>(NewArgv.data()));
-  fatal(Prog, "cannot run '" + RealDriver + "': " + std::strerror(errno));
+  // --version: clang's banner first (tools such as Meson read its first
+  // line), then cacs's own line.
+  if (F.Version) {
+    int RC = runAndWait(Prog, RealDriver, NewArgs);
+    outs() << "cacs version " << CACS_VERSION << " (" << CACS_BUILD_ID
+           << ", preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
+           << CACS_LLVM_BINDIR << ")\n";
+    return RC;
+  }
+  if (FromResponseFile)
+    return runWithResponseFile(Prog, RealDriver, NewArgs);
+  execArgs(Prog, RealDriver, NewArgs);
 }

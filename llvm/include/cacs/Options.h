@@ -4,14 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The settings of one compilation. They come from `-mllvm -cacs-*` options
-// (for `opt`, and for stock clang with `-fplugin=` loading this library) or
-// from the cacs clang plugin, which the `build/bin/clang` front door drives
-// with `-fplugin-arg-cacs-*`. The passes read them when the pipeline is built.
+// The settings of one compilation, and the one table that spells them. Each
+// setting has four spellings, all derived from its name here:
 //
-// Settings never reach a full-LTO link this way (lld loads pass plugins after
-// parsing its options), so the per-TU passes also record what they need in the
-// IR: see AutoPreserveNone.h and PreserveNoneList.h.
+//   front door (build/bin/clang)  -f<name>, -fno-<name>    -f<name>=<file>
+//   cacs clang plugin             -fplugin-arg-cacs-<name>, ...-cacs-no-<name>,
+//                                 -fplugin-arg-cacs-<name>=<file>
+//   -mllvm (stock clang, opt)     -cacs-<name>, -cacs-<name>=false,
+//                                 -cacs-<name>=<file>
+//   cl::opt (Options.cpp)         cacs-<name>
+//
+// The passes read the settings when the pipeline is built. Settings never
+// reach a full-LTO link this way (lld loads pass plugins after parsing its
+// options), so the per-TU passes also record what they need in the IR: see
+// AutoPreserveNone.h and PreserveNoneList.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,14 +31,72 @@
 
 namespace cacs {
 
+/// The settings, in the order of the table below.
+enum class SettingID {
+  AutoPreserveNone,
+  PreserveNoneList,
+  PreserveNoneListExportWarning,
+  PreserveNoneListWarnUnused,
+};
+
+struct Setting {
+  SettingID ID;
+  /// The cl::opt name, "cacs-<name>"; the other spellings use <name>.
+  llvm::StringLiteral OptionName;
+  /// A list of files (repeatable, "=<file>") or an on/off flag.
+  bool IsFileList;
+  /// Only for flags: the value when no spelling is given.
+  bool Default;
+  /// Whether the front door accepts -f<name> (otherwise only -mllvm).
+  bool FrontDoorFlag;
+  llvm::StringLiteral Description;
+
+  llvm::StringRef name() const { return OptionName.drop_front(5); }
+};
+
+inline constexpr Setting Settings[] = {
+    {SettingID::AutoPreserveNone, "cacs-auto-preserve-none", false, false, true,
+     "Propagate preserve_none to the callers of preserve_none functions "
+     "where that is safe (-fauto-preserve-none)"},
+    {SettingID::PreserveNoneList, "cacs-preserve-none-list", true, false, true,
+     "Give preserve_none to the functions named in this list "
+     "(-fpreserve-none-list=); may be repeated"},
+    {SettingID::PreserveNoneListExportWarning,
+     "cacs-preserve-none-list-export-warning", false, true, true,
+     "Warn when a function given preserve_none by a list is exported "
+     "(-fno-preserve-none-list-export-warning turns it off)"},
+    {SettingID::PreserveNoneListWarnUnused,
+     "cacs-preserve-none-list-warn-unused", false, false, false,
+     "Warn about preserve-none list entries that match nothing in the "
+     "translation unit too (always on at the full-LTO link)"},
+};
+
+inline constexpr const Setting &setting(SettingID ID) {
+  return Settings[static_cast<unsigned>(ID)];
+}
+
+/// The value of a flag setting (not a list).
+bool flagSetting(SettingID ID);
+void setFlagSetting(SettingID ID, bool Enabled);
+
 /// Is automatic preserve_none propagation (-fauto-preserve-none) on for this
 /// translation unit?
 bool autoPreserveNoneEnabled();
 void setAutoPreserveNone(bool Enabled);
 
-/// The -fpreserve-none-list= files, in command-line order.
+/// The -fpreserve-none-list= files, in command-line order, each once: a path
+/// is made absolute and free of "." and ".." where it is added, whichever
+/// spelling added it, so one file given two ways is one list.
 llvm::ArrayRef<std::string> preserveNoneListFiles();
 void addPreserveNoneListFile(llvm::StringRef Path);
+/// The path under which a list file is read and recorded.
+std::string normalizeListPath(llvm::StringRef Path);
+
+/// -f[no-]preserve-none-list-export-warning.
+bool preserveNoneListExportWarning();
+void setPreserveNoneListExportWarning(bool Enabled);
+/// -mllvm -cacs-preserve-none-list-warn-unused.
+bool preserveNoneListWarnUnusedPerTU();
 
 /// The version string of cacs, e.g. "0.1.0".
 llvm::StringRef version();

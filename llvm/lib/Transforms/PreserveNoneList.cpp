@@ -72,6 +72,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneList.h"
+#include "cacs/Options.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -102,21 +103,6 @@
 
 using namespace llvm;
 using namespace cacs;
-
-static cl::opt<bool> ExportWarning(
-    "cacs-preserve-none-list-export-warning", cl::init(true),
-    cl::desc("Warn when a function given preserve_none by a list is exported "
-             "(-fno-preserve-none-list-export-warning turns it off)"));
-
-static cl::opt<bool> WarnUnusedPerTU(
-    "cacs-preserve-none-list-warn-unused", cl::init(false),
-    cl::desc("Warn about preserve-none list entries that match nothing in "
-             "the translation unit too (always on at the full-LTO link)"));
-
-bool cacs::preserveNoneListExportWarning() { return ExportWarning; }
-void cacs::setPreserveNoneListExportWarning(bool Enabled) {
-  ExportWarning = Enabled;
-}
 
 namespace {
 
@@ -605,7 +591,8 @@ void ListApplier::warnUnused() {
 }
 
 bool ListApplier::run() {
-  WarnUnused = P == PreserveNoneListPass::Phase::LTOLink || WarnUnusedPerTU;
+  WarnUnused = P == PreserveNoneListPass::Phase::LTOLink ||
+               preserveNoneListWarnUnusedPerTU();
 
   // 1. What the lists name.
   MapVector<Function *, Hit> Listed;
@@ -701,7 +688,8 @@ bool ListApplier::run() {
       F->setCallingConv(CallingConv::PreserveNone);
       F->addFnAttr(ConvertedAttr);
       Changed = true;
-      if (P == PreserveNoneListPass::Phase::PerTU && ExportWarning &&
+      if (P == PreserveNoneListPass::Phase::PerTU &&
+          preserveNoneListExportWarning() &&
           !F->isDeclaration() && !F->hasLocalLinkage())
         report(Ctx, DS_Warning,
                "function '" + F->getName() + "' from preserve-none list " +

@@ -1,0 +1,57 @@
+# Install rules: `cmake --install build --prefix P` gives
+#   P/bin/clang, P/bin/clang++            the front door
+#   P/lib/CACSPasses.so, CACSClangPlugin.so   the plugins (next to bin/..)
+#   P/share/cacs/cacs-settings.h          the settings header the front door
+#                                         includes
+#   P/include/cacs/*.h *.hpp              the libcacs headers
+#   P/lib/libcacs.a                       libcacs for the host
+#   P/lib/aarch64-linux-gnu/libcacs.a     libcacs for AArch64 (cross build)
+#   P/lib/pkgconfig/cacs.pc (and lib/aarch64-linux-gnu/pkgconfig/cacs.pc)
+#   P/lib/cmake/cacs/                     find_package(cacs CONFIG): the
+#                                         target cacs::cacs, the toolchain file
+# Targets are referred to by name; the runtime's own CMakeLists.txt is not
+# touched. Everything is relocatable: the files find each other relative to
+# where they are.
+include(GNUInstallDirs)
+
+install(TARGETS cacs-driver RUNTIME DESTINATION bin)
+install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink clang
+  \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/bin/clang++\")")
+# The front door looks for the plugins in ../lib, whatever libdir is.
+install(TARGETS CACSPasses CACSClangPlugin LIBRARY DESTINATION lib)
+install(FILES ${CMAKE_BINARY_DIR}/share/cacs/cacs-settings.h DESTINATION share/cacs)
+
+set(CACS_CMAKE_DIR lib/cmake/cacs)
+if(TARGET cacs)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cacs
+          DESTINATION include FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+  install(TARGETS cacs ARCHIVE DESTINATION lib)
+  set(CACS_PC_LIBDIR "lib")
+  set(CACS_PC_UP "../..")
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/cacs.pc.in
+                 ${CMAKE_BINARY_DIR}/pkgconfig/cacs.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/cacs.pc
+          DESTINATION lib/pkgconfig)
+endif()
+if(TARGET cacs-aarch64)
+  install(FILES ${CMAKE_BINARY_DIR}/runtime/aarch64/libcacs.a
+          DESTINATION lib/aarch64-linux-gnu)
+  set(CACS_PC_LIBDIR "lib/aarch64-linux-gnu")
+  set(CACS_PC_UP "../../..")
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/cacs.pc.in
+                 ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/cacs.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/cacs.pc
+          DESTINATION lib/aarch64-linux-gnu/pkgconfig)
+endif()
+
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(
+  ${CMAKE_BINARY_DIR}/cmake/cacsConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${CMAKE_CURRENT_LIST_DIR}/cacsConfig.cmake
+  ${CMAKE_BINARY_DIR}/cmake/cacsConfigVersion.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/cacs-toolchain.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/cacs-full-lto.cmake
+  DESTINATION ${CACS_CMAKE_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/clang/tools/driver/clangd.yaml DESTINATION share/cacs)
