@@ -43,6 +43,8 @@ BENCHES = [
     ("sumseq", "sumseq_libcacs_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("yield", "yield_cacs_pn", "empty", YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_boost", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_ucontext", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_boost_fiber", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_fullsave", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_cacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_cacs_pn", None, YIELD_N, 10_000, YIELD_CG),
@@ -91,7 +93,7 @@ MEMORY_FULL = [("memory", 1_000_000, "4112"), ("memory", 1_000_000, "1024"),
                ("memory_libcacs", 1_000_000, "16384")]
 MEMORY_QUICK = [("memory", 10_000, "4112"), ("memory_libcacs", 10_000, "4112")]
 # Binaries that only exist when the runtime (target `cacs`) is configured.
-OPTIONAL = {"sumseq_libcacs", "sumseq_libcacs_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
+OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
