@@ -17,24 +17,23 @@
 // The mock transport hands out at most RX_CHUNK bytes per call, zero-copy
 // (a pointer into a prepared response stream), and reports "would block" on
 // every other call; every would-block point switches to the next connection
-// (bco_yield). The same source is built four ways (switch function
-// preserve_none or not x -fauto-preserve-none or not), all by build/bin/clang.
+// (libcacs's cacs_yield; main joins the connections and takes part in the
+// ring). The same source is built with and without -fauto-preserve-none,
+// both by build/bin/clang.
 // One operation = one response message handled; the checksum is the sum of
 // what the application saw, computed independently from the stream.
-// -v small: 4112-byte contiguous stacks instead of 64 KiB page-aligned ones.
+// -v small: 4112-byte stacks instead of the runtime's default.
 //
 //===----------------------------------------------------------------------===//
 
-#define BCO_DEFINE_ASM
-#include "bcoro.h"
 #include "bench.h"
+#include "cacs/coro.h"
 
 #ifndef BENCH_VARIANT
 #define BENCH_VARIANT "unnamed"
 #endif
 
 #define NCONN 4
-#define STACK_SIZE (64 * 1024)
 #define SMALL_STACK 4112
 #define RX_CHUNK 40
 #define TX_CHUNK 24
@@ -77,12 +76,12 @@ static inline uint16_t rd16(const uint8_t *p) {
 
 static NOINLINE void wait_readable(conn *c) {
   (void)c;
-  bco_yield();
+  cacs_yield();
 }
 
 static NOINLINE void wait_writable(conn *c) {
   (void)c;
-  bco_yield();
+  cacs_yield();
 }
 
 // ---- transport (mock)
@@ -263,13 +262,8 @@ int main(int argc, char **argv) {
     expected += per_msg[i % NMSG_STREAM];
   expected *= NCONN;
   static client clients[NCONN];
-  static bco cos[NCONN];
-  char *stacks[NCONN];
-  size_t stack_size = small ? SMALL_STACK : STACK_SIZE;
-  char *block = (char *)aligned_alloc(64, (size_t)SMALL_STACK * NCONN);
-  for (int i = 0; i < NCONN; ++i)
-    stacks[i] = small ? block + (size_t)i * SMALL_STACK
-                      : (char *)aligned_alloc(4096, STACK_SIZE);
+  cacs_coro *cos[NCONN];
+  size_t stack_size = small ? SMALL_STACK : 0;
   for (int rep = 0; rep < a.reps; ++rep) {
     for (int i = 0; i < NCONN; ++i) {
       memset(&clients[i], 0, sizeof clients[i]);
@@ -277,10 +271,11 @@ int main(int argc, char **argv) {
       clients[i].c.rx_len = stream_len;
       clients[i].c.rx_calls = (unsigned)i; // stagger the would-blocks
       clients[i].nmsg = per_conn;
-      bco_create(&cos[i], stacks[i], stack_size, client_body, &clients[i]);
+      cos[i] = cacs_create(client_body, &clients[i], stack_size);
     }
     uint64_t t0 = bench_now_ns();
-    bco_run();
+    for (int i = 0; i < NCONN; ++i)
+      cacs_join(cos[i]);
     uint64_t t1 = bench_now_ns();
     uint64_t got = 0, bad = 0;
     for (int i = 0; i < NCONN; ++i) {

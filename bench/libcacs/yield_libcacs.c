@@ -7,7 +7,11 @@
 //
 // The runtime's own cacs_yield() (coro.h): 10 participants yield to one
 // another round-robin: 9 cacs_create()d coroutines plus main itself, so the
-// ring holds exactly 10. -v small: 4112-byte stacks. Checksum: yields done.
+// ring holds exactly 10. Checksum: yields done. At run time:
+//   -v small   4112-byte stacks;
+//   -v empty   the empty loop to subtract: the same loop, with the yield
+//              replaced by an asm statement that clobbers every register the
+//              compiler may use, as a preserve_none call does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +33,22 @@ static __attribute__((noinline)) uint64_t yield_loop(uint64_t k) {
   return i;
 }
 
+#if defined(__x86_64__)
+#define CLOBBER_ALL()                                                          \
+  __asm__ volatile("" ::                                                       \
+                       : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", \
+                         "r10", "r11", "r12", "r13", "r14", "r15", "memory")
+#else
+#define CLOBBER_ALL() __asm__ volatile("" ::: "memory")
+#endif
+
+static __attribute__((noinline)) uint64_t empty_loop(uint64_t k) {
+  uint64_t i = 0;
+  for (; i < k; ++i)
+    CLOBBER_ALL();
+  return i;
+}
+
 static void body(void *arg) {
   (void)arg;
   yields_done += yield_loop(iters_per_co);
@@ -37,13 +57,20 @@ static void body(void *arg) {
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 100000000);
   int small = a.variant && !strcmp(a.variant, "small");
+  int empty = a.variant && !strcmp(a.variant, "empty");
   char name[128];
-  snprintf(name, sizeof name, "%s%s", BENCH_VARIANT,
+  snprintf(name, sizeof name, "%s%s", empty ? "empty-loop" : BENCH_VARIANT,
            small ? "+small-stack" : "");
   bench_run r = bench_begin("yield", name, a.n);
   iters_per_co = a.n / NCO;
   uint64_t total = iters_per_co * NCO;
-  for (int rep = 0; rep < a.reps; ++rep) {
+  for (int rep = 0; rep < a.reps && empty; ++rep) {
+    uint64_t t0 = bench_now_ns();
+    uint64_t got = empty_loop(total);
+    uint64_t t1 = bench_now_ns();
+    bench_record(&r, t1 - t0, total, got, total);
+  }
+  for (int rep = 0; rep < a.reps && !empty; ++rep) {
     cacs_coro *c[NCO - 1];
     yields_done = 0;
     for (int i = 0; i < NCO - 1; ++i)

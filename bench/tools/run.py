@@ -38,61 +38,45 @@ BENCHES = [
     ("sumseq", "sumseq_cpp20", "cpp20-for", SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_cpp20", "cpp20-while", SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_boost", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
-    ("sumseq", "sumseq_cacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_instack", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_instack_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_libcacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
     ("sumseq", "sumseq_libcacs_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
-    ("yield", "yield_cacs_pn", "empty", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs", "empty", YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_boost", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_fullsave", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_cacs", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_cacs_pn", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_cacs_pn_apn", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_cacs_pn_apn", "small", YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_cacs_pn_notail_apn", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_paper_apn", None, YIELD_N, 10_000, YIELD_CG),
-    ("yield", "yield_paper_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_ucontext", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_boost_fiber", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
     ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_fullsave", None, WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_cacs_pn", None, WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_cacs_pn_apn", None, WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_cacs_pn_apn", "small", WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_cacs_pn_notail_apn", None, WF_N, 80_000, WF_CG),
-    ("write_fully", "write_fully_paper_apn", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs_apn", None, WF_N, 80_000, WF_CG),
-    ("apn_client", "apn_client_default", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_default_apn", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn_apn", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn_notail", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn_notail_apn", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_paper", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_paper_apn", None, APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn", "small", APN_N, 2_000, APN_CG),
-    ("apn_client", "apn_client_pn_apn", "small", APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn", "small", APN_N, 2_000, APN_CG),
 ]
 HANOI = [
-    ("hanoi_cacs", "plain-callback"),
-    ("hanoi_cacs", "cacs-switch"),
-    ("hanoi_cacs_pn", "cacs-switch"),
+    ("hanoi_instack", "plain-callback"),
+    ("hanoi_instack", None),
     ("hanoi_libcacs", None),
     ("hanoi_boost", None),
     ("hanoi_cpp20", "cpp20-symmetric"),
     ("hanoi_cpp20", "cpp20-nested"),
 ]
+HANOI_BASE = ("hanoi_instack", "plain-callback")
 HANOI_FULL_NS = list(range(1, 21))
 HANOI_CG_N = 20
-MEMORY_FULL = [("memory", 1_000_000, "4112"), ("memory", 1_000_000, "1024"),
-               ("memory_libcacs", 1_000_000, "4112"),
+MEMORY_FULL = [("memory_libcacs", 1_000_000, "4112"),
                ("memory_libcacs", 1_000_000, "16384")]
-MEMORY_QUICK = [("memory", 10_000, "4112"), ("memory_libcacs", 10_000, "4112")]
-# Binaries that only exist when the runtime (target `cacs`) is configured.
-OPTIONAL = {"sumseq_libcacs", "sumseq_libcacs_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
-            "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs"}
+MEMORY_QUICK = [("memory_libcacs", 10_000, "4112")]
+# Binaries that only exist when the runtime (target `cacs`) is configured,
+# or the peer library is installed.
+OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq_instack",
+            "sumseq_instack_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
+            "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
+            "apn_client_libcacs", "apn_client_libcacs_apn"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
 
@@ -343,45 +327,43 @@ def targets(recs, hanoi):
         r = find(recs, w, b, a)
         return r.get("ns_per_op_min") if r else None
 
-    empty_i = ipo("yield", "yield_cacs_pn", "empty")
+    empty_i = ipo("yield", "yield_libcacs", "empty")
     boost = ipo("yield", "yield_boost")
-    for b in ("yield_cacs_pn", "yield_cacs_pn_apn", "yield_cacs_pn_notail_apn", "yield_paper_apn",
-              "yield_libcacs", "yield_libcacs_apn"):
+    boost_ns = ns("yield", "yield_boost")
+    for b in ("yield_libcacs", "yield_libcacs_apn"):
         v = ipo("yield", b)
         if v is None or empty_i is None:
             continue
-        net = v - empty_i
-        t.append(("yield <= 14 instructions with preserve_none (%s)" % b,
-                  "%.1f instr net (minus empty loop %.1f)" % (net, empty_i), net <= 14))
-        if boost is not None and net > 0:
-            ratio = (boost - empty_i) / net
-            t.append((">= 4x fewer instructions than Boost fcontext (%s)" % b,
-                      "Boost %.1f vs %.1f: %.2fx" % (boost - empty_i, net, ratio),
-                      ratio >= 4))
-    c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
+        t.append(("cacs_yield <= 15 instructions per switch, loop and call included (%s)" % b,
+                  "%.1f (net of the empty loop: %.1f)" % (v, v - empty_i), round(v, 1) <= 15))
+        vns = ns("yield", b)
+        if boost_ns and vns:
+            t.append((">= 3x faster than Boost jump_fcontext (%s)" % b,
+                      "%.2f vs %.2f ns/yield: %.2fx; instructions %s vs %.1f" % (
+                          vns, boost_ns, boost_ns / vns, fmt(boost, 1), v),
+                      boost_ns / vns >= 3))
     c20i = ipo("sumseq", "sumseq_cpp20", "cpp20-for")
-    for b in ("sumseq_cacs", "sumseq_libcacs", "sumseq_libcacs_cpp"):
+    c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
+    for b in ("sumseq_instack", "sumseq_instack_cpp", "sumseq_libcacs", "sumseq_libcacs_cpp"):
         v, vi = ns("sumseq", b), ipo("sumseq", b)
-        if v and c20:
-            t.append(("sum-of-sequence within 1.1x of C++20 (%s)" % b,
-                      "time %.2fx (min-based %.2fx), instr %s" % (
-                          v / c20, nsmin("sumseq", b) / nsmin("sumseq", "sumseq_cpp20", "cpp20-for"),
-                          "%.2fx" % (vi / c20i) if vi and c20i else "-"),
-                      v / c20 <= 1.1))
+        if vi and c20i:
+            t.append(("sum of sequence <= C++20's instructions per value (%s)" % b,
+                      "%.1f vs %.1f instr (time %s)" % (
+                          vi, c20i, "%.2fx" % (v / c20) if v and c20 else "-"),
+                      round(vi, 1) <= round(c20i, 1)))
     h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
-    plain = h.get(("hanoi_cacs", "plain-callback"))
+    plain = h.get(HANOI_BASE)
     hb = h.get(("hanoi_boost", None))
-    for key in (("hanoi_cacs", "cacs-switch"), ("hanoi_cacs_pn", "cacs-switch"),
-                ("hanoi_libcacs", None)):
+    for key in (("hanoi_instack", None), ("hanoi_libcacs", None)):
         r = h.get(key)
         if r and plain:
             ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
             ri, pi = r.get("instr_per_op"), plain.get("instr_per_op")
-            t.append(("Hanoi(20) within 1.5x of plain recursion (%s)" % key[0],
+            t.append(("Hanoi(20) within 1.2x of plain recursion (%s)" % key[0],
                       "time %.2fx (min-based %.2fx), instr %s" % (
                           ratio, r["ns_per_op_min"] / plain["ns_per_op_min"],
                           "%.2fx" % (ri / pi) if ri and pi else "-"),
-                      ratio <= 1.5))
+                      ratio <= 1.2))
             if hb:
                 sp = hb["ns_per_op_median"] / r["ns_per_op_median"]
                 bi = hb.get("instr_per_op")
@@ -391,7 +373,7 @@ def targets(recs, hanoi):
                               "%.2fx" % (bi / ri) if ri and bi else "-"),
                           sp >= 2))
     wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
-    for b in ("write_fully_cacs_pn_apn", "write_fully_paper_apn", "write_fully_cacs_pn", "write_fully_libcacs_apn", "write_fully_libcacs"):
+    for b in ("write_fully_libcacs_apn", "write_fully_libcacs"):
         v = ns("write_fully", b)
         if v and wb and wc:
             t.append(("write_fully faster than Boost and C++20 (%s)" % b,
@@ -401,21 +383,15 @@ def targets(recs, hanoi):
                           fmt(ipo("write_fully", "write_fully_boost"), 1),
                           fmt(ipo("write_fully", "write_fully_cpp20"), 1)),
                       v < wb and v < wc))
-    for base, apn in (("apn_client_pn", "apn_client_pn_apn"),
-                      ("apn_client_pn_notail", "apn_client_pn_notail_apn"),
-                      ("apn_client_paper", "apn_client_paper_apn"),
-                      ("apn_client_default", "apn_client_default_apn")):
-        a, b = ns("apn_client", base), ns("apn_client", apn)
-        ai, bi = ipo("apn_client", base), ipo("apn_client", apn)
-        if a and b:
-            gain = a / b - 1
-            what = base + (" - switch not preserve_none: nothing to propagate"
-                           if base == "apn_client_default" else "")
-            gmin = nsmin("apn_client", base) / nsmin("apn_client", apn) - 1
-            t.append(("APN client >= 15%% faster with -fauto-preserve-none (%s)" % what,
-                      "time %+.1f%% (min-based %+.1f%%), instr %s" % (100 * gain, 100 * gmin,
-                                                 "%+.1f%%" % (100 * (ai / bi - 1)) if ai and bi else "-"),
-                      gain >= 0.15))
+    a, b = ns("apn_client", "apn_client_libcacs"), ns("apn_client", "apn_client_libcacs_apn")
+    ai, bi = ipo("apn_client", "apn_client_libcacs"), ipo("apn_client", "apn_client_libcacs_apn")
+    if a and b:
+        gain = a / b - 1
+        gmin = nsmin("apn_client", "apn_client_libcacs") / nsmin("apn_client", "apn_client_libcacs_apn") - 1
+        t.append(("APN client >= 15% faster with -fauto-preserve-none (libcacs)",
+                  "time %+.1f%% (min-based %+.1f%%), instr %s" % (
+                      100 * gain, 100 * gmin, "%+.1f%%" % (100 * (ai / bi - 1)) if ai and bi else "-"),
+                  gain >= 0.15))
     return t
 
 
@@ -446,14 +422,14 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
              "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
     order = ["sumseq", "yield", "write_fully", "apn_client"]
     titles = {"sumseq": "1. Sum of sequence (ops = values)",
-              "yield": "4. yield() breakdown, 10 coroutines (ops = yields; not yet minus the empty loop)",
+              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop)",
               "write_fully": "3. write_fully, 10 tasks x 100 MB, 800-byte send_some (ops = wait_for_ready+send_some)",
               "apn_client": "5. APN on a multi-level client (ops = response messages)"}
     for w in order:
         L.append("\n## %s\n" % titles[w])
         L.append("| variant | binary | n | ns/op median [min..max] | instr/op | cg n |")
         L.append("|---|---|---|---|---|---|")
-        empty = find(recs, "yield", "yield_cacs_pn", "empty")
+        empty = find(recs, "yield", "yield_libcacs", "empty")
         for r in recs:
             if r["workload"] != w:
                 continue
@@ -484,7 +460,7 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
     L.append("| n | " + " | ".join(label(b, a) for b, a in names) + " |")
     L.append("|---" * (len(names) + 1) + "|")
     for n in ns_list:
-        base = by.get(("hanoi_cacs", "plain-callback", n))
+        base = by.get(HANOI_BASE + (n,))
         cells = []
         for b, a in names:
             r = by.get((b, a, n))
@@ -575,7 +551,7 @@ def make_plots(outdir, recs, hanoi, cc):
         for k in keys:
             xs, ys = [], []
             for n in sorted({r["n"] for r in hanoi}):
-                r, b = by.get(k + (n,)), by.get(("hanoi_cacs", "plain-callback", n))
+                r, b = by.get(k + (n,)), by.get(HANOI_BASE + (n,))
                 if r and b:
                     xs.append(n)
                     ys.append(r["ns_per_op_median"] / b["ns_per_op_median"])

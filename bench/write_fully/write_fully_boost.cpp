@@ -27,7 +27,7 @@ struct Task {
   size_t Bytes;
 };
 
-// The same ring as bcoro.h: a circular list of runnable contexts.
+// A ring like libcacs's scheduler: a circular list of runnable contexts.
 struct Co {
   bc::fcontext_t Ctx;
   Co *Next, *Prev;

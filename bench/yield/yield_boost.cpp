@@ -22,7 +22,7 @@ namespace {
 constexpr int NCO = 10;
 constexpr size_t StackSize = 64 * 1024;
 
-// The same ring as bcoro.h: a circular list of runnable contexts.
+// A ring like libcacs's scheduler: a circular list of runnable contexts.
 struct Co {
   bc::fcontext_t Ctx;
   Co *Next, *Prev;

@@ -2,6 +2,7 @@
 
 #define _GNU_SOURCE 1
 #include "cacs/coro.h"
+#include "coro_layout.h"
 #include "internal.h"
 
 #include <stddef.h>
@@ -11,8 +12,8 @@
 #include <unistd.h>
 
 struct cacs_coro {
-  cacs_context ctx;       // first: a coroutine pointer is its context pointer
-  cacs_coro *next, *prev; // ready ring (finished coroutines are unlinked)
+  void *sp;               // saved stack pointer while switched out (layout:
+  cacs_coro *next, *prev; // coro_layout.h); ready ring, finished unlinked
   cacs_stack stack;       // this block lives at the top of that stack
   cacs_entry_fn entry;
   void *arg;
@@ -31,6 +32,7 @@ static cacs_coro idle = {.next = &idle, .prev = &idle};
 
 typedef struct sched {
   cacs_coro *current;     // &idle until the scheduler is set up
+  unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
   uint64_t next_id;
@@ -39,10 +41,22 @@ typedef struct sched {
   cacs_coro main;
 } sched;
 
-static CACS_TLS sched S = {.current = &idle};
+// The assembly (yield_<arch>.S) addresses these fields through
+// coro_layout.h; keep the two in step.
+_Static_assert(offsetof(cacs_coro, sp) == CACS_CORO_SP, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
+_Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
+               "coro_layout.h");
+_Static_assert(offsetof(sched, slow) == CACS_SCHED_SLOW, "coro_layout.h");
+
+// Hidden, not static: yield_<arch>.S reads it (local-exec TLS, see there).
+__attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
+    .current = &idle};
+#define S cacs__sched
 
 static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
+  S.slow = CACS_ASAN; // the ASan annotations live in the slow path
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
 }
@@ -114,36 +128,86 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
   fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv : S.shared_fpenv);
 }
 
-// --- scheduler --------------------------------------------------------------
+// --- switching --------------------------------------------------------------
 
-// noinline: the tail switch reads *our* return address and frame record;
-// inlined into a caller it would resume that caller's caller instead.
-__attribute__((noinline)) CACS_PRESERVE_NONE void cacs_yield(void) {
-  CACS_SAVE_CALLER_BP(bp);
-  cacs_coro *from = S.current;
-  cacs_coro *to = from->next;
-  if (from == to) // alone, or no scheduler yet on this thread (idle)
-    CACS_RETURN_VOID_BP(bp);
-  S.current = to;
-  if (__builtin_expect(S.fpenv_users != 0, 0))
-    fpenv_switch(from, to);
-#if CACS_ASAN
-  // The annotation must run after we are resumed, so no tail switch here.
-  asan_start(from, to, 0);
-  cacs_switch(&from->ctx, &to->ctx, 0);
-  asan_finish(from);
-  CACS_RETURN_VOID_BP(bp);
+// Suspend `from` in the layout cacs__yield_pn leaves (coro_layout.h: saved
+// frame pointer, then the resume address, at the saved sp) and resume `to`.
+// Used by the slow paths in C; returns when `from` is resumed, by either
+// this function or the assembly. Every register is declared clobbered but
+// the frame pointer (pushed) and sp; rbx/x19 too, which the compiler saves
+// in the prologue of this (base-pointer-free) code.
+static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
+#if defined(__x86_64__)
+  __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t" // keep our red zone intact
+                   "leaq 1f(%%rip), %%rcx\n\t"
+                   "pushq %%rcx\n\t"
+                   "pushq %%rbp\n\t"
+                   "movq %%rsp, (%%rdi)\n\t"
+                   "movq (%%rsi), %%rsp\n\t"
+                   "popq %%rbp\n\t"
+                   "ret\n"
+                   "1:\n\t"
+                   "leaq 128(%%rsp), %%rsp"
+                   : "+D"(from), "+S"(to)
+                   :
+                   : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11",
+                     "r12", "r13", "r14", "r15", "xmm0", "xmm1", "xmm2",
+                     "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                     "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+                     "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",
+                     "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4",
+                     "mm5", "mm6", "mm7", "memory", "cc");
 #else
-  CACS_TAIL_SWITCH_VOID_BP(&from->ctx, &to->ctx, bp);
+  register cacs_coro *x1 __asm__("x1") = from;
+  register cacs_coro *x2 __asm__("x2") = to;
+  __asm__ volatile("adr x9, 1f\n\t"
+                   "stp x29, x9, [sp, #-16]!\n\t"
+                   "mov x10, sp\n\t"
+                   "str x10, [x1]\n\t"
+                   "ldr x10, [x2]\n\t"
+                   "mov sp, x10\n\t"
+                   "ldp x29, x30, [sp], #16\n\t"
+                   "ret\n"
+                   "1:"
+                   : "+r"(x1), "+r"(x2)
+                   :
+                   : "x0", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+                     "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+                     "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26",
+                     "x27", "x28", "x30", "v0", "v1", "v2", "v3", "v4", "v5",
+                     "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
+                     "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22",
+                     "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+                     "v31", "memory", "cc");
 #endif
+}
+
+// In yield_<arch>.S: resume the coroutine whose saved sp this is.
+__attribute__((noreturn)) void cacs__coro_resume(void *sp);
+
+// cacs__yield_pn (assembly) jumps here when S.slow is set: FP environments
+// to switch, or ASan annotations to make. Default convention: it returns to
+// the caller of cacs_yield.
+__attribute__((visibility("hidden"))) void cacs__yield_slow(cacs_coro *from,
+                                                            cacs_coro *to);
+void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
+  S.current = to;
+  if (S.fpenv_users != 0)
+    fpenv_switch(from, to);
+  asan_start(from, to, 0);
+  coro_swap(from, to);
+  asan_finish(from);
 }
 
 #if CACS_HAS_PRESERVE_NONE
 // Default-convention entry for callers compiled without preserve_none
 // (gcc): the call below makes the compiler save every callee-saved register
-// that cacs__yield_pn may clobber.
+// that cacs__yield_pn may clobber (rbx/x19 included).
+CACS_PRESERVE_NONE void cacs__yield_pn(void);
 void cacs__yield_default(void) __asm__("cacs_yield");
-void cacs__yield_default(void) { cacs_yield(); }
+void cacs__yield_default(void) { cacs__yield_pn(); }
+#else
+#error "libcacs must be built by a compiler with preserve_none (clang >= 19)"
 #endif
 
 static void ring_unlink(cacs_coro *c) {
@@ -167,12 +231,13 @@ void cacs_exit(void) {
   S.current = to;
   if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(c, to);
-  if (c->flags & CACS_CORO_SAVE_FPENV)
-    S.fpenv_users--;
+  if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
+    S.slow = CACS_ASAN;
   asan_start(c, to, 1);
-  cacs_switch(&c->ctx, &to->ctx, 0);
-  __builtin_unreachable();
+  cacs__coro_resume(to->sp);
 }
+
+void cacs__trampoline(void);
 
 static void coro_main(void *arg, uint64_t first) {
   (void)first;
@@ -180,6 +245,20 @@ static void coro_main(void *arg, uint64_t first) {
   asan_finish(NULL);
   c->entry(c->arg);
   cacs_exit();
+}
+
+// A fresh coroutine looks suspended (coro_layout.h): frame pointer 0 (ends
+// frame-pointer chains for gdb, perf, ASan), resume address the start
+// trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
+// sp, as with cacs_context_init.
+static void coro_init_stack(cacs_coro *c) {
+  uintptr_t top = (uintptr_t)c->stack.top & ~(uintptr_t)15;
+  void **sp = (void **)(top - 32);
+  sp[0] = NULL;
+  sp[1] = (void *)&cacs__trampoline;
+  sp[2] = (void *)&coro_main;
+  sp[3] = c;
+  c->sp = sp;
 }
 
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
@@ -211,10 +290,11 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   if (c->flags & CACS_CORO_SAVE_FPENV) { // start from the creator's settings
     fpenv_save(c->fpenv);
     S.fpenv_users++;
+    S.slow = 1;
   }
   c->asan_lo = c->stack.lo;
   c->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
-  cacs_context_init(&c->ctx, c->stack.top, coro_main, c);
+  coro_init_stack(c);
   // Append at the end of the ring, i.e. just before main.
   c->next = &S.main;
   c->prev = S.main.prev;

@@ -6,7 +6,7 @@
 //
 // RUN: %clang -O2 -fcf-protection=full -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=MACRO
 // RUN: %clang -O2 -fcf-protection=full -DCACS_DEFINE_TRAMPOLINE -I%cacs_include -S -o - %s | FileCheck %s --check-prefix=X86
-// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t && %t | FileCheck %s
+// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t && %t | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=NOPAD
 //
 // MACRO: #define CACS_HAS_TAIL_SWITCH 0

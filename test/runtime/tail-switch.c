@@ -3,12 +3,12 @@
 // caller's base pointer (realigned frame + alloca) survives, at every -O
 // level of both the test and the runtime itself (compiled from source here).
 //
-// RUN: %clang -O0 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t0 && %t0 | FileCheck %s
-// RUN: %clang -O1 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t1 && %t1 | FileCheck %s
-// RUN: %clang -O2 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t2 && %t2 | FileCheck %s
-// RUN: %clang -O3 -fno-omit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t3 && %t3 | FileCheck %s
-// RUN: %clang -O2 -fomit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %t4 && %t4 | FileCheck %s
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c -o %tasan && %tasan | FileCheck %s
+// RUN: %clang -O0 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t0 && %t0 | FileCheck %s
+// RUN: %clang -O1 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t1 && %t1 | FileCheck %s
+// RUN: %clang -O2 -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t2 && %t2 | FileCheck %s
+// RUN: %clang -O3 -fno-omit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t3 && %t3 | FileCheck %s
+// RUN: %clang -O2 -fomit-frame-pointer -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t4 && %t4 | FileCheck %s
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %tasan && %tasan | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=MACRO
 //
 // MACRO: #define CACS_HAS_TAIL_SWITCH 1

@@ -59,13 +59,29 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr);
 
 /// Switch to the next ready coroutine (returns at once if there is none).
-/// preserve_none: callers spill only what they need; the switch at its end is
-/// a tail switch (resumption lands directly in our caller).
-/// Two entry points exist so that the calling convention always matches:
-/// compilers with preserve_none call the preserve_none one (cacs__yield_pn),
-/// others (gcc) the default-convention wrapper `cacs_yield`.
+/// preserve_none, written in assembly: it saves the stack pointer and the
+/// frame pointer only; callers spill what they need (12 instructions on
+/// x86-64, the `ret` into the resumed coroutine included).
+///
+/// It does not hand rbx/x19 back. A caller that keeps a base pointer there
+/// across the call (realigned frame + dynamic alloca) is correct when built
+/// by cacs (its preserve-none-safety pass routes such calls through a shield
+/// that saves the register) or by clang >= 22 on x86-64. Other preserve_none
+/// compilers (stock clang 19 on x86-64, stock clang on AArch64) should
+/// define CACS_YIELD_SAVE_BP, which binds cacs_yield to an entry that saves
+/// it (4 instructions more); ASan-instrumented callers get it automatically.
+/// Compilers without preserve_none (gcc) bind to a default-convention entry.
 #if CACS_HAS_PRESERVE_NONE
+#if !defined(CACS_YIELD_SAVE_BP) && defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CACS_YIELD_SAVE_BP 1
+#endif
+#endif
+#if defined(CACS_YIELD_SAVE_BP) && CACS_YIELD_SAVE_BP
+CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn_bp");
+#else
 CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn");
+#endif
 #else
 void cacs_yield(void);
 #endif

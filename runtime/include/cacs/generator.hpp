@@ -82,7 +82,10 @@ private:
   }
 
   // Resume; false once the body has finished (rethrowing its exception).
-  bool advance() {
+  // Always inlined: the switch is then inline in the consumer's loop, with
+  // only the consumer's live values spilled (a call would cost a
+  // default-convention frame saving every callee-saved register).
+  __attribute__((always_inline)) bool advance() {
     S->Started = true;
     uint64_t Bits = cacs_gen_resume(S->G, 0);
     if (cacs_gen_done(S->G)) {
@@ -144,7 +147,7 @@ public:
     explicit iterator(generator *G = nullptr) : G(G) {}
     const T &operator*() const { return G->value(); }
     const T *operator->() const { return &G->value(); }
-    iterator &operator++() {
+    __attribute__((always_inline)) iterator &operator++() {
       if (!G->advance())
         G = nullptr;
       return *this;
@@ -155,7 +158,9 @@ public:
   };
 
   /// Starts (or continues) the generator: input-iterator semantics.
-  iterator begin() { return advance() ? iterator(this) : iterator(); }
+  __attribute__((always_inline)) iterator begin() {
+    return advance() ? iterator(this) : iterator();
+  }
   iterator end() { return iterator(); }
 };
 

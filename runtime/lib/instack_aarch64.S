@@ -1,0 +1,55 @@
+//===- lib/instack_aarch64.S - In-stack generator entry, AArch64 -*- asm -*-===//
+//
+// cacs__isg_entry (see instack_x86_64.S): called with x1 = consumer resume
+// address, x2 = consumer frame pointer, x5 = consumer x19, x3 = fn,
+// x4 = arg, sp = the consumer's stack pointer. Ends the generator by
+// branching to the latest consumer resume address with x3 = 0, x0 = fn's
+// value, x29 and x19 the consumer's, and sp as at start.
+//
+//===----------------------------------------------------------------------===//
+
+#if defined(__aarch64__)
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define BTI_C hint #34
+#else
+#define BTI_C
+#endif
+
+        .text
+        .p2align 4
+        .globl  cacs__isg_entry
+        .type   cacs__isg_entry,%function
+cacs__isg_entry:
+        .cfi_startproc
+        .cfi_undefined x30
+        BTI_C
+        sub     sp, sp, #32
+        .cfi_adjust_cfa_offset 32
+        stp     x1, x2, [sp]            // ctx.pc, ctx.fp
+        str     x5, [sp, #16]           // ctx.bp
+        mov     x0, sp
+        mov     x1, x4
+        blr     x3
+        ldp     x1, x29, [sp]
+        ldr     x19, [sp, #16]
+        add     sp, sp, #32
+        .cfi_adjust_cfa_offset -32
+        mov     x3, xzr
+        br      x1
+        .cfi_endproc
+        .size   cacs__isg_entry, .-cacs__isg_entry
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+        .section .note.gnu.property,"a"
+        .p2align 3
+        .long   4
+        .long   16
+        .long   5
+        .asciz  "GNU"
+        .long   0xc0000000
+        .long   4
+        .long   1
+        .p2align 3
+#endif
+        .section .note.GNU-stack,"",%progbits
+#endif // __aarch64__

@@ -1,0 +1,140 @@
+//===- lib/yield_aarch64.S - cacs_yield for AArch64 AAPCS64 -----*- asm -*-===//
+//
+// cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h and
+// yield_x86_64.S, whose design this follows). Hot path, 16 instructions
+// including the `ret` that lands in the resumed coroutine:
+//
+//   mrs tpidr_el0; add (TLS offset, high bits); ldr current; ldr next;
+//   cmp; b.eq (alone); ldrb slow flag; cbnz (FP environments or ASan);
+//   str current; stp x29, x30 (push); mov x12, sp; str sp; ldr sp;
+//   mov sp, x12; ldp x29, x30 (pop); ret
+//
+// AArch64 cannot store or load sp directly (hence the two movs) and the
+// local-exec TLS address takes three instructions (mrs, add high, low
+// offset folded into the loads and stores).
+//
+// Registers, and why each is or is not saved:
+//   sp   stored in the coroutine.
+//   x30  pushed with x29: it holds the resume point (the return address of
+//        the caller's `bl`); the final `ret` goes through the x30 popped from
+//        the resumed coroutine's stack.
+//   x29  pushed: preserve_none keeps the frame pointer on AArch64.
+//   x19  NOT saved: as rbx on x86-64 (LLVM 19 and 22 do not save a base
+//        pointer in x19 around preserve_none calls; cacs's safety pass
+//        shields them); cacs__yield_pn_bp saves it for other callers.
+//   x18  NOT saved: an ordinary temporary on Linux (preserve_none callers
+//        treat it as clobbered). Platforms reserving it (shadow call stack)
+//        are not supported.
+//   everything else (x0-x17, x20-x28, v0-v31 including d8-d15, NZCV):
+//        clobbered, as preserve_none allows.
+//   FPCR: as MXCSR on x86-64, switched by cacs__yield_slow only while a
+//        CACS_CORO_SAVE_FPENV coroutine lives.
+//
+//===----------------------------------------------------------------------===//
+
+#if defined(__aarch64__)
+#include "coro_layout.h"
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define BTI_C hint #34
+#else
+#define BTI_C
+#endif
+
+#ifdef CACS_TLS_INITIAL_EXEC
+#define TLS_SETUP                                                              \
+        adrp    x9, :gottprel:cacs__sched;                                     \
+        ldr     x9, [x9, #:gottprel_lo12:cacs__sched];                         \
+        mrs     x10, tpidr_el0;                                                \
+        add     x9, x9, x10
+#define SCHED(off) [x9, #off]
+#else
+#define TLS_SETUP                                                              \
+        mrs     x9, tpidr_el0;                                                 \
+        add     x9, x9, #:tprel_hi12:cacs__sched, lsl #12
+#define SCHED(off) [x9, #:tprel_lo12_nc:cacs__sched+off]
+#endif
+
+        .text
+        .p2align 4
+        .globl  cacs__yield_pn
+        .type   cacs__yield_pn,%function
+cacs__yield_pn:
+        .cfi_startproc
+        BTI_C
+        TLS_SETUP
+        ldr     x10, SCHED(CACS_SCHED_CURRENT)
+        ldr     x11, [x10, #CACS_CORO_NEXT]
+        cmp     x10, x11
+        b.eq    .Lalone
+        ldrb    w12, SCHED(CACS_SCHED_SLOW)
+        cbnz    w12, .Lslow
+        str     x11, SCHED(CACS_SCHED_CURRENT)
+        stp     x29, x30, [sp, #-16]!
+        .cfi_adjust_cfa_offset 16
+        mov     x12, sp
+        str     x12, [x10, #CACS_CORO_SP]
+        ldr     x12, [x11, #CACS_CORO_SP]
+        mov     sp, x12
+        ldp     x29, x30, [sp], #16
+        .cfi_adjust_cfa_offset -16
+.Lalone:
+        ret
+.Lslow:
+        // Default-convention C; it returns to our caller through x30.
+        mov     x0, x10
+        mov     x1, x11
+        b       cacs__yield_slow
+        .cfi_endproc
+        .size   cacs__yield_pn, .-cacs__yield_pn
+
+// For callers that may keep a base pointer in x19 across a preserve_none
+// call (see yield_x86_64.S): saves x19, same suspended-stack layout.
+        .p2align 4
+        .globl  cacs__yield_pn_bp
+        .type   cacs__yield_pn_bp,%function
+cacs__yield_pn_bp:
+        .cfi_startproc
+        BTI_C
+        stp     x19, x30, [sp, #-16]!
+        .cfi_adjust_cfa_offset 16
+        .cfi_rel_offset x19, 0
+        .cfi_rel_offset x30, 8
+        bl      cacs__yield_pn
+        ldp     x19, x30, [sp], #16
+        .cfi_adjust_cfa_offset -16
+        .cfi_restore x19
+        .cfi_restore x30
+        ret
+        .cfi_endproc
+        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+
+// Resume the coroutine whose saved sp is x0 without saving anything.
+        .p2align 4
+        .globl  cacs__coro_resume
+        .hidden cacs__coro_resume
+        .type   cacs__coro_resume,%function
+cacs__coro_resume:
+        .cfi_startproc
+        BTI_C
+        mov     sp, x0
+        ldp     x29, x30, [sp], #16
+        ret
+        .cfi_endproc
+        .size   cacs__coro_resume, .-cacs__coro_resume
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+// GNU property note: BTI-compatible object.
+        .section .note.gnu.property,"a"
+        .p2align 3
+        .long   4
+        .long   16
+        .long   5               // NT_GNU_PROPERTY_TYPE_0
+        .asciz  "GNU"
+        .long   0xc0000000      // GNU_PROPERTY_AARCH64_FEATURE_1_AND
+        .long   4
+        .long   1               // GNU_PROPERTY_AARCH64_FEATURE_1_BTI
+        .p2align 3
+#endif
+        .section .note.GNU-stack,"",%progbits
+#endif // __aarch64__

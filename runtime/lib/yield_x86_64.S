@@ -1,0 +1,142 @@
+//===- lib/yield_x86_64.S - cacs_yield for x86-64 SysV ----------*- asm -*-===//
+//
+// cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h). Round-robin:
+// switch to current->next. Hot path, 12 instructions including the `ret`
+// that lands in the resumed coroutine:
+//
+//   mov  current -> rax; mov rax->next -> rcx; cmp; je (alone)
+//   cmpb slow flag; jne (FP environments or ASan: cacs__yield_slow)
+//   mov  rcx -> current
+//   push rbp; mov rsp -> rax->sp; mov rcx->sp -> rsp; pop rbp; ret
+//
+// Registers, and why each is or is not saved:
+//   rsp  stored in the coroutine (the only field a suspended coroutine has).
+//   rip  not stored: the return address the caller's `call` pushed is the
+//        resume point, and the `ret` at the end consumes the one of the
+//        coroutine we resume (the return stack buffer sees a call and a ret,
+//        as for an ordinary function, and no indirect jump is needed).
+//   rbp  pushed: preserve_none keeps rbp callee-saved on x86-64.
+//   rbx  NOT saved. preserve_none callers treat it as clobbered; the one
+//        exception is a caller that uses rbx as base pointer (realigned
+//        frame + dynamic alloca), which LLVM 19 does not save around a
+//        preserve_none call: cacs's preserve-none-safety pass routes such
+//        calls through a shield that saves it (LLVM 22 saves it itself).
+//        Callers compiled by stock clang 19 without that pass get
+//        cacs__yield_pn_bp below (coro.h selects it; see CACS_CALLER_SHIELDED).
+//   everything else: clobbered, as preserve_none allows; the caller's
+//        compiler spilled what is live (this is CACS).
+//   MXCSR / x87 CW: shared by the thread's coroutines unless one was created
+//        with CACS_CORO_SAVE_FPENV; while such a coroutine lives, the slow
+//        flag routes every yield through cacs__yield_slow, which switches
+//        them. The flag test is the only cost the policy adds here.
+//   DF is clear on both sides (ABI).
+//
+// TLS: local-exec (one %fs-relative access), valid because libcacs is a
+// static library linked into the executable. Build it with
+// -DCACS_TLS_INITIAL_EXEC to link it into a shared object instead.
+//
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+#include "coro_layout.h"
+
+#if defined(__CET__) && (__CET__ & 1)
+#define ENDBR endbr64
+#else
+#define ENDBR
+#endif
+
+#ifdef CACS_TLS_INITIAL_EXEC
+// Two instructions per access chain: the offset comes from the GOT.
+#define TLS_SETUP movq cacs__sched@gottpoff(%rip), %r11
+#define SCHED(off) %fs:off(%r11)
+#else
+#define TLS_SETUP
+#define SCHED(off) %fs:cacs__sched@tpoff+off
+#endif
+
+        .text
+        .p2align 4
+        .globl  cacs__yield_pn
+        .type   cacs__yield_pn,@function
+cacs__yield_pn:
+        .cfi_startproc
+        ENDBR
+        TLS_SETUP
+        movq    SCHED(CACS_SCHED_CURRENT), %rax
+        movq    CACS_CORO_NEXT(%rax), %rcx
+        cmpq    %rax, %rcx
+        je      .Lalone
+        cmpb    $0, SCHED(CACS_SCHED_SLOW)
+        jne     .Lslow
+        movq    %rcx, SCHED(CACS_SCHED_CURRENT)
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        movq    %rsp, CACS_CORO_SP(%rax)
+        movq    CACS_CORO_SP(%rcx), %rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+.Lalone:
+        ret
+.Lslow:
+        // Default-convention C: it saves what it uses of rbx, r12-r15 and
+        // returns to our caller (rsp is as at our entry).
+        movq    %rax, %rdi
+        movq    %rcx, %rsi
+        jmp     cacs__yield_slow
+        .cfi_endproc
+        .size   cacs__yield_pn, .-cacs__yield_pn
+
+// The same switch for callers whose compiler may keep a base pointer in rbx
+// across a preserve_none call without saving it (stock clang 19 without the
+// cacs passes): rbx is saved here and restored on resumption. The nested
+// call keeps the suspended-stack layout identical to cacs__yield_pn's, so
+// either may resume the other.
+        .p2align 4
+        .globl  cacs__yield_pn_bp
+        .type   cacs__yield_pn_bp,@function
+cacs__yield_pn_bp:
+        .cfi_startproc
+        ENDBR
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbx, 0
+        callq   cacs__yield_pn
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        ret
+        .cfi_endproc
+        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+
+// Resume the coroutine whose saved sp is `to_sp` (rdi) without saving
+// anything: cacs_exit. Never returns.
+        .p2align 4
+        .globl  cacs__coro_resume
+        .hidden cacs__coro_resume
+        .type   cacs__coro_resume,@function
+cacs__coro_resume:
+        .cfi_startproc
+        ENDBR
+        movq    %rdi, %rsp
+        popq    %rbp
+        ret
+        .cfi_endproc
+        .size   cacs__coro_resume, .-cacs__coro_resume
+
+#if defined(__CET__) && (__CET__ & 1)
+// GNU property note: IBT only. Resumption by `ret` into another stack is not
+// shadow-stack compatible (SHSTK unsupported), so SHSTK is not claimed.
+        .section .note.gnu.property,"a"
+        .p2align 3
+        .long   4
+        .long   16
+        .long   5               // NT_GNU_PROPERTY_TYPE_0
+        .asciz  "GNU"
+        .long   0xc0000002      // GNU_PROPERTY_X86_FEATURE_1_AND
+        .long   4
+        .long   1               // GNU_PROPERTY_X86_FEATURE_1_IBT
+        .p2align 3
+#endif
+        .section .note.GNU-stack,"",@progbits
+#endif // __x86_64__
