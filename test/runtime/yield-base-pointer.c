@@ -1,15 +1,16 @@
 // cacs_yield does not hand rbx / x19 back. A caller that addresses its frame
 // through a base pointer there (over-aligned locals + a dynamic allocation)
 // is correct when compiled by cacs (the preserve-none-safety pass shields
-// the call) or with CACS_YIELD_SAVE_BP (an entry that saves the register);
-// stock clang 19 without either reloads through a base pointer another
-// coroutine left behind: the last RUN line shows that it fails (a crash or
-// wrong data; LLVM 22 saves rbx itself).
+// the call; the front door defines __CACS__, which selects the fast entry)
+// and, by default, with stock clang, which gets the entry that saves the
+// register. Stock clang 19 forced onto the fast entry (CACS_YIELD_SAVE_BP=0)
+// reloads through a base pointer another coroutine left behind: the last RUN
+// line shows that it fails (a crash or wrong data; LLVM 22 saves rbx itself).
 //
 // RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t && %t | FileCheck %s
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
-// RUN: %stock_clang -O2 -DCACS_YIELD_SAVE_BP=1 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
-// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %tu
+// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
+// RUN: %stock_clang -O2 -DCACS_YIELD_SAVE_BP=0 -I%cacs_include %s %cacs_rt_x86_64 -o %tu
 // RUN: %if llvm-19 %{ ! %tu %}
 //
 // CHECK: base pointer ok

@@ -374,6 +374,14 @@ int main(int Argc, const char **Argv) {
   std::vector<std::string> Added;
   Added.push_back("-fplugin=" + ClangPlugin);
   Added.push_back("-fpass-plugin=" + PassPlugin);
+  // Code compiled by cacs may rely on what its passes guarantee: libcacs's
+  // cacs_yield leaves the base pointer to the safety pass's shields, and
+  // binds to an entry that saves it where __CACS__ is not defined. A macro
+  // (not a plugin predefine) so that -E output, which ccache and distcc
+  // compile, sees it too; unused by assembler and link jobs.
+  Added.push_back("--start-no-unused-arguments");
+  Added.push_back("-D__CACS__=1");
+  Added.push_back("--end-no-unused-arguments");
   // The settings, spelled as the table of cacs/Options.h says: as plugin
   // arguments; and where cc1 compiles IR, whose clang plugin never sees its
   // arguments (IR inputs, -save-temps), as -mllvm options too, given with

@@ -66,10 +66,12 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// It does not hand rbx/x19 back. A caller that keeps a base pointer there
 /// across the call (realigned frame + dynamic alloca) is correct when built
 /// by cacs (its preserve-none-safety pass routes such calls through a shield
-/// that saves the register) or by clang >= 22 on x86-64. Other preserve_none
-/// compilers (stock clang 19 on x86-64, stock clang on AArch64) should
-/// define CACS_YIELD_SAVE_BP, which binds cacs_yield to an entry that saves
-/// it (4 instructions more); ASan-instrumented callers get it automatically.
+/// that saves the register; the cacs front door defines __CACS__) or by
+/// clang >= 22 on x86-64, which saves rbx around the call itself. Any other
+/// preserve_none compiler (stock clang 19 on x86-64, stock clang on AArch64,
+/// stock clang with only the pass plugin loaded) binds cacs_yield to an
+/// entry that saves the register (4 instructions more), and so do
+/// ASan-instrumented callers. CACS_YIELD_SAVE_BP=0 or 1 overrides the choice.
 /// Compilers without preserve_none (gcc) bind to a default-convention entry.
 #if CACS_HAS_PRESERVE_NONE
 #if !defined(CACS_YIELD_SAVE_BP) && defined(__has_feature)
@@ -77,7 +79,14 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 #define CACS_YIELD_SAVE_BP 1
 #endif
 #endif
-#if defined(CACS_YIELD_SAVE_BP) && CACS_YIELD_SAVE_BP
+#if !defined(CACS_YIELD_SAVE_BP)
+#if defined(__CACS__) || (defined(__x86_64__) && __clang_major__ >= 22)
+#define CACS_YIELD_SAVE_BP 0
+#else
+#define CACS_YIELD_SAVE_BP 1
+#endif
+#endif
+#if CACS_YIELD_SAVE_BP
 CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn_bp");
 #else
 CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn");
