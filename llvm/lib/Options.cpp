@@ -31,7 +31,35 @@ struct FlagOption : cl::opt<bool> {
                       cl::desc(setting(ID).Description)) {}
 };
 
+/// The index of a choice setting's value; a type of its own, so that the
+/// cl::opt parser takes the choices' names (see ChoiceOption).
+enum ChoiceIndex : unsigned {};
+
+/// The cl::opt of a choice setting: its values are the table's choices.
+struct ChoiceOption : cl::opt<ChoiceIndex> {
+  explicit ChoiceOption(SettingID ID)
+      : cl::opt<ChoiceIndex>(StringRef(setting(ID).OptionName),
+                             cl::init(ChoiceIndex(0)),
+                             cl::desc(setting(ID).Description)) {
+    ArrayRef<StringLiteral> Choices = setting(ID).Choices;
+    for (unsigned I = 0; I < Choices.size(); ++I)
+      getParser().addLiteralOption(Choices[I], ChoiceIndex(I), "");
+  }
+};
+
 } // namespace
+
+static ChoiceOption CalleeSaved(SettingID::PreserveNoneCalleeSaved);
+
+unsigned cacs::choiceSetting(SettingID ID) {
+  assert(ID == SettingID::PreserveNoneCalleeSaved && "not a choice setting");
+  return CalleeSaved;
+}
+
+void cacs::setChoiceSetting(SettingID ID, unsigned Index) {
+  assert(ID == SettingID::PreserveNoneCalleeSaved && "not a choice setting");
+  CalleeSaved.setValue(ChoiceIndex(Index));
+}
 
 static FlagOption AutoPreserveNone(SettingID::AutoPreserveNone);
 static FlagOption ExportWarning(SettingID::PreserveNoneListExportWarning);
@@ -60,6 +88,7 @@ static cl::opt<bool> &flagOption(SettingID ID) {
   case SettingID::PreserveNoneListWarnUnused:
     return WarnUnusedPerTU;
   case SettingID::PreserveNoneList:
+  case SettingID::PreserveNoneCalleeSaved:
     break;
   }
   llvm_unreachable("not a flag setting");

@@ -1,8 +1,8 @@
 // A function infected by APN (-fauto-preserve-none) with high register
-// pressure: with -cacs-preserve-none-callee-saved=none it allocates rbp
+// pressure: with -fpreserve-none-callee-saved=none it allocates rbp
 // without saving it; with upstream's list its prologue pushes rbp.
 // REQUIRES: llvm-22
-// RUN: %clang -O2 -S -fno-asynchronous-unwind-tables -fauto-preserve-none -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=NONE
+// RUN: %clang -O2 -S -fno-asynchronous-unwind-tables -fauto-preserve-none -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=NONE
 // RUN: %clang -O2 -S -fno-asynchronous-unwind-tables -fauto-preserve-none -mllvm -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=UPSTREAM
 //
 // NONE-LABEL:  parse:

@@ -1,18 +1,18 @@
 // An invoke of a preserve_none function keeps upstream's mask, and its
-// callee upstream's list, under -cacs-preserve-none-callee-saved=none: LLVM 22
+// callee upstream's list, under -fpreserve-none-callee-saved=none: LLVM 22
 // stops with a fatal error on an invoke whose callee clobbers the caller's
 // frame pointer. Exceptions thrown through an empty-list callee reach a
 // frame-pointer caller's handler with its locals intact.
-// RUN: %clangxx -O2 -S -mllvm -cacs-preserve-none-callee-saved=none \
+// RUN: %clangxx -O2 -S -fpreserve-none-callee-saved=none \
 // RUN:   -Rpass=preserve-none-callee-saved -Rpass-missed=preserve-none-callee-saved %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHY
 // WHY-DAG: remark: '_ZL7invokedl' keeps rbp callee-saved: it is invoked
 // WHY-DAG: remark: '_ZL8pressurel' saves no register
 // REQUIRES: llvm-22
 // RUN: %stock_clangxx -O0 %s -o %t.ref && %t.ref > %t.ref.out
-// RUN: %clangxx -O0 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t0 && %t0 | diff %t.ref.out -
-// RUN: %clangxx -O1 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t1 && %t1 | diff %t.ref.out -
-// RUN: %clangxx -O2 -fno-omit-frame-pointer -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t2 && %t2 | diff %t.ref.out -
-// RUN: %clangxx -O3 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t3 && %t3 | diff %t.ref.out -
+// RUN: %clangxx -O0 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t0 && %t0 | diff %t.ref.out -
+// RUN: %clangxx -O1 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t1 && %t1 | diff %t.ref.out -
+// RUN: %clangxx -O2 -fno-omit-frame-pointer -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t2 && %t2 | diff %t.ref.out -
+// RUN: %clangxx -O3 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t3 && %t3 | diff %t.ref.out -
 
 #include <cstdio>
 

@@ -4,12 +4,12 @@
 // `worker` of a unit compiled with the setting saves nothing once every
 // caller is known, although its caller comes from a unit compiled without.
 // REQUIRES: llvm-22
-// RUN: %clang -flto -O2 -DWORKER -mllvm -cacs-preserve-none-callee-saved=none -S -emit-llvm %s -o - | FileCheck %s --check-prefix=PRELINK
+// RUN: %clang -flto -O2 -DWORKER -fpreserve-none-callee-saved=none -S -emit-llvm %s -o - | FileCheck %s --check-prefix=PRELINK
 // PRELINK: define {{.*}}preserve_nonecc i64 @worker(i64 {{.*}}) {{.*}}#[[W:[0-9]+]]
 // PRELINK: attributes #[[W]] = { {{.*}}"cacs-preserve-none-callee-saved-none"
 // PRELINK-NOT: no_callee_saved_registers
 //
-// RUN: %clang -flto -O2 -DWORKER -mllvm -cacs-preserve-none-callee-saved=none -c %s -o %t.worker.o
+// RUN: %clang -flto -O2 -DWORKER -fpreserve-none-callee-saved=none -c %s -o %t.worker.o
 // RUN: %clang -flto -O2 -DMAIN -c %s -o %t.main.o
 // RUN: %clang -flto -O2 %t.worker.o %t.main.o -o %t.none
 // RUN: llvm-objdump -d --no-show-raw-insn %t.none | FileCheck %s --check-prefix=NONE

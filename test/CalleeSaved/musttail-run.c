@@ -10,8 +10,8 @@
 // RUN: %clang -O1 %s -o %t1 && %t1 | diff %t.ref.out -
 // RUN: %clang -O2 %s -o %t2 && %t2 | diff %t.ref.out -
 // RUN: %clang -O3 -fauto-preserve-none %s -o %t3 && %t3 | diff %t.ref.out -
-// RUN: %if llvm-22 %{ %clang -O2 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t4 && %t4 | diff %t.ref.out - %}
-// RUN: %if llvm-22 %{ %clang -O0 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t5 && %t5 | diff %t.ref.out - %}
+// RUN: %if llvm-22 %{ %clang -O2 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t4 && %t4 | diff %t.ref.out - %}
+// RUN: %if llvm-22 %{ %clang -O0 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t5 && %t5 | diff %t.ref.out - %}
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 %s -o %t.a64 && %run_aarch64 %t.a64 | diff %t.ref.out - %}
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O1 %s -o %t.a64.1 && %run_aarch64 %t.a64.1 | diff %t.ref.out - %}
 

@@ -5,7 +5,7 @@
 // callee (the masks of the conventions differ), so pressure_c may save
 // nothing.
 // REQUIRES: llvm-22
-// RUN: %clang -O2 -S -mllvm -cacs-preserve-none-callee-saved=none \
+// RUN: %clang -O2 -S -fpreserve-none-callee-saved=none \
 // RUN:   -Rpass=preserve-none-callee-saved -Rpass-missed=preserve-none-callee-saved %s -o %t.s 2> %t.why
 // RUN: FileCheck %s --input-file %t.s
 // RUN: FileCheck %s --input-file %t.why --check-prefix=WHY
@@ -21,10 +21,10 @@
 // The caller of exported_tail is compiled without the setting, in another
 // translation unit, and expects rbp preserved:
 // RUN: %stock_clang -O0 %s -o %t.ref && %t.ref > %t.ref.out
-// RUN: %clang -O2 -DCALLEES -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs -c %s -o %t.callees2.o
+// RUN: %clang -O2 -DCALLEES -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs -c %s -o %t.callees2.o
 // RUN: %clang -O2 -DCALLERS -c %s -o %t.callers2.o
 // RUN: %clang %t.callees2.o %t.callers2.o -o %t2 && %t2 | diff %t.ref.out -
-// RUN: %clang -O3 -DCALLEES -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs -c %s -o %t.callees3.o
+// RUN: %clang -O3 -DCALLEES -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs -c %s -o %t.callees3.o
 // RUN: %clang -O3 -DCALLERS -c %s -o %t.callers3.o
 // RUN: %clang %t.callees3.o %t.callers3.o -o %t3 && %t3 | diff %t.ref.out -
 

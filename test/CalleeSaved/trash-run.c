@@ -1,6 +1,6 @@
 // Callers survive a preserve_none callee that trashes rbp and rbx, as a
 // callee with the empty callee-saved list may, under
-// -cacs-preserve-none-callee-saved=none (x86-64, LLVM 22): frame-pointer
+// -fpreserve-none-callee-saved=none (x86-64, LLVM 22): frame-pointer
 // callers with direct and indirect calls, an over-aligned local with a VLA
 // (frame and base pointer) in a caller and in an empty-list callee, a real
 // empty-list callee under register pressure, and calls that pass arguments
@@ -9,12 +9,12 @@
 // The reference output comes from stock clang -O0 with a harmless callee.
 // REQUIRES: llvm-22
 // RUN: %stock_clang -O0 -DHARMLESS %s -o %t.ref && %t.ref > %t.ref.out
-// RUN: %clang -O0 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t0 && %t0 | diff %t.ref.out -
-// RUN: %clang -O1 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t1 && %t1 | diff %t.ref.out -
-// RUN: %clang -O2 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t2 && %t2 | diff %t.ref.out -
-// RUN: %clang -O3 -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t3 && %t3 | diff %t.ref.out -
-// RUN: %clang -O2 -fno-omit-frame-pointer -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t4 && %t4 | diff %t.ref.out -
-// RUN: %clang -O2 -fauto-preserve-none -mllvm -cacs-preserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t5 && %t5 | diff %t.ref.out -
+// RUN: %clang -O0 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t0 && %t0 | diff %t.ref.out -
+// RUN: %clang -O1 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t1 && %t1 | diff %t.ref.out -
+// RUN: %clang -O2 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t2 && %t2 | diff %t.ref.out -
+// RUN: %clang -O3 -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t3 && %t3 | diff %t.ref.out -
+// RUN: %clang -O2 -fno-omit-frame-pointer -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t4 && %t4 | diff %t.ref.out -
+// RUN: %clang -O2 -fauto-preserve-none -fpreserve-none-callee-saved=none -mllvm -verify-machineinstrs %s -o %t5 && %t5 | diff %t.ref.out -
 //
 // The test can fail: with upstream's list the callers keep their frame in
 // rbp across the call, and the trashing callee breaks them.

@@ -50,10 +50,19 @@ protected:
   }
 
   /// One argument, spelled as cacs/Options.h's table says: <name>,
-  /// no-<name> for a flag; <name>=<file> for a list.
+  /// no-<name> for a flag; <name>=<file> for a list; <name>=<choice>.
   static bool parseSetting(StringRef Arg) {
     for (const cacs::Setting &S : cacs::Settings) {
       StringRef Rest = Arg;
+      if (S.isChoice()) {
+        if (!Rest.consume_front(S.name()) || !Rest.consume_front("="))
+          continue;
+        int I = S.findChoice(Rest);
+        if (I < 0)
+          return false;
+        cacs::setChoiceSetting(S.ID, I);
+        return true;
+      }
       if (S.IsFileList) {
         if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
           cacs::addPreserveNoneListFile(Rest);

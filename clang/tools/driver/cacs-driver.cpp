@@ -67,6 +67,8 @@ namespace {
 struct CACSFlags {
   /// The flag settings of cacs/Options.h's table, by SettingID.
   bool Flag[std::size(cacs::Settings)];
+  /// The choice settings' values, as indexes into their Choices.
+  unsigned Choice[std::size(cacs::Settings)] = {};
   std::vector<std::string> ListFiles;
   bool Version = false;
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
@@ -83,17 +85,32 @@ struct CACSFlags {
       Flag[static_cast<unsigned>(S.ID)] = S.Default;
   }
   bool &flag(cacs::SettingID ID) { return Flag[static_cast<unsigned>(ID)]; }
+  unsigned &choice(cacs::SettingID ID) {
+    return Choice[static_cast<unsigned>(ID)];
+  }
 };
 
-/// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file):
-/// record it in F and return true.
-bool takeSettingFlag(StringRef A, CACSFlags &F) {
+[[noreturn]] void fatal(StringRef Prog, const Twine &Msg);
+
+/// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file,
+/// -f<name>=choice): record it in F and return true.
+bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
+  StringRef Arg = A;
   if (!A.consume_front("-f"))
     return false;
   for (const cacs::Setting &S : cacs::Settings) {
     if (!S.FrontDoorFlag)
       continue;
     StringRef Rest = A;
+    if (S.isChoice()) {
+      if (!Rest.consume_front(S.name()) || !Rest.consume_front("="))
+        continue;
+      int I = S.findChoice(Rest);
+      if (I < 0) // As clang says it of its own -f<name>=<value> flags.
+        fatal(Prog, "invalid value '" + Rest + "' in '" + Arg + "'");
+      F.choice(S.ID) = I;
+      return true;
+    }
     if (S.IsFileList) {
       if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
         F.ListFiles.push_back(Rest.str());
@@ -142,11 +159,16 @@ constexpr unsigned MaxListFiles = 16;
 std::string settingsPragma(const CACSFlags &F,
                            ArrayRef<std::string> ListTexts) {
   SHA256 H;
-  for (const cacs::Setting &S : cacs::Settings)
-    if (!S.IsFileList) {
+  for (const cacs::Setting &S : cacs::Settings) {
+    unsigned I = static_cast<unsigned>(S.ID);
+    if (S.isChoice()) {
       H.update(S.name());
-      H.update(F.Flag[static_cast<unsigned>(S.ID)] ? "=1;" : "=0;");
+      H.update(("=" + S.Choices[F.Choice[I]] + ";").str());
+    } else if (!S.IsFileList) {
+      H.update(S.name());
+      H.update(F.Flag[I] ? "=1;" : "=0;");
     }
+  }
   for (const std::string &T : ListTexts) {
     H.update("list " + std::to_string(T.size()) + ";");
     H.update(T);
@@ -213,8 +235,8 @@ void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
 
 /// Scan (a response-file-expanded copy of) the arguments for what the front
 /// door must know. Returns the arguments with the cacs flags removed.
-std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
-                                        CACSFlags &F) {
+std::vector<const char *>
+scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
   std::vector<const char *> Out;
   bool AfterDashDash = false;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -227,7 +249,7 @@ std::vector<const char *> scanArguments(ArrayRef<const char *> Args,
     }
     if (A == "--") {
       AfterDashDash = true;
-    } else if (takeSettingFlag(A, F)) {
+    } else if (takeSettingFlag(Prog, A, F)) {
       F.FoundCACSFlag = true;
       continue;
     } else if (A == "-save-temps" || A.starts_with("-save-temps=") ||
@@ -353,7 +375,7 @@ int main(int Argc, const char **Argv) {
           [](const char *A, const char *B) { return StringRef(A) == B; });
 
   CACSFlags F;
-  std::vector<const char *> Rest = scanArguments(Expanded, F);
+  std::vector<const char *> Rest = scanArguments(Prog, Expanded, F);
   if (!F.FoundCACSFlag) {
     Rest.assign(Argv + 1, Argv + Argc);
     FromResponseFile = false;
@@ -404,6 +426,16 @@ int main(int Argc, const char **Argv) {
         if (CC1CompilesIR)
           AddMLLVM("-" + S.OptionName.str() + "=" + L);
       }
+      continue;
+    }
+    if (S.isChoice()) {
+      unsigned I = F.choice(S.ID);
+      if (I == 0)
+        continue;
+      Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" +
+                      S.Choices[I].str());
+      if (CC1CompilesIR)
+        AddMLLVM("-" + S.OptionName.str() + "=" + S.Choices[I].str());
       continue;
     }
     bool On = F.flag(S.ID);

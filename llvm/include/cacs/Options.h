@@ -8,10 +8,11 @@
 // setting has four spellings, all derived from its name here:
 //
 //   front door (build/bin/clang)  -f<name>, -fno-<name>    -f<name>=<file>
+//                                 -f<name>=<choice>
 //   cacs clang plugin             -fplugin-arg-cacs-<name>, ...-cacs-no-<name>,
-//                                 -fplugin-arg-cacs-<name>=<file>
+//                                 -fplugin-arg-cacs-<name>=<file|choice>
 //   -mllvm (stock clang, opt)     -cacs-<name>, -cacs-<name>=false,
-//                                 -cacs-<name>=<file>
+//                                 -cacs-<name>=<file|choice>
 //   cl::opt (Options.cpp)         cacs-<name>
 //
 // The passes read the settings when the pipeline is built. Settings never
@@ -37,21 +38,39 @@ enum class SettingID {
   PreserveNoneList,
   PreserveNoneListExportWarning,
   PreserveNoneListWarnUnused,
+  PreserveNoneCalleeSaved,
 };
+
+/// The values of -fpreserve-none-callee-saved= (see cacs/CalleeSaved.h); the
+/// first is the default.
+inline constexpr llvm::StringLiteral CalleeSavedChoices[] = {"upstream",
+                                                             "none"};
 
 struct Setting {
   SettingID ID;
   /// The cl::opt name, "cacs-<name>"; the other spellings use <name>.
   llvm::StringLiteral OptionName;
-  /// A list of files (repeatable, "=<file>") or an on/off flag.
+  /// A list of files (repeatable, "=<file>"); else an on/off flag, or one of
+  /// Choices ("=<choice>") if there are any.
   bool IsFileList;
-  /// Only for flags: the value when no spelling is given.
+  /// Only for on/off flags: the value when no spelling is given.
   bool Default;
   /// Whether the front door accepts -f<name> (otherwise only -mllvm).
   bool FrontDoorFlag;
   llvm::StringLiteral Description;
+  /// The values of a choice setting; the first is the default.
+  llvm::ArrayRef<llvm::StringLiteral> Choices = {};
 
   llvm::StringRef name() const { return OptionName.drop_front(5); }
+  bool isChoice() const { return !Choices.empty(); }
+  bool isFlag() const { return !IsFileList && !isChoice(); }
+  /// The index of Value among Choices, or -1.
+  int findChoice(llvm::StringRef Value) const {
+    for (size_t I = 0; I < Choices.size(); ++I)
+      if (Choices[I] == Value)
+        return static_cast<int>(I);
+    return -1;
+  }
 };
 
 inline constexpr Setting Settings[] = {
@@ -69,6 +88,11 @@ inline constexpr Setting Settings[] = {
      "cacs-preserve-none-list-warn-unused", false, false, false,
      "Warn about preserve-none list entries that match nothing in the "
      "translation unit too (always on at the full-LTO link)"},
+    {SettingID::PreserveNoneCalleeSaved, "cacs-preserve-none-callee-saved",
+     false, false, true,
+     "Callee-saved registers of preserve_none functions: upstream's list, or "
+     "none where that is sound (x86-64, LLVM 22)",
+     CalleeSavedChoices},
 };
 
 inline constexpr const Setting &setting(SettingID ID) {
@@ -78,6 +102,10 @@ inline constexpr const Setting &setting(SettingID ID) {
 /// The value of a flag setting (not a list).
 bool flagSetting(SettingID ID);
 void setFlagSetting(SettingID ID, bool Enabled);
+
+/// The value of a choice setting, as an index into its Choices.
+unsigned choiceSetting(SettingID ID);
+void setChoiceSetting(SettingID ID, unsigned Index);
 
 /// Is automatic preserve_none propagation (-fauto-preserve-none) on for this
 /// translation unit?

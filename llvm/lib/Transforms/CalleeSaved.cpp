@@ -53,6 +53,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/CalleeSaved.h"
+#include "cacs/Options.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -73,17 +74,12 @@ using namespace cacs;
 
 namespace {
 
-enum class CalleeSavedSetting { Upstream, None };
-
-cl::opt<CalleeSavedSetting>
-    Setting("cacs-preserve-none-callee-saved",
-            cl::init(CalleeSavedSetting::Upstream),
-            cl::desc("Callee-saved registers of preserve_none functions "
-                     "(-fpreserve-none-callee-saved=)"),
-            cl::values(clEnumValN(CalleeSavedSetting::Upstream, "upstream",
-                                  "upstream's list (x86-64 keeps rbp)"),
-                       clEnumValN(CalleeSavedSetting::None, "none",
-                                  "none where sound (x86-64, LLVM 22)")));
+/// -fpreserve-none-callee-saved=none (cacs/Options.h's table).
+bool calleeSavedNone() {
+  return setting(SettingID::PreserveNoneCalleeSaved)
+             .Choices[choiceSetting(SettingID::PreserveNoneCalleeSaved)] ==
+         "none";
+}
 
 /// x86's attribute: on a function, an empty callee-saved list; on a call
 /// site (or the callee of a direct call), the empty register mask.
@@ -193,8 +189,7 @@ public:
 
   bool run() {
     bool Changed = false;
-    if (P != PreserveNoneCalleeSavedPass::Phase::LTOLink &&
-        Setting == CalleeSavedSetting::None)
+    if (P != PreserveNoneCalleeSavedPass::Phase::LTOLink && calleeSavedNone())
       Changed |= recordSetting();
     if (isX86_64(M))
       Changed |= checkMustTailCalls();
