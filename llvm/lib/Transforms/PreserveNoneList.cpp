@@ -72,6 +72,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneList.h"
+#include "cacs/PreserveNoneRules.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -312,60 +313,6 @@ constexpr StringRef ConvertedAttr = "cacs-preserve-none-list";
 /// for the full-LTO link, where the module's source file is another one.
 constexpr StringRef SrcAttr = "cacs-preserve-none-list-src";
 
-StringRef ccName(CallingConv::ID CC) {
-  switch (CC) {
-  case CallingConv::Fast: return "fastcc";
-  case CallingConv::Cold: return "coldcc";
-  case CallingConv::GHC: return "ghccc";
-  case CallingConv::PreserveMost: return "preserve_mostcc";
-  case CallingConv::PreserveAll: return "preserve_allcc";
-  case CallingConv::Swift: return "swiftcc";
-  case CallingConv::SwiftTail: return "swifttailcc";
-  case CallingConv::Tail: return "tailcc";
-  case CallingConv::X86_StdCall: return "x86_stdcallcc";
-  case CallingConv::X86_FastCall: return "x86_fastcallcc";
-  case CallingConv::X86_ThisCall: return "x86_thiscallcc";
-  case CallingConv::X86_VectorCall: return "x86_vectorcallcc";
-  case CallingConv::X86_RegCall: return "x86_regcallcc";
-  case CallingConv::X86_64_SysV: return "x86_64_sysvcc";
-  case CallingConv::Win64: return "win64cc";
-  case CallingConv::AArch64_VectorCall: return "aarch64_vector_pcs";
-  case CallingConv::AArch64_SVE_VectorCall: return "aarch64_sve_vector_pcs";
-  default: return "";
-  }
-}
-
-/// Why F cannot be preserve_none, judging by what every translation unit
-/// sees (its declaration); empty if it can.
-std::string signatureBlocker(const Function &F) {
-  if (F.getCallingConv() == CallingConv::X86_INTR)
-    return "it is an interrupt handler (x86_intrcc)";
-  if (F.getName() == "main")
-    return "it is 'main'";
-  if (F.isVarArg())
-    return "it is variadic";
-  for (unsigned I = 0; I < F.arg_size(); ++I) {
-    for (auto [Kind, Name] :
-         {std::pair{Attribute::ByVal, "byval"},
-          std::pair{Attribute::InAlloca, "inalloca"},
-          std::pair{Attribute::Preallocated, "preallocated"}})
-      if (F.hasParamAttribute(I, Kind))
-        return ("its parameter " + Twine(I + 1) + " is " + Name).str();
-  }
-  CallingConv::ID CC = F.getCallingConv();
-  if (CC == CallingConv::C || CC == CallingConv::PreserveNone)
-    return "";
-  // The optimizer gives internal functions fastcc/coldcc; that is no choice
-  // of the source.
-  if ((CC == CallingConv::Fast || CC == CallingConv::Cold) &&
-      F.hasLocalLinkage())
-    return "";
-  StringRef Name = ccName(CC);
-  if (!Name.empty())
-    return ("it has another calling convention (" + Name + ")").str();
-  return ("it has another calling convention (cc " + Twine(CC) + ")").str();
-}
-
 /// Calls through which the caller's and the callee's conventions must agree.
 bool isMustTail(const CallBase &CB) {
   const auto *CI = dyn_cast<CallInst>(&CB);
@@ -392,7 +339,7 @@ class ListApplier {
 public:
   ListApplier(Module &M, PreserveNoneListPass::Phase P,
               std::vector<std::unique_ptr<ListFile>> &Lists)
-      : M(M), Ctx(M.getContext()), P(P), Lists(Lists) {}
+      : M(M), Ctx(M.getContext()), P(P), Lists(Lists), RC(M), Wrappers(M) {}
 
   bool run();
 
@@ -403,6 +350,8 @@ private:
   std::vector<std::unique_ptr<ListFile>> &Lists;
   bool WarnUnused = false;
   StringSet<> SeenNames, SeenFiles;
+  RuleContext RC;
+  WrapperBuilder Wrappers;
 
   struct Hit {
     Group *G = nullptr;
@@ -502,63 +451,18 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
 }
 
 Function *ListApplier::getOrCreateThunk(Function &F) {
-  std::string Name = (F.getName() + CEntrySuffix).str();
-  if (Function *T = M.getFunction(Name))
-    if (!T->isDeclaration() && T->getFunctionType() == F.getFunctionType())
-      return T;
-
-  Function *T = Function::Create(F.getFunctionType(),
-                                 GlobalValue::InternalLinkage,
-                                 F.getAddressSpace(), Name, &M);
-  if (!F.hasLocalLinkage()) {
-    // One address for the whole program (or shared object): the thunk is
-    // merged across translation units like an inline function.
-    T->setLinkage(GlobalValue::LinkOnceODRLinkage);
-    T->setVisibility(F.getVisibility());
-    T->setDSOLocal(F.isDSOLocal() ||
-                   F.getVisibility() != GlobalValue::DefaultVisibility);
-    if (Triple(M.getTargetTriple()).supportsCOMDAT())
-      T->setComdat(M.getOrInsertComdat(T->getName()));
-  }
-  T->setCallingConv(CallingConv::C);
-
   // ABI attributes (zeroext, signext, sret, inreg, ...) of the parameters and
   // the return value, on the thunk and on its call.
   AttributeList FA = F.getAttributes();
-  AttributeList CallAttrs = AttributeList::get(
-      Ctx, AttributeSet(), FA.getRetAttrs(),
-      [&] {
+  AttributeList CallAttrs =
+      AttributeList::get(Ctx, AttributeSet(), FA.getRetAttrs(), [&] {
         SmallVector<AttributeSet, 8> PA;
         for (unsigned I = 0; I < F.arg_size(); ++I)
           PA.push_back(FA.getParamAttrs(I));
         return PA;
       }());
-  T->setAttributes(CallAttrs);
-  for (StringRef A : {"target-cpu", "target-features", "tune-cpu",
-                      "frame-pointer", "branch-target-enforcement",
-                      "sign-return-address", "sign-return-address-key",
-                      "probe-stack", "stack-probe-size"})
-    if (F.hasFnAttribute(A))
-      T->addFnAttr(F.getFnAttribute(A));
-  if (F.doesNotThrow())
-    T->setDoesNotThrow();
-  else
-    T->setUWTableKind(UWTableKind::Default);
-
-  BasicBlock *BB = BasicBlock::Create(Ctx, "", T);
-  IRBuilder<> B(BB);
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : T->args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(F.getFunctionType(), &F, Args);
-  Call->setCallingConv(CallingConv::PreserveNone);
-  Call->setAttributes(CallAttrs);
-  Call->setTailCallKind(CallInst::TCK_Tail);
-  if (T->getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
-  return T;
+  return Wrappers.get(WrapperKind::CEntry, &F, F.getFunctionType(), CallAttrs,
+                      F, F.doesNotThrow());
 }
 
 void ListApplier::warnUnused() {
@@ -624,11 +528,12 @@ bool ListApplier::run() {
   // agreement.
   SetVector<Function *> Blocked;
   for (auto &[F, H] : Listed) {
-    std::string Why = signatureBlocker(*F);
-    if (Why.empty() && F->hasFnAttribute(Attribute::Naked))
-      Why = "it is naked";
-    if (Why.empty())
+    // What only the defining module sees (a probed frame) is made safe by
+    // the final check, which splits the definition.
+    Eligibility E = canTakePreserveNone(*F, RC, AskSignature);
+    if (E)
       continue;
+    const std::string &Why = E.Detail;
     // Said per TU; the full-LTO link would repeat it for every module.
     if (P == PreserveNoneListPass::Phase::PerTU)
       report(Ctx, DS_Warning,

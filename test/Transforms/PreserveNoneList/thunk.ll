@@ -70,12 +70,16 @@ define void @user(ptr %slot) {
 }
 
 ; CHECK: define linkonce_odr i32 @ext.cacs_c_entry(i32 signext %0) #[[UW:[0-9]+]] comdat {
-; CHECK-NEXT: %2 = tail call preserve_nonecc i32 @ext(i32 signext %0)
-; CHECK-NEXT: ret i32 %2
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %1 = tail call preserve_nonecc i32 @ext(i32 signext %0)
+; CHECK-NEXT: ret i32 %1
 ; CHECK: define linkonce_odr hidden void @hid.cacs_c_entry() #[[UW]] comdat {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @hid()
 ; CHECK: define internal void @local.cacs_c_entry() #[[UW]] {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @local()
 ; CHECK: define linkonce_odr void @decl.cacs_c_entry() #[[UW]] comdat {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @decl()
 ; CHECK: attributes #[[UW]] = { uwtable }
