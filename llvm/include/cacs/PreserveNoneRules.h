@@ -152,6 +152,25 @@ enum class ShieldReason {
 /// Must \p CB, a preserve_none call, go through a shield?
 ShieldReason needsShield(const llvm::CallBase &CB, RuleContext &RC);
 
+/// What code outside the compiler's view may do to the argument registers of
+/// a preserve_none call.
+enum class BindingHazard {
+  None,
+  /// The callee may be bound lazily (a PLT entry: a function that is not
+  /// known to be in this object, or is interposable), and an argument is in
+  /// a register the lazy resolver clobbers. Binding it at load time
+  /// (nonlazybind: a call through the GOT) makes it safe.
+  LazyBinding,
+  /// The call is indirect, or through the GOT, from a function compiled with
+  /// retpolines (x86-64), whose thunk needs r11, which carries an argument:
+  /// the backend has no register left and stops with a fatal error.
+  RetpolineNoRegister,
+};
+
+/// What may happen to the arguments of \p CB, a preserve_none call, between
+/// the caller and the callee.
+BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
+
 /// What a C-convention wrapper around a preserve_none call is for.
 enum class WrapperKind {
   /// The list's `<name>.cacs_c_entry`: stands for the function wherever its

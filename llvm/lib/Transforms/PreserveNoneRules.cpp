@@ -300,6 +300,35 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   return ShieldReason::None;
 }
 
+/// Whether \p F (a direct callee) may be reached through a lazily bound PLT
+/// entry: a function outside this object, or one that another may replace.
+static bool mayBeBoundLazily(const Function &F) {
+  if (F.hasLocalLinkage() || !F.hasDefaultVisibility() || F.isIntrinsic())
+    return false;
+  // A definition known to stay in this object is called directly. A
+  // declaration may live in a shared library, even when it is dso_local
+  // (clang -fno-pic: the executable's own PLT is lazily bound too).
+  return F.isDeclarationForLinker() || !F.isDSOLocal();
+}
+
+BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
+  unsigned Regs = integerArgumentRegisters(*CB.getFunctionType());
+  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
+  const Function *Callee = CB.getCalledFunction();
+  bool ThroughGOT = !Callee || Callee->hasFnAttribute(Attribute::NonLazyBind);
+  bool LazyHazard = Callee && Lazy && Regs >= Lazy && mayBeBoundLazily(*Callee);
+  // An x86-64 retpoline thunk takes the target in r11, the 11th argument.
+  if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
+      CB.getFunction()
+          ->getFnAttribute("target-features")
+          .getValueAsString()
+          .contains("+retpoline-indirect-calls"))
+    return BindingHazard::RetpolineNoRegister;
+  if (LazyHazard && !ThroughGOT)
+    return BindingHazard::LazyBinding;
+  return BindingHazard::None;
+}
+
 /// The function attributes that change how a wrapper is lowered. The
 /// vector registers that carry arguments depend on the target features;
 /// branch protection, frame pointers and stack probes must not be lost on

@@ -201,12 +201,49 @@ private:
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
+      checkBinding(F, *CB);
       ShieldReason Why = needsShield(*CB, RC);
       if (Why != ShieldReason::None)
         ToShield.push_back({CB, Why});
     }
     for (auto [CB, Why] : ToShield)
       shield(F, *CB, Why);
+  }
+
+  /// Code outside the compiler's view between the call and the callee: the
+  /// lazy PLT resolver, a retpoline thunk.
+  void checkBinding(Function &Caller, CallBase &CB) {
+    switch (bindingHazard(CB, RC)) {
+    case BindingHazard::None:
+      return;
+    case BindingHazard::LazyBinding: {
+      // Every call of the callee in this module goes through the GOT,
+      // which the dynamic linker fills at load time.
+      Function *Callee = CB.getCalledFunction();
+      Callee->addFnAttr(Attribute::NonLazyBind);
+      Callee->setDSOLocal(false);
+      Changed = true;
+      // A retpoline caller of it cannot make that call (see below).
+      if (bindingHazard(CB, RC) == BindingHazard::RetpolineNoRegister)
+        checkBinding(Caller, CB);
+      return;
+    }
+    case BindingHazard::RetpolineNoRegister: {
+      Function *Callee = CB.getCalledFunction();
+      error(Caller,
+            "preserve_none call " +
+                (Callee ? "to '" + Callee->getName() + "' "
+                        : Twine("through a pointer ")) +
+                "in '" + Caller.getName() +
+                "' passes 11 or more integer arguments, the 11th in r11, "
+                "which the retpoline thunk of an indirect call (or of a call "
+                "bound at load time, as cacs binds calls that the lazy PLT "
+                "resolver would clobber) needs; pass fewer integer "
+                "arguments, or compile without -mretpoline",
+            CB.getDebugLoc());
+      return;
+    }
+    }
   }
 
   /// Route CB through a C-convention function that makes the preserve_none
