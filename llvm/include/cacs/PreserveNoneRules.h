@@ -176,6 +176,10 @@ enum class WrapperKind {
   /// The list's `<name>.cacs_c_entry`: stands for the function wherever its
   /// address is taken; one per function and program (linkonce_odr).
   CEntry,
+  /// The entry an alias of a listed function points at when the alias is
+  /// not listed: `<name>.cacs_c_entry.alias`, internal and in no comdat (a
+  /// comdat may be discarded for another unit's copy).
+  AliasEntry,
   /// The safety pass's `<name>.cacs.shield`: saves every callee-saved
   /// register around the call; private, one per lowering.
   Shield,

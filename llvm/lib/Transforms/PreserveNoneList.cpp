@@ -83,6 +83,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -360,10 +361,13 @@ private:
   };
 
   std::optional<Hit> match(Function &F);
+  bool listsAlias(const GlobalAlias &A);
   std::string where(const Hit &H) const {
     return ("'" + H.G->File->Path + "' line " + Twine(H.Line)).str();
   }
   Function *getOrCreateThunk(Function &F);
+  Function *getOrCreateAliasEntry(Function &F);
+  AttributeList thunkCallAttrs(const Function &F);
   void warnUnused();
 };
 
@@ -450,19 +454,43 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
   return Result;
 }
 
-Function *ListApplier::getOrCreateThunk(Function &F) {
-  // ABI attributes (zeroext, signext, sret, inreg, ...) of the parameters and
-  // the return value, on the thunk and on its call.
+/// Whether a `fun:` entry (in a section without `src:`) names alias \p A,
+/// so that translation units that declare it call it as preserve_none.
+bool ListApplier::listsAlias(const GlobalAlias &A) {
+  std::string Demangled = demangle(A.getName());
+  for (auto &L : Lists)
+    for (Group &G : L->Groups) {
+      if (!G.HasFun || G.HasSrc)
+        continue;
+      unsigned Line = G.funLine(A.getName());
+      if (!Line && Demangled != A.getName())
+        Line = G.funLine(Demangled);
+      if (Line) {
+        G.markUsed(Line);
+        return true;
+      }
+    }
+  return false;
+}
+
+/// The ABI attributes (zeroext, signext, sret, inreg, ...) of the
+/// parameters and the return value, on a thunk and on its call.
+AttributeList ListApplier::thunkCallAttrs(const Function &F) {
   AttributeList FA = F.getAttributes();
-  AttributeList CallAttrs =
-      AttributeList::get(Ctx, AttributeSet(), FA.getRetAttrs(), [&] {
-        SmallVector<AttributeSet, 8> PA;
-        for (unsigned I = 0; I < F.arg_size(); ++I)
-          PA.push_back(FA.getParamAttrs(I));
-        return PA;
-      }());
-  return Wrappers.get(WrapperKind::CEntry, &F, F.getFunctionType(), CallAttrs,
-                      F, F.doesNotThrow());
+  SmallVector<AttributeSet, 8> PA;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    PA.push_back(FA.getParamAttrs(I));
+  return AttributeList::get(Ctx, AttributeSet(), FA.getRetAttrs(), PA);
+}
+
+Function *ListApplier::getOrCreateThunk(Function &F) {
+  return Wrappers.get(WrapperKind::CEntry, &F, F.getFunctionType(),
+                      thunkCallAttrs(F), F, F.doesNotThrow());
+}
+
+Function *ListApplier::getOrCreateAliasEntry(Function &F) {
+  return Wrappers.get(WrapperKind::AliasEntry, &F, F.getFunctionType(),
+                      thunkCallAttrs(F), F, F.doesNotThrow());
 }
 
 void ListApplier::warnUnused() {
@@ -515,7 +543,7 @@ bool ListApplier::run() {
   MapVector<Function *, Hit> Listed;
   for (Function &F : M) {
     if (F.isIntrinsic() || F.getName().starts_with("llvm.") ||
-        F.getName().ends_with(CEntrySuffix))
+        F.getName().contains(CEntrySuffix))
       continue;
     if (std::optional<Hit> H = match(F))
       Listed.insert({&F, std::move(*H)});
@@ -643,9 +671,31 @@ bool ListApplier::run() {
       continue;
     }
     Function *Thunk = getOrCreateThunk(*F);
+    // An alias must not point into the thunk's comdat, which the linker may
+    // discard for another unit's copy. A listed alias is called as
+    // preserve_none wherever it is declared: it stays the body, its calls
+    // here become preserve_none, and its address is the thunk's. Any other
+    // alias gets a C entry of its own, outside any comdat.
+    SmallVector<GlobalAlias *, 2> Aliases;
+    for (User *U : F->users())
+      if (auto *GA = dyn_cast<GlobalAlias>(U))
+        Aliases.push_back(GA);
+    for (GlobalAlias *GA : Aliases) {
+      if (!listsAlias(*GA)) {
+        GA->setAliasee(getOrCreateAliasEntry(*F));
+        continue;
+      }
+      for (Use &U : make_early_inc_range(GA->uses())) {
+        if (isDirectCall(U))
+          cast<CallBase>(U.getUser())
+              ->setCallingConv(CallingConv::PreserveNone);
+        else if (!isa<GlobalAlias>(U.getUser()) && !isUsedListUse(U))
+          U.set(Thunk);
+      }
+    }
     F->replaceUsesWithIf(Thunk, [&](Use &U) {
       if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
-          isUsedListUse(U))
+          isa<GlobalAlias>(U.getUser()) || isUsedListUse(U))
         return false;
       // The thunk's own call of F is a direct call; nothing else in it.
       return true;

@@ -397,7 +397,9 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
   FunctionType *WTy =
       FunctionType::get(FTy->getReturnType(), Params, /*isVarArg=*/false);
   std::string Name = (Callee ? Callee->getName() : StringRef("indirect")).str();
-  Name += K == WrapperKind::CEntry ? CEntrySuffix : ".cacs.shield";
+  Name += K == WrapperKind::Shield ? ".cacs.shield" : CEntrySuffix;
+  if (K == WrapperKind::AliasEntry)
+    Name += ".alias";
   W = Function::Create(WTy, GlobalValue::PrivateLinkage,
                        Callee ? Callee->getAddressSpace() : 0, Name, &M);
   if (K == WrapperKind::CEntry) {
@@ -412,6 +414,8 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
       if (Triple(M.getTargetTriple()).supportsCOMDAT())
         W->setComdat(M.getOrInsertComdat(W->getName()));
     }
+  } else if (K == WrapperKind::AliasEntry) {
+    W->setLinkage(GlobalValue::InternalLinkage);
   } else {
     // The shield must stay a real call frame: inlined, it would save
     // nothing.
