@@ -74,6 +74,9 @@
 #include "cacs/PreserveNoneList.h"
 #include "cacs/PreserveNoneRules.h"
 
+#include "PreserveNoneListMatch.h"
+#include "PreserveNoneListRecord.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallString.h"
@@ -104,6 +107,7 @@
 
 using namespace llvm;
 using namespace cacs;
+using namespace cacs::list;
 
 static cl::opt<bool> ExportWarning(
     "cacs-preserve-none-list-export-warning", cl::init(true),
@@ -121,187 +125,6 @@ void cacs::setPreserveNoneListExportWarning(bool Enabled) {
 }
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Diagnostics
-//===----------------------------------------------------------------------===//
-
-/// A diagnostic of this pass. Clang shows a plugin kind as `error: <msg>` or
-/// `warning: <msg> [-Wbackend-plugin]`; opt and lld with their own prefix.
-class ListDiagnostic : public DiagnosticInfo {
-  const Twine &Msg;
-
-public:
-  static int kind() {
-    static const int K = getNextAvailablePluginDiagnosticKind();
-    return K;
-  }
-  ListDiagnostic(const Twine &Msg, DiagnosticSeverity S)
-      : DiagnosticInfo(kind(), S), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
-};
-
-void report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
-  ListDiagnostic D(Msg, S);
-  Ctx.diagnose(D);
-}
-
-/// SpecialCaseList::inSectionBlame returns the line in LLVM 19 and a
-/// (file, line) pair in LLVM 22.
-unsigned lineOf(unsigned L) { return L; }
-unsigned lineOf(std::pair<unsigned, unsigned> P) { return P.second; }
-
-constexpr StringRef SectionName = PreserveNoneSectionName;
-
-//===----------------------------------------------------------------------===//
-// Lists
-//===----------------------------------------------------------------------===//
-
-struct Entry : ListEntry {
-  bool Used = false;
-  bool Exact = false; // A fun: entry that names one function (no pattern).
-};
-
-/// Whether a pattern matches only the name it spells, read as a glob or as a
-/// (version 1) regex. Such `fun:` entries are looked up in a hash map:
-/// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
-/// ( ) . + | ^ $ are plain characters, as in demangled names (`ns::f(int)`)
-/// and clones (`f.cold`).
-bool isExactName(StringRef Pattern, bool Regex) {
-  return Pattern.find_first_of(Regex ? "*?[]{}\\().|+^$" : "*?[]{}\\") ==
-         StringRef::npos;
-}
-
-struct ListFile;
-
-/// The entries of one section of one list file, with a SpecialCaseList of
-/// their own: it is built from the file's text with every line outside the
-/// section blanked, so line numbers are the file's.
-struct Group {
-  const ListFile *File = nullptr;
-  std::optional<unsigned> Header; // The line (0-based) of the section header.
-  std::vector<Entry> Entries;     // In line order, each text once.
-  StringMap<unsigned> ExactFun;   // Name -> line of the exact fun: entries.
-  std::unique_ptr<SpecialCaseList> SCL; // Of the other entries.
-  bool HasFun = false, HasSrc = false;
-
-  unsigned funLine(StringRef Name) const {
-    auto It = ExactFun.find(Name);
-    if (It != ExactFun.end())
-      return It->second;
-    return lineOf(SCL->inSectionBlame(SectionName, "fun", Name));
-  }
-  unsigned srcLine(StringRef File) const {
-    return lineOf(SCL->inSectionBlame(SectionName, "src", File));
-  }
-  void markUsed(unsigned Line) {
-    auto It =
-        partition_point(Entries, [&](const Entry &E) { return E.Line < Line; });
-    if (It != Entries.end() && It->Line == Line)
-      It->Used = true;
-  }
-};
-
-struct ListFile {
-  std::string Path;
-  std::string Text;
-  std::vector<StringRef> Lines; // Into Text, untrimmed.
-  std::vector<Group> Groups;    // Only the sections that apply.
-
-  /// The file's text with only the comment lines (which keep a "#!..."
-  /// version line) and the given lines kept; every other line blank.
-  std::string textWith(ArrayRef<unsigned> Keep) const {
-    std::vector<bool> K(Lines.size(), false);
-    for (unsigned I : Keep)
-      K[I] = true;
-    std::string S;
-    for (size_t I = 0; I < Lines.size(); ++I) {
-      StringRef T = Lines[I].trim();
-      if (K[I] || T.starts_with("#"))
-        S += T;
-      S += '\n';
-    }
-    return S;
-  }
-
-  /// A list of the given lines alone (after the file's "#!..." version line,
-  /// if any), for questions that need no line numbers.
-  std::string textOf(std::optional<unsigned> Header, StringRef Line) const {
-    std::string S;
-    if (!Lines.empty() && Lines[0].starts_with("#!"))
-      S += Lines[0].trim().str() + "\n";
-    if (Header)
-      S += Lines[*Header].trim().str() + "\n";
-    return S + Line.str() + "\n";
-  }
-};
-
-std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
-                                         std::string &Error) {
-  std::unique_ptr<MemoryBuffer> MB =
-      MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
-  return SpecialCaseList::create(MB.get(), Error);
-}
-
-/// Checks and parses a list (read from a file, or recorded in the module).
-/// Reports an error and returns false if it is malformed.
-bool parseList(LLVMContext &Ctx, ListFile &L) {
-  std::vector<ListSection> Sections;
-  std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
-  if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
-    return false;
-  }
-  for (StringRef Rest = L.Text; !Rest.empty();) {
-    auto [Line, Tail] = Rest.split('\n');
-    L.Lines.push_back(Line);
-    Rest = Tail;
-  }
-
-  bool Regex = isRegexList(L.Text);
-  for (const ListSection &S : Sections) {
-    Group G;
-    G.Header = S.Header;
-    std::vector<unsigned> Keep;
-    if (G.Header)
-      Keep.push_back(*G.Header);
-    for (const ListEntry &LE : S.Entries) {
-      Entry E{LE};
-      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern, Regex);
-      G.HasFun |= E.Prefix == "fun";
-      G.HasSrc |= E.Prefix == "src";
-      if (E.Exact)
-        G.ExactFun.try_emplace(E.Pattern, E.Line);
-      else
-        Keep.push_back(E.Line - 1);
-      G.Entries.push_back(E);
-    }
-    G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
-    if (!G.SCL) { // Cannot happen: the whole file parsed.
-      report(Ctx, DS_Error,
-             "malformed preserve-none list file '" + L.Path + "': " + Error);
-      return false;
-    }
-    G.File = &L;
-    L.Groups.push_back(std::move(G));
-  }
-  return true;
-}
-
-/// Reads a list file named on the command line; parseList checks it.
-std::optional<std::string> readListFile(LLVMContext &Ctx, StringRef Path) {
-  if (Path.empty()) {
-    report(Ctx, DS_Error, "empty preserve-none list file name");
-    return std::nullopt;
-  }
-  std::string Text;
-  std::string Error = readPreserveNoneList(Path, Text);
-  if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
-    return std::nullopt;
-  }
-  return Text;
-}
 
 //===----------------------------------------------------------------------===//
 // The transformation
@@ -705,47 +528,6 @@ bool ListApplier::run() {
   return Changed;
 }
 
-/// The entries a list matched in the modules that recorded it, as the third
-/// operand of its metadata node: "2,5,9". The full-LTO link counts them as
-/// used, since the functions they matched may be inlined away by then.
-std::string usedLines(const ListFile &L) {
-  std::string S;
-  for (const Group &G : L.Groups)
-    for (const Entry &E : G.Entries)
-      if (E.Used)
-        S += (S.empty() ? "" : ",") + std::to_string(E.Line);
-  return S;
-}
-
-void markUsedLines(ListFile &L, StringRef Lines) {
-  SmallVector<StringRef, 16> Parts;
-  Lines.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef P : Parts) {
-    unsigned N;
-    if (!P.getAsInteger(10, N))
-      for (Group &G : L.Groups)
-        G.markUsed(N);
-  }
-}
-
-struct RecordedList {
-  StringRef Path, Text, Used;
-};
-
-std::optional<RecordedList> readRecord(const MDNode *N) {
-  if (N->getNumOperands() < 2)
-    return std::nullopt;
-  auto *Path = dyn_cast<MDString>(N->getOperand(0));
-  auto *Text = dyn_cast<MDString>(N->getOperand(1));
-  if (!Path || !Text)
-    return std::nullopt;
-  RecordedList R{Path->getString(), Text->getString(), ""};
-  if (N->getNumOperands() > 2)
-    if (auto *Used = dyn_cast<MDString>(N->getOperand(2)))
-      R.Used = Used->getString();
-  return R;
-}
-
 } // namespace
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
@@ -795,29 +577,9 @@ PreservedAnalyses PreserveNoneListPass::run(Module &M,
   bool Changed = ListApplier(M, P, Lists).run();
 
   if (P == Phase::PerTU) {
-    // Record the lists for a full-LTO link, once each, with the entries they
-    // matched here.
-    NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
-    for (auto &L : Lists) {
-      std::string Used = usedLines(*L);
-      std::optional<unsigned> Existing;
-      for (unsigned I = 0; I < NMD->getNumOperands(); ++I)
-        if (std::optional<RecordedList> R = readRecord(NMD->getOperand(I)))
-          if (R->Path == L->Path && R->Text == L->Text) {
-            Existing = I;
-            if (!R->Used.empty())
-              Used += (Used.empty() ? "" : ",") + R->Used.str();
-            break;
-          }
-      MDNode *N = MDNode::get(Ctx, {MDString::get(Ctx, L->Path),
-                                    MDString::get(Ctx, L->Text),
-                                    MDString::get(Ctx, Used)});
-      if (Existing)
-        NMD->setOperand(*Existing, N);
-      else
-        NMD->addOperand(N);
-      Changed = true;
-    }
+    // Record the lists for a full-LTO link.
+    recordLists(M, Lists);
+    Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
