@@ -247,20 +247,26 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::MustTailCallSite,
           ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
-    if (RC.mayHaveDynamicStack(*Caller))
+    // A call that would need a shield once it is preserve_none: infecting
+    // would only move the cost into the shield.
+    switch (needsShield(*CB, RC)) {
+    case ShieldReason::None:
+      break;
+    case ShieldReason::BasePointer:
       return reject(Ineligible::CallerDynamicStack,
                     ("its caller '" + Caller->getName() +
                      "' allocates stack dynamically, and a base pointer is "
                      "not kept across preserve_none calls")
                         .str(),
                     Caller);
-    if (RC.isAArch64() && Caller->hasOptNone())
+    case ShieldReason::FastISel:
       return reject(Ineligible::CallerOptNone,
                     ("its caller '" + Caller->getName() +
                      "' is optnone, and AArch64 FastISel would pass the "
                      "call's arguments in the C registers")
                         .str(),
                     Caller);
+    }
   }
   return {};
 }
@@ -286,7 +292,8 @@ Eligibility cacs::canTakePreserveNone(const Function &F, RuleContext &RC,
 /// call? x86-64 was fixed by LLVM 22, which saves rbx around the call;
 /// AArch64 does not save x19 in 19 nor in 22.
 static bool basePointerLostAcrossCall(const RuleContext &RC) {
-  return RC.isAArch64() || (RC.isX86_64() && LLVM_VERSION_MAJOR < 22);
+  // Other targets: assume the worst.
+  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22);
 }
 
 ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
