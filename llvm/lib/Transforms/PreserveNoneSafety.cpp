@@ -169,8 +169,10 @@ private:
       B.CreateRetVoid();
     else
       B.CreateRet(Call);
-    F.addFnAttr(Attribute::NoInline);
-    Body->addFnAttr(Attribute::NoInline);
+    for (Function *G : {&F, Body}) {
+      G->removeFnAttr(Attribute::AlwaysInline);
+      G->addFnAttr(Attribute::NoInline);
+    }
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
