@@ -34,6 +34,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cacs/PreserveNoneRules.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -138,8 +140,8 @@ private:
 class CheckConsumer : public ASTConsumer {
 public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    const llvm::Triple &T = Ctx.getTargetInfo().getTriple();
-    if (T.getArch() != llvm::Triple::x86_64)
+    // The one rule, shared with the final check of the pass plugin.
+    if (!cacs::variadicPreserveNoneMiscompiles(Ctx.getTargetInfo().getTriple()))
       return;
     Checker C(Ctx.getDiagnostics());
     C.TraverseDecl(Ctx.getTranslationUnitDecl());

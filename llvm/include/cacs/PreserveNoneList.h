@@ -34,12 +34,6 @@ inline constexpr const char *PreserveNoneListsMD = "cacs.preserve_none_lists";
 /// function wherever its address is taken: `<name>.cacs_c_entry`.
 inline constexpr const char *CEntrySuffix = ".cacs_c_entry";
 
-/// Warn about listed functions that are exported (default: on). The front
-/// door's -fno-preserve-none-list-export-warning turns it off, through the
-/// clang plugin; `-mllvm -cacs-preserve-none-list-export-warning=false` too.
-bool preserveNoneListExportWarning();
-void setPreserveNoneListExportWarning(bool Enabled);
-
 //===----------------------------------------------------------------------===//
 // Reading and checking a list file: shared by the pass and the front door
 // (which links no cacs library, only LLVM), which checks list files before

@@ -13,8 +13,10 @@ class Function;
 
 namespace cacs {
 
-/// Does \p F allocate stack dynamically (a dynamic alloca, stacksave or
-/// stackrestore, or inline assembly that moves the stack pointer)? The
+/// May \p F allocate stack dynamically (a dynamic alloca, stacksave or
+/// stackrestore, or inline assembly that moves the stack pointer), now or
+/// after the instrumentation that runs after the cacs passes (AddressSanitizer
+/// gives a frame with locals a realigned dynamic frame of its own)? The
 /// backends may then address its frame through a base pointer (rbx on
 /// x86-64, x19 on AArch64), which does not go together with preserve_none:
 ///  - x86-64, LLVM 19: a preserve_none function that also realigns its stack
@@ -28,7 +30,7 @@ namespace cacs {
 /// Whether realignment or the base pointer happens is decided in the backend
 /// (over-aligned spill slots count too), so callers treat any dynamic stack
 /// as a possible base pointer.
-bool hasDynamicStack(const llvm::Function &F);
+bool mayHaveDynamicStack(const llvm::Function &F);
 
 } // namespace cacs
 

@@ -73,6 +73,10 @@
 
 #include "cacs/PreserveNoneList.h"
 #include "cacs/Options.h"
+#include "cacs/PreserveNoneRules.h"
+
+#include "PreserveNoneListMatch.h"
+#include "PreserveNoneListRecord.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -83,6 +87,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -103,189 +108,9 @@
 
 using namespace llvm;
 using namespace cacs;
+using namespace cacs::list;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Diagnostics
-//===----------------------------------------------------------------------===//
-
-/// A diagnostic of this pass. Clang shows a plugin kind as `error: <msg>` or
-/// `warning: <msg> [-Wbackend-plugin]`; opt and lld with their own prefix.
-class ListDiagnostic : public DiagnosticInfo {
-  const Twine &Msg;
-
-public:
-  static int kind() {
-    static const int K = getNextAvailablePluginDiagnosticKind();
-    return K;
-  }
-  ListDiagnostic(const Twine &Msg, DiagnosticSeverity S)
-      : DiagnosticInfo(kind(), S), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
-};
-
-void report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
-  ListDiagnostic D(Msg, S);
-  Ctx.diagnose(D);
-}
-
-/// SpecialCaseList::inSectionBlame returns the line in LLVM 19 and a
-/// (file, line) pair in LLVM 22.
-unsigned lineOf(unsigned L) { return L; }
-unsigned lineOf(std::pair<unsigned, unsigned> P) { return P.second; }
-
-constexpr StringRef SectionName = PreserveNoneSectionName;
-
-//===----------------------------------------------------------------------===//
-// Lists
-//===----------------------------------------------------------------------===//
-
-struct Entry : ListEntry {
-  bool Used = false;
-  bool Exact = false; // A fun: entry that names one function (no pattern).
-};
-
-/// Whether a pattern matches only the name it spells, read as a glob or as a
-/// (version 1) regex. Such `fun:` entries are looked up in a hash map:
-/// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
-/// ( ) . + | ^ $ are plain characters, as in demangled names (`ns::f(int)`)
-/// and clones (`f.cold`).
-bool isExactName(StringRef Pattern, bool Regex) {
-  return Pattern.find_first_of(Regex ? "*?[]{}\\().|+^$" : "*?[]{}\\") ==
-         StringRef::npos;
-}
-
-struct ListFile;
-
-/// The entries of one section of one list file, with a SpecialCaseList of
-/// their own: it is built from the file's text with every line outside the
-/// section blanked, so line numbers are the file's.
-struct Group {
-  const ListFile *File = nullptr;
-  std::optional<unsigned> Header; // The line (0-based) of the section header.
-  std::vector<Entry> Entries;     // In line order, each text once.
-  StringMap<unsigned> ExactFun;   // Name -> line of the exact fun: entries.
-  std::unique_ptr<SpecialCaseList> SCL; // Of the other entries.
-  bool HasFun = false, HasSrc = false;
-
-  unsigned funLine(StringRef Name) const {
-    auto It = ExactFun.find(Name);
-    if (It != ExactFun.end())
-      return It->second;
-    return lineOf(SCL->inSectionBlame(SectionName, "fun", Name));
-  }
-  unsigned srcLine(StringRef File) const {
-    return lineOf(SCL->inSectionBlame(SectionName, "src", File));
-  }
-  void markUsed(unsigned Line) {
-    auto It =
-        partition_point(Entries, [&](const Entry &E) { return E.Line < Line; });
-    if (It != Entries.end() && It->Line == Line)
-      It->Used = true;
-  }
-};
-
-struct ListFile {
-  std::string Path;
-  std::string Text;
-  std::vector<StringRef> Lines; // Into Text, untrimmed.
-  std::vector<Group> Groups;    // Only the sections that apply.
-
-  /// The file's text with only the comment lines (which keep a "#!..."
-  /// version line) and the given lines kept; every other line blank.
-  std::string textWith(ArrayRef<unsigned> Keep) const {
-    std::vector<bool> K(Lines.size(), false);
-    for (unsigned I : Keep)
-      K[I] = true;
-    std::string S;
-    for (size_t I = 0; I < Lines.size(); ++I) {
-      StringRef T = Lines[I].trim();
-      if (K[I] || T.starts_with("#"))
-        S += T;
-      S += '\n';
-    }
-    return S;
-  }
-
-  /// A list of the given lines alone (after the file's "#!..." version line,
-  /// if any), for questions that need no line numbers.
-  std::string textOf(std::optional<unsigned> Header, StringRef Line) const {
-    std::string S;
-    if (!Lines.empty() && Lines[0].starts_with("#!"))
-      S += Lines[0].trim().str() + "\n";
-    if (Header)
-      S += Lines[*Header].trim().str() + "\n";
-    return S + Line.str() + "\n";
-  }
-};
-
-std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
-                                         std::string &Error) {
-  std::unique_ptr<MemoryBuffer> MB =
-      MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
-  return SpecialCaseList::create(MB.get(), Error);
-}
-
-/// Checks and parses a list (read from a file, or recorded in the module).
-/// Reports an error and returns false if it is malformed.
-bool parseList(LLVMContext &Ctx, ListFile &L) {
-  std::vector<ListSection> Sections;
-  std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
-  if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
-    return false;
-  }
-  for (StringRef Rest = L.Text; !Rest.empty();) {
-    auto [Line, Tail] = Rest.split('\n');
-    L.Lines.push_back(Line);
-    Rest = Tail;
-  }
-
-  bool Regex = isRegexList(L.Text);
-  for (const ListSection &S : Sections) {
-    Group G;
-    G.Header = S.Header;
-    std::vector<unsigned> Keep;
-    if (G.Header)
-      Keep.push_back(*G.Header);
-    for (const ListEntry &LE : S.Entries) {
-      Entry E{LE};
-      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern, Regex);
-      G.HasFun |= E.Prefix == "fun";
-      G.HasSrc |= E.Prefix == "src";
-      if (E.Exact)
-        G.ExactFun.try_emplace(E.Pattern, E.Line);
-      else
-        Keep.push_back(E.Line - 1);
-      G.Entries.push_back(E);
-    }
-    G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
-    if (!G.SCL) { // Cannot happen: the whole file parsed.
-      report(Ctx, DS_Error,
-             "malformed preserve-none list file '" + L.Path + "': " + Error);
-      return false;
-    }
-    G.File = &L;
-    L.Groups.push_back(std::move(G));
-  }
-  return true;
-}
-
-/// Reads a list file named on the command line; parseList checks it.
-std::optional<std::string> readListFile(LLVMContext &Ctx, StringRef Path) {
-  if (Path.empty()) {
-    report(Ctx, DS_Error, "empty preserve-none list file name");
-    return std::nullopt;
-  }
-  std::string Text;
-  std::string Error = readPreserveNoneList(Path, Text);
-  if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
-    return std::nullopt;
-  }
-  return Text;
-}
 
 //===----------------------------------------------------------------------===//
 // The transformation
@@ -297,60 +122,6 @@ constexpr StringRef ConvertedAttr = "cacs-preserve-none-list";
 /// The source file through which a `src:` entry listed an internal function,
 /// for the full-LTO link, where the module's source file is another one.
 constexpr StringRef SrcAttr = "cacs-preserve-none-list-src";
-
-StringRef ccName(CallingConv::ID CC) {
-  switch (CC) {
-  case CallingConv::Fast: return "fastcc";
-  case CallingConv::Cold: return "coldcc";
-  case CallingConv::GHC: return "ghccc";
-  case CallingConv::PreserveMost: return "preserve_mostcc";
-  case CallingConv::PreserveAll: return "preserve_allcc";
-  case CallingConv::Swift: return "swiftcc";
-  case CallingConv::SwiftTail: return "swifttailcc";
-  case CallingConv::Tail: return "tailcc";
-  case CallingConv::X86_StdCall: return "x86_stdcallcc";
-  case CallingConv::X86_FastCall: return "x86_fastcallcc";
-  case CallingConv::X86_ThisCall: return "x86_thiscallcc";
-  case CallingConv::X86_VectorCall: return "x86_vectorcallcc";
-  case CallingConv::X86_RegCall: return "x86_regcallcc";
-  case CallingConv::X86_64_SysV: return "x86_64_sysvcc";
-  case CallingConv::Win64: return "win64cc";
-  case CallingConv::AArch64_VectorCall: return "aarch64_vector_pcs";
-  case CallingConv::AArch64_SVE_VectorCall: return "aarch64_sve_vector_pcs";
-  default: return "";
-  }
-}
-
-/// Why F cannot be preserve_none, judging by what every translation unit
-/// sees (its declaration); empty if it can.
-std::string signatureBlocker(const Function &F) {
-  if (F.getCallingConv() == CallingConv::X86_INTR)
-    return "it is an interrupt handler (x86_intrcc)";
-  if (F.getName() == "main")
-    return "it is 'main'";
-  if (F.isVarArg())
-    return "it is variadic";
-  for (unsigned I = 0; I < F.arg_size(); ++I) {
-    for (auto [Kind, Name] :
-         {std::pair{Attribute::ByVal, "byval"},
-          std::pair{Attribute::InAlloca, "inalloca"},
-          std::pair{Attribute::Preallocated, "preallocated"}})
-      if (F.hasParamAttribute(I, Kind))
-        return ("its parameter " + Twine(I + 1) + " is " + Name).str();
-  }
-  CallingConv::ID CC = F.getCallingConv();
-  if (CC == CallingConv::C || CC == CallingConv::PreserveNone)
-    return "";
-  // The optimizer gives internal functions fastcc/coldcc; that is no choice
-  // of the source.
-  if ((CC == CallingConv::Fast || CC == CallingConv::Cold) &&
-      F.hasLocalLinkage())
-    return "";
-  StringRef Name = ccName(CC);
-  if (!Name.empty())
-    return ("it has another calling convention (" + Name + ")").str();
-  return ("it has another calling convention (cc " + Twine(CC) + ")").str();
-}
 
 /// Calls through which the caller's and the callee's conventions must agree.
 bool isMustTail(const CallBase &CB) {
@@ -378,7 +149,7 @@ class ListApplier {
 public:
   ListApplier(Module &M, PreserveNoneListPass::Phase P,
               std::vector<std::unique_ptr<ListFile>> &Lists)
-      : M(M), Ctx(M.getContext()), P(P), Lists(Lists) {}
+      : M(M), Ctx(M.getContext()), P(P), Lists(Lists), RC(M), Wrappers(M) {}
 
   bool run();
 
@@ -389,6 +160,8 @@ private:
   std::vector<std::unique_ptr<ListFile>> &Lists;
   bool WarnUnused = false;
   StringSet<> SeenNames, SeenFiles;
+  RuleContext RC;
+  WrapperBuilder Wrappers;
 
   struct Hit {
     Group *G = nullptr;
@@ -397,10 +170,13 @@ private:
   };
 
   std::optional<Hit> match(Function &F);
+  bool listsAlias(const GlobalAlias &A);
   std::string where(const Hit &H) const {
     return ("'" + H.G->File->Path + "' line " + Twine(H.Line)).str();
   }
   Function *getOrCreateThunk(Function &F);
+  Function *getOrCreateAliasEntry(Function &F);
+  AttributeList thunkCallAttrs(const Function &F);
   void warnUnused();
 };
 
@@ -487,64 +263,43 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
   return Result;
 }
 
-Function *ListApplier::getOrCreateThunk(Function &F) {
-  std::string Name = (F.getName() + CEntrySuffix).str();
-  if (Function *T = M.getFunction(Name))
-    if (!T->isDeclaration() && T->getFunctionType() == F.getFunctionType())
-      return T;
+/// Whether a `fun:` entry (in a section without `src:`) names alias \p A,
+/// so that translation units that declare it call it as preserve_none.
+bool ListApplier::listsAlias(const GlobalAlias &A) {
+  std::string Demangled = demangle(A.getName());
+  for (auto &L : Lists)
+    for (Group &G : L->Groups) {
+      if (!G.HasFun || G.HasSrc)
+        continue;
+      unsigned Line = G.funLine(A.getName());
+      if (!Line && Demangled != A.getName())
+        Line = G.funLine(Demangled);
+      if (Line) {
+        G.markUsed(Line);
+        return true;
+      }
+    }
+  return false;
+}
 
-  Function *T = Function::Create(F.getFunctionType(),
-                                 GlobalValue::InternalLinkage,
-                                 F.getAddressSpace(), Name, &M);
-  if (!F.hasLocalLinkage()) {
-    // One address for the whole program (or shared object): the thunk is
-    // merged across translation units like an inline function.
-    T->setLinkage(GlobalValue::LinkOnceODRLinkage);
-    T->setVisibility(F.getVisibility());
-    T->setDSOLocal(F.isDSOLocal() ||
-                   F.getVisibility() != GlobalValue::DefaultVisibility);
-    if (Triple(M.getTargetTriple()).supportsCOMDAT())
-      T->setComdat(M.getOrInsertComdat(T->getName()));
-  }
-  T->setCallingConv(CallingConv::C);
-
-  // ABI attributes (zeroext, signext, sret, inreg, ...) of the parameters and
-  // the return value, on the thunk and on its call.
+/// The ABI attributes (zeroext, signext, sret, inreg, ...) of the
+/// parameters and the return value, on a thunk and on its call.
+AttributeList ListApplier::thunkCallAttrs(const Function &F) {
   AttributeList FA = F.getAttributes();
-  AttributeList CallAttrs = AttributeList::get(
-      Ctx, AttributeSet(), FA.getRetAttrs(),
-      [&] {
-        SmallVector<AttributeSet, 8> PA;
-        for (unsigned I = 0; I < F.arg_size(); ++I)
-          PA.push_back(FA.getParamAttrs(I));
-        return PA;
-      }());
-  T->setAttributes(CallAttrs);
-  for (StringRef A : {"target-cpu", "target-features", "tune-cpu",
-                      "frame-pointer", "branch-target-enforcement",
-                      "sign-return-address", "sign-return-address-key",
-                      "probe-stack", "stack-probe-size"})
-    if (F.hasFnAttribute(A))
-      T->addFnAttr(F.getFnAttribute(A));
-  if (F.doesNotThrow())
-    T->setDoesNotThrow();
-  else
-    T->setUWTableKind(UWTableKind::Default);
+  SmallVector<AttributeSet, 8> PA;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    PA.push_back(FA.getParamAttrs(I));
+  return AttributeList::get(Ctx, AttributeSet(), FA.getRetAttrs(), PA);
+}
 
-  BasicBlock *BB = BasicBlock::Create(Ctx, "", T);
-  IRBuilder<> B(BB);
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : T->args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(F.getFunctionType(), &F, Args);
-  Call->setCallingConv(CallingConv::PreserveNone);
-  Call->setAttributes(CallAttrs);
-  Call->setTailCallKind(CallInst::TCK_Tail);
-  if (T->getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
-  return T;
+Function *ListApplier::getOrCreateThunk(Function &F) {
+  return Wrappers.get(WrapperKind::CEntry, &F, F.getFunctionType(),
+                      thunkCallAttrs(F), F, F.doesNotThrow());
+}
+
+Function *ListApplier::getOrCreateAliasEntry(Function &F) {
+  return Wrappers.get(WrapperKind::AliasEntry, &F, F.getFunctionType(),
+                      thunkCallAttrs(F), F, F.doesNotThrow());
 }
 
 void ListApplier::warnUnused() {
@@ -598,7 +353,7 @@ bool ListApplier::run() {
   MapVector<Function *, Hit> Listed;
   for (Function &F : M) {
     if (F.isIntrinsic() || F.getName().starts_with("llvm.") ||
-        F.getName().ends_with(CEntrySuffix))
+        F.getName().contains(CEntrySuffix))
       continue;
     if (std::optional<Hit> H = match(F))
       Listed.insert({&F, std::move(*H)});
@@ -611,11 +366,12 @@ bool ListApplier::run() {
   // agreement.
   SetVector<Function *> Blocked;
   for (auto &[F, H] : Listed) {
-    std::string Why = signatureBlocker(*F);
-    if (Why.empty() && F->hasFnAttribute(Attribute::Naked))
-      Why = "it is naked";
-    if (Why.empty())
+    // What only the defining module sees (a probed frame) is made safe by
+    // the final check, which splits the definition.
+    Eligibility E = canTakePreserveNone(*F, RC, AskSignature);
+    if (E)
       continue;
+    const std::string &Why = E.Detail;
     // Said per TU; the full-LTO link would repeat it for every module.
     if (P == PreserveNoneListPass::Phase::PerTU)
       report(Ctx, DS_Warning,
@@ -726,9 +482,31 @@ bool ListApplier::run() {
       continue;
     }
     Function *Thunk = getOrCreateThunk(*F);
+    // An alias must not point into the thunk's comdat, which the linker may
+    // discard for another unit's copy. A listed alias is called as
+    // preserve_none wherever it is declared: it stays the body, its calls
+    // here become preserve_none, and its address is the thunk's. Any other
+    // alias gets a C entry of its own, outside any comdat.
+    SmallVector<GlobalAlias *, 2> Aliases;
+    for (User *U : F->users())
+      if (auto *GA = dyn_cast<GlobalAlias>(U))
+        Aliases.push_back(GA);
+    for (GlobalAlias *GA : Aliases) {
+      if (!listsAlias(*GA)) {
+        GA->setAliasee(getOrCreateAliasEntry(*F));
+        continue;
+      }
+      for (Use &U : make_early_inc_range(GA->uses())) {
+        if (isDirectCall(U))
+          cast<CallBase>(U.getUser())
+              ->setCallingConv(CallingConv::PreserveNone);
+        else if (!isa<GlobalAlias>(U.getUser()) && !isUsedListUse(U))
+          U.set(Thunk);
+      }
+    }
     F->replaceUsesWithIf(Thunk, [&](Use &U) {
       if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
-          isUsedListUse(U))
+          isa<GlobalAlias>(U.getUser()) || isUsedListUse(U))
         return false;
       // The thunk's own call of F is a direct call; nothing else in it.
       return true;
@@ -736,47 +514,6 @@ bool ListApplier::run() {
     Changed = true;
   }
   return Changed;
-}
-
-/// The entries a list matched in the modules that recorded it, as the third
-/// operand of its metadata node: "2,5,9". The full-LTO link counts them as
-/// used, since the functions they matched may be inlined away by then.
-std::string usedLines(const ListFile &L) {
-  std::string S;
-  for (const Group &G : L.Groups)
-    for (const Entry &E : G.Entries)
-      if (E.Used)
-        S += (S.empty() ? "" : ",") + std::to_string(E.Line);
-  return S;
-}
-
-void markUsedLines(ListFile &L, StringRef Lines) {
-  SmallVector<StringRef, 16> Parts;
-  Lines.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef P : Parts) {
-    unsigned N;
-    if (!P.getAsInteger(10, N))
-      for (Group &G : L.Groups)
-        G.markUsed(N);
-  }
-}
-
-struct RecordedList {
-  StringRef Path, Text, Used;
-};
-
-std::optional<RecordedList> readRecord(const MDNode *N) {
-  if (N->getNumOperands() < 2)
-    return std::nullopt;
-  auto *Path = dyn_cast<MDString>(N->getOperand(0));
-  auto *Text = dyn_cast<MDString>(N->getOperand(1));
-  if (!Path || !Text)
-    return std::nullopt;
-  RecordedList R{Path->getString(), Text->getString(), ""};
-  if (N->getNumOperands() > 2)
-    if (auto *Used = dyn_cast<MDString>(N->getOperand(2)))
-      R.Used = Used->getString();
-  return R;
 }
 
 } // namespace
@@ -828,29 +565,9 @@ PreservedAnalyses PreserveNoneListPass::run(Module &M,
   bool Changed = ListApplier(M, P, Lists).run();
 
   if (P == Phase::PerTU) {
-    // Record the lists for a full-LTO link, once each, with the entries they
-    // matched here.
-    NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
-    for (auto &L : Lists) {
-      std::string Used = usedLines(*L);
-      std::optional<unsigned> Existing;
-      for (unsigned I = 0; I < NMD->getNumOperands(); ++I)
-        if (std::optional<RecordedList> R = readRecord(NMD->getOperand(I)))
-          if (R->Path == L->Path && R->Text == L->Text) {
-            Existing = I;
-            if (!R->Used.empty())
-              Used += (Used.empty() ? "" : ",") + R->Used.str();
-            break;
-          }
-      MDNode *N = MDNode::get(Ctx, {MDString::get(Ctx, L->Path),
-                                    MDString::get(Ctx, L->Text),
-                                    MDString::get(Ctx, Used)});
-      if (Existing)
-        NMD->setOperand(*Existing, N);
-      else
-        NMD->addOperand(N);
-      Changed = true;
-    }
+    // Record the lists for a full-LTO link.
+    recordLists(M, Lists);
+    Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

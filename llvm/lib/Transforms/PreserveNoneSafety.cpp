@@ -10,12 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneSafety.h"
-#include "cacs/StackFrame.h"
+#include "cacs/PreserveNoneRules.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -23,43 +22,20 @@
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <map>
-#include <optional>
-#include <tuple>
-
 using namespace llvm;
+using namespace cacs;
 
 #define DEBUG_TYPE "preserve-none-safety"
 
-STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield "
-                            "because the caller uses a base pointer");
-STATISTIC(NumShields, "shield functions created");
+STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield");
+STATISTIC(NumReverted, "APN-infected functions reverted to the C convention");
+STATISTIC(NumSplit, "preserve_none definitions split around a probed frame");
 STATISTIC(NumRejected, "preserve_none functions or calls diagnosed as "
                        "miscompiled by the backend");
 
 namespace {
 
-enum class Arch { X86_64, AArch64, Other };
-
-Arch archOf(const Module &M) {
-  Triple T(M.getTargetTriple());
-  if (T.getArch() == Triple::x86_64)
-    return Arch::X86_64;
-  if (T.getArch() == Triple::aarch64 || T.getArch() == Triple::aarch64_be)
-    return Arch::AArch64;
-  return Arch::Other;
-}
-
-/// Does a base-pointer caller lose its base pointer across a preserve_none
-/// call on this target? x86-64 was fixed by LLVM 22, which saves rbx around
-/// the call; AArch64 does not save x19 in 19 nor in 22.
-bool basePointerLostAcrossCall(Arch A) {
-  if (A == Arch::AArch64)
-    return true;
-  return A == Arch::X86_64 && LLVM_VERSION_MAJOR < 22;
-}
-
-bool hasMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
+bool isMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
   for (unsigned I = 0; I != NumParams; ++I)
     if (Attrs.hasParamAttr(I, Attribute::ByVal) ||
         Attrs.hasParamAttr(I, Attribute::InAlloca) ||
@@ -68,27 +44,44 @@ bool hasMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
   return false;
 }
 
-class Safety {
+class FinalCheck {
 public:
-  explicit Safety(Module &M) : M(M), A(archOf(M)) {}
+  explicit FinalCheck(Module &M)
+      : M(M), T(M.getTargetTriple()), RC(M), Wrappers(M) {}
 
   bool run() {
-    if (A == Arch::Other)
+    if (!RC.isX86_64() && !RC.isAArch64())
       return false;
-    for (Function &F : M) {
-      if (F.getCallingConv() == CallingConv::PreserveNone)
-        checkDefinitionOrDeclaration(F);
-      if (!F.isDeclaration())
-        visitCalls(F);
+    // 1. What APN decided earlier and later steps (LTO inlining, the
+    // sanitizers' forecast) made wrong is undone first, so that the calls
+    // are checked as they will be lowered.
+    SmallVector<std::pair<Function *, std::string>, 8> Revert;
+    for (Function &F : M)
+      if (F.getCallingConv() == CallingConv::PreserveNone &&
+          F.hasFnAttribute(APNInfectedAttr))
+        if (Eligibility E = canTakePreserveNone(F, RC); !E)
+          Revert.push_back({&F, E.Detail});
+    for (auto &[F, Why] : Revert)
+      revert(*F, Why);
+    // 2. Every preserve_none function, then every preserve_none call.
+    SmallVector<Function *, 8> Functions;
+    for (Function &F : M)
+      Functions.push_back(&F);
+    for (Function *F : Functions) {
+      if (F->getCallingConv() == CallingConv::PreserveNone)
+        checkFunction(*F);
+      if (!F->isDeclaration() && !F->getName().ends_with(".cacs.shield"))
+        visitCalls(*F);
     }
     return Changed;
   }
 
 private:
   Module &M;
-  Arch A;
+  Triple T;
+  RuleContext RC;
+  WrapperBuilder Wrappers;
   bool Changed = false;
-  std::map<std::tuple<Function *, FunctionType *, void *>, Function *> Shields;
 
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
@@ -98,77 +91,167 @@ private:
         DiagnosticInfoUnsupported(Where, Text, DiagnosticLocation(DL)));
   }
 
+  /// F was made preserve_none by APN, and no longer may be: back to C, with
+  /// every call of it (APN made sure that every use is a direct call).
+  void revert(Function &F, StringRef Why) {
+    F.setCallingConv(CallingConv::C);
+    F.removeFnAttr(APNInfectedAttr);
+    for (Use &U : F.uses())
+      if (auto *CB = dyn_cast<CallBase>(U.getUser()); CB && CB->isCallee(&U))
+        CB->setCallingConv(CallingConv::C);
+    ++NumReverted;
+    Changed = true;
+    OptimizationRemarkEmitter ORE(&F);
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Reverted", &F)
+             << "'" << ore::NV("Function", F.getName())
+             << "' is made C again: " << ore::NV("Reason", Why);
+    });
+  }
+
   /// A preserve_none function the backend cannot get right. Only functions
   /// that are defined here or used here are reported.
-  void checkDefinitionOrDeclaration(Function &F) {
+  void checkFunction(Function &F) {
     if (F.isDeclaration() && F.use_empty())
       return;
-    if (hasMemoryArgument(F.getAttributes(), F.arg_size()))
+    if (isMemoryArgument(F.getAttributes(), F.arg_size())) {
       error(F, "preserve_none function '" + F.getName() +
                    "' takes an argument by value in memory (byval), which "
                    "LLVM passes without a copy under preserve_none; pass a "
                    "pointer instead");
-    else if (F.isVarArg() && A == Arch::X86_64)
+      return;
+    }
+    Eligibility E = canTakePreserveNone(F, RC, AskSignature | AskLowering);
+    if (E.Why == Ineligible::VarArg && variadicPreserveNoneMiscompiles(T))
       error(F, "preserve_none function '" + F.getName() +
                    "' is variadic, which LLVM miscompiles on x86-64 (the "
                    "variadic arguments are passed and read in different "
                    "registers)");
+    else if (E.Why == Ineligible::ProbedScratchArgument)
+      splitProbedFrame(F, E.Detail);
   }
 
-  /// Why a preserve_none call must go through a shield.
-  enum class ShieldReason {
-    /// The caller may address its frame through a base pointer, which the
-    /// preserve_none callee need not preserve.
-    BasePointer,
-    /// The caller is optnone, so on AArch64 FastISel lowers the call, and
-    /// passes the arguments in the AAPCS registers (x0, x1, ...) where the
-    /// callee reads x20, x21, ... (LLVM 19 and 22). A shield is compiled by
-    /// the optimizing selector. At plain -O0 AArch64 uses GlobalISel, which
-    /// gets it right, and the shield does no harm there.
-    FastISel,
-  };
+  /// F's frame may be probed by a loop that clobbers one of its argument
+  /// registers before the body reads it. Its body moves into a C-convention
+  /// function, which F calls: F's own frame is too small to be probed, and
+  /// the body receives its arguments where the probe loop leaves them alone.
+  void splitProbedFrame(Function &F, StringRef Why) {
+    Function *Body =
+        Function::Create(F.getFunctionType(), GlobalValue::PrivateLinkage,
+                         F.getAddressSpace(), F.getName() + ".cacs.body", &M);
+    Body->copyAttributesFrom(&F);
+    Body->setCallingConv(CallingConv::C);
+    Body->setLinkage(GlobalValue::PrivateLinkage);
+    Body->setVisibility(GlobalValue::DefaultVisibility);
+    Body->setComdat(nullptr);
+    Body->splice(Body->begin(), &F);
+    Body->setSubprogram(F.getSubprogram());
+    F.setSubprogram(nullptr);
+    for (auto [Old, New] : zip(F.args(), Body->args())) {
+      Old.replaceAllUsesWith(&New);
+      New.takeName(&Old);
+    }
+    BasicBlock *BB = BasicBlock::Create(M.getContext(), "entry", &F);
+    IRBuilder<> B(BB);
+    SmallVector<Value *, 12> Args;
+    for (Argument &A : F.args())
+      Args.push_back(&A);
+    CallInst *Call = B.CreateCall(Body, Args);
+    Call->setCallingConv(CallingConv::C);
+    Call->setAttributes(AttributeList::get(
+        M.getContext(), AttributeSet(), F.getAttributes().getRetAttrs(), [&] {
+          SmallVector<AttributeSet, 12> PA;
+          for (unsigned I = 0; I < F.arg_size(); ++I)
+            PA.push_back(F.getAttributes().getParamAttrs(I));
+          return PA;
+        }()));
+    if (F.getReturnType()->isVoidTy())
+      B.CreateRetVoid();
+    else
+      B.CreateRet(Call);
+    for (Function *G : {&F, Body}) {
+      G->removeFnAttr(Attribute::AlwaysInline);
+      G->addFnAttr(Attribute::NoInline);
+    }
+    ++NumSplit;
+    Changed = true;
+    OptimizationRemarkEmitter ORE(&F);
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Split", &F)
+             << "the body of preserve_none '"
+             << ore::NV("Function", F.getName())
+             << "' moves into a C-convention function: " << Why;
+    });
+  }
 
   void visitCalls(Function &F) {
-    SmallVector<CallBase *, 4> ToShield;
-    std::optional<ShieldReason> Reason;
-    if (basePointerLostAcrossCall(A) && cacs::hasDynamicStack(F))
-      Reason = ShieldReason::BasePointer;
-    else if (A == Arch::AArch64 && F.hasOptNone())
-      Reason = ShieldReason::FastISel;
+    SmallVector<std::pair<CallBase *, ShieldReason>, 4> ToShield;
     for (Instruction &I : instructions(F)) {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB || CB->getCallingConv() != CallingConv::PreserveNone)
         continue;
       // A direct callee was checked with its declaration.
       if (!CB->getCalledFunction()) {
-        if (hasMemoryArgument(CB->getAttributes(), CB->arg_size()))
+        if (isMemoryArgument(CB->getAttributes(), CB->arg_size()))
           error(F, "indirect preserve_none call in '" + F.getName() +
                        "' passes an argument by value in memory (byval), "
                        "which LLVM does not copy under preserve_none",
                 CB->getDebugLoc());
-        else if (CB->getFunctionType()->isVarArg() && A == Arch::X86_64)
+        else if (CB->getFunctionType()->isVarArg() &&
+                 variadicPreserveNoneMiscompiles(T))
           error(F, "indirect preserve_none call in '" + F.getName() +
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
-      // A shield cannot forward variadic arguments (only a musttail call
-      // can, and a tail call would save nothing). FastISel leaves variadic
-      // calls to SelectionDAG, so those need no shield; a base pointer
-      // across one is reported in shield().
-      if (Reason == ShieldReason::FastISel &&
-          CB->getFunctionType()->isVarArg())
-        continue;
-      if (Reason)
-        ToShield.push_back(CB);
+      checkBinding(F, *CB);
+      ShieldReason Why = needsShield(*CB, RC);
+      if (Why != ShieldReason::None)
+        ToShield.push_back({CB, Why});
     }
-    for (CallBase *CB : ToShield)
-      shield(F, *CB, *Reason);
+    for (auto [CB, Why] : ToShield)
+      shield(F, *CB, Why);
+  }
+
+  /// Code outside the compiler's view between the call and the callee: the
+  /// lazy PLT resolver, a retpoline thunk.
+  void checkBinding(Function &Caller, CallBase &CB) {
+    switch (bindingHazard(CB, RC)) {
+    case BindingHazard::None:
+      return;
+    case BindingHazard::LazyBinding: {
+      // Every call of the callee in this module goes through the GOT,
+      // which the dynamic linker fills at load time.
+      Function *Callee = CB.getCalledFunction();
+      Callee->addFnAttr(Attribute::NonLazyBind);
+      Callee->setDSOLocal(false);
+      Changed = true;
+      // A retpoline caller of it cannot make that call (see below).
+      if (bindingHazard(CB, RC) == BindingHazard::RetpolineNoRegister)
+        checkBinding(Caller, CB);
+      return;
+    }
+    case BindingHazard::RetpolineNoRegister: {
+      Function *Callee = CB.getCalledFunction();
+      error(Caller,
+            "preserve_none call " +
+                (Callee ? "to '" + Callee->getName() + "' "
+                        : Twine("through a pointer ")) +
+                "in '" + Caller.getName() +
+                "' passes 11 or more integer arguments, the 11th in r11, "
+                "which the retpoline thunk of an indirect call (or of a call "
+                "bound at load time, as cacs binds calls that the lazy PLT "
+                "resolver would clobber) needs; pass fewer integer "
+                "arguments, or compile without -mretpoline",
+            CB.getDebugLoc());
+      return;
+    }
+    }
   }
 
   /// Route CB through a C-convention function that makes the preserve_none
   /// call itself. The shield's prologue saves every callee-saved register
   /// (the caller's base pointer among them) and restores it on return, and
-  /// the shield is never optnone, so the optimizing selector lowers the call.
+  /// its call is lowered by SelectionDAG (see WrapperBuilder).
   void shield(Function &Caller, CallBase &CB, ShieldReason Why) {
     auto *CI = dyn_cast<CallInst>(&CB);
     if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
@@ -187,7 +270,9 @@ private:
       return;
     }
     Function *Callee = CB.getCalledFunction();
-    Function *Shield = getShield(Callee, CB);
+    Function *Shield =
+        Wrappers.get(WrapperKind::Shield, Callee, CB.getFunctionType(),
+                     CB.getAttributes(), Caller, CB.doesNotThrow());
     if (Callee) {
       CB.setCalledFunction(Shield);
       CB.setCallingConv(CallingConv::C);
@@ -227,79 +312,12 @@ private:
       return R;
     });
   }
-
-  /// One shield per callee (or, for indirect calls, per function type) and
-  /// per set of call-site attributes, which describe the ABI of the values.
-  Function *getShield(Function *Callee, CallBase &Example) {
-    FunctionType *FTy = Example.getFunctionType();
-    AttributeList CallAttrs = Example.getAttributes();
-    Function *&S = Shields[{Callee, FTy, CallAttrs.getRawPointer()}];
-    if (S)
-      return S;
-
-    SmallVector<Type *, 8> Params;
-    if (!Callee)
-      Params.push_back(PointerType::getUnqual(M.getContext()));
-    Params.append(FTy->param_begin(), FTy->param_end());
-    FunctionType *STy =
-        FunctionType::get(FTy->getReturnType(), Params, /*isVarArg=*/false);
-    S = Function::Create(STy, GlobalValue::PrivateLinkage,
-                         (Callee ? Callee->getName() : "indirect") +
-                             ".cacs.shield",
-                         M);
-    S->setCallingConv(CallingConv::C);
-    // The shield must stay a real call frame: inlined, or ending in a tail
-    // jump, it would save nothing.
-    S->addFnAttr(Attribute::NoInline);
-    Function *Caller = Example.getFunction();
-    // Code generation must match the caller's: the vector registers that
-    // carry arguments depend on the target features, and branch protection
-    // and frame pointers must not be lost on the way.
-    for (StringRef Kind :
-         {"target-cpu", "target-features", "tune-cpu", "frame-pointer",
-          "branch-target-enforcement", "sign-return-address",
-          "sign-return-address-key", "probe-stack", "stack-probe-size"})
-      if (Caller->hasFnAttribute(Kind))
-        S->addFnAttr(Caller->getFnAttribute(Kind));
-    if (Example.doesNotThrow())
-      S->setDoesNotThrow();
-    else if (Caller->hasUWTable())
-      S->setUWTableKind(Caller->getUWTableKind());
-    // Parameter and return attributes describe the values (sret, noundef,
-    // zeroext, ...), which the shield passes on unchanged.
-    unsigned Shift = Callee ? 0 : 1;
-    for (unsigned I = 0; I != FTy->getNumParams(); ++I)
-      S->addParamAttrs(I + Shift, AttrBuilder(M.getContext(),
-                                              CallAttrs.getParamAttrs(I)));
-    S->addRetAttrs(AttrBuilder(M.getContext(), CallAttrs.getRetAttrs()));
-
-    BasicBlock *BB = BasicBlock::Create(M.getContext(), "entry", S);
-    IRBuilder<> B(BB);
-    SmallVector<Value *, 8> Args;
-    for (Argument &Arg : S->args())
-      Args.push_back(&Arg);
-    Value *Target = Callee;
-    if (!Callee) {
-      Target = Args.front();
-      Args.erase(Args.begin());
-    }
-    CallInst *Call = B.CreateCall(FTy, Target, Args);
-    Call->setCallingConv(CallingConv::PreserveNone);
-    Call->setAttributes(CallAttrs);
-    Call->setTailCallKind(CallInst::TCK_NoTail);
-    if (FTy->getReturnType()->isVoidTy())
-      B.CreateRetVoid();
-    else
-      B.CreateRet(Call);
-    ++NumShields;
-    return S;
-  }
 };
 
 } // namespace
 
 PreservedAnalyses cacs::PreserveNoneSafetyPass::run(Module &M,
                                                     ModuleAnalysisManager &) {
-  return Safety(M).run() ? PreservedAnalyses::none()
-                         : PreservedAnalyses::all();
+  return FinalCheck(M).run() ? PreservedAnalyses::none()
+                             : PreservedAnalyses::all();
 }

@@ -1,5 +1,7 @@
-; Only the C convention and fastcc (which GlobalOpt gives internal functions
-; before this pass runs) change; any other convention was asked for.
+; Only the C convention, and fastcc and coldcc on internal functions (which
+; GlobalOpt gives them before this pass runs), change; any other convention
+; was asked for. The list pass has the same rule (one predicate,
+; cacs::canTakePreserveNone): see PreserveNoneList/blocked.ll.
 ;
 ; RUN: %opt_cacs -passes=auto-preserve-none -S %s | FileCheck %s
 ; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
@@ -20,15 +22,14 @@ define internal fastcc void @fast_fn() {
   ret void
 }
 
-; CHECK-LABEL: define internal coldcc void @cold_fn(
-; REMARK-DAG: remark: {{.*}}'cold_fn' calls preserve_none 'seed' but is not made preserve_none: it has an explicit calling convention (only C and fastcc change)
+; CHECK-LABEL: define internal preserve_nonecc void @cold_fn(
 define internal coldcc void @cold_fn() {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define internal preserve_mostcc void @most_fn(
-; REMARK-DAG: remark: {{.*}}'most_fn' calls preserve_none 'seed' but is not made preserve_none: it has an explicit calling convention
+; REMARK-DAG: remark: {{.*}}'most_fn' calls preserve_none 'seed' but is not made preserve_none: it has another calling convention (preserve_mostcc)
 define internal preserve_mostcc void @most_fn() {
   call preserve_nonecc void @seed()
   ret void
@@ -37,7 +38,7 @@ define internal preserve_mostcc void @most_fn() {
 ; CHECK-LABEL: define void @entry(
 ; CHECK:         call preserve_nonecc void @c_fn()
 ; CHECK:         call preserve_nonecc void @fast_fn()
-; CHECK:         call coldcc void @cold_fn()
+; CHECK:         call preserve_nonecc void @cold_fn()
 ; CHECK:         call preserve_mostcc void @most_fn()
 define void @entry() {
   call void @c_fn()

@@ -10,7 +10,7 @@ declare preserve_nonecc void @seed()
 
 ; CHECK-LABEL: define internal i32 @main(
 ; CHECK-LABEL: define internal preserve_nonecc i32 @not_main(
-; REMARK: remark: {{.*}}'main' calls preserve_none 'seed' but is not made preserve_none: it is main
+; REMARK: remark: {{.*}}'main' calls preserve_none 'seed' but is not made preserve_none: it is 'main'
 define internal i32 @main() {
   call preserve_nonecc void @seed()
   ret i32 0

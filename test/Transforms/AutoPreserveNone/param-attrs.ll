@@ -13,21 +13,21 @@
 declare preserve_nonecc void @seed()
 
 ; CHECK-LABEL: define internal void @f_byval(
-; REMARK-DAG: remark: {{.*}}'f_byval' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the byval attribute
+; REMARK-DAG: remark: {{.*}}'f_byval' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is byval
 define internal void @f_byval(ptr byval(%S) %p) {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define internal void @f_inalloca(
-; REMARK-DAG: remark: {{.*}}'f_inalloca' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the inalloca attribute
+; REMARK-DAG: remark: {{.*}}'f_inalloca' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is inalloca
 define internal void @f_inalloca(ptr inalloca(%S) %p) {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define internal void @f_preallocated(
-; REMARK-DAG: remark: {{.*}}'f_preallocated' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the preallocated attribute
+; REMARK-DAG: remark: {{.*}}'f_preallocated' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is preallocated
 define internal void @f_preallocated(ptr preallocated(%S) %p) {
   call preserve_nonecc void @seed()
   ret void
@@ -36,7 +36,7 @@ define internal void @f_preallocated(ptr preallocated(%S) %p) {
 ; CHECK-LABEL: define internal swiftcc void @f_swiftself(
 ; A swiftcc function is rejected for its convention already; these are C.
 ; CHECK-LABEL: define internal void @f_swiftself_c(
-; REMARK-DAG: remark: {{.*}}'f_swiftself_c' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the swiftself attribute
+; REMARK-DAG: remark: {{.*}}'f_swiftself_c' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is swiftself
 define internal swiftcc void @f_swiftself(ptr swiftself %p) {
   call preserve_nonecc void @seed()
   ret void
@@ -47,14 +47,14 @@ define internal void @f_swiftself_c(ptr swiftself %p) {
 }
 
 ; CHECK-LABEL: define internal void @f_swifterror(
-; REMARK-DAG: remark: {{.*}}'f_swifterror' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the swifterror attribute
+; REMARK-DAG: remark: {{.*}}'f_swifterror' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is swifterror
 define internal void @f_swifterror(ptr swifterror %p) {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define internal void @f_swiftasync(
-; REMARK-DAG: remark: {{.*}}'f_swiftasync' calls preserve_none 'seed' but is not made preserve_none: it has a parameter with the swiftasync attribute
+; REMARK-DAG: remark: {{.*}}'f_swiftasync' calls preserve_none 'seed' but is not made preserve_none: its parameter 1 is swiftasync
 define internal void @f_swiftasync(ptr swiftasync %p) {
   call preserve_nonecc void @seed()
   ret void

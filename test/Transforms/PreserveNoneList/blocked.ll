@@ -15,6 +15,7 @@
 ; WARN-DAG: warning: function 'isr' from preserve-none list '[[LIST]]' line 6 cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is
 ; WARN-DAG: warning: function 'stdc' from preserve-none list '[[LIST]]' line 7 cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is
 ; WARN-DAG: warning: function 'nk' from preserve-none list '[[LIST]]' line 8 cannot be preserve_none: it is naked; left as is
+; WARN-DAG: warning: function 'sw' from preserve-none list '[[LIST]]' line 11 cannot be preserve_none: its parameter 1 is swiftself; left as is
 ; WARN-DAG: warning: function 'mt_caller' from preserve-none list '[[LIST]]' line 9 cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is
 
 ;--- list.txt
@@ -28,6 +29,7 @@ fun:stdc
 fun:nk
 fun:mt_caller
 fun:ok
+fun:sw
 
 ;--- in.ll
 target triple = "x86_64-unknown-linux-gnu"
@@ -80,5 +82,11 @@ define i32 @use_mt() {
 }
 ; CHECK: define preserve_nonecc void @ok()
 define void @ok() {
+  ret void
+}
+; The same rule as APN's (cacs::canTakePreserveNone): swift* parameters keep
+; a function as is (defect 9 of issue 11: the list converted it silently).
+; CHECK: define void @sw(ptr swiftself %p)
+define void @sw(ptr swiftself %p) {
   ret void
 }

@@ -11,9 +11,19 @@
 ; Running again (as the full-LTO link does) reuses the thunk:
 ; RUN: %opt_cacs -passes='preserve-none-list,preserve-none-list<lto>' \
 ; RUN:   -cacs-preserve-none-list=%t/list.txt -cacs-preserve-none-list-export-warning=false \
-; RUN:   -S %t/in.ll | FileCheck %s --check-prefix=TWICE
+; RUN:   -S %t/in.ll | FileCheck %s --check-prefix=TWICE \
+; RUN:   --implicit-check-not='{{cacs_c_entry\.[0-9]}}' --implicit-check-not=cacs_c_entry.cacs_c_entry
+; The full-LTO link of that module with one compiled without the list,
+; which takes ext's address too: the link's run reuses the thunk for it.
+; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
+; RUN:   -cacs-preserve-none-list-export-warning=false %t/in.ll -o %t/with.bc
+; RUN: llvm-as %t/without.ll -o %t/without.bc
+; RUN: llvm-link %t/with.bc %t/without.bc -o %t/linked.bc
+; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/linked.bc | FileCheck %s --check-prefix=TWICE \
+; RUN:   --implicit-check-not='{{cacs_c_entry\.[0-9]}}' --implicit-check-not=cacs_c_entry.cacs_c_entry
+; (A second thunk would be named ext.cacs_c_entry.1: the implicit checks
+; reject it anywhere in the output.)
 ; TWICE-COUNT-1: define {{.*}} @ext.cacs_c_entry(
-; TWICE-NOT: cacs_c_entry.cacs_c_entry
 
 ;--- list.txt
 fun:ext
@@ -70,12 +80,21 @@ define void @user(ptr %slot) {
 }
 
 ; CHECK: define linkonce_odr i32 @ext.cacs_c_entry(i32 signext %0) #[[UW:[0-9]+]] comdat {
-; CHECK-NEXT: %2 = tail call preserve_nonecc i32 @ext(i32 signext %0)
-; CHECK-NEXT: ret i32 %2
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %1 = tail call preserve_nonecc i32 @ext(i32 signext %0)
+; CHECK-NEXT: ret i32 %1
 ; CHECK: define linkonce_odr hidden void @hid.cacs_c_entry() #[[UW]] comdat {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @hid()
 ; CHECK: define internal void @local.cacs_c_entry() #[[UW]] {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @local()
 ; CHECK: define linkonce_odr void @decl.cacs_c_entry() #[[UW]] comdat {
+; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @decl()
 ; CHECK: attributes #[[UW]] = { uwtable }
+
+;--- without.ll
+target triple = "x86_64-unknown-linux-gnu"
+declare i32 @ext(i32 signext)
+@other_table = global ptr @ext

@@ -1,0 +1,214 @@
+//===- cacs/PreserveNoneRules.h - When preserve_none is safe ----*- C++ -*-===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place that decides
+//  - whether a function may take preserve_nonecc (canTakePreserveNone), for
+//    APN, the list pass and the final check (the safety pass), which differ
+//    only in the questions they ask;
+//  - whether a preserve_none call must go through a shield (needsShield),
+//    for the safety pass and APN;
+//  - how a C-convention wrapper around a preserve_none call is built
+//    (getOrCreateWrapper): the list's C-entry thunks and the safety pass's
+//    shields are the same kind of function.
+//
+// Every fact about the backends these rules rely on is pinned by a test in
+// test/CodeGen or test/Hazards.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_PRESERVENONERULES_H
+#define CACS_PRESERVENONERULES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Attributes.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace llvm {
+class CallBase;
+class Function;
+class FunctionType;
+class GlobalValue;
+class Module;
+class Triple;
+class Value;
+} // namespace llvm
+
+namespace cacs {
+
+/// Marks a function APN made preserve_none: the final check may revert it
+/// (with all its call sites) when later steps made it ineligible.
+inline constexpr const char *APNInfectedAttr = "cacs-apn-infected";
+
+/// Why a function may not take preserve_none.
+enum class Ineligible {
+  None,
+  // Signature: what every translation unit that declares it sees.
+  Main,
+  Naked,
+  CallingConv,
+  VarArg,
+  ParamAttr,
+  // Lowering: the backend would miscompile the definition.
+  ProbedScratchArgument,
+  // Body: only the defining module sees it.
+  MustTail,
+  DynamicStack,
+  // Callers: whether every call can be rewritten (APN's question).
+  Interposable,
+  NotLocal,
+  Used,
+  BlockAddress,
+  Aliased,
+  IFunc,
+  CastedCall,
+  AddressTaken,
+  MustTailCallSite,
+  CallerDynamicStack,
+  CallerOptNone,
+};
+
+struct Eligibility {
+  Ineligible Why = Ineligible::None;
+  /// What the reason is about, in words ("it is variadic").
+  std::string Detail;
+  /// The offending user or calling function, if any.
+  const llvm::Value *Other = nullptr;
+  explicit operator bool() const { return Why == Ineligible::None; }
+};
+
+/// The questions canTakePreserveNone asks.
+enum RuleQuestions : unsigned {
+  /// Main, naked, calling convention, variadic, parameter attributes.
+  AskSignature = 1,
+  /// Would the backend miscompile the definition (a stack probe loop that
+  /// clobbers an argument register)?
+  AskLowering = 2,
+  /// Musttail calls, a dynamic stack (which may need a base pointer).
+  AskBody = 4,
+  /// Is every use a direct call that can be rewritten, from a caller whose
+  /// call can be lowered (APN's question).
+  AskCallers = 8,
+  AskAll = AskSignature | AskLowering | AskBody | AskCallers,
+};
+
+/// Facts computed once per module and shared by the questions.
+class RuleContext {
+public:
+  explicit RuleContext(const llvm::Module &M);
+
+  bool isAArch64() const { return AArch64; }
+  bool isX86_64() const { return X86_64; }
+  /// May \p F get a dynamically sized or realigned frame, from its own IR or
+  /// from instrumentation that runs after cacs (see StackFrame.h)? Cached.
+  bool mayHaveDynamicStack(const llvm::Function &F);
+  bool isUsed(const llvm::GlobalValue &GV) const { return Used.count(&GV); }
+
+private:
+  bool AArch64, X86_64;
+  llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
+  llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
+};
+
+/// May \p F take preserve_none? Asks the given questions, in the order
+/// visibility (part of AskCallers), signature, lowering, body, callers, and
+/// returns the first reason it may not.
+Eligibility canTakePreserveNone(const llvm::Function &F, RuleContext &RC,
+                                unsigned Questions = AskAll);
+
+/// Does the backend miscompile a variadic preserve_none function or call on
+/// this target (x86-64: callers and callee use different registers)?
+/// The clang plugin's check asks this too.
+bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
+
+/// The number of integer argument registers of preserve_none on the target
+/// after which an argument lands in a register that code outside the
+/// compiler's view clobbers: the lazy PLT resolver (x86-64: r11, the 11th;
+/// AArch64: x10-x15 and x9, from the 18th) and the inline stack probe loop
+/// (x86-64: r11; AArch64: x9, the 23rd). 0 if none.
+enum class ScratchUser { LazyBinding, StackProbe };
+unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
+
+/// The number of integer registers the arguments of \p FTy take.
+unsigned integerArgumentRegisters(const llvm::FunctionType &FTy);
+
+/// Why a preserve_none call must go through a shield.
+enum class ShieldReason {
+  None,
+  /// The caller may address its frame through a base pointer (rbx, x19),
+  /// which the preserve_none callee need not preserve.
+  BasePointer,
+  /// AArch64: the caller is optnone, so FastISel lowers the call and passes
+  /// the arguments in the AAPCS registers.
+  FastISel,
+};
+
+/// Must \p CB, a preserve_none call, go through a shield?
+ShieldReason needsShield(const llvm::CallBase &CB, RuleContext &RC);
+
+/// What code outside the compiler's view may do to the argument registers of
+/// a preserve_none call.
+enum class BindingHazard {
+  None,
+  /// The callee may be bound lazily (a PLT entry: a function that is not
+  /// known to be in this object, or is interposable), and an argument is in
+  /// a register the lazy resolver clobbers. Binding it at load time
+  /// (nonlazybind: a call through the GOT) makes it safe.
+  LazyBinding,
+  /// The call is indirect, or through the GOT, from a function compiled with
+  /// retpolines (x86-64), whose thunk needs r11, which carries an argument:
+  /// the backend has no register left and stops with a fatal error.
+  RetpolineNoRegister,
+};
+
+/// What may happen to the arguments of \p CB, a preserve_none call, between
+/// the caller and the callee.
+BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
+
+/// What a C-convention wrapper around a preserve_none call is for.
+enum class WrapperKind {
+  /// The list's `<name>.cacs_c_entry`: stands for the function wherever its
+  /// address is taken; one per function and program (linkonce_odr).
+  CEntry,
+  /// The entry an alias of a listed function points at when the alias is
+  /// not listed: `<name>.cacs_c_entry.alias`, internal and in no comdat (a
+  /// comdat may be discarded for another unit's copy).
+  AliasEntry,
+  /// The safety pass's `<name>.cacs.shield`: saves every callee-saved
+  /// register around the call; private, one per lowering.
+  Shield,
+};
+
+/// Builds and caches the wrappers of a module. The key holds everything that
+/// changes how a wrapper is lowered: the callee, its function type, the
+/// call-site attributes, and the code generation attributes of the function
+/// whose settings the wrapper copies (target cpu and features, frame pointer,
+/// branch protection, stack probes, optnone, ...).
+class WrapperBuilder {
+public:
+  explicit WrapperBuilder(llvm::Module &M) : M(M) {}
+
+  /// A wrapper that calls \p Callee (null: the wrapper's first parameter,
+  /// an indirect callee) with type \p FTy, attributes \p CallAttrs, and the
+  /// code generation settings of \p SettingsFrom.
+  llvm::Function *get(WrapperKind K, llvm::Function *Callee,
+                      llvm::FunctionType *FTy, llvm::AttributeList CallAttrs,
+                      const llvm::Function &SettingsFrom, bool NoThrow);
+
+private:
+  llvm::Module &M;
+  std::map<std::tuple<int, llvm::Function *, llvm::FunctionType *, void *,
+                      std::string>,
+           llvm::Function *>
+      Cache;
+};
+
+} // namespace cacs
+
+#endif // CACS_PRESERVENONERULES_H

@@ -1,0 +1,101 @@
+//===- PreserveNoneListMatch.cpp - Parsed lists and matching --------------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// See PreserveNoneListMatch.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PreserveNoneListMatch.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace cacs;
+using namespace cacs::list;
+
+void list::report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
+  ListDiagnostic D(Msg, S);
+  Ctx.diagnose(D);
+}
+
+/// Whether a pattern matches only the name it spells, read as a glob or as a
+/// (version 1) regex. Such `fun:` entries are looked up in a hash map:
+/// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
+/// ( ) . + | ^ $ are plain characters, as in demangled names (`ns::f(int)`)
+/// and clones (`f.cold`).
+bool list::isExactName(StringRef Pattern, bool Regex) {
+  return Pattern.find_first_of(Regex ? "*?[]{}\\().|+^$" : "*?[]{}\\") ==
+         StringRef::npos;
+}
+
+std::unique_ptr<SpecialCaseList> list::makeSCL(StringRef Text, StringRef Name,
+                                               std::string &Error) {
+  std::unique_ptr<MemoryBuffer> MB =
+      MemoryBuffer::getMemBuffer(Text, Name, /*RequiresNullTerminator=*/false);
+  return SpecialCaseList::create(MB.get(), Error);
+}
+
+/// Checks and parses a list (read from a file, or recorded in the module).
+/// Reports an error and returns false if it is malformed.
+bool list::parseList(LLVMContext &Ctx, ListFile &L) {
+  std::vector<ListSection> Sections;
+  std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
+  if (!Error.empty()) {
+    report(Ctx, DS_Error, Error);
+    return false;
+  }
+  for (StringRef Rest = L.Text; !Rest.empty();) {
+    auto [Line, Tail] = Rest.split('\n');
+    L.Lines.push_back(Line);
+    Rest = Tail;
+  }
+
+  bool Regex = isRegexList(L.Text);
+  for (const ListSection &S : Sections) {
+    Group G;
+    G.Header = S.Header;
+    std::vector<unsigned> Keep;
+    if (G.Header)
+      Keep.push_back(*G.Header);
+    for (const ListEntry &LE : S.Entries) {
+      Entry E{LE};
+      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern, Regex);
+      G.HasFun |= E.Prefix == "fun";
+      G.HasSrc |= E.Prefix == "src";
+      if (E.Exact)
+        G.ExactFun.try_emplace(E.Pattern, E.Line);
+      else
+        Keep.push_back(E.Line - 1);
+      G.Entries.push_back(E);
+    }
+    G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
+    if (!G.SCL) { // Cannot happen: the whole file parsed.
+      report(Ctx, DS_Error,
+             "malformed preserve-none list file '" + L.Path + "': " + Error);
+      return false;
+    }
+    G.File = &L;
+    L.Groups.push_back(std::move(G));
+  }
+  return true;
+}
+
+/// Reads a list file named on the command line; parseList checks it.
+std::optional<std::string> list::readListFile(LLVMContext &Ctx,
+                                              StringRef Path) {
+  if (Path.empty()) {
+    report(Ctx, DS_Error, "empty preserve-none list file name");
+    return std::nullopt;
+  }
+  std::string Text;
+  std::string Error = readPreserveNoneList(Path, Text);
+  if (!Error.empty()) {
+    report(Ctx, DS_Error, Error);
+    return std::nullopt;
+  }
+  return Text;
+}

@@ -1,0 +1,475 @@
+//===- PreserveNoneRules.cpp - When preserve_none is safe -----------------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// See cacs/PreserveNoneRules.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cacs/PreserveNoneRules.h"
+#include "cacs/PreserveNoneList.h"
+#include "cacs/StackFrame.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+using namespace cacs;
+
+RuleContext::RuleContext(const Module &M) {
+  Triple T(M.getTargetTriple());
+  AArch64 = T.isAArch64();
+  X86_64 = T.getArch() == Triple::x86_64;
+  SmallVector<GlobalValue *, 8> UsedVec;
+  collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/false);
+  collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/true);
+  Used.insert(UsedVec.begin(), UsedVec.end());
+}
+
+bool RuleContext::mayHaveDynamicStack(const Function &F) {
+  auto [It, Inserted] = DynamicStack.try_emplace(&F, false);
+  if (Inserted)
+    It->second = cacs::mayHaveDynamicStack(F);
+  return It->second;
+}
+
+bool cacs::variadicPreserveNoneMiscompiles(const Triple &T) {
+  return T.getArch() == Triple::x86_64;
+}
+
+unsigned cacs::integerArgumentRegisters(const FunctionType &FTy) {
+  unsigned N = 0;
+  for (Type *T : FTy.params()) {
+    if (T->isPointerTy())
+      ++N;
+    else if (T->isIntegerTy())
+      N += T->getIntegerBitWidth() > 64 ? 2 : 1;
+  }
+  return N;
+}
+
+unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
+  // x86-64 preserve_none: r12 r13 r14 r15 rdi rsi rdx rcx r8 r9 r11 rax.
+  if (RC.isX86_64())
+    return 11; // r11, in both cases.
+  // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15.
+  if (RC.isAArch64())
+    return U == ScratchUser::LazyBinding ? 18 /* x10 */ : 23 /* x9 */;
+  return 0;
+}
+
+/// The name of a calling convention in messages.
+static std::string ccName(CallingConv::ID CC) {
+  switch (CC) {
+  case CallingConv::Fast:
+    return "fastcc";
+  case CallingConv::Cold:
+    return "coldcc";
+  case CallingConv::GHC:
+    return "ghccc";
+  case CallingConv::PreserveMost:
+    return "preserve_mostcc";
+  case CallingConv::PreserveAll:
+    return "preserve_allcc";
+  case CallingConv::Swift:
+    return "swiftcc";
+  case CallingConv::SwiftTail:
+    return "swifttailcc";
+  case CallingConv::Tail:
+    return "tailcc";
+  case CallingConv::X86_StdCall:
+    return "x86_stdcallcc";
+  case CallingConv::X86_FastCall:
+    return "x86_fastcallcc";
+  case CallingConv::X86_ThisCall:
+    return "x86_thiscallcc";
+  case CallingConv::X86_VectorCall:
+    return "x86_vectorcallcc";
+  case CallingConv::X86_RegCall:
+    return "x86_regcallcc";
+  case CallingConv::X86_64_SysV:
+    return "x86_64_sysvcc";
+  case CallingConv::Win64:
+    return "win64cc";
+  case CallingConv::AArch64_VectorCall:
+    return "aarch64_vector_pcs";
+  case CallingConv::AArch64_SVE_VectorCall:
+    return "aarch64_sve_vector_pcs";
+  default:
+    return "cc " + std::to_string(CC);
+  }
+}
+
+static Eligibility reject(Ineligible Why, std::string Detail,
+                          const Value *Other = nullptr) {
+  Eligibility E;
+  E.Why = Why;
+  E.Detail = std::move(Detail);
+  E.Other = Other;
+  return E;
+}
+
+static Eligibility checkSignature(const Function &F) {
+  if (F.getName() == "main")
+    return reject(Ineligible::Main, "it is 'main'");
+  if (F.hasFnAttribute(Attribute::Naked))
+    return reject(Ineligible::Naked, "it is naked");
+  CallingConv::ID CC = F.getCallingConv();
+  if (CC == CallingConv::X86_INTR)
+    return reject(Ineligible::CallingConv,
+                  "it is an interrupt handler (x86_intrcc)");
+  // The optimizer gives internal functions fastcc and coldcc; that is no
+  // choice of the source, and every call of them is in the module.
+  bool Changeable = CC == CallingConv::C || CC == CallingConv::PreserveNone ||
+                    ((CC == CallingConv::Fast || CC == CallingConv::Cold) &&
+                     F.hasLocalLinkage());
+  if (!Changeable)
+    return reject(Ineligible::CallingConv,
+                  "it has another calling convention (" + ccName(CC) + ")");
+  if (F.isVarArg())
+    return reject(Ineligible::VarArg, "it is variadic");
+  // byval, inalloca and preallocated arguments are passed without a copy
+  // under preserve_none (the callee writes the caller's object); the swift*
+  // registers have no defined lowering under it.
+  static const Attribute::AttrKind Kinds[] = {
+      Attribute::ByVal,     Attribute::InAlloca,   Attribute::Preallocated,
+      Attribute::SwiftSelf, Attribute::SwiftError, Attribute::SwiftAsync};
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    for (Attribute::AttrKind K : Kinds)
+      if (F.hasParamAttribute(I, K))
+        return reject(Ineligible::ParamAttr,
+                      "its parameter " + std::to_string(I + 1) + " is " +
+                          Attribute::getNameFromAttrKind(K).str());
+  return {};
+}
+
+static Eligibility checkLowering(const Function &F, RuleContext &RC) {
+  if (F.isDeclaration())
+    return {};
+  // The inline stack probe loop of a large frame keeps its bound in r11
+  // (x86-64) or x9 (AArch64) before the body reads the arguments.
+  if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm") {
+    unsigned First = firstClobberedArgument(RC, ScratchUser::StackProbe);
+    if (First && integerArgumentRegisters(*F.getFunctionType()) >= First)
+      return reject(Ineligible::ProbedScratchArgument,
+                    "its stack frame may be probed (-fstack-clash-protection) "
+                    "by a loop that uses " +
+                        std::string(RC.isX86_64() ? "r11" : "x9") +
+                        ", which carries its integer argument " +
+                        std::to_string(First));
+  }
+  return {};
+}
+
+static bool hasMustTailCall(const Function &F) {
+  for (const BasicBlock &BB : F)
+    if (BB.getTerminatingMustTailCall())
+      return true;
+  return false;
+}
+
+static Eligibility checkBody(const Function &F, RuleContext &RC) {
+  if (F.isDeclaration())
+    return {};
+  if (hasMustTailCall(F))
+    return reject(Ineligible::MustTail, "it makes a musttail call");
+  if (RC.mayHaveDynamicStack(F))
+    return reject(Ineligible::DynamicStack,
+                  "it allocates stack dynamically, and its frame may need a "
+                  "base pointer, which preserve_none does not support");
+  return {};
+}
+
+/// A name for a user of a function in a message.
+static std::string describeUser(const Value *U) {
+  if (const auto *I = dyn_cast<Instruction>(U))
+    return ("by " + Twine(I->getOpcodeName()) + " in '" +
+            I->getFunction()->getName() + "'")
+        .str();
+  if (const auto *GV = dyn_cast<GlobalValue>(U))
+    return ("by global '" + GV->getName() + "'").str();
+  return "by a constant (a global initializer or a constant expression)";
+}
+
+static Eligibility checkVisibility(const Function &F, RuleContext &RC) {
+  if (F.isInterposable())
+    return reject(Ineligible::Interposable,
+                  "it is interposable: another definition may replace it "
+                  "at link time");
+  if (!F.hasLocalLinkage())
+    return reject(Ineligible::NotLocal,
+                  "it is visible outside the module, where callers keep the "
+                  "C convention");
+  if (RC.isUsed(F))
+    return reject(Ineligible::Used, "it is in llvm.used or llvm.compiler.used");
+  return {};
+}
+
+static Eligibility checkCallers(const Function &F, RuleContext &RC) {
+  for (const BasicBlock &BB : F)
+    if (BB.hasAddressTaken())
+      return reject(Ineligible::BlockAddress,
+                    "the address of one of its blocks is taken");
+  // Every use must be a direct call or invoke of F with F's own type, so
+  // that every call site can be rewritten with it.
+  for (const Use &U : F.uses()) {
+    const User *Usr = U.getUser();
+    if (isa<GlobalAlias>(Usr))
+      return reject(Ineligible::Aliased,
+                    ("it is aliased by '" + Usr->getName() + "'").str(), Usr);
+    if (isa<GlobalIFunc>(Usr))
+      return reject(
+          Ineligible::IFunc,
+          ("it is the resolver of ifunc '" + Usr->getName() + "'").str(), Usr);
+    const auto *CB = dyn_cast<CallBase>(Usr);
+    if (!CB || !CB->isCallee(&U) || !(isa<CallInst>(CB) || isa<InvokeInst>(CB)))
+      return reject(Ineligible::AddressTaken,
+                    "its address is taken " + describeUser(Usr), Usr);
+    if (CB->getFunctionType() != F.getFunctionType())
+      return reject(Ineligible::CastedCall,
+                    "it is called with a different function type " +
+                        describeUser(Usr),
+                    Usr);
+    const Function *Caller = CB->getFunction();
+    if (CB->isMustTailCall())
+      return reject(
+          Ineligible::MustTailCallSite,
+          ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
+    // A call that would need a shield once it is preserve_none: infecting
+    // would only move the cost into the shield.
+    switch (needsShield(*CB, RC)) {
+    case ShieldReason::None:
+      break;
+    case ShieldReason::BasePointer:
+      return reject(Ineligible::CallerDynamicStack,
+                    ("its caller '" + Caller->getName() +
+                     "' allocates stack dynamically, and a base pointer is "
+                     "not kept across preserve_none calls")
+                        .str(),
+                    Caller);
+    case ShieldReason::FastISel:
+      return reject(Ineligible::CallerOptNone,
+                    ("its caller '" + Caller->getName() +
+                     "' is optnone, and AArch64 FastISel would pass the "
+                     "call's arguments in the C registers")
+                        .str(),
+                    Caller);
+    }
+  }
+  return {};
+}
+
+Eligibility cacs::canTakePreserveNone(const Function &F, RuleContext &RC,
+                                      unsigned Questions) {
+  Eligibility E;
+  // Whether every caller is in view comes first: it is the common reason.
+  if ((Questions & AskCallers) && !(E = checkVisibility(F, RC)))
+    return E;
+  if ((Questions & AskSignature) && !(E = checkSignature(F)))
+    return E;
+  if ((Questions & AskLowering) && !(E = checkLowering(F, RC)))
+    return E;
+  if ((Questions & AskBody) && !(E = checkBody(F, RC)))
+    return E;
+  if ((Questions & AskCallers) && !(E = checkCallers(F, RC)))
+    return E;
+  return {};
+}
+
+/// Does a caller that uses a base pointer lose it across a preserve_none
+/// call? x86-64 was fixed by LLVM 22, which saves rbx around the call;
+/// AArch64 does not save x19 in 19 nor in 22.
+static bool basePointerLostAcrossCall(const RuleContext &RC) {
+  // Other targets: assume the worst.
+  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22);
+}
+
+ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
+  const Function &Caller = *CB.getFunction();
+  if (basePointerLostAcrossCall(RC) && RC.mayHaveDynamicStack(Caller))
+    return ShieldReason::BasePointer;
+  // FastISel leaves variadic calls to SelectionDAG, which gets them right.
+  if (RC.isAArch64() && Caller.hasOptNone() &&
+      !CB.getFunctionType()->isVarArg())
+    return ShieldReason::FastISel;
+  return ShieldReason::None;
+}
+
+/// Whether \p F (a direct callee) may be reached through a lazily bound PLT
+/// entry: a function outside this object, or one that another may replace.
+static bool mayBeBoundLazily(const Function &F) {
+  if (F.hasLocalLinkage() || !F.hasDefaultVisibility() || F.isIntrinsic())
+    return false;
+  // A definition known to stay in this object is called directly. A
+  // declaration may live in a shared library, even when it is dso_local
+  // (clang -fno-pic: the executable's own PLT is lazily bound too).
+  return F.isDeclarationForLinker() || !F.isDSOLocal();
+}
+
+BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
+  unsigned Regs = integerArgumentRegisters(*CB.getFunctionType());
+  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
+  const Function *Callee = CB.getCalledFunction();
+  bool ThroughGOT = !Callee || Callee->hasFnAttribute(Attribute::NonLazyBind);
+  bool LazyHazard = Callee && Lazy && Regs >= Lazy && mayBeBoundLazily(*Callee);
+  // An x86-64 retpoline thunk takes the target in r11, the 11th argument.
+  if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
+      CB.getFunction()
+          ->getFnAttribute("target-features")
+          .getValueAsString()
+          .contains("+retpoline-indirect-calls"))
+    return BindingHazard::RetpolineNoRegister;
+  if (LazyHazard && !ThroughGOT)
+    return BindingHazard::LazyBinding;
+  return BindingHazard::None;
+}
+
+/// The function attributes that change how a wrapper is lowered. The
+/// vector registers that carry arguments depend on the target features;
+/// branch protection, frame pointers and stack probes must not be lost on
+/// the way.
+static const char *const CodeGenAttrs[] = {"target-cpu",
+                                           "target-features",
+                                           "tune-cpu",
+                                           "frame-pointer",
+                                           "branch-target-enforcement",
+                                           "sign-return-address",
+                                           "sign-return-address-key",
+                                           "branch-protection-pauth-lr",
+                                           "guarded-control-stack",
+                                           "probe-stack",
+                                           "stack-probe-size",
+                                           "no_caller_saved_registers",
+                                           "indirect-branch-cs-prefix",
+                                           "patchable-function-entry",
+                                           "function-instrument",
+                                           "instrument-function-entry",
+                                           "instrument-function-exit",
+                                           "instrument-function-entry-inlined",
+                                           "xray-instruction-threshold",
+                                           "min-legal-vector-width",
+                                           "uniform-work-group-size"};
+
+static std::string codeGenKey(const Function &F) {
+  std::string Key;
+  for (const char *Kind : CodeGenAttrs)
+    if (F.hasFnAttribute(Kind))
+      Key +=
+          (Twine(Kind) + "=" + F.getFnAttribute(Kind).getValueAsString() + ";")
+              .str();
+  // Facts of the settings function that change the wrapper's code.
+  Key += F.hasFnAttribute(Attribute::SanitizeAddress) ? "asan;" : "";
+  Key += F.hasFnAttribute(Attribute::ShadowCallStack) ? "scs;" : "";
+  Key += F.hasFnAttribute(Attribute::NoCfCheck) ? "nocf;" : "";
+  Key += F.hasFnAttribute(Attribute::NoRedZone) ? "noredzone;" : "";
+  return Key;
+}
+
+Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
+                              FunctionType *FTy, AttributeList CallAttrs,
+                              const Function &SettingsFrom, bool NoThrow) {
+  std::string Settings = codeGenKey(SettingsFrom);
+  Settings += NoThrow ? ";nounwind" : "";
+  Function *&W = Cache[{static_cast<int>(K), Callee, FTy,
+                        CallAttrs.getRawPointer(), Settings}];
+  if (W)
+    return W;
+
+  LLVMContext &Ctx = M.getContext();
+  if (K == WrapperKind::CEntry) {
+    // One address for the whole program: a thunk that another module of a
+    // full-LTO link made already is the one.
+    std::string Name = (Callee->getName() + CEntrySuffix).str();
+    if (Function *T = M.getFunction(Name))
+      if (!T->isDeclaration() && T->getFunctionType() == FTy)
+        return W = T;
+  }
+
+  SmallVector<Type *, 8> Params;
+  if (!Callee)
+    Params.push_back(PointerType::getUnqual(Ctx));
+  Params.append(FTy->param_begin(), FTy->param_end());
+  FunctionType *WTy =
+      FunctionType::get(FTy->getReturnType(), Params, /*isVarArg=*/false);
+  std::string Name = (Callee ? Callee->getName() : StringRef("indirect")).str();
+  Name += K == WrapperKind::Shield ? ".cacs.shield" : CEntrySuffix;
+  if (K == WrapperKind::AliasEntry)
+    Name += ".alias";
+  W = Function::Create(WTy, GlobalValue::PrivateLinkage,
+                       Callee ? Callee->getAddressSpace() : 0, Name, &M);
+  if (K == WrapperKind::CEntry) {
+    W->setLinkage(GlobalValue::InternalLinkage);
+    if (!Callee->hasLocalLinkage()) {
+      // One address for the whole program (or shared object): the thunk is
+      // merged across translation units like an inline function.
+      W->setLinkage(GlobalValue::LinkOnceODRLinkage);
+      W->setVisibility(Callee->getVisibility());
+      W->setDSOLocal(Callee->isDSOLocal() ||
+                     Callee->getVisibility() != GlobalValue::DefaultVisibility);
+      if (Triple(M.getTargetTriple()).supportsCOMDAT())
+        W->setComdat(M.getOrInsertComdat(W->getName()));
+    }
+  } else if (K == WrapperKind::AliasEntry) {
+    W->setLinkage(GlobalValue::InternalLinkage);
+  } else {
+    // The shield must stay a real call frame: inlined, it would save
+    // nothing.
+    W->addFnAttr(Attribute::NoInline);
+  }
+  W->setCallingConv(CallingConv::C);
+  for (const char *Kind : CodeGenAttrs)
+    if (SettingsFrom.hasFnAttribute(Kind))
+      W->addFnAttr(SettingsFrom.getFnAttribute(Kind));
+  for (Attribute::AttrKind Kind :
+       {Attribute::ShadowCallStack, Attribute::NoCfCheck, Attribute::NoRedZone})
+    if (SettingsFrom.hasFnAttribute(Kind))
+      W->addFnAttr(Kind);
+  if (NoThrow)
+    W->setDoesNotThrow();
+  else // An exception unwinds through the wrapper.
+    W->setUWTableKind(UWTableKind::Default);
+  // Parameter and return attributes describe the values (sret, noundef,
+  // zeroext, ...), which the wrapper passes on unchanged.
+  unsigned Shift = Callee ? 0 : 1;
+  for (unsigned I = 0; I != FTy->getNumParams(); ++I)
+    W->addParamAttrs(I + Shift, AttrBuilder(Ctx, CallAttrs.getParamAttrs(I)));
+  W->addRetAttrs(AttrBuilder(Ctx, CallAttrs.getRetAttrs()));
+
+  BasicBlock *BB = BasicBlock::Create(Ctx, "entry", W);
+  IRBuilder<> B(BB);
+  SmallVector<Value *, 8> Args;
+  for (Argument &Arg : W->args())
+    Args.push_back(&Arg);
+  Value *Target = Callee;
+  if (!Callee) {
+    Target = Args.front();
+    Args.erase(Args.begin());
+  }
+  CallInst *Call = B.CreateCall(FTy, Target, Args);
+  Call->setCallingConv(CallingConv::PreserveNone);
+  Call->setAttributes(CallAttrs);
+  // `tail`, in tail position: AArch64 FastISel (every function at -O0 with
+  // -fno-global-isel) leaves tail calls to SelectionDAG, which passes the
+  // arguments in the preserve_none registers; SelectionDAG then makes no
+  // sibling call, because the C caller's callee-saved registers are not
+  // preserved by preserve_none, so the wrapper keeps its frame and saves
+  // them (test/CodeGen/AArch64/preserve_none-tail-wrapper.ll).
+  Call->setTailCallKind(CallInst::TCK_Tail);
+  if (FTy->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return W;
+}
