@@ -32,16 +32,21 @@
 // Sections that do not apply are not checked, by the front door either:
 // RUN: %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/other-section.list 2>&1 | count 0
 //
-// Warnings of the pass, in clang's format; the compile succeeds:
-// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list 2>&1 \
+// Warnings of the pass, in clang's format; the compile succeeds. The export
+// warning is asked for (a unit cannot know whether the others use the list):
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
+// RUN:   -fpreserve-none-list-export-warning 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WARN -DP=%t --implicit-check-not=warning:
 // WARN-DAG: warning: function 'logf_like' from preserve-none list '[[P]]/good.list' line 3 cannot be preserve_none: it is variadic; left as is [-Wbackend-plugin]
 // WARN-DAG: warning: function 'main' from preserve-none list '[[P]]/good.list' line 4 cannot be preserve_none: it is 'main'; left as is [-Wbackend-plugin]
-// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it with the C convention (-fno-preserve-none-list-export-warning) [-Wbackend-plugin]
+// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it with the C convention (-fpreserve-none-list-export-warning) [-Wbackend-plugin]
 //
-// The flag the warning names silences it (and only it); the last one wins:
+// Off by default, and with -fno-...; the last one wins:
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
-// RUN:   -fno-preserve-none-list-export-warning 2>&1 | FileCheck %s --check-prefix=NOEXPORT
+// RUN:   2>&1 | FileCheck %s --check-prefix=NOEXPORT
+// RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
+// RUN:   -fpreserve-none-list-export-warning -fno-preserve-none-list-export-warning 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOEXPORT
 // NOEXPORT-NOT: is exported
 // NOEXPORT: cannot be preserve_none: it is variadic
 // NOEXPORT-NOT: is exported

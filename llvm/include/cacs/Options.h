@@ -81,9 +81,10 @@ inline constexpr Setting Settings[] = {
      "Give preserve_none to the functions named in this list "
      "(-fpreserve-none-list=); may be repeated"},
     {SettingID::PreserveNoneListExportWarning,
-     "cacs-preserve-none-list-export-warning", false, true, true,
-     "Warn when a function given preserve_none by a list is exported "
-     "(-fno-preserve-none-list-export-warning turns it off)"},
+     "cacs-preserve-none-list-export-warning", false, false, true,
+     "Warn when a function given preserve_none by a list is exported, in "
+     "case code compiled without the list calls it "
+     "(-fpreserve-none-list-export-warning)"},
     {SettingID::PreserveNoneListWarnUnused,
      "cacs-preserve-none-list-warn-unused", false, false, false,
      "Warn about preserve-none list entries that match nothing in the "

@@ -57,8 +57,8 @@
 //           handler or another explicit calling convention; musttail): it is
 //           left as is;
 //   warning a listed definition is exported: code compiled without the list
-//           would call it with the C convention (per TU only; off with
-//           -fno-preserve-none-list-export-warning);
+//           would call it with the C convention (per TU only, and only
+//           with -fpreserve-none-list-export-warning);
 //   warning an entry matched nothing (at the full-LTO link, where the whole
 //           program is visible; per TU with
 //           -mllvm -cacs-preserve-none-list-warn-unused); ten per list, then
@@ -451,7 +451,7 @@ bool ListApplier::run() {
                "function '" + F->getName() + "' from preserve-none list " +
                    where(H) + " is exported: code compiled without the list "
                    "will call it with the C convention "
-                   "(-fno-preserve-none-list-export-warning)");
+                   "(-fpreserve-none-list-export-warning)");
     }
     if (!H.SrcFile.empty() && !F->hasFnAttribute(SrcAttr))
       F->addFnAttr(SrcAttr, H.SrcFile);

@@ -3,11 +3,12 @@
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/a.txt \
+; RUN:   -cacs-preserve-none-list-export-warning \
 ; RUN:   -cacs-preserve-none-list=%t/b.txt -cacs-preserve-none-list=%t/a.txt \
 ; RUN:   -S %t/in.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=WARN -DP=%t
 ; RUN: FileCheck %s < %t/out.ll
 ; (Two entries match from_b; the diagnostic names one of them.)
-; WARN: warning: function 'from_b' from preserve-none list '[[P]]/b.txt' line {{[24]}} is exported: code compiled without the list will call it with the C convention (-fno-preserve-none-list-export-warning)
+; WARN: warning: function 'from_b' from preserve-none list '[[P]]/b.txt' line {{[24]}} is exported: code compiled without the list will call it with the C convention (-fpreserve-none-list-export-warning)
 ;
 ; Entries that matched nothing are reported per TU only on request:
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/a.txt \
