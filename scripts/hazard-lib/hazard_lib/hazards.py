@@ -16,6 +16,10 @@ Hazard = collections.namedtuple("Hazard", "name archs flags defines env refuse n
 X86, A64 = "x86_64", "aarch64"
 BOTH = (X86, A64)
 
+# The diagnostic expected where an 11-argument indirect (or load-time bound)
+# preserve_none call meets a retpoline thunk, which needs r11.
+RETPOLINE = r"error: preserve_none call .*passes 11 or more integer arguments.*retpoline"
+
 
 def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note=""):
     return Hazard(name, tuple(archs), list(flags), list(defines), dict(env), refuse, note)
@@ -35,9 +39,12 @@ HAZARDS = [
     _h("split-stack", (X86,), ["-fsplit-stack"], ["HZ_FRAME=70000"],
        note="__morestack gets the frame size in r10/r11"),
     # Indirect-branch and speculation hardening.
-    _h("retpoline", (X86,), ["-mretpoline"], ["HZ_INDIRECT"], note="__llvm_retpoline_r11 thunk"),
-    _h("retpoline-external", (X86,), ["-mretpoline-external-thunk"], ["HZ_INDIRECT"]),
-    _h("slh", BOTH, ["-mspeculative-load-hardening"], ["HZ_INDIRECT"]),
+    _h("retpoline", (X86,), ["-mretpoline"], ["HZ_INDIRECT"], refuse=RETPOLINE,
+       note="__llvm_retpoline_r11 thunk"),
+    _h("retpoline-external", (X86,), ["-mretpoline-external-thunk"], ["HZ_INDIRECT", "HZ_EXT_THUNKS"],
+       refuse=RETPOLINE, note="the program's own __x86_indirect_thunk_<reg>"),
+    _h("slh", BOTH, ["-mspeculative-load-hardening"], ["HZ_INDIRECT"], refuse=RETPOLINE,
+       note="x86-64: implies retpoline indirect calls"),
     _h("harden-sls", BOTH, ["-mharden-sls=all"], ["HZ_INDIRECT"]),
     _h("cet", (X86,), ["-fcf-protection=full"], ["HZ_INDIRECT"]),
     _h("bti-pac", (A64,), ["-mbranch-protection=standard"], ["HZ_INDIRECT"]),

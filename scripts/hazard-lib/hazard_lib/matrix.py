@@ -109,7 +109,7 @@ class Matrix:
             srcs.append(os.path.join(self.src, "helper.c"))
         return srcs
 
-    def _defines(self, hazard, conv, shapes):
+    def _defines(self, hazard, conv):
         d = ["-D" + x for x in hazard.defines]
         if conv == "attr":
             d += ["-DHZ_PN=" + PN, "-DHZ_SEED=" + PN, "-DHZ_INDIRECT"]
@@ -131,8 +131,10 @@ class Matrix:
         stock: the toolchain control (stock clang, preserve_none macro'd away)."""
         clang = self.tools.stock_clang if (stock or self.stock) else self.tools.cacs_clang
         base = self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
-        if not stock:
-            base += self._defines(hazard, conv, None) + self._conv_flags(conv) + self.extra
+        if stock:
+            base += ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"]
+        else:
+            base += self._defines(hazard, conv) + self._conv_flags(conv) + self.extra
         exe = os.path.join(d, "prog")
         if conv != "shlib":
             return [[clang] + base + self._sources(hazard) + ["-o", exe]], exe

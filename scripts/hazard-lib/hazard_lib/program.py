@@ -16,6 +16,10 @@ all:
              2: main only, the functions under test declared
   HZ_SCS     AArch64 shadow call stack: a constructor points x18 at one
   HZ_CYG     -finstrument-functions hooks
+  HZ_EXT_THUNKS  the __x86_indirect_thunk_<reg> functions that
+             -mretpoline-external-thunk leaves to the program (plain jumps)
+  HZ_BIAS    added to every result: the matrix's self-test injects it on
+             the cacs side to see cells fail
 
 The reference is stock clang -O0 with none of them, so preserve_none is
 macro'd away (stock clang may itself be wrong with the attribute)."""
@@ -87,13 +91,22 @@ __attribute__((no_instrument_function, visibility("hidden"))) void
 __cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; }
 #endif
 
+#if defined(HZ_EXT_THUNKS) && !defined(HZ_ONLY_HELPER)
+#define HZ_THUNK(r) ".globl __x86_indirect_thunk_" #r "\n.hidden __x86_indirect_thunk_" #r \
+  "\n__x86_indirect_thunk_" #r ":\n  jmp *%" #r "\n"
+__asm__(".text\n" HZ_THUNK(rax) HZ_THUNK(rbx) HZ_THUNK(rcx) HZ_THUNK(rdx) HZ_THUNK(rsi)
+        HZ_THUNK(rdi) HZ_THUNK(rbp) HZ_THUNK(r8) HZ_THUNK(r9) HZ_THUNK(r10) HZ_THUNK(r11)
+        HZ_THUNK(r12) HZ_THUNK(r13) HZ_THUNK(r14) HZ_THUNK(r15));
+#endif
+
 #if defined(HZ_HELPER_TU) && defined(HZ_ONLY_HELPER)
 __attribute__((always_inline)) inline long hz_helper(long n) {
   char vla[(n & 15) + 1];
   _Alignas(64) char big[64];
-  memset(vla, (int)n, sizeof vla);
+  for (long i = 0; i <= (n & 15); i++)
+    vla[i] = (char)i;
   memset(big, 1, sizeof big);
-  return vla[n & 15] + big[n & 63];
+  return vla[n & 15] + big[n & 63]; /* (n & 15) + 1, as the other hz_helper */
 }
 extern long hz_helper(long n);
 #elif defined(HZ_HELPER_TU)
@@ -137,6 +150,9 @@ def _function(shape):
              "  s += hz_tl++;",
              "  hz_seed(&s);",
              "  s += hz_helper(s);",
+             "#ifdef HZ_BIAS",
+             "  s += HZ_BIAS;",
+             "#endif",
              "  return s;"]
     return "HZ_STATIC HZ_PN HZ_NOINLINE long f_%s(%s) {\n%s\n}\n" % (
         shape.name, _params(shape), "\n".join(body).replace("%%", "%"))
