@@ -27,6 +27,14 @@ LINK = ("linker command failed", "ld.lld: error", "undefined reference", "/ld: "
 FAILURES = ("mismatch", "crash", "fatal", "diagnostic", "link-error", "compile-error", "timeout")
 
 
+def control_key(group):
+    """Which stock-clang control a group depends on: (arch, hazard, layout,
+    O0 or lto). Stock clang may fail with a hazard's flags under LTO only
+    (x86-64 GlobalISel has no fallback at the LTO link)."""
+    arch, hazard, conv, opt = group
+    return (arch, hazard, "shlib" if conv == "shlib" else "single", "lto" if opt == "lto" else "O0")
+
+
 class Cell:
     __slots__ = ("arch", "hazard", "conv", "opt", "shape", "outcome", "detail")
 
@@ -176,13 +184,13 @@ class Matrix:
             lines[line.split()[0]] = line + "\n"
         return lines, ""
 
-    def control(self, arch, hazard, layout):
+    def control(self, arch, hazard, layout, opt):
         """Can the stock toolchain build and run this hazard's flags at all
-        (layout: single or shlib)? Returns '' or why not."""
-        d = os.path.join(self.workroot, arch, hazard.name, "control-" + layout)
+        (layout: single or shlib; opt: O0 or lto)? Returns '' or why not."""
+        d = os.path.join(self.workroot, arch, hazard.name, "control-%s-%s" % (layout, opt))
         os.makedirs(d, exist_ok=True)
         conv = "shlib" if layout == "shlib" else "attr"
-        cmds, exe = self.build_cmds(arch, hazard, conv, "O0", d, stock=True)
+        cmds, exe = self.build_cmds(arch, hazard, conv, opt, d, stock=True)
         r = self.build(cmds)
         if r is not None:
             return "stock clang cannot build it: " + (build_failure(hazard, r)[1] or "timeout")
@@ -196,7 +204,7 @@ class Matrix:
     # common.parallel's work functions (module-level objects: they are
     # pickled to the worker processes).
     def control_work(self, item, summary):
-        return self.control(item[0], hz.BY_NAME[item[1]], item[2]), []
+        return self.control(item[0], hz.BY_NAME[item[1]], item[2], item[3]), []
 
     def group_work(self, group, summary):
         cells = self.group(group)
