@@ -209,6 +209,9 @@ class Matrix:
     def group_work(self, group, summary):
         cells = self.group(group)
         for c in cells:
+            # Paths inside the work directory, which is temporary, would make
+            # the output differ from run to run.
+            c.detail = c.detail.replace(self.workroot + os.sep, "")
             if c.outcome in FAILURES:
                 common.log("FAIL %s: %s: %s" % (c.key(), c.outcome, c.detail))
             elif c.outcome == "refused":
