@@ -26,6 +26,8 @@ def _wanted(group):
     # AArch64 under qemu: a few rows.
     if hazard in ("none", "stack-clash", "no-global-isel", "stack-protector"):
         return (conv, opt) in (("apn", "O2"), ("shlib", "O0"), ("list", "O0"))
+    if hazard in ("fast-isel", "kcfi", "shadow-call-stack"):
+        return (conv, opt) in (("attr", "O2"), ("list", "O2"))
     return False
 
 
