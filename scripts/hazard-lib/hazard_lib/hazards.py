@@ -75,7 +75,8 @@ HAZARDS = [
     _h("hwasan", (X86,), ["-fsanitize=hwaddress"]),
     _h("msan", (X86,), ["-fsanitize=memory"]),
     _h("tsan", (X86,), ["-fsanitize=thread"]),
-    _h("ubsan", (X86,), ["-fsanitize=undefined"]),
+    _h("ubsan", (X86,), ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"],
+       note="UB in the program itself stops the control"),
     _h("lsan", (X86,), ["-fsanitize=leak"]),
     # Instruction selectors: at -O0 x86-64 uses FastISel, AArch64 GlobalISel.
     _h("global-isel", BOTH, ["-fglobal-isel"]),

@@ -145,7 +145,7 @@ def _function(shape):
             body.append("  s += (long)(a%d * %d.5) * %dL;" % (i, i + 1, 2 * i + 5))
     body += ["  unsigned long at = (unsigned long)s %% HZ_FRAME;",
              "  hz_big[at] = (char)(s >> 5);",
-             "  hz_big[HZ_FRAME - 1] = (char)a0;",
+             "  hz_big[HZ_FRAME - 1] = (char)(long)a0; /* a0 may be a double */",
              "  s += hz_big[at] + hz_big[HZ_FRAME - 1];",
              "  s += hz_tl++;",
              "  hz_seed(&s);",
