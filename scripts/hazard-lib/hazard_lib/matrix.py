@@ -70,17 +70,20 @@ def build_failure(hazard, res):
     return "compile-error", first_line(text, lambda l: "error" in l)
 
 
-def run_failure(res, want):
+def run_failure(res, want, values=False):
+    """Why a run failed. A wrong value is often an address (ASLR), so the
+    values are only shown with values=True (-v): the output stays the same
+    from run to run."""
     if res.timeout:
         return "timeout", "run timed out"
-    if res.rc < 0 or res.rc >= 128:
-        return "crash", "exit status %d; %s" % (res.rc, first_line(res.err))
     if res.rc != 0:
         return "crash", "exit status %d; %s" % (res.rc, first_line(res.err))
     got, exp = res.out.splitlines(), want.splitlines()
     for g, e in zip(got, exp):
         if g != e:
-            return "mismatch", "got '%s', want '%s'" % (g, e)
+            wrong = [str(i + 1) for i, (a, b) in enumerate(zip(g.split()[1:], e.split()[1:])) if a != b]
+            why = "call %s of 3 wrong" % ",".join(wrong) if wrong else "output differs"
+            return "mismatch", why + (" (got '%s', want '%s')" % (g, e) if values else "")
     return "mismatch", "got %d lines, want %d" % (len(got), len(exp))
 
 
@@ -94,6 +97,7 @@ class Matrix:
         self.src = os.path.join(workroot, "src" if single else "src-" + shapes[0].name)
         self.write_sources()
         self.ref = {}  # arch -> {shape: expected line}
+        self.verbose = False
         # One shape alone, to attribute a failed build to its shapes.
         self.alone = {}
         if single and len(shapes) > 1:
@@ -216,7 +220,7 @@ class Matrix:
                 common.log("FAIL %s: %s: %s" % (c.key(), c.outcome, c.detail))
             elif c.outcome == "refused":
                 common.log("REFUSED %s: %s" % (c.key(), c.detail))
-            elif getattr(self, "verbose", False):
+            elif self.verbose:
                 common.log("PASS %s" % c.key())
         return cells, []
 
@@ -242,7 +246,7 @@ class Matrix:
                 if res.ok and res.out == ref[s.name]:
                     cells.append(Cell(group, s.name, "pass"))
                 else:
-                    cells.append(Cell(group, s.name, *run_failure(res, ref[s.name])))
+                    cells.append(Cell(group, s.name, *run_failure(res, ref[s.name], self.verbose)))
             return cells
         if len(self.shapes) == 1:
             return [Cell(group, self.shapes[0].name, *build_failure(hazard, r))]
