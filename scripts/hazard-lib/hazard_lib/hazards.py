@@ -1,0 +1,102 @@
+"""The hazard table: flag sets under which code the compiler does not see, or
+code emitted below the IR, may use a register that carries a preserve_none
+argument or that a caller relies on.
+
+Each row: name, the targets it applies to, the flags (given to every clang
+command of a cell: compile and link), program macros, environment for the
+run, and `refuse`: a regular expression that a cacs diagnostic for this
+hazard must match for a cell to count as `refused` (None: no diagnostic
+is expected; any cacs error is then a failure). INVENTORY.md records what
+each row found."""
+
+import collections
+
+Hazard = collections.namedtuple("Hazard", "name archs flags defines env refuse note")
+
+X86, A64 = "x86_64", "aarch64"
+BOTH = (X86, A64)
+
+# The diagnostic expected where an 11-argument indirect (or load-time bound)
+# preserve_none call meets a retpoline thunk, which needs r11.
+RETPOLINE = r"error: preserve_none call .*passes 11 or more integer arguments.*retpoline"
+# AArch64 -O0: an indirect preserve_none call from an optnone function needs
+# a shield, and a call with a KCFI operand bundle cannot be routed through
+# one.
+NO_SHIELD = (r"error: '.*' is optnone, and on AArch64 LLVM passes the arguments of its "
+             r"preserve_none calls in the wrong registers, and cacs cannot route this call "
+             r"through a shield")
+
+
+def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note=""):
+    return Hazard(name, tuple(archs), list(flags), list(defines), dict(env), refuse, note)
+
+
+HAZARDS = [
+    _h("none", BOTH, note="baseline"),
+    # PLT / lazy binding: matter in the shared-library mode (run without
+    # LD_BIND_NOW: the matrix removes it from the environment).
+    _h("fno-plt", BOTH, ["-fno-plt"], note="calls through the GOT, bound at load"),
+    _h("z-now", BOTH, ["-Wl,-z,now"], note="all PLT entries bound at load"),
+    _h("fpic", BOTH, ["-fPIC"], note="position-independent code in the executable too"),
+    # Frame lowering that uses registers in the prologue.
+    _h("stack-clash", BOTH, ["-fstack-clash-protection"], ["HZ_FRAME=70000"],
+       note="probe loop of a 70000-byte frame"),
+    _h("stack-protector", BOTH, ["-fstack-protector-all"]),
+    _h("split-stack", (X86,), ["-fsplit-stack"], ["HZ_FRAME=70000"],
+       note="__morestack gets the frame size in r10/r11"),
+    # Indirect-branch and speculation hardening.
+    _h("retpoline", (X86,), ["-mretpoline"], ["HZ_INDIRECT"], refuse=RETPOLINE,
+       note="__llvm_retpoline_r11 thunk"),
+    _h("retpoline-external", (X86,), ["-mretpoline-external-thunk"], ["HZ_INDIRECT", "HZ_EXT_THUNKS"],
+       refuse=RETPOLINE, note="the program's own __x86_indirect_thunk_<reg>"),
+    _h("slh", BOTH, ["-mspeculative-load-hardening"], ["HZ_INDIRECT"], refuse=RETPOLINE,
+       note="x86-64: implies retpoline indirect calls"),
+    _h("harden-sls", BOTH, ["-mharden-sls=all"], ["HZ_INDIRECT"]),
+    _h("cet", (X86,), ["-fcf-protection=full"], ["HZ_INDIRECT"]),
+    _h("bti-pac", (A64,), ["-mbranch-protection=standard"], ["HZ_INDIRECT"]),
+    _h("kcfi", BOTH, ["-fsanitize=kcfi"], ["HZ_INDIRECT"], refuse=NO_SHIELD,
+       note="the check before an indirect call"),
+    _h("cfi-icall", BOTH, ["-flto", "-fvisibility=hidden", "-fsanitize=cfi-icall"], ["HZ_INDIRECT"]),
+    # Function entry instrumentation.
+    _h("pg", BOTH, ["-pg"], note="mcount at entry, a glibc function"),
+    _h("mfentry", (X86,), ["-pg", "-mfentry"], note="__fentry__ before the prologue"),
+    _h("instrument-functions", BOTH, ["-finstrument-functions"], ["HZ_CYG"]),
+    _h("xray", BOTH, ["-fxray-instrument", "-fxray-instruction-threshold=1"],
+       env={"XRAY_OPTIONS": "patch_premain=true"}, note="sleds patched to the trampolines at start"),
+    _h("patchable-entry", BOTH, ["-fpatchable-function-entry=16,8"]),
+    # TLS.
+    _h("tls-gd", BOTH, ["-fPIC", "-ftls-model=global-dynamic"]),
+    _h("tlsdesc", (X86,), ["-fPIC", "-ftls-model=global-dynamic", "-mtls-dialect=gnu2"]),
+    # Reserved registers.
+    _h("shadow-call-stack", (A64,), ["-fsanitize=shadow-call-stack", "-ffixed-x18"], ["HZ_SCS"]),
+    # Sanitizers (this machine has their runtimes for x86-64 only).
+    _h("asan", (X86,), ["-fsanitize=address"], note="frames changed after cacs decided"),
+    _h("asan-uar", (X86,), ["-fsanitize=address", "-fsanitize-address-use-after-return=always"]),
+    _h("hwasan", (X86,), ["-fsanitize=hwaddress"]),
+    _h("msan", (X86,), ["-fsanitize=memory"]),
+    _h("tsan", (X86,), ["-fsanitize=thread"]),
+    _h("ubsan", (X86,), ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"],
+       note="UB in the program itself stops the control"),
+    _h("lsan", (X86,), ["-fsanitize=leak"]),
+    # Instruction selectors: at -O0 x86-64 uses FastISel, AArch64 GlobalISel.
+    _h("global-isel", BOTH, ["-fglobal-isel"]),
+    _h("no-global-isel", BOTH, ["-fno-global-isel"], note="AArch64 -O0: FastISel"),
+    _h("fast-isel", BOTH, ["-mllvm", "-fast-isel"], note="FastISel at every -O"),
+    # Link-time optimization.
+    _h("thinlto", BOTH, ["-flto=thin"]),
+    _h("lto-inline", BOTH, ["-flto"], ["HZ_HELPER_TU"],
+       note="an always_inline helper with a VLA and an over-aligned local from another unit"),
+]
+
+BY_NAME = {h.name: h for h in HAZARDS}
+
+# How preserve_none comes to the functions under test.
+CONVS = ["attr", "apn", "list", "shlib"]
+CONV_DOC = {
+    "attr": "__attribute__((preserve_none)) in the source",
+    "apn": "static functions infected by -fauto-preserve-none (they call a preserve_none function)",
+    "list": "-fpreserve-none-list= naming them",
+    "shlib": "the list, across a -fPIC -shared library called from an executable (lazy binding)",
+}
+
+OPTS = {"O0": ["-O0"], "O1": ["-O1"], "O2": ["-O2"], "O3": ["-O3"], "lto": ["-O2", "-flto"]}

@@ -1,0 +1,199 @@
+"""The generated program: one function per argument shape, each called twice
+directly (a lazily bound PLT entry is resolved at the first call) and once
+more, through a pointer where the mode allows. Everything that differs
+between the reference and a cacs build is a macro, so one source serves
+all:
+
+  HZ_PN      the attribute on the functions under test (attr mode)
+  HZ_SEED    the attribute on hz_seed, a preserve_none function every
+             function under test calls (attr, apn: what APN starts from)
+  HZ_STATIC  `static` for the functions under test (apn mode)
+  HZ_INDIRECT  the third call goes through a pointer
+  HZ_FRAME   bytes of local array in each function under test
+  HZ_HELPER_TU  hz_helper (always_inline, a VLA and an over-aligned local)
+             lives in another translation unit: only LTO inlines it
+  HZ_PART    1: the functions under test only (a shared library);
+             2: main only, the functions under test declared
+  HZ_SCS     AArch64 shadow call stack: a constructor points x18 at one
+  HZ_CYG     -finstrument-functions hooks
+  HZ_EXT_THUNKS  the __x86_indirect_thunk_<reg> functions that
+             -mretpoline-external-thunk leaves to the program (plain jumps)
+  HZ_BIAS    added to every result: the matrix's self-test injects it on
+             the cacs side to see cells fail
+
+The reference is stock clang -O0 with none of them, so preserve_none is
+macro'd away (stock clang may itself be wrong with the attribute)."""
+
+import collections
+
+Shape = collections.namedtuple("Shape", "name kinds")
+
+
+def _shape(kind, n):
+    if kind == "int":
+        kinds = "i" * n
+    elif kind == "fp":
+        kinds = "d" * n
+    else:  # mixed: alternating, integer first
+        kinds = "".join("id"[i % 2] for i in range(n))
+    return Shape("%s%d" % (kind, n), kinds)
+
+
+# From 1 up to past the last argument register: x86-64 passes 12 integer
+# arguments (r12 r13 r14 r15 rdi rsi rdx rcx r8 r9 r11 rax) and 8 FP
+# (xmm0-7) in registers; AArch64 24 integer (x20-x28, x0-x7, x9-x15) and 8
+# FP (q0-q7). Argument 11 is r11 (stack-clash probes, lazy PLT, retpoline
+# and KCFI use it); 18 and beyond are x9-x15 on AArch64 (the lazy
+# resolver's scratch registers). Past the last register they are on the
+# stack.
+SHAPES = ([_shape("int", n) for n in (1, 6, 10, 11, 12, 13, 17, 18, 24, 26)]
+          + [_shape("fp", n) for n in (1, 8, 9, 12)]
+          + [_shape("mixed", n) for n in (4, 24, 40)])
+SHAPE_NAMES = [s.name for s in SHAPES]
+
+
+def _params(shape):
+    return ", ".join("%s a%d" % ("long" if k == "i" else "double", i) for i, k in enumerate(shape.kinds))
+
+
+def _args(shape, call):
+    out = []
+    for i, k in enumerate(shape.kinds):
+        v = 1000003 * (call + 1) + 7919 * (i + 1)
+        out.append(("%dL" % v) if k == "i" else ("%d.25" % (v % 100000)))
+    return ", ".join(out)
+
+
+PRELUDE = r"""
+#include <stdio.h>
+#include <string.h>
+#ifndef HZ_PN
+#define HZ_PN
+#endif
+#ifndef HZ_SEED
+#define HZ_SEED
+#endif
+#ifndef HZ_STATIC
+#define HZ_STATIC
+#endif
+#ifndef HZ_FRAME
+#define HZ_FRAME 256
+#endif
+#ifndef HZ_PART
+#define HZ_PART 0
+#endif
+#define HZ_NOINLINE __attribute__((noinline))
+
+#if defined(HZ_CYG) && !defined(HZ_ONLY_HELPER)
+__attribute__((no_instrument_function, visibility("hidden"))) void
+__cyg_profile_func_enter(void *fn, void *site) { (void)fn; (void)site; }
+__attribute__((no_instrument_function, visibility("hidden"))) void
+__cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; }
+#endif
+
+#if defined(HZ_EXT_THUNKS) && !defined(HZ_ONLY_HELPER)
+#define HZ_THUNK(r) ".globl __x86_indirect_thunk_" #r "\n.hidden __x86_indirect_thunk_" #r \
+  "\n__x86_indirect_thunk_" #r ":\n  jmp *%" #r "\n"
+__asm__(".text\n" HZ_THUNK(rax) HZ_THUNK(rbx) HZ_THUNK(rcx) HZ_THUNK(rdx) HZ_THUNK(rsi)
+        HZ_THUNK(rdi) HZ_THUNK(rbp) HZ_THUNK(r8) HZ_THUNK(r9) HZ_THUNK(r10) HZ_THUNK(r11)
+        HZ_THUNK(r12) HZ_THUNK(r13) HZ_THUNK(r14) HZ_THUNK(r15));
+#endif
+
+#if defined(HZ_HELPER_TU) && defined(HZ_ONLY_HELPER)
+__attribute__((always_inline)) inline long hz_helper(long n) {
+  char vla[(n & 15) + 1];
+  _Alignas(64) char big[64];
+  for (long i = 0; i <= (n & 15); i++)
+    vla[i] = (char)i;
+  memset(big, 1, sizeof big);
+  return vla[n & 15] + big[n & 63]; /* (n & 15) + 1, as the other hz_helper */
+}
+extern long hz_helper(long n);
+#elif defined(HZ_HELPER_TU)
+long hz_helper(long n);
+#else
+static inline long hz_helper(long n) { return (n & 15) + 1; }
+#endif
+"""
+
+LIB_COMMON = r"""
+__thread long hz_tl;
+HZ_SEED HZ_NOINLINE void hz_seed(long *p) { *p ^= 0x5a5a; }
+"""
+
+MAIN_DECLS = r"""
+extern __thread long hz_tl;
+HZ_SEED void hz_seed(long *p);
+"""
+
+SCS_INIT = r"""
+#ifdef HZ_SCS
+static void *hz_scs[4096];
+__attribute__((constructor, no_sanitize("shadow-call-stack"))) static void hz_scs_init(void) {
+  __asm__ volatile("mov x18, %0" ::"r"(hz_scs));
+}
+#endif
+"""
+
+
+def _function(shape):
+    body = ["  volatile char hz_big[HZ_FRAME];", "  long s = 0;"]
+    for i, k in enumerate(shape.kinds):
+        if k == "i":
+            body.append("  s += a%d * %dL;" % (i, 2 * i + 3))
+        else:
+            body.append("  s += (long)(a%d * %d.5) * %dL;" % (i, i + 1, 2 * i + 5))
+    body += ["  unsigned long at = (unsigned long)s %% HZ_FRAME;",
+             "  hz_big[at] = (char)(s >> 5);",
+             "  hz_big[HZ_FRAME - 1] = (char)(long)a0; /* a0 may be a double */",
+             "  s += hz_big[at] + hz_big[HZ_FRAME - 1];",
+             "  s += hz_tl++;",
+             "  hz_seed(&s);",
+             "  s += hz_helper(s);",
+             "#ifdef HZ_BIAS",
+             "  s += HZ_BIAS;",
+             "#endif",
+             "  return s;"]
+    return "HZ_STATIC HZ_PN HZ_NOINLINE long f_%s(%s) {\n%s\n}\n" % (
+        shape.name, _params(shape), "\n".join(body).replace("%%", "%"))
+
+
+def _decl(shape):
+    return "HZ_STATIC HZ_PN long f_%s(%s);\n" % (shape.name, _params(shape))
+
+
+def _runner(shape):
+    return ("static void run_%(n)s(void) {\n"
+            "  hz_tl = 0;\n"
+            "  long r0 = f_%(n)s(%(a0)s);\n"
+            "  long r1 = f_%(n)s(%(a1)s);\n"
+            "#ifdef HZ_INDIRECT\n"
+            "  long (*volatile fp)(%(p)s) HZ_PN = f_%(n)s;\n"
+            "  long r2 = fp(%(a2)s);\n"
+            "#else\n"
+            "  long r2 = f_%(n)s(%(a2)s);\n"
+            "#endif\n"
+            "  printf(\"%(n)s %%ld %%ld %%ld\\n\", r0, r1, r2);\n"
+            "}\n") % {"n": shape.name, "p": _params(shape),
+                      "a0": _args(shape, 0), "a1": _args(shape, 1), "a2": _args(shape, 2)}
+
+
+def source(shapes):
+    """The C source of a program over shapes; `prog arg` runs the shape
+    named arg, `prog` all of them in order."""
+    out = [PRELUDE, "#ifndef HZ_ONLY_HELPER\n", "#if HZ_PART != 2\n", LIB_COMMON]
+    out += [_function(s) for s in shapes]
+    out.append("#else\n")
+    out.append(MAIN_DECLS)
+    out += [_decl(s) for s in shapes]
+    out.append("#endif\n#if HZ_PART != 1\n")
+    out.append(SCS_INIT)
+    out += [_runner(s) for s in shapes]
+    out.append("int main(int argc, char **argv) {\n")
+    for s in shapes:
+        out.append("  if (argc < 2 || !strcmp(argv[1], \"%s\")) run_%s();\n" % (s.name, s.name))
+    out.append("  return 0;\n}\n#endif\n#endif\n")
+    return "".join(out)
+
+
+HELPER_TU = '#define HZ_ONLY_HELPER 1\n#include "prog.c"\n'

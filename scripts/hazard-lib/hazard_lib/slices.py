@@ -1,0 +1,36 @@
+"""The fast slice that ./scripts/test runs (--slice)."""
+
+# Shapes around the registers that hazards use: one argument; on x86-64
+# argument 11 (r11) and 13 (past rax, on the stack); on AArch64 18 (x9, the
+# lazy resolver's scratch) and 26 (past x15, on the stack); FP past
+# xmm7/q7; a mixed one with stack arguments of both kinds.
+SHAPES = {"x86_64": ["int1", "int11", "int13", "fp9", "mixed40"],
+          "aarch64": ["int1", "int18", "int26", "fp9", "mixed40"]}
+
+# Rows where the shared library (lazily bound unless the row binds at load
+# time) is the point.
+LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan")
+
+
+def _wanted(group):
+    arch, hazard, conv, opt = group
+    if arch == "x86_64":
+        # Every hazard row through APN at -O0, the attribute and the list at
+        # -O2 (the LTO rows at -O2 -flto); the library rows across a shared
+        # library at -O0.
+        if hazard in ("lto-inline", "thinlto", "cfi-icall"):
+            return (conv, opt) in (("apn", "lto"), ("list", "lto"))
+        if conv == "shlib":
+            return hazard in LIBRARY_ROWS and opt == "O0"
+        return (conv, opt) in (("apn", "O0"), ("attr", "O2"), ("list", "O2"))
+    # AArch64 under qemu: a few rows.
+    if hazard in ("none", "stack-clash", "no-global-isel", "stack-protector"):
+        return (conv, opt) in (("apn", "O2"), ("shlib", "O0"), ("list", "O0"))
+    if hazard in ("fast-isel", "kcfi", "shadow-call-stack"):
+        return (conv, opt) in (("attr", "O2"), ("list", "O2"))
+    return False
+
+
+def select(groups, archs, hazards):
+    shapes = SHAPES["aarch64" if archs == ["aarch64"] else "x86_64"]
+    return [g for g in groups if _wanted(g)], shapes
