@@ -87,8 +87,8 @@ struct Eligibility {
 enum RuleQuestions : unsigned {
   /// Main, naked, calling convention, variadic, parameter attributes.
   AskSignature = 1,
-  /// Would the backend miscompile the definition (a stack probe loop that
-  /// clobbers an argument register)?
+  /// Would the backend miscompile the definition (a stack probe loop or a
+  /// split-stack prologue that clobbers an argument register)?
   AskLowering = 2,
   /// Musttail calls, a dynamic stack (which may need a base pointer).
   AskBody = 4,
@@ -131,8 +131,9 @@ bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
 /// after which an argument lands in a register that code outside the
 /// compiler's view clobbers: the lazy PLT resolver (x86-64: r11, the 11th;
 /// AArch64: x10-x15 and x9, from the 18th) and the inline stack probe loop
-/// (x86-64: r11; AArch64: x9, the 23rd). 0 if none.
-enum class ScratchUser { LazyBinding, StackProbe };
+/// (x86-64: r11; AArch64: x9, the 23rd) and the -fsplit-stack prologue
+/// (x86-64: r11). 0 if none.
+enum class ScratchUser { LazyBinding, StackProbe, SplitStack };
 unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
 
 /// The number of integer registers the arguments of \p FTy take.

@@ -63,7 +63,10 @@ unsigned cacs::integerArgumentRegisters(const FunctionType &FTy) {
 unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
   // x86-64 preserve_none: r12 r13 r14 r15 rdi rsi rdx rcx r8 r9 r11 rax.
   if (RC.isX86_64())
-    return 11; // r11, in both cases.
+    return 11; // r11, in every case.
+  // Only x86-64 keeps a scratch register in a split-stack prologue.
+  if (U == ScratchUser::SplitStack)
+    return 0;
   // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15.
   if (RC.isAArch64())
     return U == ScratchUser::LazyBinding ? 18 /* x10 */ : 23 /* x9 */;
@@ -168,6 +171,16 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
                     "by a loop that uses " +
                         std::string(RC.isX86_64() ? "r11" : "x9") +
                         ", which carries its integer argument " +
+                        std::to_string(First));
+  }
+  // The -fsplit-stack prologue compares the stack limit through r11 and
+  // passes the argument size to __morestack in it (x86-64).
+  if (F.hasFnAttribute("split-stack")) {
+    unsigned First = firstClobberedArgument(RC, ScratchUser::SplitStack);
+    if (First && integerArgumentRegisters(*F.getFunctionType()) >= First)
+      return reject(Ineligible::ProbedScratchArgument,
+                    "its prologue checks the stack limit (-fsplit-stack) "
+                    "through r11, which carries its integer argument " +
                         std::to_string(First));
   }
   return {};

@@ -173,6 +173,9 @@ private:
       G->removeFnAttr(Attribute::AlwaysInline);
       G->addFnAttr(Attribute::NoInline);
     }
+    // The entry's own split-stack prologue would clobber r11 before the
+    // call; its frame is small, the body checks the stack limit.
+    F.removeFnAttr("split-stack");
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
