@@ -22,6 +22,7 @@
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -442,6 +443,17 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
     W->addFnAttr(Attribute::NoInline);
   }
   W->setCallingConv(CallingConv::C);
+  // An entry stands for the function wherever its address is taken, so an
+  // indirect call checked by KCFI (!kcfi_type) or CFI (!type, the jump
+  // tables of LowerTypeTests) reaches it with the function's type.
+  if (Callee && K != WrapperKind::Shield) {
+    SmallVector<MDNode *, 2> Types;
+    Callee->getMetadata(LLVMContext::MD_type, Types);
+    for (MDNode *Type : Types)
+      W->addMetadata(LLVMContext::MD_type, *Type);
+    if (MDNode *KCFI = Callee->getMetadata(LLVMContext::MD_kcfi_type))
+      W->setMetadata(LLVMContext::MD_kcfi_type, KCFI);
+  }
   for (const char *Kind : CodeGenAttrs)
     if (SettingsFrom.hasFnAttribute(Kind))
       W->addFnAttr(SettingsFrom.getFnAttribute(Kind));
