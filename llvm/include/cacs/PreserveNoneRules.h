@@ -163,8 +163,9 @@ enum class BindingHazard {
   /// (nonlazybind: a call through the GOT) makes it safe.
   LazyBinding,
   /// The call is indirect, or through the GOT, from a function compiled with
-  /// retpolines (x86-64), whose thunk needs r11, which carries an argument:
-  /// the backend has no register left and stops with a fatal error.
+  /// retpolines or LVI hardening (x86-64), whose thunk needs r11, which
+  /// carries an argument: the backend has no register left and stops with a
+  /// fatal error.
   RetpolineNoRegister,
 };
 

@@ -332,6 +332,21 @@ static bool mayBeBoundLazily(const Function &F) {
   return F.isDeclarationForLinker() || !F.isDSOLocal();
 }
 
+/// Does \p F make its indirect calls through a thunk that takes the target
+/// in r11 (x86-64)? That is X86Subtarget::useIndirectThunkCalls: retpolines
+/// (-mretpoline, -mretpoline-external-thunk, and -mspeculative-load-hardening,
+/// which implies them) or LVI control-flow hardening (-mlvi-cfi).
+static bool usesIndirectThunkCalls(const Function &F) {
+  SmallVector<StringRef, 32> Features;
+  F.getFnAttribute("target-features")
+      .getValueAsString()
+      .split(Features, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef Feature : Features)
+    if (Feature == "+retpoline-indirect-calls" || Feature == "+lvi-cfi")
+      return true;
+  return false;
+}
+
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   unsigned Regs = integerArgumentRegisters(*CB.getFunctionType());
   unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
@@ -340,10 +355,7 @@ BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   bool LazyHazard = Callee && Lazy && Regs >= Lazy && mayBeBoundLazily(*Callee);
   // An x86-64 retpoline thunk takes the target in r11, the 11th argument.
   if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
-      CB.getFunction()
-          ->getFnAttribute("target-features")
-          .getValueAsString()
-          .contains("+retpoline-indirect-calls"))
+      usesIndirectThunkCalls(*CB.getFunction()))
     return BindingHazard::RetpolineNoRegister;
   if (LazyHazard && !ThroughGOT)
     return BindingHazard::LazyBinding;

@@ -91,6 +91,13 @@ private:
         DiagnosticInfoUnsupported(Where, Text, DiagnosticLocation(DL)));
   }
 
+  /// After an error about \p CB: the module is not emitted, but the backend
+  /// still lowers it, and must not stop with a fatal error on the call.
+  void recoverFromError(CallBase &CB) {
+    CB.setCallingConv(CallingConv::C);
+    Changed = true;
+  }
+
   /// F was made preserve_none by APN, and no longer may be: back to C, with
   /// every call of it (APN made sure that every use is a direct call).
   void revert(Function &F, StringRef Why) {
@@ -207,6 +214,8 @@ private:
                 CB->getDebugLoc());
       }
       checkBinding(F, *CB);
+      if (CB->getCallingConv() != CallingConv::PreserveNone)
+        continue; // An error was reported.
       ShieldReason Why = needsShield(*CB, RC);
       if (Why != ShieldReason::None)
         ToShield.push_back({CB, Why});
@@ -244,8 +253,10 @@ private:
                 "which the retpoline thunk of an indirect call (or of a call "
                 "bound at load time, as cacs binds calls that the lazy PLT "
                 "resolver would clobber) needs; pass fewer integer "
-                "arguments, or compile without -mretpoline",
+                "arguments, or compile without -mretpoline "
+                "(-mspeculative-load-hardening and -mlvi-cfi imply it)",
             CB.getDebugLoc());
+      recoverFromError(CB);
       return;
     }
     }

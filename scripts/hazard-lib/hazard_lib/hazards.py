@@ -18,7 +18,11 @@ BOTH = (X86, A64)
 
 # The diagnostic expected where an 11-argument indirect (or load-time bound)
 # preserve_none call meets a retpoline thunk, which needs r11.
-RETPOLINE = r"error: preserve_none call .*passes 11 or more integer arguments.*retpoline"
+RETPOLINE = (r"error: preserve_none call (to '[^']*' |through a pointer )in '[^']*' passes 11 or "
+             r"more integer arguments, the 11th in r11, which the retpoline thunk of an indirect "
+             r"call \(or of a call bound at load time, as cacs binds calls that the lazy PLT "
+             r"resolver would clobber\) needs; pass fewer integer arguments, or compile without "
+             r"-mretpoline \(-mspeculative-load-hardening and -mlvi-cfi imply it\)")
 # AArch64 -O0: an indirect preserve_none call from an optnone function needs
 # a shield, and a call with a KCFI operand bundle cannot be routed through
 # one.
