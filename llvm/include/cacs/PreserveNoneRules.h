@@ -167,6 +167,11 @@ enum class BindingHazard {
   /// carries an argument: the backend has no register left and stops with a
   /// fatal error.
   RetpolineNoRegister,
+  /// The call is indirect and checked by KCFI (x86-64), with 12 or more
+  /// integer arguments: the target is in r10, so the check takes r11 as its
+  /// scratch register, which carries the 11th argument (an upstream bug:
+  /// the callee silently gets a wrong value).
+  KCFIScratch,
 };
 
 /// What may happen to the arguments of \p CB, a preserve_none call, between

@@ -357,6 +357,12 @@ BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
       usesIndirectThunkCalls(*CB.getFunction()))
     return BindingHazard::RetpolineNoRegister;
+  // The KCFI check of an x86-64 indirect call loads the type hash into r10,
+  // or into r11 when the target is in r10: with the 12th argument in rax,
+  // the register allocator's next choice for the target is r10.
+  if (RC.isX86_64() && !Callee && Regs >= 12 &&
+      CB.getOperandBundle(LLVMContext::OB_kcfi))
+    return BindingHazard::KCFIScratch;
   if (LazyHazard && !ThroughGOT)
     return BindingHazard::LazyBinding;
   return BindingHazard::None;

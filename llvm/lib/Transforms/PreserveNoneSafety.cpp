@@ -225,7 +225,7 @@ private:
   }
 
   /// Code outside the compiler's view between the call and the callee: the
-  /// lazy PLT resolver, a retpoline thunk.
+  /// lazy PLT resolver, a retpoline thunk, a KCFI check.
   void checkBinding(Function &Caller, CallBase &CB) {
     switch (bindingHazard(CB, RC)) {
     case BindingHazard::None:
@@ -259,6 +259,16 @@ private:
       recoverFromError(CB);
       return;
     }
+    case BindingHazard::KCFIScratch:
+      error(Caller,
+            "preserve_none call through a pointer in '" + Caller.getName() +
+                "' passes 12 or more integer arguments, and the KCFI check "
+                "of the call (-fsanitize=kcfi) uses r11, which carries the "
+                "11th; pass fewer integer arguments, or compile without "
+                "-fsanitize=kcfi",
+            CB.getDebugLoc());
+      recoverFromError(CB);
+      return;
     }
   }
 

@@ -29,6 +29,11 @@ RETPOLINE = (r"error: preserve_none call (to '[^']*' |through a pointer )in '[^'
 NO_SHIELD = (r"error: '.*' is optnone, and on AArch64 LLVM passes the arguments of its "
              r"preserve_none calls in the wrong registers, and cacs cannot route this call "
              r"through a shield")
+# x86-64: an indirect preserve_none call with 12 or more integer arguments,
+# whose KCFI check clobbers r11 (the 11th argument).
+KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes 12 or more integer "
+        r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) uses r11, which "
+        r"carries the 11th; pass fewer integer arguments, or compile without -fsanitize=kcfi")
 
 
 def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note=""):
@@ -58,7 +63,7 @@ HAZARDS = [
     _h("harden-sls", BOTH, ["-mharden-sls=all"], ["HZ_INDIRECT"]),
     _h("cet", (X86,), ["-fcf-protection=full"], ["HZ_INDIRECT"]),
     _h("bti-pac", (A64,), ["-mbranch-protection=standard"], ["HZ_INDIRECT"]),
-    _h("kcfi", BOTH, ["-fsanitize=kcfi"], ["HZ_INDIRECT"], refuse=NO_SHIELD,
+    _h("kcfi", BOTH, ["-fsanitize=kcfi"], ["HZ_INDIRECT"], refuse=NO_SHIELD + "|" + KCFI,
        note="the check before an indirect call"),
     _h("cfi-icall", BOTH, ["-flto", "-fvisibility=hidden", "-fsanitize=cfi-icall"], ["HZ_INDIRECT"]),
     # Function entry instrumentation.
