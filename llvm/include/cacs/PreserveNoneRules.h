@@ -88,7 +88,8 @@ enum RuleQuestions : unsigned {
   /// Main, naked, calling convention, variadic, parameter attributes.
   AskSignature = 1,
   /// Would the backend miscompile the definition (a stack probe loop or a
-  /// split-stack prologue that clobbers an argument register)?
+  /// split-stack prologue that clobbers an argument register), or stop on it
+  /// (x86-64 LLVM 19: a realigned dynamic stack)?
   AskLowering = 2,
   /// Musttail calls, a dynamic stack (which may need a base pointer).
   AskBody = 4,

@@ -159,9 +159,25 @@ static Eligibility checkSignature(const Function &F) {
   return {};
 }
 
+/// Does the backend stop on a preserve_none function that realigns its
+/// stack and allocates it dynamically ("Stack realignment in presence of
+/// dynamic allocas is not supported with this calling convention")? x86-64
+/// until LLVM 22, whose preserve_none keeps rbx for the base pointer.
+static bool realignedDynamicStackUnsupported(const RuleContext &RC) {
+  return RC.isX86_64() && LLVM_VERSION_MAJOR < 22;
+}
+
+static Eligibility dynamicStack() {
+  return reject(Ineligible::DynamicStack,
+                "it allocates stack dynamically, and its frame may need a "
+                "base pointer, which preserve_none does not support");
+}
+
 static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   if (F.isDeclaration())
     return {};
+  if (realignedDynamicStackUnsupported(RC) && RC.mayHaveDynamicStack(F))
+    return dynamicStack();
   // The inline stack probe loop of a large frame keeps its bound in r11
   // (x86-64) or x9 (AArch64) before the body reads the arguments.
   if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm") {
@@ -200,9 +216,7 @@ static Eligibility checkBody(const Function &F, RuleContext &RC) {
   if (hasMustTailCall(F))
     return reject(Ineligible::MustTail, "it makes a musttail call");
   if (RC.mayHaveDynamicStack(F))
-    return reject(Ineligible::DynamicStack,
-                  "it allocates stack dynamically, and its frame may need a "
-                  "base pointer, which preserve_none does not support");
+    return dynamicStack();
   return {};
 }
 

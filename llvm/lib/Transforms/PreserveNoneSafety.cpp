@@ -134,15 +134,18 @@ private:
                    "' is variadic, which LLVM miscompiles on x86-64 (the "
                    "variadic arguments are passed and read in different "
                    "registers)");
-    else if (E.Why == Ineligible::ProbedScratchArgument)
-      splitProbedFrame(F, E.Detail);
+    else if (E.Why == Ineligible::ProbedScratchArgument ||
+             E.Why == Ineligible::DynamicStack)
+      splitFrame(F, E.Detail);
   }
 
-  /// F's frame may be probed by a loop that clobbers one of its argument
-  /// registers before the body reads it. Its body moves into a C-convention
-  /// function, which F calls: F's own frame is too small to be probed, and
-  /// the body receives its arguments where the probe loop leaves them alone.
-  void splitProbedFrame(Function &F, StringRef Why) {
+  /// F's frame may be probed by a loop (or checked by a split-stack
+  /// prologue) that clobbers one of its argument registers before the body
+  /// reads it, or may be realigned and dynamic, which the backend does not
+  /// lower under preserve_none. Its body moves into a C-convention function,
+  /// which F calls: F's own frame is small and fixed, and the body receives
+  /// its arguments where the prologue leaves them alone.
+  void splitFrame(Function &F, StringRef Why) {
     Function *Body =
         Function::Create(F.getFunctionType(), GlobalValue::PrivateLinkage,
                          F.getAddressSpace(), F.getName() + ".cacs.body", &M);
