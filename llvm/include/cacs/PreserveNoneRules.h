@@ -110,9 +110,12 @@ public:
   /// from instrumentation that runs after cacs (see StackFrame.h)? Cached.
   bool mayHaveDynamicStack(const llvm::Function &F);
   bool isUsed(const llvm::GlobalValue &GV) const { return Used.count(&GV); }
+  /// Was FastISel asked for on the command line (-mllvm -fast-isel, at any
+  /// -O)? It then lowers every function, not only the optnone ones.
+  bool isFastISelForced() const { return FastISelForced; }
 
 private:
-  bool AArch64, X86_64;
+  bool AArch64, X86_64, FastISelForced;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };
@@ -146,8 +149,9 @@ enum class ShieldReason {
   /// The caller may address its frame through a base pointer (rbx, x19),
   /// which the preserve_none callee need not preserve.
   BasePointer,
-  /// AArch64: the caller is optnone, so FastISel lowers the call and passes
-  /// the arguments in the AAPCS registers.
+  /// AArch64: the caller is optnone or FastISel is forced (-mllvm
+  /// -fast-isel), so FastISel lowers the call and passes the arguments in
+  /// the AAPCS registers.
   FastISel,
 };
 

@@ -24,12 +24,23 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 using namespace cacs;
 
-RuleContext::RuleContext(const Module &M) {
+/// Was -fast-isel given? It is a cl::opt<cl::boolOrDefault> of
+/// TargetPassConfig.cpp; any occurrence counts, -fast-isel=false too (a
+/// shield too many costs time, one too few a wrong program).
+static bool fastISelOptionGiven() {
+  const StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  auto It = Options.find("fast-isel");
+  return It != Options.end() && It->second->getNumOccurrences() > 0;
+}
+
+RuleContext::RuleContext(const Module &M)
+    : FastISelForced(fastISelOptionGiven()) {
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
@@ -288,12 +299,15 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
                         .str(),
                     Caller);
     case ShieldReason::FastISel:
-      return reject(Ineligible::CallerOptNone,
-                    ("its caller '" + Caller->getName() +
-                     "' is optnone, and AArch64 FastISel would pass the "
-                     "call's arguments in the C registers")
-                        .str(),
-                    Caller);
+      return reject(
+          Ineligible::CallerOptNone,
+          ("its caller '" + Caller->getName() + "' is " +
+           (Caller->hasOptNone() ? "optnone"
+                                 : "compiled with -mllvm -fast-isel") +
+           ", and AArch64 FastISel would pass the call's arguments "
+           "in the C registers")
+              .str(),
+          Caller);
     }
   }
   return {};
@@ -329,7 +343,7 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   if (basePointerLostAcrossCall(RC) && RC.mayHaveDynamicStack(Caller))
     return ShieldReason::BasePointer;
   // FastISel leaves variadic calls to SelectionDAG, which gets them right.
-  if (RC.isAArch64() && Caller.hasOptNone() &&
+  if (RC.isAArch64() && (Caller.hasOptNone() || RC.isFastISelForced()) &&
       !CB.getFunctionType()->isVarArg())
     return ShieldReason::FastISel;
   return ShieldReason::None;

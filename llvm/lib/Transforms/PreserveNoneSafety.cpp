@@ -283,14 +283,17 @@ private:
     auto *CI = dyn_cast<CallInst>(&CB);
     if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
         CB.getFunctionType()->isVarArg()) {
+      std::string What =
+          Why == ShieldReason::BasePointer
+              ? "addresses its stack frame through a base pointer, which "
+                "this preserve_none call does not preserve"
+              : std::string(Caller.hasOptNone()
+                                ? "is optnone"
+                                : "is compiled with -mllvm -fast-isel") +
+                    ", and on AArch64 LLVM passes the arguments of its "
+                    "preserve_none calls in the wrong registers";
       error(Caller,
-            "'" + Caller.getName() + "' " +
-                (Why == ShieldReason::BasePointer
-                     ? "addresses its stack frame through a base pointer, "
-                       "which this preserve_none call does not preserve"
-                     : "is optnone, and on AArch64 LLVM passes the "
-                       "arguments of its preserve_none calls in the wrong "
-                       "registers") +
+            "'" + Caller.getName() + "' " + What +
                 ", and cacs cannot route this call through a shield "
                 "(variadic, musttail or operand bundles)",
             CB.getDebugLoc());
@@ -335,7 +338,7 @@ private:
         R << " (callee '" << ore::NV("Callee", Callee->getName()) << "')";
       R << (Why == ShieldReason::BasePointer
                 ? ": the caller may use a base pointer"
-                : ": the caller is optnone, lowered by AArch64 FastISel");
+                : ": the caller is lowered by AArch64 FastISel");
       return R;
     });
   }
