@@ -34,7 +34,7 @@ using namespace cacs;
 /// TargetPassConfig.cpp; any occurrence counts, -fast-isel=false too (a
 /// shield too many costs time, one too few a wrong program).
 static bool fastISelOptionGiven() {
-  const StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  const auto &Options = cl::getRegisteredOptions();
   auto It = Options.find("fast-isel");
   return It != Options.end() && It->second->getNumOccurrences() > 0;
 }
