@@ -172,10 +172,12 @@ enum class BindingHazard {
   /// carries an argument: the backend has no register left and stops with a
   /// fatal error.
   RetpolineNoRegister,
-  /// The call is indirect and checked by KCFI (x86-64), with 12 or more
-  /// integer arguments: the target is in r10, so the check takes r11 as its
+  /// The call is indirect and checked by KCFI (x86-64), with 11 or more
+  /// integer arguments: when the register allocator puts the target in r10
+  /// (it does once rax carries the 12th), the check takes r11 as its
   /// scratch register, which carries the 11th argument (an upstream bug:
-  /// the callee silently gets a wrong value).
+  /// the callee silently gets a wrong value). With exactly 11 the target
+  /// usually lands in rax, but nothing keeps it out of r10.
   KCFIScratch,
 };
 

@@ -387,8 +387,9 @@ BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
     return BindingHazard::RetpolineNoRegister;
   // The KCFI check of an x86-64 indirect call loads the type hash into r10,
   // or into r11 when the target is in r10: with the 12th argument in rax,
-  // the register allocator's next choice for the target is r10.
-  if (RC.isX86_64() && !Callee && Regs >= 12 &&
+  // the register allocator's next choice for the target is r10; with the
+  // 11th in r11, nothing keeps the target out of r10 either.
+  if (RC.isX86_64() && !Callee && Regs >= 11 &&
       CB.getOperandBundle(LLVMContext::OB_kcfi))
     return BindingHazard::KCFIScratch;
   if (LazyHazard && !ThroughGOT)

@@ -265,8 +265,8 @@ private:
     case BindingHazard::KCFIScratch:
       error(Caller,
             "preserve_none call through a pointer in '" + Caller.getName() +
-                "' passes 12 or more integer arguments, and the KCFI check "
-                "of the call (-fsanitize=kcfi) uses r11, which carries the "
+                "' passes 11 or more integer arguments, and the KCFI check "
+                "of the call (-fsanitize=kcfi) may use r11, which carries the "
                 "11th; pass fewer integer arguments, or compile without "
                 "-fsanitize=kcfi",
             CB.getDebugLoc());
