@@ -46,10 +46,20 @@ namespace cacs {
 /// (with all its call sites) when later steps made it ineligible.
 inline constexpr const char *APNInfectedAttr = "cacs-apn-infected";
 
+/// Marks the C-convention wrappers cacs makes (shields, C entries, alias
+/// entries): they exist to keep the C convention, so no list or APN may
+/// give them preserve_none (a later full-LTO link sees them too).
+inline constexpr const char *WrapperAttr = "cacs-wrapper";
+
+/// Is \p F one of the wrappers cacs makes (WrapperAttr; C entries are also
+/// known by their name, as modules from before the attribute name them)?
+bool isCACSWrapper(const llvm::Function &F);
+
 /// Why a function may not take preserve_none.
 enum class Ineligible {
   None,
   // Signature: what every translation unit that declares it sees.
+  Wrapper,
   Main,
   Naked,
   CallingConv,

@@ -68,6 +68,8 @@ StringRef remarkName(Ineligible Why) {
   switch (Why) {
   case Ineligible::None:
     return "Eligible";
+  case Ineligible::Wrapper:
+    return "Wrapper";
   case Ineligible::Main:
     return "Main";
   case Ineligible::Naked:

@@ -352,8 +352,11 @@ bool ListApplier::run() {
   // 1. What the lists name.
   MapVector<Function *, Hit> Listed;
   for (Function &F : M) {
+    // cacs's own wrappers are not the program's functions, whatever a glob
+    // of the list matches: at a full-LTO link, a unit's shield of a listed
+    // `f` is `f.cacs.shield`, which `fun:f*` names too.
     if (F.isIntrinsic() || F.getName().starts_with("llvm.") ||
-        F.getName().contains(CEntrySuffix))
+        isCACSWrapper(F))
       continue;
     if (std::optional<Hit> H = match(F))
       Listed.insert({&F, std::move(*H)});

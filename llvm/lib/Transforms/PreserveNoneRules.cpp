@@ -136,7 +136,15 @@ static Eligibility reject(Ineligible Why, std::string Detail,
   return E;
 }
 
+bool cacs::isCACSWrapper(const Function &F) {
+  return F.hasFnAttribute(WrapperAttr) || F.getName().contains(CEntrySuffix);
+}
+
 static Eligibility checkSignature(const Function &F) {
+  if (isCACSWrapper(F))
+    return reject(Ineligible::Wrapper,
+                  "it is a wrapper cacs made (a shield or a C entry), which "
+                  "must keep the C convention");
   if (F.getName() == "main")
     return reject(Ineligible::Main, "it is 'main'");
   if (F.hasFnAttribute(Attribute::Naked))
@@ -490,6 +498,7 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
     W->addFnAttr(Attribute::NoInline);
   }
   W->setCallingConv(CallingConv::C);
+  W->addFnAttr(WrapperAttr);
   // An entry stands for the function wherever its address is taken, so an
   // indirect call checked by KCFI (!kcfi_type) or CFI (!type, the jump
   // tables of LowerTypeTests) reaches it with the function's type.

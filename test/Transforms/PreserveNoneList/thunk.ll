@@ -92,7 +92,7 @@ define void @user(ptr %slot) {
 ; CHECK: define linkonce_odr void @decl.cacs_c_entry() #[[UW]] comdat {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @decl()
-; CHECK: attributes #[[UW]] = { uwtable }
+; CHECK: attributes #[[UW]] = { uwtable "cacs-wrapper" }
 
 ;--- without.ll
 target triple = "x86_64-unknown-linux-gnu"

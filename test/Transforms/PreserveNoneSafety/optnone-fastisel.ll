@@ -47,7 +47,7 @@ define i64 @optimized(i64 %x) {
 ; A64: tail call preserve_nonecc i64 @pn(i64 %0, i64 %1)
 ; A64: define private i64 @indirect.cacs.shield(ptr %0, i64 %1, i64 %2) #[[ATTR]]
 ; A64: tail call preserve_nonecc i64 %0(i64 %1, i64 %2)
-; A64: attributes #[[ATTR]] = { noinline uwtable }
+; A64: attributes #[[ATTR]] = { noinline uwtable "cacs-wrapper" }
 ; X86-NOT: cacs.shield
 
 ; ASM-LABEL: pn.cacs.shield:

@@ -52,8 +52,8 @@ define <8 x float> @plain_caller2(<8 x float> %v, i64 %n) #1 {
 
 ; CHECK-DAG: define private <8 x float> @[[AVX]](<8 x float> %0) #[[AVXATTR:[0-9]+]]
 ; CHECK-DAG: define private <8 x float> @[[PLAIN]](<8 x float> %0) #[[PLAINATTR:[0-9]+]]
-; CHECK-DAG: attributes #[[AVXATTR]] = { noinline uwtable "target-cpu"="x86-64" "target-features"="+avx,+avx2" }
-; CHECK-DAG: attributes #[[PLAINATTR]] = { noinline uwtable "target-cpu"="x86-64" "target-features"="+sse2" }
+; CHECK-DAG: attributes #[[AVXATTR]] = { noinline uwtable "cacs-wrapper" "target-cpu"="x86-64" "target-features"="+avx,+avx2" }
+; CHECK-DAG: attributes #[[PLAINATTR]] = { noinline uwtable "cacs-wrapper" "target-cpu"="x86-64" "target-features"="+sse2" }
 ; A64-DAG: define private <8 x float> @[[SVE]](<8 x float> %0) #[[SVEATTR:[0-9]+]]
 ; A64-DAG: define private <8 x float> @[[NOSVE]](<8 x float> %0) #[[NOSVEATTR:[0-9]+]]
 ; A64-DAG: attributes #[[SVEATTR]] = { noinline {{.*}}"target-features"="+sve" }

@@ -73,6 +73,6 @@ define i64 @dynamic_only(i64 %n) {
 ; SHIELD-NEXT: %1 = tail call preserve_nonecc i64 @pn(i64 noundef %0)
 ; SHIELD-NEXT: ret i64 %1
 ; SHIELD-NOT: cacs.shield
-; SHIELD: attributes #[[ATTR]] = { noinline uwtable }
+; SHIELD: attributes #[[ATTR]] = { noinline uwtable "cacs-wrapper" }
 ; X86SHIELD-LLVM19: define private i64 @pn.cacs.shield(
 ; X86SHIELD-LLVM22-NOT: cacs.shield
