@@ -53,14 +53,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/CalleeSaved.h"
+#include "cacs/Diagnostics.h"
 #include "cacs/Options.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -89,21 +88,6 @@ constexpr const char *NoCalleeSavedAttr = "no_callee_saved_registers";
 /// rdx, rcx, r8, r9, r11, rax, then xmm0-xmm7 as the C convention does.
 constexpr unsigned NumIntArgRegs = 12;
 constexpr unsigned NumFPArgRegs = 8;
-
-/// A plugin diagnostic: clang shows it as `error: <msg>` or
-/// `warning: <msg> [-Wbackend-plugin]`.
-class CalleeSavedDiagnostic : public DiagnosticInfo {
-  const Twine &Msg;
-
-public:
-  static int kind() {
-    static const int K = getNextAvailablePluginDiagnosticKind();
-    return K;
-  }
-  CalleeSavedDiagnostic(const Twine &Msg, DiagnosticSeverity S)
-      : DiagnosticInfo(kind(), S), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
-};
 
 bool isX86_64(const Module &M) {
   return Triple(M.getTargetTriple()).getArch() == Triple::x86_64;
@@ -231,29 +215,24 @@ private:
   /// miscompile frame-pointer callers) or has no effect (other targets).
   bool supported() {
     if (!isX86_64(M)) {
-      report(DS_Warning,
-             "-fpreserve-none-callee-saved=none has no effect on " +
-                 Triple(M.getTargetTriple()).getArchName() +
-                 ": only x86-64 can give preserve_none functions an empty "
-                 "callee-saved list; upstream's list is kept");
+      emit(M.getContext(), DS_Warning,
+           "-fpreserve-none-callee-saved=none has no effect on " +
+               Triple(M.getTargetTriple()).getArchName() +
+               ": only x86-64 can give preserve_none functions an empty "
+               "callee-saved list; upstream's list is kept");
       return false;
     }
     if (LLVM_VERSION_MAJOR < 22) {
-      report(DS_Error,
-             "-fpreserve-none-callee-saved=none needs LLVM 22 on x86-64: "
-             "LLVM " +
-                 Twine(LLVM_VERSION_MAJOR) +
-                 " does not save the frame pointer around a call that "
-                 "clobbers it, so an empty callee-saved list would miscompile "
-                 "every caller that uses rbp as its frame pointer");
+      emit(M.getContext(), DS_Error,
+           "-fpreserve-none-callee-saved=none needs LLVM 22 on x86-64: "
+           "LLVM " +
+               Twine(LLVM_VERSION_MAJOR) +
+               " does not save the frame pointer around a call that "
+               "clobbers it, so an empty callee-saved list would miscompile "
+               "every caller that uses rbp as its frame pointer");
       return false;
     }
     return true;
-  }
-
-  void report(DiagnosticSeverity S, const Twine &Msg) {
-    CalleeSavedDiagnostic D(Msg, S);
-    M.getContext().diagnose(D);
   }
 
   /// Decisions are recomputed each time: the attribute on preserve_none
@@ -393,14 +372,13 @@ private:
         ArgumentLayout L = layoutOf(*CI);
         if (L.IntRegs < NumIntArgRegs)
           continue;
-        M.getContext().diagnose(DiagnosticInfoUnsupported(
-            F,
-            "indirect preserve_none musttail call in '" + F.getName() +
-                "' passes " + Twine(L.IntRegs) +
-                " integer arguments; on x86-64 at most " +
-                Twine(NumIntArgRegs - 1) +
-                " leave a register for the target address",
-            DiagnosticLocation(CI->getDebugLoc())));
+        emitError(F,
+                  "indirect preserve_none musttail call in '" + F.getName() +
+                      "' passes " + Twine(L.IntRegs) +
+                      " integer arguments; on x86-64 at most " +
+                      Twine(NumIntArgRegs - 1) +
+                      " leave a register for the target address",
+                  CI->getDebugLoc());
         // The compile fails with the error above; an ordinary call keeps the
         // backend from adding its own.
         CI->setTailCallKind(CallInst::TCK_None);

@@ -249,7 +249,7 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
       Hit H{&G, FunLine ? FunLine : SrcLine, SrcFile};
       if (!F.hasLocalLinkage()) {
         if (P == PreserveNoneListPass::Phase::PerTU)
-          report(Ctx, DS_Warning,
+          emit(Ctx, DS_Warning,
                  "function '" + F.getName() + "' matched by preserve-none "
                  "list " + where(H) + " is left as is: 'src:' entries "
                  "restrict only functions with internal linkage, and it is "
@@ -331,13 +331,13 @@ void ListApplier::warnUnused() {
             }
         }
         if (!Hit && ++Unused <= MaxWarnings)
-          report(Ctx, DS_Warning,
+          emit(Ctx, DS_Warning,
                  "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
                      ": '" + quoteListText(E.Text) + "' matched no function " +
                      Where);
       }
     if (Unused > MaxWarnings)
-      report(Ctx, DS_Warning,
+      emit(Ctx, DS_Warning,
              "preserve-none list '" + L->Path +
                  "': " + Twine(Unused - MaxWarnings) +
                  (Unused - MaxWarnings == 1 ? " more entry" : " more entries") +
@@ -377,7 +377,7 @@ bool ListApplier::run() {
     const std::string &Why = E.Detail;
     // Said per TU; the full-LTO link would repeat it for every module.
     if (P == PreserveNoneListPass::Phase::PerTU)
-      report(Ctx, DS_Warning,
+      emit(Ctx, DS_Warning,
              "function '" + F->getName() + "' from preserve-none list " +
                  where(H) + " cannot be preserve_none: " + Why +
                  "; left as is");
@@ -421,12 +421,12 @@ bool ListApplier::run() {
                     "' makes a musttail call to it and is not preserve_none";
       const Hit &H = Listed.find(Victim)->second;
       if (Victim->hasLocalLinkage())
-        report(Ctx, DS_Warning,
+        emit(Ctx, DS_Warning,
                "function '" + Victim->getName() + "' from preserve-none list " +
                    where(H) + " cannot be preserve_none: " + Why +
                    "; left as is");
       else
-        report(Ctx, DS_Error,
+        emit(Ctx, DS_Error,
                "function '" + Victim->getName() + "' from preserve-none list " +
                    where(H) + " cannot be preserve_none: " + Why +
                    "; it is externally visible, and other translation units "
@@ -450,7 +450,7 @@ bool ListApplier::run() {
       if (P == PreserveNoneListPass::Phase::PerTU &&
           preserveNoneListExportWarning() &&
           !F->isDeclaration() && !F->hasLocalLinkage())
-        report(Ctx, DS_Warning,
+        emit(Ctx, DS_Warning,
                "function '" + F->getName() + "' from preserve-none list " +
                    where(H) + " is exported: code compiled without the list "
                    "will call it with the C convention "
@@ -477,7 +477,7 @@ bool ListApplier::run() {
     if (F->hasExternalWeakLinkage()) {
       // `if (&f) f();` must still see a null address when f is missing; a
       // thunk never is null.
-      report(Ctx, DS_Error,
+      emit(Ctx, DS_Error,
              "the address of weak function '" + F->getName() +
                  "' from preserve-none list " + where(H) +
                  " is taken: its C-entry thunk could not be null when the "

@@ -17,11 +17,6 @@ using namespace llvm;
 using namespace cacs;
 using namespace cacs::list;
 
-void list::report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg) {
-  ListDiagnostic D(Msg, S);
-  Ctx.diagnose(D);
-}
-
 /// Whether a pattern matches only the name it spells, read as a glob or as a
 /// (version 1) regex. Such `fun:` entries are looked up in a hash map:
 /// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
@@ -45,7 +40,7 @@ bool list::parseList(LLVMContext &Ctx, ListFile &L) {
   std::vector<ListSection> Sections;
   std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
   if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
+    emit(Ctx, DS_Error, Error);
     return false;
   }
   for (StringRef Rest = L.Text; !Rest.empty();) {
@@ -74,7 +69,7 @@ bool list::parseList(LLVMContext &Ctx, ListFile &L) {
     }
     G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
     if (!G.SCL) { // Cannot happen: the whole file parsed.
-      report(Ctx, DS_Error,
+      emit(Ctx, DS_Error,
              "malformed preserve-none list file '" + L.Path + "': " + Error);
       return false;
     }
@@ -88,13 +83,13 @@ bool list::parseList(LLVMContext &Ctx, ListFile &L) {
 std::optional<std::string> list::readListFile(LLVMContext &Ctx,
                                               StringRef Path) {
   if (Path.empty()) {
-    report(Ctx, DS_Error, "empty preserve-none list file name");
+    emit(Ctx, DS_Error, "empty preserve-none list file name");
     return std::nullopt;
   }
   std::string Text;
   std::string Error = readPreserveNoneList(Path, Text);
   if (!Error.empty()) {
-    report(Ctx, DS_Error, Error);
+    emit(Ctx, DS_Error, Error);
     return std::nullopt;
   }
   return Text;

@@ -18,8 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
+#include "cacs/Diagnostics.h"
 #include "llvm/Support/SpecialCaseList.h"
 
 #include <memory>
@@ -31,24 +30,6 @@ namespace cacs {
 namespace list {
 
 using namespace llvm;
-
-/// A diagnostic of this pass. Clang shows a plugin kind as `error: <msg>` or
-/// `warning: <msg> [-Wbackend-plugin]`; opt and lld with their own prefix.
-class ListDiagnostic : public DiagnosticInfo {
-  const Twine &Msg;
-
-public:
-  static int kind() {
-    static const int K = getNextAvailablePluginDiagnosticKind();
-    return K;
-  }
-  ListDiagnostic(const Twine &Msg, DiagnosticSeverity S)
-      : DiagnosticInfo(kind(), S), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override { DP << Msg; }
-};
-
-/// Reports a diagnostic of the list pass.
-void report(LLVMContext &Ctx, DiagnosticSeverity S, const Twine &Msg);
 
 /// SpecialCaseList::inSectionBlame returns the line in LLVM 19 and a
 /// (file, line) pair in LLVM 22.

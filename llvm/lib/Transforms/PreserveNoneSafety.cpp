@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneSafety.h"
+#include "cacs/Diagnostics.h"
 #include "cacs/PreserveNoneRules.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -86,9 +86,7 @@ private:
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
     ++NumRejected;
-    std::string Text = Msg.str();
-    M.getContext().diagnose(
-        DiagnosticInfoUnsupported(Where, Text, DiagnosticLocation(DL)));
+    emitError(Where, Msg, DL);
   }
 
   /// After an error about \p CB: the module is not emitted, but the backend
