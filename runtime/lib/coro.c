@@ -5,20 +5,35 @@
 #include "coro_layout.h"
 #include "internal.h"
 
+#include "sched.h"
+
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+enum coro_state {
+  CORO_READY,  // on the ready ring (the running coroutine included)
+  CORO_PARKED, // off the ring until cacs_wake or its timer
+  CORO_DONE,   // finished, off the ring, waiting for cacs_join
+};
 
 struct cacs_coro {
   void *sp;               // saved stack pointer while switched out (layout:
-  cacs_coro *next, *prev; // coro_layout.h); ready ring, finished unlinked
+  cacs_coro *next, *prev; // coro_layout.h); ready ring, parked/done unlinked
   cacs_stack stack;       // this block lives at the top of that stack
   cacs_entry_fn entry;
   void *arg;
   unsigned flags;
   int done;
+  unsigned char state; // enum coro_state
+  int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
+  size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
+  uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
+  cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
   uint32_t fpenv[2];   // private MXCSR+x87 CW / FPCR (CACS_CORO_SAVE_FPENV)
   void *asan_fake;     // ASan fake-stack handle while switched out
   const void *asan_lo; // ASan view of this coroutine's stack
@@ -39,6 +54,12 @@ typedef struct sched {
   size_t count;
   uint32_t shared_fpenv[2];
   cacs_coro main;
+  // Waiting (see "Waiting" below).
+  cacs_coro *service; // expires timers, polls I/O; NULL until needed
+  cacs_coro **timers; // min-heap on deadline
+  size_t ntimers, timers_cap;
+  size_t io_waiters;       // coroutines blocked in the I/O module
+  cacs__poll_fn poll_hook; // the I/O module's event loop, if linked in
 } sched;
 
 // The assembly (yield_<arch>.S) addresses these fields through
@@ -216,6 +237,28 @@ static void ring_unlink(cacs_coro *c) {
   c->next = c->prev = c;
 }
 
+static void ring_insert_before(cacs_coro *at, cacs_coro *c) {
+  c->next = at;
+  c->prev = at->prev;
+  at->prev->next = c;
+  at->prev = c;
+}
+
+static void switch_to(cacs_coro *from, cacs_coro *to) {
+  cacs__yield_slow(from, to);
+}
+
+__attribute__((noreturn, cold)) static void deadlock(const cacs_coro *self) {
+  char msg[160];
+  int n = snprintf(msg, sizeof msg,
+                   "cacs: deadlock: every coroutine of this thread is waiting "
+                   "and no timer or I/O wait can wake one (in '%s')\n",
+                   self->stack.owner);
+  ssize_t r = write(2, msg, n > 0 && (size_t)n < sizeof msg ? (size_t)n : 0);
+  (void)r;
+  abort();
+}
+
 void cacs_exit(void) {
   cacs_coro *c = current();
   if (c == &S.main) {
@@ -226,7 +269,12 @@ void cacs_exit(void) {
     abort();
   }
   c->done = 1;
-  cacs_coro *to = c->next; // never c itself: main is always in the ring
+  c->state = CORO_DONE;
+  if (c->joiner)
+    cacs_wake(c->joiner);
+  cacs_coro *to = c->next;
+  if (to == c)
+    deadlock(c);
   ring_unlink(c);
   S.current = to;
   if (__builtin_expect(S.fpenv_users != 0, 0))
@@ -261,12 +309,10 @@ static void coro_init_stack(cacs_coro *c) {
   c->sp = sp;
 }
 
-cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
-                          const cacs_coro_attr *attr) {
-  static const cacs_coro_attr defaults = {0, 0, 0, NULL};
-  if (!attr)
-    attr = &defaults;
-  cacs_coro *self = current();
+// A coroutine ready to start, on no ring yet.
+static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
+                           const cacs_coro_attr *attr) {
+  (void)current(); // the scheduler exists before any coroutine
   cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
       attr->stack_size, sizeof(cacs_coro), offsetof(cacs_coro, stack),
       attr->stack_flags);
@@ -295,13 +341,20 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   c->asan_lo = c->stack.lo;
   c->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
   coro_init_stack(c);
-  // Append at the end of the ring, i.e. just before main.
-  c->next = &S.main;
-  c->prev = S.main.prev;
-  S.main.prev->next = c;
-  S.main.prev = c;
+  c->next = c->prev = c;
+  return c;
+}
+
+cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
+                          const cacs_coro_attr *attr) {
+  static const cacs_coro_attr defaults = {0, 0, 0, NULL};
+  cacs_coro *c = coro_new(entry, arg, attr ? attr : &defaults);
+  if (!c)
+    return NULL;
+  // Append at the end of the ring, i.e. just before main; while main is
+  // parked (off the ring), just before the running coroutine.
+  ring_insert_before(S.main.state == CORO_READY ? &S.main : S.current, c);
   S.count++;
-  (void)self;
   return c;
 }
 
@@ -311,14 +364,226 @@ cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size) {
 }
 
 int cacs_join(cacs_coro *c) {
-  if (!c || c == current() || c == &S.main)
+  cacs_coro *self = current();
+  if (!c || c == self || c == &S.main || c == S.service)
     return -1;
-  while (!c->done)
-    cacs_yield();
+  while (!c->done) {
+    c->joiner = self;
+    cacs_park();
+  }
   S.count--;
   cacs_stack_free(&c->stack);
   return 0;
 }
+
+// --- Waiting ---------------------------------------------------------------
+//
+// A parked coroutine is off the ready ring; cacs_wake puts it back. Timers
+// are a binary min-heap of parked coroutines keyed on their deadline. While
+// a timer is armed or a coroutine waits in the I/O module, a service
+// coroutine is on the ring: once per round it expires timers and polls the
+// I/O module without blocking, and when it is the only ready coroutine it
+// blocks (in the I/O module's poll, or in clock_nanosleep) until the next
+// deadline. cacs_yield's fast path never looks at any of this.
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void heap_place(size_t i, cacs_coro *c) {
+  S.timers[i] = c;
+  c->timer_slot = i + 1;
+}
+
+static void heap_up(size_t i) {
+  cacs_coro *c = S.timers[i];
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (S.timers[parent]->deadline <= c->deadline)
+      break;
+    heap_place(i, S.timers[parent]);
+    i = parent;
+  }
+  heap_place(i, c);
+}
+
+static void heap_down(size_t i) {
+  cacs_coro *c = S.timers[i];
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= S.ntimers)
+      break;
+    if (child + 1 < S.ntimers &&
+        S.timers[child + 1]->deadline < S.timers[child]->deadline)
+      child++;
+    if (c->deadline <= S.timers[child]->deadline)
+      break;
+    heap_place(i, S.timers[child]);
+    i = child;
+  }
+  heap_place(i, c);
+}
+
+static int timer_arm(cacs_coro *c, uint64_t deadline) {
+  if (S.ntimers == S.timers_cap) {
+    size_t cap = S.timers_cap ? 2 * S.timers_cap : 64;
+    cacs_coro **t = (cacs_coro **)realloc(S.timers, cap * sizeof *t);
+    if (!t)
+      return -1;
+    S.timers = t;
+    S.timers_cap = cap;
+  }
+  c->deadline = deadline;
+  S.timers[S.ntimers++] = c;
+  heap_up(S.ntimers - 1);
+  return 0;
+}
+
+static void timer_disarm(cacs_coro *c) {
+  size_t i = c->timer_slot - 1;
+  c->timer_slot = 0;
+  cacs_coro *last = S.timers[--S.ntimers];
+  if (last == c)
+    return;
+  S.timers[i] = last;
+  last->timer_slot = i + 1;
+  if (i > 0 && S.timers[(i - 1) / 2]->deadline > last->deadline)
+    heap_up(i);
+  else
+    heap_down(i);
+}
+
+static int service_needed(void) { return S.ntimers != 0 || S.io_waiters != 0; }
+
+static void service_main(void *arg);
+
+// Put the service coroutine on the ring (creating it the first time).
+static int service_ensure(void) {
+  if (!S.service) {
+    static const cacs_coro_attr attr = {0, 0, 0, "cacs-service"};
+    S.service = coro_new(service_main, NULL, &attr);
+    if (!S.service)
+      return -1;
+    S.service->state = CORO_PARKED;
+  }
+  if (S.service->state == CORO_PARKED)
+    cacs_wake(S.service);
+  return 0;
+}
+
+static void expire_timers(uint64_t now) {
+  while (S.ntimers != 0 && S.timers[0]->deadline <= now) {
+    cacs_coro *c = S.timers[0];
+    timer_disarm(c);
+    c->wake_result = ETIMEDOUT;
+    cacs_wake(c);
+  }
+}
+
+// Microseconds until the earliest deadline, rounded up; -1: no timer.
+static int64_t next_timeout_us(uint64_t now) {
+  if (S.ntimers == 0)
+    return -1;
+  uint64_t d = S.timers[0]->deadline;
+  return d <= now ? 0 : (int64_t)((d - now + 999) / 1000);
+}
+
+static void service_main(void *arg) {
+  (void)arg;
+  cacs_coro *self = S.service;
+  for (;;) {
+    uint64_t now = now_ns();
+    expire_timers(now);
+    int alone = self->next == self;
+    if (S.poll_hook && S.io_waiters != 0) {
+      S.poll_hook(alone ? next_timeout_us(now) : 0);
+    } else if (alone && S.ntimers != 0) {
+      struct timespec ts = {(time_t)(S.timers[0]->deadline / 1000000000u),
+                            (long)(S.timers[0]->deadline % 1000000000u)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+             EINTR) {
+      }
+      continue;
+    }
+    if (!service_needed()) {
+      cacs_park(); // nothing to serve: off the ring until service_ensure
+      continue;
+    }
+    if (self->next != self)
+      cacs_yield();
+  }
+}
+
+void cacs_park(void) {
+  cacs_coro *self = current();
+  cacs_coro *to = self->next;
+  if (to == self)
+    deadlock(self);
+  ring_unlink(self);
+  self->state = CORO_PARKED;
+  switch_to(self, to);
+}
+
+void cacs_wake(cacs_coro *c) {
+  if (!c || c->state != CORO_PARKED)
+    return;
+  if (c->timer_slot)
+    timer_disarm(c);
+  c->state = CORO_READY;
+  // Just before the running coroutine: it runs after everything that is
+  // ready now, so coroutines woken in a loop cannot starve the others.
+  ring_insert_before(S.current, c);
+}
+
+int cacs_park_timeout(int64_t timeout_us) {
+  if (timeout_us < 0) {
+    cacs_park();
+    return 0;
+  }
+  cacs_coro *self = current();
+  if (timeout_us == 0)
+    return ETIMEDOUT;
+  if (timer_arm(self, now_ns() + (uint64_t)timeout_us * 1000u) != 0 ||
+      service_ensure() != 0) {
+    if (self->timer_slot)
+      timer_disarm(self);
+    return ENOMEM;
+  }
+  self->wake_result = 0;
+  cacs_park();
+  return self->wake_result;
+}
+
+int cacs_sleep(int64_t usec) {
+  if (usec <= 0) {
+    cacs_yield();
+    return 0;
+  }
+  int r = cacs_park_timeout(usec);
+  if (r == ETIMEDOUT)
+    return 0;
+  errno = r == 0 ? EINTR : r;
+  return -1;
+}
+
+void cacs__set_poll_hook(cacs__poll_fn fn) {
+  (void)current();
+  S.poll_hook = fn;
+}
+
+int cacs__io_wait_begin(void) {
+  (void)current();
+  S.io_waiters++;
+  if (service_ensure() != 0) {
+    S.io_waiters--;
+    return -1;
+  }
+  return 0;
+}
+
+void cacs__io_wait_end(void) { S.io_waiters--; }
 
 cacs_coro *cacs_self(void) { return current(); }
 int cacs_is_main(const cacs_coro *c) { return c == &S.main; }

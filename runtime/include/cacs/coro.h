@@ -9,9 +9,12 @@
 // run schedulers at the same time; nothing is shared between them.
 //
 // Scheduling: the ready ring is main -> c1 -> c2 -> ... -> main in creation
-// order; cacs_yield() switches to the next ring member. cacs_join() yields
-// until the target has finished, then frees it. Every coroutine must be
-// joined exactly once (from any coroutine of its thread, including main).
+// order; cacs_yield() switches to the next ring member. A coroutine that
+// waits (cacs_park, cacs_sleep, cacs_join, the I/O module and cacs/sync.h)
+// leaves the ring until it is woken, and then rejoins it just before the
+// coroutine that woke it. cacs_join() waits until the target has finished,
+// then frees it. Every coroutine must be joined exactly once (from any
+// coroutine of its thread, including main).
 //
 // C++: exceptions may be thrown and caught inside a coroutine. An exception
 // escaping the entry function reaches the start trampoline, whose unwind
@@ -98,7 +101,7 @@ void cacs_yield(void);
 /// Finish the calling coroutine (not main). Returning from entry is the same.
 __attribute__((noreturn)) void cacs_exit(void);
 
-/// Yield until `c` has finished, then free it. Returns 0, or -1 if `c` is
+/// Wait until `c` has finished, then free it. Returns 0, or -1 if `c` is
 /// the caller or main.
 int cacs_join(cacs_coro *c);
 
@@ -111,6 +114,32 @@ const char *cacs_name(const cacs_coro *c);
 void cacs_set_name(cacs_coro *c, const char *name);
 /// Number of coroutines alive on this thread, main excluded.
 size_t cacs_count(void);
+
+// --- Waiting ------------------------------------------------------------
+//
+// Timeouts are relative, in microseconds of CLOCK_MONOTONIC; a negative
+// timeout (CACS_FOREVER) waits forever, 0 does not wait. While a timer is
+// armed or a coroutine waits for I/O, a service coroutine named
+// "cacs-service" joins the ready ring: it expires timers and polls for I/O
+// once per round, and sleeps in the kernel when nothing else is ready. A
+// thread whose coroutines all wait with nothing that could wake one (no
+// timer, no I/O wait) aborts with "cacs: deadlock: ...".
+
+#define CACS_FOREVER ((int64_t)-1)
+
+/// Leave the ready ring until cacs_wake(self).
+void cacs_park(void);
+/// Leave the ready ring until cacs_wake(self) or the timeout. Returns 0 if
+/// woken, ETIMEDOUT when the timeout passed (at once for 0), ENOMEM if the
+/// timer could not be armed.
+int cacs_park_timeout(int64_t timeout_us);
+/// Make a parked coroutine ready again; it runs after every coroutine ready
+/// now. No effect on a coroutine that is ready, running or finished.
+/// Only from a coroutine of the thread that owns `c`.
+void cacs_wake(cacs_coro *c);
+/// Sleep for `usec` microseconds (<= 0: yield once). Returns 0, or -1 with
+/// errno EINTR if cacs_wake ended the sleep early.
+int cacs_sleep(int64_t usec);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1,0 +1,238 @@
+// Waiting in the core scheduler: cacs_park/cacs_wake, cacs_park_timeout,
+// cacs_sleep ordering and accuracy, cacs_join by parking, 20,000 sleepers
+// (the timer heap), sleeps while other coroutines stay busy (the service
+// coroutine runs once per round), and the deadlock report.
+//
+// RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
+// RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s
+// RUN: %clang -O2 -fsanitize=address -I%cacs_include %s %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s
+// RUN: %clang --target=aarch64-linux-gnu -O2 -I%cacs_include %s %cacs_rt_aarch64 -o %tarm && %run_aarch64 %tarm | FileCheck %s
+// RUN: not --crash %t2 deadlock 2>&1 | FileCheck --check-prefix=DEADLOCK %s
+//
+// CHECK: park/wake: 1 2 3 4 5 6 ok
+// CHECK-NEXT: park_timeout: woken 0, timed out 1, zero 1 ok
+// CHECK-NEXT: sleep order: 1 2 3 4 5 ok
+// CHECK-NEXT: sleepers: 20000 woke in deadline order ok
+// CHECK-NEXT: busy ring: sleeper woke while 3 coroutines spun ok
+// CHECK-NEXT: join parks the joiner ok
+// CHECK-NEXT: PASS
+// DEADLOCK: cacs: deadlock: every coroutine of this thread is waiting and no timer or I/O wait can wake one (in 'main')
+
+#include "cacs/coro.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+#define EXPECT(c)                                                              \
+  do {                                                                         \
+    if (!(c)) {                                                                \
+      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static long long now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+// --- park/wake: a parked coroutine runs again only after cacs_wake ----------
+static char trace[64];
+static int ntrace;
+static cacs_coro *parker;
+static void note(int v) { trace[ntrace++] = (char)('0' + v); }
+
+static void park_entry(void *arg) {
+  (void)arg;
+  note(1);
+  cacs_park(); // main must run until it wakes us
+  note(4);
+  cacs_park();
+  note(6);
+}
+
+static void test_park_wake(void) {
+  parker = cacs_create(park_entry, NULL, 0);
+  cacs_yield(); // parker: 1, parks
+  note(2);
+  cacs_yield(); // parker is off the ring: returns at once
+  cacs_yield();
+  note(3);
+  cacs_wake(parker);
+  cacs_wake(parker); // already ready: no effect
+  cacs_yield();      // parker: 4, parks again
+  note(5);
+  cacs_wake(parker);
+  cacs_join(parker); // parker: 6, finishes
+  trace[ntrace] = 0;
+  printf("park/wake:");
+  for (int i = 0; i < ntrace; i++)
+    printf(" %c", trace[i]);
+  EXPECT(strcmp(trace, "123456") == 0);
+  printf(" %s\n", failures ? "FAILED" : "ok");
+}
+
+// --- park_timeout ------------------------------------------------------------
+static int timeout_result = -2;
+static void waiter_entry(void *arg) {
+  timeout_result = cacs_park_timeout(*(int64_t *)arg);
+}
+
+static void test_park_timeout(void) {
+  int64_t long_wait = 10 * 1000 * 1000; // 10 s: must be cut short by the wake
+  cacs_coro *w = cacs_create(waiter_entry, &long_wait, 0);
+  cacs_yield();
+  long long t0 = now_us();
+  cacs_wake(w);
+  cacs_join(w);
+  int woken = timeout_result;
+  EXPECT(now_us() - t0 < 1000000);
+  int64_t short_wait = 2000;
+  w = cacs_create(waiter_entry, &short_wait, 0);
+  t0 = now_us();
+  cacs_join(w);
+  int timed_out = timeout_result == ETIMEDOUT;
+  EXPECT(now_us() - t0 >= 2000);
+  int zero = cacs_park_timeout(0) == ETIMEDOUT;
+  EXPECT(woken == 0 && timed_out && zero);
+  printf("park_timeout: woken %d, timed out %d, zero %d %s\n", woken, timed_out,
+         zero, failures ? "FAILED" : "ok");
+}
+
+// --- sleep order
+// --------------------------------------------------------------
+static int order[8], norder;
+static void sleeper_entry(void *arg) {
+  long long t0 = now_us();
+  int k = (int)(long)arg;
+  EXPECT(cacs_sleep(k * 3000) == 0);
+  EXPECT(now_us() - t0 >= k * 3000);
+  order[norder++] = k;
+}
+
+static void test_sleep_order(void) {
+  cacs_coro *c[5];
+  int ks[5] = {3, 1, 5, 2, 4};
+  for (int i = 0; i < 5; i++)
+    c[i] = cacs_create(sleeper_entry, (void *)(long)ks[i], 0);
+  for (int i = 0; i < 5; i++)
+    cacs_join(c[i]);
+  printf("sleep order:");
+  for (int i = 0; i < norder; i++) {
+    printf(" %d", order[i]);
+    EXPECT(order[i] == i + 1);
+  }
+  printf(" %s\n", failures ? "FAILED" : "ok");
+}
+
+// --- many sleepers: the heap orders 20,000 deadlines -------------------------
+enum { NSLEEP = 20000 };
+static int woke_seq[NSLEEP], nwoke;
+static long long deadline_us[NSLEEP];
+static void many_entry(void *arg) {
+  int k = (int)(long)arg;
+  // Delays 20 ms + 5 us * (0..19999) in a scrambled creation order.
+  deadline_us[k] = now_us() + 20000 + 5 * k;
+  cacs_sleep(20000 + 5 * k);
+  EXPECT(now_us() >= deadline_us[k]);
+  woke_seq[nwoke++] = k;
+}
+
+static void test_many_sleepers(void) {
+  static cacs_coro *c[NSLEEP];
+  for (int i = 0; i < NSLEEP; i++) {
+    int k = (int)(((long)i * 7919) % NSLEEP);
+    cacs_coro_attr a = {CACS_STACK_SMALL_SIZE, 0, 0, NULL};
+    c[i] = cacs_create_ex(many_entry, (void *)(long)k, &a);
+    EXPECT(c[i] != NULL);
+  }
+  for (int i = 0; i < NSLEEP; i++)
+    cacs_join(c[i]);
+  // Wake-up order is deadline order. The runtime reads the clock a moment
+  // after the coroutine did, and the OS may preempt in between (3 ms seen
+  // on a loaded machine): allow 10 ms of skew. A heap that does not order
+  // its deadlines misorders by up to the whole 100 ms spread.
+  EXPECT(nwoke == NSLEEP);
+  int misordered = 0;
+  for (int i = 1; i < nwoke; i++)
+    misordered +=
+        deadline_us[woke_seq[i]] + 10000 < deadline_us[woke_seq[i - 1]];
+  EXPECT(misordered == 0);
+  printf("sleepers: %d woke in deadline order %s\n", nwoke,
+         failures ? "FAILED" : "ok");
+}
+
+// --- a sleeper wakes while other coroutines never wait -----------------------
+static volatile int stop_spinning;
+static long long slept_for;
+static void spinner(void *arg) {
+  (void)arg;
+  while (!stop_spinning)
+    cacs_yield();
+}
+static void busy_sleeper(void *arg) {
+  (void)arg;
+  long long t0 = now_us();
+  cacs_sleep(5000);
+  slept_for = now_us() - t0;
+  stop_spinning = 1;
+}
+
+static void test_busy_ring(void) {
+  cacs_coro *s[3];
+  for (int i = 0; i < 3; i++)
+    s[i] = cacs_create(spinner, NULL, 0);
+  cacs_coro *b = cacs_create(busy_sleeper, NULL, 0);
+  cacs_join(b);
+  for (int i = 0; i < 3; i++)
+    cacs_join(s[i]);
+  EXPECT(slept_for >= 5000 && slept_for < 5 * 1000 * 1000);
+  printf("busy ring: sleeper woke while 3 coroutines spun %s\n",
+         failures ? "FAILED" : "ok");
+}
+
+// --- join parks: the joiner is off the ring while the target runs ------------
+static int joiner_ran;
+static cacs_coro *worker;
+static void join_target(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 100; i++)
+    cacs_yield(); // main is parked: it must not run in between
+}
+static void joiner_entry(void *arg) {
+  (void)arg;
+  cacs_join(worker);
+  joiner_ran++;
+}
+
+static void test_join_parks(void) {
+  worker = cacs_create(join_target, NULL, 0);
+  cacs_coro *j = cacs_create(joiner_entry, NULL, 0);
+  cacs_yield(); // worker yields to joiner, joiner parks in cacs_join
+  EXPECT(joiner_ran == 0);
+  cacs_join(j);
+  EXPECT(joiner_ran == 1);
+  printf("join parks the joiner %s\n", failures ? "FAILED" : "ok");
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  if (argc > 1 && strcmp(argv[1], "deadlock") == 0) {
+    cacs_park(); // nothing can ever wake main
+    return 0;
+  }
+  test_park_wake();
+  test_park_timeout();
+  test_sleep_order();
+  test_many_sleepers();
+  test_busy_ring();
+  test_join_parks();
+  EXPECT(cacs_count() == 0);
+  printf("%s\n", failures ? "FAIL" : "PASS");
+  return failures != 0;
+}
