@@ -202,6 +202,8 @@ class Summary:
         extra = ""
         if self.skipped:
             extra += ", %d skipped" % self.skipped
+        if self.upstream:
+            extra += ", %d upstream" % self.upstream
         return "difftest: %d passed, %d failed%s" % (self.passed, self.failed, extra)
 
 

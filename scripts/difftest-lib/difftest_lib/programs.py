@@ -142,6 +142,12 @@ def known_fastisel(tools, flags, cflags, vsrc, src, exe, d, kind, cmd, arch, exp
     return outcome(rr) == expected
 
 
+def opt_level(flags):
+    """The variant's -O flag (the last one wins, as in clang)."""
+    levels = [f for f in flags if re.fullmatch(r"-O[0-3sz]?", f)]
+    return levels[-1] if levels else "-O0"
+
+
 def selected_variants(args):
     names = [n for n in (args.variants or "").split(",") if n]
     unknown = [n for n in names if n not in [v[0] for v in VARIANTS]]
@@ -219,7 +225,19 @@ def check_program(args, tools, workroot, seed, summary):
     expected = outcome(r)
     run_limit = max(5 * slow, 5 * r.secs)
 
-    bad = 0
+    stock_outputs = {}
+
+    def stock_output(vsrc, level):
+        """What the program prints when stock clang builds it at `level`."""
+        key = (vsrc, level)
+        if key not in stock_outputs:
+            exe = os.path.join(d, "stock" + level)
+            r = run([tools.stock_clang, level] + common + [vsrc, "-o", exe], timeout=300)
+            stock_outputs[key] = (outcome(run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d))
+                                  if r.ok else None)
+        return stock_outputs[key]
+
+    bad = upstream = 0
     for name, vflags, kind in variants:
         flags = [f.replace("@LIST", list_file) for f in vflags] + extra
         vsrc = attr_src if kind == "attr" else src
@@ -251,6 +269,15 @@ def check_program(args, tools, workroot, seed, summary):
             if got != expected:
                 kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
                 failure = (kind_, "expected %r got %r" % (expected.strip()[-60:], got.strip()[-60:]))
+                if kind_ == "mismatch" and stock_output(vsrc, opt_level(flags)) == got:
+                    # Stock clang at the same level prints the same wrong
+                    # checksum: the program has UB that -O0 hides, or stock
+                    # LLVM miscompiles it. cacs changed nothing; not ours.
+                    summary.upstream += 1
+                    upstream += 1
+                    log("  %s: UPSTREAM: stock clang %s prints the same %r; not a cacs finding"
+                        % (vwhat, opt_level(flags), got.strip()[-30:]))
+                    continue
         if failure is not None and arch == "aarch64" and not failure[0].startswith("compile"):
             known = known_fastisel(tools, flags, cflags + verify, vsrc, src, exe, d, kind,
                                    cmd, arch, expected, run_limit)
@@ -272,6 +299,7 @@ def check_program(args, tools, workroot, seed, summary):
             deferred.append((reducer.reduce_and_save, (info, tools, d, args)))
     if bad == 0 and not args.keep:
         shutil.rmtree(d, ignore_errors=True)
-    log("%s: %d functions, %d listed, %d attributed, %d/%d variants ok" % (
-        what, len(funcs), len(listed), len(attred), len(variants) - bad, len(variants)))
+    log("%s: %d functions, %d listed, %d attributed, %d/%d variants ok%s" % (
+        what, len(funcs), len(listed), len(attred), len(variants) - bad - upstream, len(variants),
+        ", %d as stock clang (upstream)" % upstream if upstream else ""))
     return None, deferred
