@@ -55,6 +55,7 @@
 #include "cacs/CalleeSaved.h"
 #include "cacs/Diagnostics.h"
 #include "cacs/Options.h"
+#include "cacs/PreserveNoneRules.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -359,7 +360,8 @@ private:
   /// An indirect preserve_none musttail call whose arguments take all 12
   /// integer argument registers leaves none for the target address (x86-64,
   /// LLVM 19 and 22: "ran out of registers during register allocation").
-  /// Diagnosed in every phase: the sooner the better.
+  /// The registers are counted by the rules' integerArgumentRegisters (an
+  /// i128 takes two). Diagnosed in every phase: the sooner the better.
   bool checkMustTailCalls() {
     bool Changed = false;
     for (Function &F : M)
@@ -369,15 +371,16 @@ private:
             CI->isInlineAsm() ||
             CI->getCallingConv() != CallingConv::PreserveNone)
           continue;
-        ArgumentLayout L = layoutOf(*CI);
-        if (L.IntRegs < NumIntArgRegs)
+        unsigned Regs = integerArgumentRegisters(*CI->getFunctionType(),
+                                                 CI->getAttributes());
+        if (Regs < NumIntArgRegs)
           continue;
         emitError(F,
                   "indirect preserve_none musttail call in '" + F.getName() +
-                      "' passes " + Twine(L.IntRegs) +
-                      " integer arguments; on x86-64 at most " +
+                      "' needs " + Twine(Regs) +
+                      " integer argument registers; on x86-64 at most " +
                       Twine(NumIntArgRegs - 1) +
-                      " leave a register for the target address",
+                      " leave one for the target address",
                   CI->getDebugLoc());
         // The compile fails with the error above; an ordinary call keeps the
         // backend from adding its own.
