@@ -61,6 +61,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -178,21 +179,130 @@ public:
       Changed |= recordSetting();
     if (isX86_64(M))
       Changed |= checkMustTailCalls();
-    if (P == PreserveNoneCalleeSavedPass::Phase::PreLink)
-      return Changed;
-    if (!anyFunctionAsksForNone())
-      return Changed;
-    if (!supported())
-      return Changed;
-    Changed |= stripOwnAttributes();
-    Changed |= apply();
+    // Until the decisions are made (or where none are made), every
+    // definition keeps rbp.
+    auto KeepsList = [&](const Function &F) {
+      return !Empty.contains(const_cast<Function *>(&F));
+    };
+    if (P != PreserveNoneCalleeSavedPass::Phase::PreLink &&
+        anyFunctionAsksForNone() && supported()) {
+      Changed |= stripOwnAttributes();
+      Changed |= apply();
+    }
+    Changed |= bindSavesNothing(KeepsList);
     return Changed;
+  }
+
+  /// Declarations annotated SavesNothingAnnotation: external code that may
+  /// clobber rbp. Whatever the setting of the callers, every direct call of
+  /// one gets the empty mask from the attribute (also calls that an LTO link
+  /// inlined into a function compiled without the setting), so the calls the
+  /// backend gets wrong with it are errors, and a caller that keeps rbp may
+  /// not jump to it. \p KeepsList tells which callers keep rbp.
+  template <typename KeepsListFn> bool bindSavesNothing(KeepsListFn KeepsList) {
+    bool Changed = false;
+    SmallVector<Function *, 2> Found = annotatedSavesNothing();
+    // Only libcacs's x86-64 entry is annotated (coro.h binds it on LLVM 22
+    // only); LLVM 19 cannot save a caller's frame pointer around its calls.
+    if (Found.empty() || !isX86_64(M))
+      return false;
+    if (LLVM_VERSION_MAJOR < 22) {
+      emitSavesNothingError(*Found.front(), nullptr,
+                            "its calls need LLVM 22, which saves a caller's "
+                            "frame pointer around them");
+      return false;
+    }
+    for (Function *F : Found) {
+      F->addFnAttr(NoCalleeSavedAttr);
+      Changed = true;
+      for (Use &Op : make_early_inc_range(F->uses())) {
+        User *U = Op.getUser();
+        if (onlyAnnotates(U))
+          continue;
+        auto *CB = dyn_cast<CallBase>(U);
+        if (!CB || !CB->isCallee(&Op) ||
+            CB->getFunctionType() != F->getFunctionType()) {
+          emitSavesNothingError(*F, U, "its address is taken");
+          continue;
+        }
+        if (const char *Why = whyCallKeepsMask(*CB)) {
+          emitSavesNothingError(*F, U, Why);
+          continue;
+        }
+        auto *CI = cast<CallInst>(CB);
+        if (!mayJumpFromCallerKeepingList(*CI) ||
+            !KeepsList(*CI->getFunction()))
+          continue;
+        if (CI->isMustTailCall()) {
+          emitSavesNothingError(*F, U,
+                                "a musttail call of it would hand a caller "
+                                "that keeps rbp a clobbered rbp");
+          continue;
+        }
+        // A sibling call would return to the caller's callers with rbp
+        // clobbered; without the marker the backend makes an ordinary call.
+        CI->setTailCallKind(CallInst::TCK_None);
+      }
+    }
+    return Changed;
+  }
+
+  SmallVector<Function *, 2> annotatedSavesNothing() const {
+    SmallVector<Function *, 2> Found;
+    const GlobalVariable *GV = M.getNamedGlobal("llvm.global.annotations");
+    const auto *Array = GV && GV->hasInitializer()
+                            ? dyn_cast<ConstantArray>(GV->getInitializer())
+                            : nullptr;
+    if (!Array)
+      return Found;
+    for (const Use &Op : Array->operands()) {
+      const auto *Entry = dyn_cast<ConstantStruct>(Op.get());
+      if (!Entry || Entry->getNumOperands() < 2)
+        continue;
+      auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
+      const auto *Str =
+          dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+      const auto *Data =
+          Str && Str->hasInitializer()
+              ? dyn_cast<ConstantDataSequential>(Str->getInitializer())
+              : nullptr;
+      if (F && F->isDeclaration() && Data && Data->isCString() &&
+          Data->getAsCString() == SavesNothingAnnotation &&
+          !is_contained(Found, F))
+        Found.push_back(F);
+    }
+    return Found;
+  }
+
+  /// Is \p U a constant that only llvm.global.annotations uses (the entry
+  /// that annotates the function)?
+  static bool onlyAnnotates(const User *U) {
+    if (const auto *GV = dyn_cast<GlobalVariable>(U))
+      return GV->getName() == "llvm.global.annotations";
+    if (!isa<Constant>(U) || isa<GlobalValue>(U) || U->use_empty())
+      return false;
+    return all_of(U->users(), [](const User *V) { return onlyAnnotates(V); });
+  }
+
+  void emitSavesNothingError(const Function &Callee, const User *U,
+                             const char *Why) {
+    const auto *I = dyn_cast<Instruction>(U);
+    const Function *Where = I ? I->getFunction() : nullptr;
+    std::string Msg = "'" + Callee.getName().str() +
+                      "' saves no register, rbp included: " + Why;
+    if (Where)
+      emitError(*Where, Msg + " (in '" + Where->getName() + "')",
+                I->getDebugLoc());
+    else
+      emit(M.getContext(), DS_Error, Msg);
   }
 
 private:
   using Phase = PreserveNoneCalleeSavedPass::Phase;
   Module &M;
   Phase P;
+  /// The preserve_none definitions that save nothing (apply's decision).
+  SetVector<Function *> Empty;
 
   bool recordSetting() {
     bool Changed = false;
@@ -237,7 +347,8 @@ private:
   }
 
   /// Decisions are recomputed each time: the attribute on preserve_none
-  /// functions and calls is this pass's own.
+  /// functions and calls is this pass's own (bindSavesNothing gives it back
+  /// to annotated declarations).
   bool stripOwnAttributes() {
     bool Changed = false;
     for (Function &F : M) {
@@ -281,7 +392,6 @@ private:
     // Candidates, then the fixpoint: a candidate that a caller keeping its
     // list may jump to keeps its list too, and so do the candidates it may
     // jump to in turn.
-    SetVector<Function *> Empty;
     SmallVector<Function *, 8> Worklist;
     for (Function &F : M) {
       if (F.isDeclaration() || F.getCallingConv() != CallingConv::PreserveNone)
