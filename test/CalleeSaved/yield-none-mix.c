@@ -30,10 +30,17 @@
 // RUN: %clang %t/MAIN.o %t/UP.o %t/BP.o %t/GCC.o %t/NONE0.o %cacs_rt_x86_64 -o %t/mix0 && %t/mix0 | diff %t/ref.out -
 // RUN: %clang -O3 -fno-omit-frame-pointer -fauto-preserve-none -fpreserve-none-callee-saved=none -I%cacs_include -DROLE_NONE -c %s -o %t/NONE3.o
 // RUN: %clang %t/MAIN.o %t/UP.o %t/BP.o %t/GCC.o %t/NONE3.o %cacs_rt_x86_64 -o %t/mix3 && %t/mix3 | diff %t/ref.out -
+// With full LTO the link decides (and keeps yield_wrapped from jumping).
+// RUN: %clang -O2 -flto -fpreserve-none-callee-saved=none -I%cacs_include -DROLE_NONE -c %s -o %t/NONElto.o
+// RUN: %clang -O2 -flto -fpreserve-none-callee-saved=none %t/MAIN.o %t/UP.o %t/BP.o %t/GCC.o %t/NONElto.o %cacs_rt_x86_64 -o %t/mixlto && %t/mixlto | diff %t/ref.out -
+// RUN: llvm-objdump -d %t/mixlto | FileCheck %s --check-prefix=LTO
 //
 // CHECK-COUNT-16: wrong=0
 // CHECK: PASS
 // ENTRY: R_X86_64_PLT32 cacs__yield_pn_none
+// LTO-LABEL: <yield_wrapped>:
+// LTO-NOT: jmp
+// LTO: call{{.*}} <cacs__yield_pn_none>
 //
 // The test can fail: with the rbp store removed from cacs__yield_pn, or the
 // rbp load from cacs__yield_pn_none, the UP, BP and GCC workers read their

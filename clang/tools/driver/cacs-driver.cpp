@@ -405,11 +405,14 @@ int main(int Argc, const char **Argv) {
   Added.push_back("-D__CACS__=1");
   // cacs/coro.h binds cacs_yield() to the entry that does not save rbp when
   // the setting asks for the empty list (it checks for x86-64 and LLVM 22
-  // itself: the setting is an error or has no effect elsewhere).
+  // itself: the setting is an error or has no effect elsewhere). Not under
+  // ThinLTO, whose backends do not run the pass that keeps callers that
+  // keep rbp from jumping to that entry.
   {
     const cacs::Setting &CS =
         cacs::setting(cacs::SettingID::PreserveNoneCalleeSaved);
-    if (CS.Choices[F.choice(CS.ID)] == "none")
+    bool ThinLTO = F.AnyLTO && !F.FullLTO;
+    if (CS.Choices[F.choice(CS.ID)] == "none" && !ThinLTO)
       Added.push_back("-D__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__=1");
   }
   Added.push_back("--end-no-unused-arguments");
