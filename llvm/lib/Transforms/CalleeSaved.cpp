@@ -179,18 +179,26 @@ public:
       Changed |= recordSetting();
     if (isX86_64(M))
       Changed |= checkMustTailCalls();
-    // Until the decisions are made (or where none are made), every
-    // definition keeps rbp.
-    auto KeepsList = [&](const Function &F) {
-      return !Empty.contains(const_cast<Function *>(&F));
-    };
     if (P != PreserveNoneCalleeSavedPass::Phase::PreLink &&
         anyFunctionAsksForNone() && supported()) {
       Changed |= stripOwnAttributes();
       Changed |= apply();
     }
-    Changed |= bindSavesNothing(KeepsList);
+    Changed |= bindSavesNothing();
     return Changed;
+  }
+
+private:
+  using Phase = PreserveNoneCalleeSavedPass::Phase;
+  Module &M;
+  Phase P;
+  /// The preserve_none definitions that save nothing (apply's decision).
+  SetVector<Function *> Empty;
+
+  /// Does \p F keep rbp for its callers? Until the decisions are made (and
+  /// where none are made) every function does.
+  bool keepsList(const Function &F) const {
+    return !Empty.contains(const_cast<Function *>(&F));
   }
 
   /// Declarations annotated SavesNothingAnnotation: external code that may
@@ -198,8 +206,8 @@ public:
   /// one gets the empty mask from the attribute (also calls that an LTO link
   /// inlined into a function compiled without the setting), so the calls the
   /// backend gets wrong with it are errors, and a caller that keeps rbp may
-  /// not jump to it. \p KeepsList tells which callers keep rbp.
-  template <typename KeepsListFn> bool bindSavesNothing(KeepsListFn KeepsList) {
+  /// not jump to it.
+  bool bindSavesNothing() {
     bool Changed = false;
     SmallVector<Function *, 2> Found = annotatedSavesNothing();
     // Only libcacs's x86-64 entry is annotated (coro.h binds it on LLVM 22
@@ -231,7 +239,7 @@ public:
         }
         auto *CI = cast<CallInst>(CB);
         if (!mayJumpFromCallerKeepingList(*CI) ||
-            !KeepsList(*CI->getFunction()))
+            !keepsList(*CI->getFunction()))
           continue;
         if (CI->isMustTailCall()) {
           emitSavesNothingError(*F, U,
@@ -296,13 +304,6 @@ public:
     else
       emit(M.getContext(), DS_Error, Msg);
   }
-
-private:
-  using Phase = PreserveNoneCalleeSavedPass::Phase;
-  Module &M;
-  Phase P;
-  /// The preserve_none definitions that save nothing (apply's decision).
-  SetVector<Function *> Empty;
 
   bool recordSetting() {
     bool Changed = false;
@@ -401,9 +402,6 @@ private:
       else
         Empty.insert(&F);
     }
-    auto KeepsList = [&](const Function &F) {
-      return !Empty.contains(const_cast<Function *>(&F));
-    };
     for (Function *F : Empty)
       Worklist.push_back(F);
     while (!Worklist.empty()) {
@@ -413,7 +411,7 @@ private:
       for (User *U : F->users()) {
         auto *CB = cast<CallBase>(U);
         if (mayJumpFromCallerKeepingList(*CB) &&
-            KeepsList(*CB->getFunction())) {
+            keepsList(*CB->getFunction())) {
           Empty.remove(F);
           remarkKept(*F, "a caller that keeps rbp may jump to it");
           // F keeps its list now: what F may jump to must keep it too.
