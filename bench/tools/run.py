@@ -49,6 +49,9 @@ BENCHES = [
     ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    # -fpreserve-none-callee-saved=none (x86-64, LLVM 22 builds only).
+    ("yield", "yield_libcacs_csnone", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn_csnone", None, YIELD_N, 10_000, YIELD_CG),
     ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
@@ -56,6 +59,8 @@ BENCHES = [
     ("apn_client", "apn_client_libcacs", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_libcacs_apn", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_libcacs_apn", "small", APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_csnone", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn_csnone", None, APN_N, 2_000, APN_CG),
 ]
 HANOI = [
     ("hanoi_instack", "plain-callback"),
@@ -77,6 +82,9 @@ OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq
             "sumseq_instack_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
             "apn_client_libcacs", "apn_client_libcacs_apn"}
+# Built only where -fpreserve-none-callee-saved=none is supported.
+OPTIONAL |= {"yield_libcacs_csnone", "yield_libcacs_apn_csnone",
+             "apn_client_libcacs_csnone", "apn_client_libcacs_apn_csnone"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
 

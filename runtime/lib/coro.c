@@ -151,8 +151,8 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
 
 // --- switching --------------------------------------------------------------
 
-// Suspend `from` in the layout cacs__yield_pn leaves (coro_layout.h: saved
-// frame pointer, then the resume address, at the saved sp) and resume `to`.
+// Suspend `from` in the layout the yield entries leave (coro_layout.h) and
+// resume `to`.
 // Used by the slow paths in C; returns when `from` is resumed, by either
 // this function or the assembly. Every register is declared clobbered but
 // the frame pointer (pushed) and sp; rbx/x19 too, which the compiler saves
@@ -162,10 +162,10 @@ static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
   __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t" // keep our red zone intact
                    "leaq 1f(%%rip), %%rcx\n\t"
                    "pushq %%rcx\n\t"
-                   "pushq %%rbp\n\t"
+                   "movq %%rbp, -8(%%rsp)\n\t"
                    "movq %%rsp, (%%rdi)\n\t"
                    "movq (%%rsi), %%rsp\n\t"
-                   "popq %%rbp\n\t"
+                   "movq -8(%%rsp), %%rbp\n\t"
                    "ret\n"
                    "1:\n\t"
                    "leaq 128(%%rsp), %%rsp"
@@ -306,7 +306,7 @@ static void coro_init_stack(cacs_coro *c) {
   sp[1] = (void *)&cacs__trampoline;
   sp[2] = (void *)&coro_main;
   sp[3] = c;
-  c->sp = sp;
+  c->sp = (char *)sp + CACS_CORO_SP_TO_FRAME;
 }
 
 // A coroutine ready to start, on no ring yet.

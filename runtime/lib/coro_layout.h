@@ -7,12 +7,15 @@
 // fails to compile instead of corrupting stacks.
 //
 // A suspended coroutine is fully described by its saved stack pointer. Its
-// stack holds, from that pointer up:
-//   x86-64:  [sp] saved rbp, [sp+8] resume address (the return address the
-//            `call cacs_yield` pushed: resumption is a plain `ret`)
+// stack holds, around that pointer:
+//   x86-64:  [sp-8] saved rbp, [sp] resume address (the return address the
+//            `call cacs_yield` pushed: resumption is a plain `ret`). The
+//            rbp word lies below sp, in the red zone, so that
+//            cacs__yield_pn_none can leave it unwritten (garbage) without
+//            changing the layout; every resumer loads it.
 //   AArch64: [sp] saved x29, [sp+8] resume address (x30 at the `bl`)
-// A fresh coroutine's stack is prepared the same way, with the resume
-// address pointing at cacs__trampoline.
+// A fresh coroutine's stack is prepared the same way, with the saved frame
+// pointer 0 and the resume address pointing at cacs__trampoline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +30,12 @@
 #define CACS_SCHED_CURRENT 0 // running coroutine
 #define CACS_SCHED_SLOW 8    // nonzero: every yield takes cacs__yield_slow
 
-// Bytes the suspended frame occupies above the saved sp.
-#define CACS_CORO_FRAME 16
+// How far the saved sp lies above the suspended frame's first word (the
+// saved frame pointer).
+#if defined(__x86_64__)
+#define CACS_CORO_SP_TO_FRAME 8
+#else
+#define CACS_CORO_SP_TO_FRAME 0
+#endif
 
 #endif // CACS_LIB_CORO_LAYOUT_H

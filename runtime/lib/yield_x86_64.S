@@ -7,7 +7,20 @@
 //   mov  current -> rax; mov rax->next -> rcx; cmp; je (alone)
 //   cmpb slow flag; jne (FP environments or ASan: cacs__yield_slow)
 //   mov  rcx -> current
-//   push rbp; mov rsp -> rax->sp; mov rcx->sp -> rsp; pop rbp; ret
+//   mov rbp -> -8(rsp); mov rsp -> rax->sp; mov rcx->sp -> rsp;
+//   mov -8(rsp) -> rbp; ret
+//
+// cacs__yield_pn_none, for callers whose call carries the empty register
+// mask (-fpreserve-none-callee-saved=none, LLVM 22): the same without the
+// store of rbp, 11 instructions.
+//
+// Suspended layout (coro_layout.h): the saved sp points at the resume
+// address; the word below it holds the saved rbp. rbp is stored below sp
+// (in the red zone: signal frames skip it) rather than pushed, so that an
+// entry that need not save rbp leaves the same layout with one instruction
+// less; the word then holds garbage, which the resumer loads into the rbp
+// of a caller that treats rbp as clobbered. Every entry and coro.c's slow
+// path resume through that word, so any of them may resume any other.
 //
 // Registers, and why each is or is not saved:
 //   rsp  stored in the coroutine (the only field a suspended coroutine has).
@@ -15,7 +28,8 @@
 //        resume point, and the `ret` at the end consumes the one of the
 //        coroutine we resume (the return stack buffer sees a call and a ret,
 //        as for an ordinary function, and no indirect jump is needed).
-//   rbp  pushed: preserve_none keeps rbp callee-saved on x86-64.
+//   rbp  stored by cacs__yield_pn: preserve_none keeps rbp callee-saved on
+//        x86-64. Always reloaded: the coroutine resumed may need it.
 //   rbx  NOT saved. preserve_none callers treat it as clobbered; the one
 //        exception is a caller that uses rbx as base pointer (realigned
 //        frame + dynamic alloca), which LLVM 19 does not save around a
@@ -55,37 +69,43 @@
 #define SCHED(off) %fs:cacs__sched@tpoff+off
 #endif
 
-        .text
+// The entries differ in whether they store rbp; the rest is one macro.
+// SAVE_RBP is the instruction that stores it, or nothing.
+.macro YIELD name, SAVE_RBP:vararg
         .p2align 4
-        .globl  cacs__yield_pn
-        .type   cacs__yield_pn,@function
-cacs__yield_pn:
+        .globl  \name
+        .type   \name,@function
+\name:
         .cfi_startproc
         ENDBR
         TLS_SETUP
         movq    SCHED(CACS_SCHED_CURRENT), %rax
         movq    CACS_CORO_NEXT(%rax), %rcx
         cmpq    %rax, %rcx
-        je      .Lalone
+        je      1f
         cmpb    $0, SCHED(CACS_SCHED_SLOW)
-        jne     .Lslow
+        jne     2f
         movq    %rcx, SCHED(CACS_SCHED_CURRENT)
-        pushq   %rbp
-        .cfi_adjust_cfa_offset 8
+        \SAVE_RBP
         movq    %rsp, CACS_CORO_SP(%rax)
         movq    CACS_CORO_SP(%rcx), %rsp
-        popq    %rbp
-        .cfi_adjust_cfa_offset -8
-.Lalone:
+        movq    -8(%rsp), %rbp
+1:
         ret
-.Lslow:
+2:
         // Default-convention C: it saves what it uses of rbx, r12-r15 and
-        // returns to our caller (rsp is as at our entry).
+        // rbp, and returns to our caller (rsp is as at our entry).
         movq    %rax, %rdi
         movq    %rcx, %rsi
         jmp     cacs__yield_slow
         .cfi_endproc
-        .size   cacs__yield_pn, .-cacs__yield_pn
+        .size   \name, .-\name
+.endm
+
+        .text
+        YIELD cacs__yield_pn, movq %rbp, -8(%rsp)
+        // Only for calls with the empty register mask (coro.h).
+        YIELD cacs__yield_pn_none
 
 // The same switch for callers whose compiler may keep a base pointer in rbx
 // across a preserve_none call without saving it (stock clang 19 without the
@@ -119,7 +139,7 @@ cacs__coro_resume:
         .cfi_startproc
         ENDBR
         movq    %rdi, %rsp
-        popq    %rbp
+        movq    -8(%rsp), %rbp
         ret
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume

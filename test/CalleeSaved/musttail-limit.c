@@ -11,7 +11,7 @@
 // The stock compiler's error, which the diagnostic replaces:
 // RUN: not %stock_clang -O2 -c -DARGS12 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOCK
 //
-// X86: musttail-limit.c:[[@LINE+13]]:{{[0-9]+}}: error: {{.*}}indirect preserve_none musttail call in 'dispatch' passes 12 integer arguments; on x86-64 at most 11 leave a register for the target address
+// X86: musttail-limit.c:[[@LINE+13]]:{{[0-9]+}}: error: {{.*}}indirect preserve_none musttail call in 'dispatch' needs 12 integer argument registers; on x86-64 at most 11 leave one for the target address
 // X86-NOT: ran out of registers
 // STOCK: ran out of registers during register allocation
 

@@ -403,6 +403,18 @@ int main(int Argc, const char **Argv) {
   // compile, sees it too; unused by assembler and link jobs.
   Added.push_back("--start-no-unused-arguments");
   Added.push_back("-D__CACS__=1");
+  // cacs/coro.h binds cacs_yield() to the entry that does not save rbp when
+  // the setting asks for the empty list (it checks for x86-64 and LLVM 22
+  // itself: the setting is an error or has no effect elsewhere). Not under
+  // ThinLTO, whose backends do not run the pass that keeps callers that
+  // keep rbp from jumping to that entry.
+  {
+    const cacs::Setting &CS =
+        cacs::setting(cacs::SettingID::PreserveNoneCalleeSaved);
+    bool ThinLTO = F.AnyLTO && !F.FullLTO;
+    if (CS.Choices[F.choice(CS.ID)] == "none" && !ThinLTO)
+      Added.push_back("-D__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__=1");
+  }
   Added.push_back("--end-no-unused-arguments");
   // The settings, spelled as the table of cacs/Options.h says: as plugin
   // arguments; and where cc1 compiles IR, whose clang plugin never sees its

@@ -19,6 +19,12 @@
 // the empty list only if every call of it has the empty mask and cannot be
 // turned into a jump by a caller that keeps rbp (see the pass's comment).
 //
+// Declarations of code that saves nothing, not even rbp (libcacs's
+// cacs__yield_pn_none, which coro.h binds cacs_yield() to under `none`), are
+// annotated SavesNothingAnnotation: the pass gives them the attribute, so
+// that every direct call gets the empty mask, keeps callers that keep rbp
+// from jumping to them, and refuses the calls the backend would get wrong.
+//
 // The pass also diagnoses musttail calls the backend cannot lower (an
 // indirect preserve_none musttail call that needs all 12 integer argument
 // registers on x86-64), whatever the setting.
@@ -36,6 +42,11 @@ namespace cacs {
 /// compiled with -cacs-preserve-none-callee-saved=none, for the full-LTO link.
 inline constexpr const char *CalleeSavedNoneAttr =
     "cacs-preserve-none-callee-saved-none";
+
+/// The annotation (__attribute__((annotate(...)))) on a declaration of
+/// external code that saves no register, rbp included.
+inline constexpr const char *SavesNothingAnnotation =
+    "cacs.no_callee_saved_registers";
 
 class PreserveNoneCalleeSavedPass
     : public llvm::PassInfoMixin<PreserveNoneCalleeSavedPass> {

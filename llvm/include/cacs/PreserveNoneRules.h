@@ -150,8 +150,12 @@ bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
 enum class ScratchUser { LazyBinding, StackProbe, SplitStack };
 unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
 
-/// The number of integer registers the arguments of \p FTy take.
-unsigned integerArgumentRegisters(const llvm::FunctionType &FTy);
+/// The number of integer registers the arguments of \p FTy take: one per
+/// 64 bits of an integer (two for i128), the sum of the elements of a
+/// first-class aggregate, none for an argument passed in memory (byval,
+/// inalloca, preallocated in \p Attrs, the function's or the call's).
+unsigned integerArgumentRegisters(const llvm::FunctionType &FTy,
+                                  const llvm::AttributeList &Attrs = {});
 
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {

@@ -55,11 +55,13 @@
 #include "cacs/CalleeSaved.h"
 #include "cacs/Diagnostics.h"
 #include "cacs/Options.h"
+#include "cacs/PreserveNoneRules.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -177,14 +179,12 @@ public:
       Changed |= recordSetting();
     if (isX86_64(M))
       Changed |= checkMustTailCalls();
-    if (P == PreserveNoneCalleeSavedPass::Phase::PreLink)
-      return Changed;
-    if (!anyFunctionAsksForNone())
-      return Changed;
-    if (!supported())
-      return Changed;
-    Changed |= stripOwnAttributes();
-    Changed |= apply();
+    if (P != PreserveNoneCalleeSavedPass::Phase::PreLink &&
+        anyFunctionAsksForNone() && supported()) {
+      Changed |= stripOwnAttributes();
+      Changed |= apply();
+    }
+    Changed |= bindSavesNothing();
     return Changed;
   }
 
@@ -192,6 +192,118 @@ private:
   using Phase = PreserveNoneCalleeSavedPass::Phase;
   Module &M;
   Phase P;
+  /// The preserve_none definitions that save nothing (apply's decision).
+  SetVector<Function *> Empty;
+
+  /// Does \p F keep rbp for its callers? Until the decisions are made (and
+  /// where none are made) every function does.
+  bool keepsList(const Function &F) const {
+    return !Empty.contains(const_cast<Function *>(&F));
+  }
+
+  /// Declarations annotated SavesNothingAnnotation: external code that may
+  /// clobber rbp. Whatever the setting of the callers, every direct call of
+  /// one gets the empty mask from the attribute (also calls that an LTO link
+  /// inlined into a function compiled without the setting), so the calls the
+  /// backend gets wrong with it are errors, and a caller that keeps rbp may
+  /// not jump to it.
+  bool bindSavesNothing() {
+    bool Changed = false;
+    SmallVector<Function *, 2> Found = annotatedSavesNothing();
+    // Only libcacs's x86-64 entry is annotated (coro.h binds it on LLVM 22
+    // only); LLVM 19 cannot save a caller's frame pointer around its calls.
+    if (Found.empty() || !isX86_64(M))
+      return false;
+    if (LLVM_VERSION_MAJOR < 22) {
+      emitSavesNothingError(*Found.front(), nullptr,
+                            "its calls need LLVM 22, which saves a caller's "
+                            "frame pointer around them");
+      return false;
+    }
+    for (Function *F : Found) {
+      F->addFnAttr(NoCalleeSavedAttr);
+      Changed = true;
+      for (Use &Op : make_early_inc_range(F->uses())) {
+        User *U = Op.getUser();
+        if (onlyAnnotates(U))
+          continue;
+        auto *CB = dyn_cast<CallBase>(U);
+        if (!CB || !CB->isCallee(&Op) ||
+            CB->getFunctionType() != F->getFunctionType()) {
+          emitSavesNothingError(*F, U, "its address is taken");
+          continue;
+        }
+        if (const char *Why = whyCallKeepsMask(*CB)) {
+          emitSavesNothingError(*F, U, Why);
+          continue;
+        }
+        auto *CI = cast<CallInst>(CB);
+        if (!mayJumpFromCallerKeepingList(*CI) ||
+            !keepsList(*CI->getFunction()))
+          continue;
+        if (CI->isMustTailCall()) {
+          emitSavesNothingError(*F, U,
+                                "a musttail call of it would hand a caller "
+                                "that keeps rbp a clobbered rbp");
+          continue;
+        }
+        // A sibling call would return to the caller's callers with rbp
+        // clobbered; without the marker the backend makes an ordinary call.
+        CI->setTailCallKind(CallInst::TCK_None);
+      }
+    }
+    return Changed;
+  }
+
+  SmallVector<Function *, 2> annotatedSavesNothing() const {
+    SmallVector<Function *, 2> Found;
+    const GlobalVariable *GV = M.getNamedGlobal("llvm.global.annotations");
+    const auto *Array = GV && GV->hasInitializer()
+                            ? dyn_cast<ConstantArray>(GV->getInitializer())
+                            : nullptr;
+    if (!Array)
+      return Found;
+    for (const Use &Op : Array->operands()) {
+      const auto *Entry = dyn_cast<ConstantStruct>(Op.get());
+      if (!Entry || Entry->getNumOperands() < 2)
+        continue;
+      auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
+      const auto *Str =
+          dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+      const auto *Data =
+          Str && Str->hasInitializer()
+              ? dyn_cast<ConstantDataSequential>(Str->getInitializer())
+              : nullptr;
+      if (F && F->isDeclaration() && Data && Data->isCString() &&
+          Data->getAsCString() == SavesNothingAnnotation &&
+          !is_contained(Found, F))
+        Found.push_back(F);
+    }
+    return Found;
+  }
+
+  /// Is \p U a constant that only llvm.global.annotations uses (the entry
+  /// that annotates the function)?
+  static bool onlyAnnotates(const User *U) {
+    if (const auto *GV = dyn_cast<GlobalVariable>(U))
+      return GV->getName() == "llvm.global.annotations";
+    if (!isa<Constant>(U) || isa<GlobalValue>(U) || U->use_empty())
+      return false;
+    return all_of(U->users(), [](const User *V) { return onlyAnnotates(V); });
+  }
+
+  void emitSavesNothingError(const Function &Callee, const User *U,
+                             const char *Why) {
+    const auto *I = dyn_cast<Instruction>(U);
+    const Function *Where = I ? I->getFunction() : nullptr;
+    std::string Msg = "'" + Callee.getName().str() +
+                      "' saves no register, rbp included: " + Why;
+    if (Where)
+      emitError(*Where, Msg + " (in '" + Where->getName() + "')",
+                I->getDebugLoc());
+    else
+      emit(M.getContext(), DS_Error, Msg);
+  }
 
   bool recordSetting() {
     bool Changed = false;
@@ -236,7 +348,8 @@ private:
   }
 
   /// Decisions are recomputed each time: the attribute on preserve_none
-  /// functions and calls is this pass's own.
+  /// functions and calls is this pass's own (bindSavesNothing gives it back
+  /// to annotated declarations).
   bool stripOwnAttributes() {
     bool Changed = false;
     for (Function &F : M) {
@@ -280,7 +393,6 @@ private:
     // Candidates, then the fixpoint: a candidate that a caller keeping its
     // list may jump to keeps its list too, and so do the candidates it may
     // jump to in turn.
-    SetVector<Function *> Empty;
     SmallVector<Function *, 8> Worklist;
     for (Function &F : M) {
       if (F.isDeclaration() || F.getCallingConv() != CallingConv::PreserveNone)
@@ -290,9 +402,6 @@ private:
       else
         Empty.insert(&F);
     }
-    auto KeepsList = [&](const Function &F) {
-      return !Empty.contains(const_cast<Function *>(&F));
-    };
     for (Function *F : Empty)
       Worklist.push_back(F);
     while (!Worklist.empty()) {
@@ -302,7 +411,7 @@ private:
       for (User *U : F->users()) {
         auto *CB = cast<CallBase>(U);
         if (mayJumpFromCallerKeepingList(*CB) &&
-            KeepsList(*CB->getFunction())) {
+            keepsList(*CB->getFunction())) {
           Empty.remove(F);
           remarkKept(*F, "a caller that keeps rbp may jump to it");
           // F keeps its list now: what F may jump to must keep it too.
@@ -359,7 +468,8 @@ private:
   /// An indirect preserve_none musttail call whose arguments take all 12
   /// integer argument registers leaves none for the target address (x86-64,
   /// LLVM 19 and 22: "ran out of registers during register allocation").
-  /// Diagnosed in every phase: the sooner the better.
+  /// The registers are counted by the rules' integerArgumentRegisters (an
+  /// i128 takes two). Diagnosed in every phase: the sooner the better.
   bool checkMustTailCalls() {
     bool Changed = false;
     for (Function &F : M)
@@ -369,15 +479,16 @@ private:
             CI->isInlineAsm() ||
             CI->getCallingConv() != CallingConv::PreserveNone)
           continue;
-        ArgumentLayout L = layoutOf(*CI);
-        if (L.IntRegs < NumIntArgRegs)
+        unsigned Regs = integerArgumentRegisters(*CI->getFunctionType(),
+                                                 CI->getAttributes());
+        if (Regs < NumIntArgRegs)
           continue;
         emitError(F,
                   "indirect preserve_none musttail call in '" + F.getName() +
-                      "' passes " + Twine(L.IntRegs) +
-                      " integer arguments; on x86-64 at most " +
+                      "' needs " + Twine(Regs) +
+                      " integer argument registers; on x86-64 at most " +
                       Twine(NumIntArgRegs - 1) +
-                      " leave a register for the target address",
+                      " leave one for the target address",
                   CI->getDebugLoc());
         // The compile fails with the error above; an ordinary call keeps the
         // backend from adding its own.

@@ -25,6 +25,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -61,13 +62,34 @@ bool cacs::variadicPreserveNoneMiscompiles(const Triple &T) {
   return T.getArch() == Triple::x86_64;
 }
 
-unsigned cacs::integerArgumentRegisters(const FunctionType &FTy) {
+/// The integer registers a value of type \p T takes when passed: the
+/// backends split integers into 64-bit parts and aggregates into their
+/// elements, each part taking the next register.
+static unsigned integerRegistersOf(Type *T) {
+  if (T->isPointerTy())
+    return 1;
+  if (T->isIntegerTy())
+    return divideCeil(T->getIntegerBitWidth(), 64);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return AT->getNumElements() * integerRegistersOf(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    unsigned N = 0;
+    for (Type *E : ST->elements())
+      N += integerRegistersOf(E);
+    return N;
+  }
+  return 0;
+}
+
+unsigned cacs::integerArgumentRegisters(const FunctionType &FTy,
+                                        const AttributeList &Attrs) {
   unsigned N = 0;
-  for (Type *T : FTy.params()) {
-    if (T->isPointerTy())
-      ++N;
-    else if (T->isIntegerTy())
-      N += T->getIntegerBitWidth() > 64 ? 2 : 1;
+  for (unsigned I = 0, E = FTy.getNumParams(); I != E; ++I) {
+    if (Attrs.hasParamAttr(I, Attribute::ByVal) ||
+        Attrs.hasParamAttr(I, Attribute::InAlloca) ||
+        Attrs.hasParamAttr(I, Attribute::Preallocated))
+      continue;
+    N += integerRegistersOf(FTy.getParamType(I));
   }
   return N;
 }
@@ -201,7 +223,8 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   // (x86-64) or x9 (AArch64) before the body reads the arguments.
   if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm") {
     unsigned First = firstClobberedArgument(RC, ScratchUser::StackProbe);
-    if (First && integerArgumentRegisters(*F.getFunctionType()) >= First)
+    if (First && integerArgumentRegisters(*F.getFunctionType(),
+                                          F.getAttributes()) >= First)
       return reject(Ineligible::ProbedScratchArgument,
                     "its stack frame may be probed (-fstack-clash-protection) "
                     "by a loop that uses " +
@@ -213,7 +236,8 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   // passes the argument size to __morestack in it (x86-64).
   if (F.hasFnAttribute("split-stack")) {
     unsigned First = firstClobberedArgument(RC, ScratchUser::SplitStack);
-    if (First && integerArgumentRegisters(*F.getFunctionType()) >= First)
+    if (First && integerArgumentRegisters(*F.getFunctionType(),
+                                          F.getAttributes()) >= First)
       return reject(Ineligible::ProbedScratchArgument,
                     "its prologue checks the stack limit (-fsplit-stack) "
                     "through r11, which carries its integer argument " +
@@ -384,7 +408,8 @@ static bool usesIndirectThunkCalls(const Function &F) {
 }
 
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
-  unsigned Regs = integerArgumentRegisters(*CB.getFunctionType());
+  unsigned Regs =
+      integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes());
   unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
   const Function *Callee = CB.getCalledFunction();
   bool ThroughGOT = !Callee || Callee->hasFnAttribute(Attribute::NonLazyBind);

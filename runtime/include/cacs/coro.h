@@ -94,6 +94,21 @@ CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn_bp");
 #else
 CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn");
 #endif
+/// With -fpreserve-none-callee-saved=none (x86-64, LLVM 22; the front door
+/// defines __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__), a call cacs_yield()
+/// binds to an entry that does not save rbp either: such a call carries the
+/// empty register mask, so the caller saves rbp itself where it needs it.
+/// Only calls: the name cacs_yield without a call (its address) is the
+/// entry above, which any caller may use. The annotation tells the cacs
+/// passes that the entry saves nothing (nothrow: never an invoke).
+#if !CACS_YIELD_SAVE_BP && defined(__x86_64__) &&                             \
+    defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) &&                       \
+    __clang_major__ >= 22
+CACS_PRESERVE_NONE __attribute__((nothrow,
+                                  annotate("cacs.no_callee_saved_registers"))) void
+cacs__yield_none(void) __asm__("cacs__yield_pn_none");
+#define cacs_yield() cacs__yield_none()
+#endif
 #else
 void cacs_yield(void);
 #endif
