@@ -1,5 +1,5 @@
 // Waiting in the core scheduler: cacs_park/cacs_wake, cacs_park_timeout,
-// cacs_sleep ordering and accuracy, cacs_join by parking, 20,000 sleepers
+// cacs_sleep ordering and accuracy, cacs_join by parking, 20,001 sleepers
 // (the timer heap), sleeps while other coroutines stay busy (the service
 // coroutine runs once per round), and the deadlock report.
 //
@@ -12,7 +12,7 @@
 // CHECK: park/wake: 1 2 3 4 5 6 ok
 // CHECK-NEXT: park_timeout: woken 0, timed out 1, zero 1 ok
 // CHECK-NEXT: sleep order: 1 2 3 4 5 ok
-// CHECK-NEXT: sleepers: 20000 woke in deadline order ok
+// CHECK-NEXT: sleepers: 20001 woke in deadline order ok
 // CHECK-NEXT: busy ring: sleeper woke while 3 coroutines spun ok
 // CHECK-NEXT: join parks the joiner ok
 // CHECK-NEXT: PASS
@@ -131,37 +131,44 @@ static void test_sleep_order(void) {
 }
 
 // --- many sleepers: the heap orders 20,000 deadlines -------------------------
-enum { NSLEEP = 20000 };
-static int woke_seq[NSLEEP], nwoke;
-static long long deadline_us[NSLEEP];
+// Three groups, armed in the order LATE, EARLY, MIDDLE, with delays 500 ms,
+// 100 ms and 300 ms plus a scrambled 0..99 us within each group. The order
+// of the groups' deadlines does not depend on timing unless the OS stalls
+// arming by 200 ms, so it is checked exactly: every EARLY sleeper must wake
+// before every MIDDLE one, and those before every LATE one. A heap that does
+// not sift up or down mixes the groups.
+enum { NSLEEP = 20001, NGROUP = 3 };
+static const int64_t group_delay_us[NGROUP] = {500000, 100000, 300000};
+static const int group_rank[NGROUP] = {2, 0, 1}; // expected wake order
+static int woke_rank[NSLEEP], nwoke;
 static void many_entry(void *arg) {
-  int k = (int)(long)arg;
-  // Delays 20 ms + 5 us * (0..19999) in a scrambled creation order.
-  deadline_us[k] = now_us() + 20000 + 5 * k;
-  cacs_sleep(20000 + 5 * k);
-  EXPECT(now_us() >= deadline_us[k]);
-  woke_seq[nwoke++] = k;
+  int i = (int)(long)arg, g = i % NGROUP;
+  long long t0 = now_us();
+  int64_t delay = group_delay_us[g] + (int64_t)(((long)i * 7919) % 100);
+  cacs_sleep(delay);
+  EXPECT(now_us() - t0 >= delay);
+  woke_rank[nwoke++] = group_rank[g];
 }
 
 static void test_many_sleepers(void) {
   static cacs_coro *c[NSLEEP];
-  for (int i = 0; i < NSLEEP; i++) {
-    int k = (int)(((long)i * 7919) % NSLEEP);
-    cacs_coro_attr a = {CACS_STACK_SMALL_SIZE, 0, 0, NULL};
-    c[i] = cacs_create_ex(many_entry, (void *)(long)k, &a);
-    EXPECT(c[i] != NULL);
-  }
-  for (int i = 0; i < NSLEEP; i++)
+  // Creation order is arming order: coroutines first run, in ring order,
+  // when main joins the first one. Group g gets i % 3 == g, so interleave
+  // the groups by creating LATE ones first, then EARLY, then MIDDLE.
+  int n = 0;
+  for (int g = 0; g < NGROUP; g++)
+    for (int i = g; i < NSLEEP; i += NGROUP) {
+      cacs_coro_attr a = {CACS_STACK_SMALL_SIZE, 0, 0, NULL};
+      c[n] = cacs_create_ex(many_entry, (void *)(long)i, &a);
+      EXPECT(c[n] != NULL);
+      n++;
+    }
+  for (int i = 0; i < n; i++)
     cacs_join(c[i]);
-  // Wake-up order is deadline order. The runtime reads the clock a moment
-  // after the coroutine did, and the OS may preempt in between (3 ms seen
-  // on a loaded machine): allow 10 ms of skew. A heap that does not order
-  // its deadlines misorders by up to the whole 100 ms spread.
   EXPECT(nwoke == NSLEEP);
   int misordered = 0;
   for (int i = 1; i < nwoke; i++)
-    misordered +=
-        deadline_us[woke_seq[i]] + 10000 < deadline_us[woke_seq[i - 1]];
+    misordered += woke_rank[i] < woke_rank[i - 1];
   EXPECT(misordered == 0);
   printf("sleepers: %d woke in deadline order %s\n", nwoke,
          failures ? "FAILED" : "ok");
