@@ -12,12 +12,14 @@
 // RUN: %clang -O0 -c %s -o /dev/null
 // RUN: %clang %aarch64_flags -O2 -c -DWIDE5 %s -o /dev/null
 // RUN: %clang %aarch64_flags -O2 -c -DLAST13 %s -o /dev/null
-// The stock compiler fails on both shapes and compiles the 11-register one:
+// The stock compiler fails on both shapes (LLVM 22 reports running out of
+// registers or crashes after it, depending on the run) and compiles the
+// 11-register one:
 // RUN: not %stock_clang -O2 -c -DWIDE5 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOCK
 // RUN: not %stock_clang -O2 -c -DLAST13 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STOCK
 // RUN: %stock_clang -O2 -c %s -o /dev/null
 //
-// STOCK: ran out of registers during register allocation
+// STOCK: {{ran out of registers during register allocation|Stack dump:}}
 
 #define PN __attribute__((preserve_none))
 typedef __int128 W;
