@@ -64,11 +64,8 @@ static CACS_TLS io_loop L = {.epfd = -1};
 
 // --- records ------------------------------------------------------------
 
-// The record of `fd`, growing the table if needed; NULL with errno EBADF
-// or ENOMEM.
-static struct io_fd *fd_rec(int fd) {
-  if (__builtin_expect((size_t)fd < L.nfds, 1))
-    return &L.fds[fd];
+// Grow the table to hold `fd`; NULL with errno EBADF or ENOMEM.
+__attribute__((noinline, cold)) static struct io_fd *fd_rec_grow(int fd) {
   if (fd < 0) {
     errno = EBADF;
     return NULL;
@@ -87,11 +84,18 @@ static struct io_fd *fd_rec(int fd) {
   return &L.fds[fd];
 }
 
-// The record of `fd` after making it non-blocking (once per descriptor).
-static struct io_fd *fd_prepare(int fd) {
+// The record of `fd`; NULL with errno EBADF or ENOMEM.
+static inline struct io_fd *fd_rec(int fd) {
+  if (__builtin_expect((size_t)fd < L.nfds, 1))
+    return &L.fds[fd];
+  return fd_rec_grow(fd);
+}
+
+// First sight of a descriptor: make it non-blocking, note if it is a socket.
+__attribute__((noinline, cold)) static struct io_fd *fd_setup(int fd) {
   struct io_fd *r = fd_rec(fd);
-  if (!r || __builtin_expect(r->known, 1))
-    return r;
+  if (!r)
+    return NULL;
   int fl = fcntl(fd, F_GETFL);
   if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
     return NULL;
@@ -99,6 +103,13 @@ static struct io_fd *fd_prepare(int fd) {
   r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
   r->known = 1;
   return r;
+}
+
+// The record of `fd` after making it non-blocking (once per descriptor).
+static inline struct io_fd *fd_prepare(int fd) {
+  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
+    return &L.fds[fd];
+  return fd_setup(fd);
 }
 
 static void wake_all(struct io_fd *r, int dir, int result) {
