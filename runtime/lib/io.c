@@ -155,9 +155,13 @@ static void fd_forget(int fd, int deregister) {
 
 // --- the loop -------------------------------------------------------------
 
+static int loop_init(void);
+
 static void io_poll(int64_t timeout_us) {
   struct epoll_event ev[128];
   int n;
+  if (L.epfd < 0 && loop_init() != 0) // a child after fork
+    return;
   if (timeout_us > 0 && !L.no_pwait2) {
     struct timespec ts = {(time_t)(timeout_us / 1000000),
                           (long)(timeout_us % 1000000) * 1000};
@@ -195,9 +199,32 @@ static void loop_destroy(void *unused) {
   L = (io_loop){.epfd = -1};
 }
 
+// fork(): the child would share the parent's epoll instance, and either
+// process could consume the other's edges. In the child (only the forking
+// thread lives on) the inherited instance is dropped; the next wait or poll
+// makes a new one and registers again the descriptors that have waiters.
+static void loop_after_fork(void) {
+  if (L.epfd < 0)
+    return;
+  close(L.epfd);
+  L.epfd = -1;
+  for (size_t fd = 0; fd < L.nfds; fd++)
+    L.fds[fd].registered = 0;
+}
+
 static void loop_key_init(void) {
-  if (pthread_key_create(&loop_key, loop_destroy) != 0)
+  if (pthread_key_create(&loop_key, loop_destroy) != 0 ||
+      pthread_atfork(NULL, NULL, loop_after_fork) != 0)
     abort();
+}
+
+static int fd_register(int fd, struct io_fd *r) {
+  struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                           {.fd = fd}};
+  if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
+    return -1; // EPERM: a file epoll cannot wait for
+  r->registered = 1;
+  return 0;
 }
 
 static int loop_init(void) {
@@ -208,6 +235,11 @@ static int loop_init(void) {
   pthread_setspecific(loop_key, &L);
   L.epfd = epfd;
   cacs__set_poll_hook(io_poll);
+  for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
+    struct io_fd *r = &L.fds[fd];
+    if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
+      fd_register((int)fd, r);
+  }
   return 0;
 }
 
@@ -251,13 +283,8 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return errno;
-  if (!r->registered) {
-    struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                             {.fd = fd}};
-    if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
-      return errno; // EPERM: a file epoll cannot wait for
-    r->registered = 1;
-  }
+  if (!r->registered && fd_register(fd, r) != 0)
+    return errno;
   struct io_waiter w[2];
   for (int dir = 0; dir < 2; dir++) {
     w[dir].co = cacs_self();
