@@ -365,7 +365,8 @@ struct io_op {
   socklen_t *addrlen; // accept
 };
 
-static ssize_t op_try(int fd, const struct io_op *op, int socket) {
+static inline __attribute__((always_inline)) ssize_t
+op_try(int fd, const struct io_op *op, int socket) {
   switch (op->kind) {
   case OP_READ:
     return read(fd, op->buf, op->n);
