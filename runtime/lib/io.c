@@ -227,6 +227,12 @@ static int fd_register(int fd, struct io_fd *r) {
   return 0;
 }
 
+// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
+// wake-up eventfd must make it return. The core that has it defines this
+// (lib/sched.h); weak, so that the module also links with a core without
+// it, and then has nothing more to watch.
+int cacs__poll_wake_fd(void) __attribute__((weak));
+
 static int loop_init(void) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
   if (epfd < 0)
@@ -235,6 +241,12 @@ static int loop_init(void) {
   pthread_setspecific(loop_key, &L);
   L.epfd = epfd;
   cacs__set_poll_hook(io_poll);
+  // Level-triggered; the core resets it, and io_poll finds no waiter on it.
+  int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
+  if (wake_fd >= 0) {
+    struct epoll_event ev = {EPOLLIN, {.fd = wake_fd}};
+    epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev);
+  }
   for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
     struct io_fd *r = &L.fds[fd];
     if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
