@@ -146,7 +146,7 @@ static long long due[NREAD];
 static void timed_reader(void *arg) {
   int k = (int)(long)arg;
   char c;
-  int64_t timeout = 10000 + 200 * (int64_t)k; // 10 to 210 ms
+  int64_t timeout = 10000 + 1000 * (int64_t)k; // 10 ms to 1 s
   due[k] = now_us() + timeout;
   EXPECT(cacs_read(sv[0], &c, 1, timeout) == -1 && errno == ETIMEDOUT);
   EXPECT(now_us() >= due[k]);
@@ -160,12 +160,13 @@ static void test_many(void) {
   for (int i = 0; i < NREAD; i++)
     cacs_join(co[i]);
   EXPECT(nfired == NREAD);
-  // The test reads the clock a moment before the library does, and a loaded
-  // machine can preempt in between for many milliseconds: allow 30 ms of
-  // skew. Timeouts taken out of order misorder by up to the 200 ms spread.
+  // The test reads the clock a moment before the library does (a read that
+  // returns EAGAIN lies in between), and the shared machine preempts there
+  // for over 30 ms at times: allow 100 ms of skew. Timeouts taken out of
+  // order misorder by up to the 1 s spread.
   int misordered = 0;
   for (int i = 1; i < nfired; i++)
-    misordered += due[fired[i]] + 30000 < due[fired[i - 1]];
+    misordered += due[fired[i]] + 100000 < due[fired[i - 1]];
   EXPECT(misordered == 0);
   printf("%d reads timed out in deadline order %s\n", nfired,
          failures ? "FAILED" : "ok");
