@@ -33,13 +33,13 @@ static void writer(void *arg) {
   }
 }
 
-// Each read waits (the other process's writer sleeps first); 300 ms is
-// plenty unless the edge went to the other process.
+// Each read waits (the other process's writer sleeps first); 1 s is plenty
+// unless the edge went to the other process.
 static void reader(void *arg) {
   (void)arg;
   for (int i = 0; i < NWAIT; i++) {
     int v = -1;
-    if (cacs_read(rfd, &v, sizeof v, 300000) != sizeof v || v != i)
+    if (cacs_read(rfd, &v, sizeof v, 1000000) != sizeof v || v != i)
       missed++;
   }
 }
