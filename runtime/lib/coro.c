@@ -8,6 +8,7 @@
 #include "sched.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,33 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// A thread that waited keeps a timer heap and a service coroutine; they go
+// when the thread exits (not at process exit: the main thread's stay
+// reachable through its TLS).
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void sched_thread_exit(void *arg) {
+  (void)arg;
+  free(S.timers);
+  S.timers = NULL;
+  S.ntimers = S.timers_cap = 0;
+  if (S.service) {
+    cacs_stack_free(&S.service->stack);
+    S.service = NULL;
+  }
+}
+
+static void exit_key_create(void) {
+  if (pthread_key_create(&exit_key, sched_thread_exit) != 0)
+    abort();
+}
+
+static void sched_free_at_exit(void) {
+  pthread_once(&exit_key_once, exit_key_create);
+  pthread_setspecific(exit_key, &S); // any non-NULL value
+}
+
 static void heap_place(size_t i, cacs_coro *c) {
   S.timers[i] = c;
   c->timer_slot = i + 1;
@@ -434,6 +462,7 @@ static int timer_arm(cacs_coro *c, uint64_t deadline) {
       return -1;
     S.timers = t;
     S.timers_cap = cap;
+    sched_free_at_exit();
   }
   c->deadline = deadline;
   S.timers[S.ntimers++] = c;
@@ -467,6 +496,7 @@ static int service_ensure(void) {
     if (!S.service)
       return -1;
     S.service->state = CORO_PARKED;
+    sched_free_at_exit();
   }
   if (S.service->state == CORO_PARKED)
     cacs_wake(S.service);
