@@ -677,18 +677,22 @@ static void inbox_unlink(struct cacs__inbox *in, cacs__xwait *x) {
   x->queued = 0;
 }
 
-// Wake every coroutine posted to this thread. The eventfd is reset first:
-// a post after that either lands in this drain or writes it again.
+// Wake every coroutine posted to this thread. The eventfd is written and
+// reset under the lock, so it is readable exactly while `signalled` is set:
+// a write landing after the drain that consumed its post would leave it
+// readable with nothing to drain, and every later poll would return at once.
 static void inbox_drain(void) {
   struct cacs__inbox *in = &S.inbox;
   if (!in->ready || !__atomic_load_n(&in->pending, __ATOMIC_ACQUIRE))
     return;
-  uint64_t v;
-  ssize_t r = read(in->efd, &v, sizeof v);
-  (void)r;
   pthread_mutex_lock(&in->lock);
   __atomic_store_n(&in->pending, 0, __ATOMIC_RELAXED);
-  in->signalled = 0;
+  if (in->signalled) {
+    uint64_t v;
+    ssize_t r = read(in->efd, &v, sizeof v);
+    (void)r;
+    in->signalled = 0;
+  }
   cacs__xwait *x;
   while ((x = in->head)) {
     inbox_unlink(in, x);
@@ -757,14 +761,13 @@ void cacs__xwake(cacs__xwait *x) {
     in->tail = x;
   }
   __atomic_store_n(&in->pending, 1, __ATOMIC_RELEASE);
-  int write_it = !in->signalled;
-  in->signalled = 1;
-  pthread_mutex_unlock(&in->lock);
-  if (write_it) {
+  if (!in->signalled) { // one write per batch
     uint64_t one = 1;
     ssize_t r = write(in->efd, &one, sizeof one);
     (void)r;
+    in->signalled = 1;
   }
+  pthread_mutex_unlock(&in->lock);
 }
 
 cacs_coro *cacs_self(void) { return current(); }
