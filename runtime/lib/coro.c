@@ -75,6 +75,7 @@ typedef struct sched {
   size_t io_waiters;       // coroutines blocked in the I/O module
   cacs__poll_fn poll_hook; // the I/O module's event loop, if linked in
   size_t remote_waiters;   // coroutines another thread may wake
+  int hook_has_wake_fd;    // the poll hook watches inbox.efd
   struct cacs__inbox inbox;
 } sched;
 
@@ -554,7 +555,11 @@ static void service_main(void *arg) {
     inbox_drain();
     int alone = self->next == self;
     if (S.poll_hook && S.io_waiters != 0) {
-      S.poll_hook(alone ? next_timeout_us(now) : 0);
+      int64_t t = alone ? next_timeout_us(now) : 0;
+      // A hook blind to the wake-up eventfd must come back to drain.
+      if (S.remote_waiters != 0 && !S.hook_has_wake_fd && (t < 0 || t > 1000))
+        t = 1000;
+      S.poll_hook(t);
     } else if (alone && S.remote_waiters != 0) {
       inbox_sleep(now);
       continue;
@@ -659,9 +664,12 @@ static int inbox_setup(void) {
   return 0;
 }
 
-int cacs__wake_fd(void) {
+int cacs__poll_wake_fd(void) {
   (void)current();
-  return inbox_setup() == 0 ? S.inbox.efd : -1;
+  if (inbox_setup() != 0)
+    return -1;
+  S.hook_has_wake_fd = 1;
+  return S.inbox.efd;
 }
 
 static void inbox_unlink(struct cacs__inbox *in, cacs__xwait *x) {

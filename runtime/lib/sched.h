@@ -43,10 +43,14 @@ void cacs__io_wait_end(void);
 // lock). cacs__xwake on the owner's own thread is plain cacs_wake.
 //
 // Blocking: with no I/O wait open, the service coroutine blocks in ppoll on
-// the eventfd (until the next timer). While an I/O wait is open it calls the
-// poll hook instead, which must then also return when cacs__wake_fd()
-// becomes readable (the I/O module adds it to its epoll set once, EPOLLIN;
-// it need not read it, the core resets it).
+// the eventfd (until the next timer). While an I/O wait is open it blocks in
+// the poll hook instead, which should then also return when the eventfd
+// becomes readable: the I/O module calls cacs__poll_wake_fd() once per
+// thread (when it installs its hook) and adds the descriptor to its epoll
+// set, EPOLLIN, level-triggered; it need not read it (the core resets it)
+// and ignores its events. Until a thread's module has done so, the core
+// caps the hook's timeout at 1 ms while a cross-thread wait is open, so
+// those waits still end, up to 1 ms late.
 
 typedef struct cacs__xwait {
   struct cacs__xwait *next, *prev; // in the owner's inbox, under its lock
@@ -59,8 +63,10 @@ typedef struct cacs__xwait {
 int cacs__xwait_begin(cacs__xwait *x);
 void cacs__xwait_end(cacs__xwait *x);
 void cacs__xwake(cacs__xwait *x);
-/// The calling thread's wake-up eventfd (created on first use), or -1.
-int cacs__wake_fd(void);
+/// For the I/O module: the calling thread's wake-up eventfd (created on
+/// first use), which its poll hook watches from now on; -1 if it cannot be
+/// created.
+int cacs__poll_wake_fd(void);
 
 #ifdef __cplusplus
 } // extern "C"
