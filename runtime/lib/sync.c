@@ -118,16 +118,12 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   if (w->shared && cacs__xwait_begin(&w->xw) != 0)
     return ENOMEM;
   q_push(q, w);
+  // The clock is read again only after a stray wake-up.
   uint64_t deadline =
       timeout_us < 0 ? 0 : now_ns() + (uint64_t)timeout_us * 1000u;
+  int64_t left = timeout_us;
   int r;
   for (;;) {
-    int64_t left = -1;
-    if (timeout_us >= 0) {
-      uint64_t now = now_ns();
-      // Round up: never return before the deadline.
-      left = now >= deadline ? 0 : (int64_t)((deadline - now + 999) / 1000);
-    }
     unlock(l);
     int pr = left == 0 ? ETIMEDOUT : cacs_park_timeout(left);
     lock(l);
@@ -140,7 +136,12 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
       r = pr;
       break;
     }
-    // Woken but not served: a stray cacs_wake. Wait for the rest.
+    // Woken but not served: a stray cacs_wake. Wait for the rest, rounded
+    // up (never return before the deadline).
+    if (timeout_us >= 0) {
+      uint64_t now = now_ns();
+      left = now >= deadline ? 0 : (int64_t)((deadline - now + 999) / 1000);
+    }
   }
   if (w->shared)
     cacs__xwait_end(&w->xw);
