@@ -431,8 +431,11 @@ static void sched_thread_exit(void *arg) {
   }
 }
 
+static void inbox_after_fork(void);
+
 static void exit_key_create(void) {
-  if (pthread_key_create(&exit_key, sched_thread_exit) != 0)
+  if (pthread_key_create(&exit_key, sched_thread_exit) != 0 ||
+      pthread_atfork(NULL, NULL, inbox_after_fork) != 0)
     abort();
 }
 
@@ -662,6 +665,36 @@ static int inbox_setup(void) {
   sched_free_at_exit();
   in->ready = 1;
   return 0;
+}
+
+// fork(): the child (where only the forking thread lives on) must not share
+// the parent's eventfd: a post in either process would wake both, and the
+// one with nothing to drain would spin on the readable descriptor. The
+// child gets its own (posts already queued stay queued) and a fresh lock
+// (another thread may have held it at the fork); its I/O module, which
+// makes a new epoll set in the child, asks for the descriptor again.
+static void inbox_after_fork(void) {
+  struct cacs__inbox *in = &S.inbox;
+  if (!in->ready)
+    return;
+  close(in->efd);
+  pthread_mutex_init(&in->lock, NULL);
+  S.hook_has_wake_fd = 0;
+  in->signalled = 0;
+  in->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (in->efd < 0) {
+    static const char msg[] =
+        "cacs: fork: no eventfd for the child's cross-thread wake-ups\n";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    abort();
+  }
+  if (in->head) { // posted before the fork, not drained yet
+    uint64_t one = 1;
+    ssize_t r = write(in->efd, &one, sizeof one);
+    (void)r;
+    in->signalled = 1;
+  }
 }
 
 int cacs__poll_wake_fd(void) {
