@@ -8,10 +8,13 @@
 #include "sched.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +50,17 @@ struct cacs_coro {
 // written.
 static cacs_coro idle = {.next = &idle, .prev = &idle};
 
+// Cross-thread wake-ups posted to a thread (sched.h). Other threads touch
+// only this; `lock` guards the list and `signalled`.
+struct cacs__inbox {
+  pthread_mutex_t lock;
+  cacs__xwait *head, *tail;
+  int efd;       // eventfd (nonblocking), valid once `ready`
+  int ready;     // lock and efd set up (by the owner thread)
+  int signalled; // efd written since the last drain
+  int pending;   // atomic hint: the list may be non-empty
+};
+
 typedef struct sched {
   cacs_coro *current;     // &idle until the scheduler is set up
   unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
@@ -63,6 +77,9 @@ typedef struct sched {
   size_t io_waiters;       // coroutines blocked in the I/O module
   cacs__poll_fn poll_hook; // the I/O module's event loop, if linked in
   cacs_coro *zombies;      // detached and finished, stacks not yet freed
+  size_t remote_waiters;   // coroutines another thread may wake
+  int hook_has_wake_fd;    // the poll hook watches inbox.efd
+  struct cacs__inbox inbox;
 } sched;
 
 // The assembly (yield_<arch>.S) addresses these fields through
@@ -423,6 +440,43 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// A thread that waited keeps a timer heap, a service coroutine, maybe a
+// wake-up eventfd and the stacks of finished detached coroutines; they go
+// when the thread exits (not at process exit: the
+// main thread's stay reachable through its TLS).
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void sched_thread_exit(void *arg) {
+  (void)arg;
+  reap_zombies();
+  free(S.timers);
+  S.timers = NULL;
+  S.ntimers = S.timers_cap = 0;
+  if (S.service) {
+    cacs_stack_free(&S.service->stack);
+    S.service = NULL;
+  }
+  if (S.inbox.ready) {
+    close(S.inbox.efd);
+    pthread_mutex_destroy(&S.inbox.lock);
+    S.inbox.ready = 0;
+  }
+}
+
+static void inbox_after_fork(void);
+
+static void exit_key_create(void) {
+  if (pthread_key_create(&exit_key, sched_thread_exit) != 0 ||
+      pthread_atfork(NULL, NULL, inbox_after_fork) != 0)
+    abort();
+}
+
+static void sched_free_at_exit(void) {
+  pthread_once(&exit_key_once, exit_key_create);
+  pthread_setspecific(exit_key, &S); // any non-NULL value
+}
+
 static void heap_place(size_t i, cacs_coro *c) {
   S.timers[i] = c;
   c->timer_slot = i + 1;
@@ -465,6 +519,7 @@ static int timer_arm(cacs_coro *c, uint64_t deadline) {
       return -1;
     S.timers = t;
     S.timers_cap = cap;
+    sched_free_at_exit();
   }
   c->deadline = deadline;
   S.timers[S.ntimers++] = c;
@@ -486,7 +541,9 @@ static void timer_disarm(cacs_coro *c) {
     heap_down(i);
 }
 
-static int service_needed(void) { return S.ntimers != 0 || S.io_waiters != 0; }
+static int service_needed(void) {
+  return S.ntimers != 0 || S.io_waiters != 0 || S.remote_waiters != 0;
+}
 
 static void service_main(void *arg);
 
@@ -498,6 +555,7 @@ static int service_ensure(void) {
     if (!S.service)
       return -1;
     S.service->state = CORO_PARKED;
+    sched_free_at_exit();
   }
   if (S.service->state == CORO_PARKED)
     cacs_wake(S.service);
@@ -521,15 +579,26 @@ static int64_t next_timeout_us(uint64_t now) {
   return d <= now ? 0 : (int64_t)((d - now + 999) / 1000);
 }
 
+static void inbox_drain(void);
+static void inbox_sleep(uint64_t now);
+
 static void service_main(void *arg) {
   (void)arg;
   cacs_coro *self = S.service;
   for (;;) {
     uint64_t now = now_ns();
     expire_timers(now);
+    inbox_drain();
     int alone = self->next == self;
     if (S.poll_hook && S.io_waiters != 0) {
-      S.poll_hook(alone ? next_timeout_us(now) : 0);
+      int64_t t = alone ? next_timeout_us(now) : 0;
+      // A hook blind to the wake-up eventfd must come back to drain.
+      if (S.remote_waiters != 0 && !S.hook_has_wake_fd && (t < 0 || t > 1000))
+        t = 1000;
+      S.poll_hook(t);
+    } else if (alone && S.remote_waiters != 0) {
+      inbox_sleep(now);
+      continue;
     } else if (alone && S.ntimers != 0) {
       struct timespec ts = {(time_t)(S.timers[0]->deadline / 1000000000u),
                             (long)(S.timers[0]->deadline % 1000000000u)};
@@ -617,6 +686,165 @@ int cacs__io_wait_begin(void) {
 }
 
 void cacs__io_wait_end(void) { S.io_waiters--; }
+
+// --- Cross-thread wake-ups (sched.h) ---------------------------------------
+
+static int inbox_setup(void) {
+  struct cacs__inbox *in = &S.inbox;
+  if (in->ready)
+    return 0;
+  in->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (in->efd < 0)
+    return errno;
+  pthread_mutex_init(&in->lock, NULL);
+  sched_free_at_exit();
+  in->ready = 1;
+  return 0;
+}
+
+// fork(): the child (where only the forking thread lives on) must not share
+// the parent's eventfd: a post in either process would wake both, and the
+// one with nothing to drain would spin on the readable descriptor. The
+// child gets its own (posts already queued stay queued) and a fresh lock
+// (another thread may have held it at the fork); its I/O module, which
+// makes a new epoll set in the child, asks for the descriptor again.
+static void inbox_after_fork(void) {
+  struct cacs__inbox *in = &S.inbox;
+  if (!in->ready)
+    return;
+  close(in->efd);
+  pthread_mutex_init(&in->lock, NULL);
+  S.hook_has_wake_fd = 0;
+  in->signalled = 0;
+  in->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (in->efd < 0) {
+    static const char msg[] =
+        "cacs: fork: no eventfd for the child's cross-thread wake-ups\n";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    abort();
+  }
+  if (in->head) { // posted before the fork, not drained yet
+    uint64_t one = 1;
+    ssize_t r = write(in->efd, &one, sizeof one);
+    (void)r;
+    in->signalled = 1;
+  }
+}
+
+int cacs__poll_wake_fd(void) {
+  (void)current();
+  if (inbox_setup() != 0)
+    return -1;
+  S.hook_has_wake_fd = 1;
+  return S.inbox.efd;
+}
+
+static void inbox_unlink(struct cacs__inbox *in, cacs__xwait *x) {
+  if (x->prev)
+    x->prev->next = x->next;
+  else
+    in->head = x->next;
+  if (x->next)
+    x->next->prev = x->prev;
+  else
+    in->tail = x->prev;
+  x->next = x->prev = NULL;
+  x->queued = 0;
+}
+
+// Wake every coroutine posted to this thread. The eventfd is written and
+// reset under the lock, so it is readable exactly while `signalled` is set:
+// a write landing after the drain that consumed its post would leave it
+// readable with nothing to drain, and every later poll would return at once.
+static void inbox_drain(void) {
+  struct cacs__inbox *in = &S.inbox;
+  if (!in->ready || !__atomic_load_n(&in->pending, __ATOMIC_ACQUIRE))
+    return;
+  pthread_mutex_lock(&in->lock);
+  __atomic_store_n(&in->pending, 0, __ATOMIC_RELAXED);
+  if (in->signalled) {
+    uint64_t v;
+    ssize_t r = read(in->efd, &v, sizeof v);
+    (void)r;
+    in->signalled = 0;
+  }
+  cacs__xwait *x;
+  while ((x = in->head)) {
+    inbox_unlink(in, x);
+    cacs_wake(x->coro);
+  }
+  pthread_mutex_unlock(&in->lock);
+}
+
+// Nothing else is ready: block until another thread posts or the next
+// timer is due.
+static void inbox_sleep(uint64_t now) {
+  struct pollfd p = {S.inbox.efd, POLLIN, 0};
+  struct timespec ts, *tp = NULL;
+  if (S.ntimers != 0) {
+    uint64_t d = S.timers[0]->deadline, left = d > now ? d - now : 0;
+    ts.tv_sec = (time_t)(left / 1000000000u);
+    ts.tv_nsec = (long)(left % 1000000000u);
+    tp = &ts;
+  }
+  ppoll(&p, 1, tp, NULL); // EINTR: the caller's loop looks again
+}
+
+int cacs__xwait_begin(cacs__xwait *x) {
+  cacs_coro *self = current();
+  int e = inbox_setup();
+  if (e)
+    return e;
+  x->next = x->prev = NULL;
+  x->coro = self;
+  x->inbox = &S.inbox;
+  x->queued = 0;
+  S.remote_waiters++;
+  if (service_ensure() != 0) {
+    S.remote_waiters--;
+    return ENOMEM;
+  }
+  return 0;
+}
+
+void cacs__xwait_end(cacs__xwait *x) {
+  S.remote_waiters--;
+  // A post of `x` happened before our caller saw it served (sched.h), so
+  // `queued` is stable here; the drain runs on this thread.
+  if (x->queued) {
+    pthread_mutex_lock(&S.inbox.lock);
+    inbox_unlink(&S.inbox, x);
+    pthread_mutex_unlock(&S.inbox.lock);
+  }
+}
+
+void cacs__xwake(cacs__xwait *x) {
+  struct cacs__inbox *in = x->inbox;
+  if (in == &S.inbox) {
+    cacs_wake(x->coro);
+    return;
+  }
+  pthread_mutex_lock(&in->lock);
+  if (!x->queued) {
+    x->queued = 1;
+    x->next = NULL;
+    x->prev = in->tail;
+    if (in->tail)
+      in->tail->next = x;
+    else
+      in->head = x;
+    in->tail = x;
+  }
+  __atomic_store_n(&in->pending, 1, __ATOMIC_RELEASE);
+  if (!in->signalled) { // one write per batch
+    uint64_t one = 1;
+    ssize_t r = write(in->efd, &one, sizeof one);
+    (void)r;
+    in->signalled = 1;
+  }
+  pthread_mutex_unlock(&in->lock);
+}
 
 cacs_coro *cacs_self(void) { return current(); }
 int cacs_is_main(const cacs_coro *c) { return c == &S.main; }

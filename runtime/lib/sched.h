@@ -13,6 +13,8 @@
 #ifndef CACS_LIB_SCHED_H
 #define CACS_LIB_SCHED_H
 
+#include "cacs/coro.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,6 +30,43 @@ void cacs__set_poll_hook(cacs__poll_fn fn);
 /// returns -1 (errno ENOMEM) if the service coroutine cannot be created.
 int cacs__io_wait_begin(void);
 void cacs__io_wait_end(void);
+
+// --- Cross-thread wake-ups -------------------------------------------------
+//
+// A coroutine that another thread may wake brackets its wait with
+// cacs__xwait_begin/end on a record it owns (on its stack). In between, any
+// thread may cacs__xwake(record): the record is queued on the owner thread's
+// inbox and the thread's wake-up eventfd is written; the owner's service
+// coroutine (on the ring while any such wait is open) drains the inbox and
+// cacs_wake()s each coroutine. The caller of cacs__xwake must know the
+// record is still in its bracket (sync.c: both sides hold the object's
+// lock). cacs__xwake on the owner's own thread is plain cacs_wake.
+//
+// Blocking: with no I/O wait open, the service coroutine blocks in ppoll on
+// the eventfd (until the next timer). While an I/O wait is open it blocks in
+// the poll hook instead, which should then also return when the eventfd
+// becomes readable: the I/O module calls cacs__poll_wake_fd() once per
+// thread (when it installs its hook) and adds the descriptor to its epoll
+// set, EPOLLIN, level-triggered; it need not read it (the core resets it)
+// and ignores its events. Until a thread's module has done so, the core
+// caps the hook's timeout at 1 ms while a cross-thread wait is open, so
+// those waits still end, up to 1 ms late.
+
+typedef struct cacs__xwait {
+  struct cacs__xwait *next, *prev; // in the owner's inbox, under its lock
+  cacs_coro *coro;
+  struct cacs__inbox *inbox; // the owner thread's
+  int queued;
+} cacs__xwait;
+
+/// 0, or ENOMEM / EMFILE (no service coroutine or no eventfd).
+int cacs__xwait_begin(cacs__xwait *x);
+void cacs__xwait_end(cacs__xwait *x);
+void cacs__xwake(cacs__xwait *x);
+/// For the I/O module: the calling thread's wake-up eventfd (created on
+/// first use), which its poll hook watches from now on; -1 if it cannot be
+/// created.
+int cacs__poll_wake_fd(void);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1,0 +1,423 @@
+//===- lib/sync.c - Mutex, condvar, semaphore, wait group, channel -------===//
+//
+// Every primitive is a FIFO of waiter records (struct cacs__waiter) living on
+// the waiters' stacks. A release takes the first record off the queue, hands
+// it the resource (mutex ownership, a semaphore unit, a channel item), marks
+// it done and wakes its coroutine. A waiter decides what happened from its
+// record alone, never from why it was woken: `done` set means it was served
+// (even if its timer fired at the same moment), `done` clear means a timeout
+// or a stray cacs_wake, and in the first case it takes its record off the
+// queue itself. So no wake-up is lost and no resource is handed out twice.
+//
+// The shared objects (cacs_xsem, CACS_CHAN_SHARED channels) run the same
+// code under a pthread mutex; their waiters are also registered with the
+// core's cross-thread inbox (lib/sched.h), and a waker on another thread
+// posts them there instead of calling cacs_wake. The waker touches a record
+// only while it holds the object's lock, and a waiter leaves only after
+// taking that lock, so a record is never used after its wait returned.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "cacs/sync.h"
+#include "sched.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cacs__waiter {
+  struct cacs__waiter *next, *prev;
+  cacs_coro *coro;
+  void *item; // channel: the sender's item / the receiver's buffer
+  int done;   // set by the waker after it took the record off the queue
+  int result; // with done: 0, or EPIPE (channel closed)
+  int shared; // xw is registered: wake through cacs__xwake
+  cacs__xwait xw;
+};
+typedef struct cacs__waiter waiter;
+
+// A lock for the shared objects; NULL for the one-thread ones.
+typedef pthread_mutex_t *lock_t;
+
+static void lock(lock_t l) {
+  if (l)
+    pthread_mutex_lock(l);
+}
+
+static void unlock(lock_t l) {
+  if (l)
+    pthread_mutex_unlock(l);
+}
+
+// --- waiter queues -------------------------------------------------------
+
+static void q_push(cacs__waitq *q, waiter *w) {
+  w->next = NULL;
+  w->prev = q->tail;
+  if (q->tail)
+    q->tail->next = w;
+  else
+    q->head = w;
+  q->tail = w;
+}
+
+static void q_remove(cacs__waitq *q, waiter *w) {
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    q->head = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
+  else
+    q->tail = w->prev;
+  w->next = w->prev = NULL;
+}
+
+static waiter *q_pop(cacs__waitq *q) {
+  waiter *w = q->head;
+  if (w)
+    q_remove(q, w);
+  return w;
+}
+
+// Serve a waiter already taken off its queue: it returns `result`.
+static void serve(waiter *w, int result) {
+  w->result = result;
+  w->done = 1;
+  if (w->shared)
+    cacs__xwake(&w->xw);
+  else
+    cacs_wake(w->coro);
+}
+
+static void serve_all(cacs__waitq *q, int result) {
+  waiter *w;
+  while ((w = q_pop(q)))
+    serve(w, result);
+}
+
+// --- waiting ---------------------------------------------------------------
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// Queue `w` on `q` and wait until a waker serves it or `timeout_us` passes.
+// Called and returns with `l` held. Returns the result the waker gave, or
+// ETIMEDOUT / ENOMEM with `w` off the queue again. timeout_us != 0.
+static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
+  w->coro = cacs_self();
+  w->done = 0;
+  w->result = 0;
+  w->shared = l != NULL;
+  if (w->shared && cacs__xwait_begin(&w->xw) != 0)
+    return ENOMEM;
+  q_push(q, w);
+  // The clock is read again only after a stray wake-up.
+  uint64_t deadline =
+      timeout_us < 0 ? 0 : now_ns() + (uint64_t)timeout_us * 1000u;
+  int64_t left = timeout_us;
+  int r;
+  for (;;) {
+    unlock(l);
+    int pr = left == 0 ? ETIMEDOUT : cacs_park_timeout(left);
+    lock(l);
+    if (w->done) {
+      r = w->result; // served: wins over a timeout in the same instant
+      break;
+    }
+    if (pr != 0) { // ETIMEDOUT or ENOMEM, and nobody served us
+      q_remove(q, w);
+      r = pr;
+      break;
+    }
+    // Woken but not served: a stray cacs_wake. Wait for the rest, rounded
+    // up (never return before the deadline).
+    if (timeout_us >= 0) {
+      uint64_t now = now_ns();
+      left = now >= deadline ? 0 : (int64_t)((deadline - now + 999) / 1000);
+    }
+  }
+  if (w->shared)
+    cacs__xwait_end(&w->xw);
+  return r;
+}
+
+// --- mutex -------------------------------------------------------------------
+
+void cacs_mutex_init(cacs_mutex *m) { memset(m, 0, sizeof *m); }
+
+int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us) {
+  cacs_coro *self = cacs_self();
+  if (!m->owner) {
+    m->owner = self;
+    return 0;
+  }
+  if (m->owner == self)
+    return EDEADLK;
+  if (timeout_us == 0)
+    return ETIMEDOUT;
+  waiter w;
+  // The unlocker makes us the owner before it wakes us (handoff).
+  return wait_on(&m->waiters, &w, timeout_us, NULL);
+}
+
+int cacs_mutex_trylock(cacs_mutex *m) {
+  if (m->owner)
+    return EBUSY;
+  m->owner = cacs_self();
+  return 0;
+}
+
+int cacs_mutex_unlock(cacs_mutex *m) {
+  if (m->owner != cacs_self())
+    return EPERM;
+  waiter *w = q_pop(&m->waiters);
+  m->owner = w ? w->coro : NULL;
+  if (w)
+    serve(w, 0);
+  return 0;
+}
+
+// --- condition variable ------------------------------------------------------
+
+void cacs_cond_init(cacs_cond *c) { memset(c, 0, sizeof *c); }
+
+int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us) {
+  if (m->owner != cacs_self())
+    return EPERM;
+  waiter w;
+  // The unlock only readies the next owner; it runs after wait_on queued
+  // us, so a signal it sends finds us.
+  cacs_mutex_unlock(m);
+  int r =
+      timeout_us == 0 ? ETIMEDOUT : wait_on(&c->waiters, &w, timeout_us, NULL);
+  // Take the mutex back whatever happened (stray wakes are retried inside).
+  while (cacs_mutex_lock(m, CACS_FOREVER) != 0) {
+  }
+  return r;
+}
+
+void cacs_cond_signal(cacs_cond *c) {
+  waiter *w = q_pop(&c->waiters);
+  if (w)
+    serve(w, 0);
+}
+
+void cacs_cond_broadcast(cacs_cond *c) { serve_all(&c->waiters, 0); }
+
+// --- semaphore (one-thread and shared) ----------------------------------
+
+static int sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l) {
+  lock(l);
+  int r;
+  if (s->count > 0) { // units are only free while nobody waits
+    s->count--;
+    r = 0;
+  } else if (timeout_us == 0) {
+    r = ETIMEDOUT;
+  } else {
+    waiter w;
+    r = wait_on(&s->waiters, &w, timeout_us, l); // the poster hands a unit
+  }
+  unlock(l);
+  return r;
+}
+
+static void sem_post(cacs_sem *s, lock_t l) {
+  lock(l);
+  waiter *w = q_pop(&s->waiters);
+  if (w)
+    serve(w, 0);
+  else
+    s->count++;
+  unlock(l);
+}
+
+void cacs_sem_init(cacs_sem *s, uint64_t count) {
+  memset(s, 0, sizeof *s);
+  s->count = count;
+}
+int cacs_sem_wait(cacs_sem *s, int64_t timeout_us) {
+  return sem_wait(s, timeout_us, NULL);
+}
+int cacs_sem_trywait(cacs_sem *s) {
+  return sem_wait(s, 0, NULL) == 0 ? 0 : EAGAIN;
+}
+void cacs_sem_post(cacs_sem *s) { sem_post(s, NULL); }
+
+int cacs_xsem_init(cacs_xsem *s, uint64_t count) {
+  cacs_sem_init(&s->sem, count);
+  return pthread_mutex_init(&s->lock, NULL);
+}
+void cacs_xsem_destroy(cacs_xsem *s) { pthread_mutex_destroy(&s->lock); }
+int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us) {
+  return sem_wait(&s->sem, timeout_us, &s->lock);
+}
+int cacs_xsem_trywait(cacs_xsem *s) {
+  return sem_wait(&s->sem, 0, &s->lock) == 0 ? 0 : EAGAIN;
+}
+void cacs_xsem_post(cacs_xsem *s) { sem_post(&s->sem, &s->lock); }
+
+// --- wait group
+// ----------------------------------------------------------------
+
+void cacs_waitgroup_init(cacs_waitgroup *wg) { memset(wg, 0, sizeof *wg); }
+
+void cacs_waitgroup_add(cacs_waitgroup *wg, int64_t n) {
+  wg->count += n;
+  if (wg->count < 0) {
+    static const char msg[] = "cacs: wait group counter below 0\n";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    abort();
+  }
+  if (wg->count == 0)
+    serve_all(&wg->waiters, 0);
+}
+
+void cacs_waitgroup_done(cacs_waitgroup *wg) { cacs_waitgroup_add(wg, -1); }
+
+int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us) {
+  if (wg->count == 0)
+    return 0;
+  if (timeout_us == 0)
+    return ETIMEDOUT;
+  waiter w;
+  return wait_on(&wg->waiters, &w, timeout_us, NULL);
+}
+
+// --- channel
+// -------------------------------------------------------------------
+//
+// Invariants (under the lock): receivers wait only while the buffer is
+// empty and no sender waits; senders wait only while the buffer is full
+// (always, for capacity 0) and no receiver waits; nobody waits once closed.
+
+struct cacs_chan {
+  size_t item_size, cap;
+  size_t head, count; // ring buffer: `count` items from slot `head`
+  int closed;
+  lock_t lock; // &mutex for CACS_CHAN_SHARED, else NULL
+  pthread_mutex_t mutex;
+  cacs__waitq senders, receivers;
+  _Alignas(16) unsigned char buf[];
+};
+
+static unsigned char *slot(cacs_chan *ch, size_t i) {
+  return ch->buf + ((ch->head + i) % ch->cap) * ch->item_size;
+}
+
+cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags) {
+  if (item_size == 0 || (capacity && item_size > SIZE_MAX / capacity) ||
+      (flags & ~(unsigned)CACS_CHAN_SHARED)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  size_t bytes = item_size * capacity;
+  if (bytes > SIZE_MAX - sizeof(cacs_chan)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  cacs_chan *ch = (cacs_chan *)calloc(1, sizeof(cacs_chan) + bytes);
+  if (!ch)
+    return NULL;
+  ch->item_size = item_size;
+  ch->cap = capacity;
+  if (flags & CACS_CHAN_SHARED) {
+    int e = pthread_mutex_init(&ch->mutex, NULL);
+    if (e) {
+      free(ch);
+      errno = e;
+      return NULL;
+    }
+    ch->lock = &ch->mutex;
+  }
+  return ch;
+}
+
+int cacs_chan_destroy(cacs_chan *ch) {
+  lock(ch->lock);
+  int busy = ch->senders.head || ch->receivers.head;
+  unlock(ch->lock);
+  if (busy)
+    return EBUSY;
+  if (ch->lock)
+    pthread_mutex_destroy(ch->lock);
+  free(ch);
+  return 0;
+}
+
+int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us) {
+  lock(ch->lock);
+  int r = 0;
+  waiter *w;
+  if (ch->closed) {
+    r = EPIPE;
+  } else if ((w = q_pop(&ch->receivers))) { // buffer empty: hand it over
+    memcpy(w->item, item, ch->item_size);
+    serve(w, 0);
+  } else if (ch->count < ch->cap) {
+    memcpy(slot(ch, ch->count++), item, ch->item_size);
+  } else if (timeout_us == 0) {
+    r = ETIMEDOUT;
+  } else {
+    waiter self;
+    self.item = (void *)item; // a receiver copies it out, then serves us
+    r = wait_on(&ch->senders, &self, timeout_us, ch->lock);
+  }
+  unlock(ch->lock);
+  return r;
+}
+
+int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
+  lock(ch->lock);
+  int r = 0;
+  waiter *w;
+  if (ch->count > 0) {
+    memcpy(item, slot(ch, 0), ch->item_size);
+    ch->head = (ch->head + 1) % ch->cap;
+    ch->count--;
+    if ((w = q_pop(&ch->senders))) { // the freed slot goes to the next sender
+      memcpy(slot(ch, ch->count++), w->item, ch->item_size);
+      serve(w, 0);
+    }
+  } else if ((w = q_pop(&ch->senders))) { // capacity 0: straight from it
+    memcpy(item, w->item, ch->item_size);
+    serve(w, 0);
+  } else if (ch->closed) {
+    r = EPIPE;
+  } else if (timeout_us == 0) {
+    r = ETIMEDOUT;
+  } else {
+    waiter self;
+    self.item = item; // a sender copies into it, then serves us
+    r = wait_on(&ch->receivers, &self, timeout_us, ch->lock);
+  }
+  unlock(ch->lock);
+  return r;
+}
+
+int cacs_chan_close(cacs_chan *ch) {
+  lock(ch->lock);
+  int r = ch->closed ? EPIPE : 0;
+  ch->closed = 1;
+  serve_all(&ch->receivers, EPIPE);
+  serve_all(&ch->senders, EPIPE);
+  unlock(ch->lock);
+  return r;
+}
+
+size_t cacs_chan_len(cacs_chan *ch) {
+  lock(ch->lock);
+  size_t n = ch->count;
+  unlock(ch->lock);
+  return n;
+}
+size_t cacs_chan_cap(const cacs_chan *ch) { return ch->cap; }
+size_t cacs_chan_item_size(const cacs_chan *ch) { return ch->item_size; }

@@ -1,0 +1,67 @@
+// Helpers shared by the sync-*.c tests: a failure counter, a monotonic clock
+// in microseconds, and a watchdog so that a lost wake-up fails the test
+// instead of hanging it.
+
+#ifndef SYNC_TEST_H
+#define SYNC_TEST_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+#define EXPECT(c)                                                              \
+  do {                                                                         \
+    if (!(c)) {                                                                \
+      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static inline long long now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+// Busy-wait (no yield): lets a timer expire while this coroutine runs.
+static inline void spin_us(long long us) {
+  long long t0 = now_us();
+  while (now_us() - t0 < us) {
+  }
+}
+
+// Print " 1 2 3 ..." from `order` and expect exactly 1..n in that order.
+static inline void print_order(const int *order, int got, int n) {
+  for (int i = 0; i < got; i++) {
+    printf(" %d", order[i]);
+    EXPECT(order[i] == i + 1);
+  }
+  EXPECT(got == n);
+}
+
+static void watchdog_fired(int sig) {
+  (void)sig;
+  static const char msg[] = "FAIL: watchdog: the test hung\n";
+  ssize_t r = write(1, msg, sizeof msg - 1);
+  (void)r;
+  _exit(3);
+}
+
+// Unbuffered output (the order of lines is the point) and a time limit.
+static void test_start(unsigned seconds) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  signal(SIGALRM, watchdog_fired);
+  alarm(seconds);
+}
+
+static int test_end(void) {
+  printf("%s\n", failures ? "FAIL" : "PASS");
+  return failures != 0;
+}
+
+#define OK (failures ? "FAILED" : "ok")
+
+#endif // SYNC_TEST_H
