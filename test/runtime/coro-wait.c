@@ -130,31 +130,35 @@ static void test_sleep_order(void) {
   printf(" %s\n", failures ? "FAILED" : "ok");
 }
 
-// --- many sleepers: the heap orders 20,000 deadlines -------------------------
-// Three groups, armed in the order LATE, EARLY, MIDDLE, with delays 500 ms,
-// 100 ms and 300 ms plus a scrambled 0..99 us within each group. The order
-// of the groups' deadlines does not depend on timing unless the OS stalls
-// arming by 200 ms, so it is checked exactly: every EARLY sleeper must wake
+// --- many sleepers: the heap orders 20,001 deadlines -------------------------
+// Three groups, armed in the order LATE, EARLY, MIDDLE, with delays 5, 1 and
+// 3 gaps plus a scrambled 0..99 us within each group. A gap is longer than
+// arming all the sleepers takes (measured by a first pass; ASan under load
+// needs hundreds of ms), so the order of the groups' deadlines does not
+// depend on timing and is checked exactly: every EARLY sleeper must wake
 // before every MIDDLE one, and those before every LATE one. A heap that does
 // not sift up or down mixes the groups.
 enum { NSLEEP = 20001, NGROUP = 3 };
-static const int64_t group_delay_us[NGROUP] = {500000, 100000, 300000};
+static const int group_gaps[NGROUP] = {5, 1, 3};
 static const int group_rank[NGROUP] = {2, 0, 1}; // expected wake order
+static int64_t gap_us;
 static int woke_rank[NSLEEP], nwoke;
+static long long last_armed_us;
 static void many_entry(void *arg) {
   int i = (int)(long)arg, g = i % NGROUP;
   long long t0 = now_us();
-  int64_t delay = group_delay_us[g] + (int64_t)(((long)i * 7919) % 100);
+  last_armed_us = t0;
+  int64_t delay = group_gaps[g] * gap_us + (int64_t)(((long)i * 7919) % 100);
   cacs_sleep(delay);
   EXPECT(now_us() - t0 >= delay);
   woke_rank[nwoke++] = group_rank[g];
 }
 
-static void test_many_sleepers(void) {
+// Create the sleepers LATE first, then EARLY, then MIDDLE (creation order is
+// arming order: they first run, in ring order, when main joins the first),
+// join them all and return how long arming them took.
+static long long run_sleepers(void) {
   static cacs_coro *c[NSLEEP];
-  // Creation order is arming order: coroutines first run, in ring order,
-  // when main joins the first one. Group g gets i % 3 == g, so interleave
-  // the groups by creating LATE ones first, then EARLY, then MIDDLE.
   int n = 0;
   for (int g = 0; g < NGROUP; g++)
     for (int i = g; i < NSLEEP; i += NGROUP) {
@@ -163,8 +167,18 @@ static void test_many_sleepers(void) {
       EXPECT(c[n] != NULL);
       n++;
     }
+  nwoke = 0;
+  long long t0 = now_us();
   for (int i = 0; i < n; i++)
     cacs_join(c[i]);
+  return last_armed_us - t0;
+}
+
+static void test_many_sleepers(void) {
+  gap_us = 1; // calibration: how long does arming take here?
+  long long arming = run_sleepers();
+  gap_us = 2 * arming + 50000;
+  run_sleepers();
   EXPECT(nwoke == NSLEEP);
   int misordered = 0;
   for (int i = 1; i < nwoke; i++)
