@@ -156,10 +156,15 @@ void cacs__isg_cancelled_c(void);
 /// resume that continues us.
 static CACS_ALWAYS_INLINE uint64_t cacs_isg_yield(cacs_isg_ctx *ctx,
                                                   uint64_t v) {
-  uint64_t in = cacs__isg_yield(ctx, v);
-  if (__builtin_expect((intptr_t)ctx->pc < 0, 0))
+  uint64_t in;
+  // A loop, so that the cold path joins before the yield: joining after it
+  // the compiler duplicates the code that follows into both paths.
+  for (;;) {
+    in = cacs__isg_yield(ctx, v);
+    if (__builtin_expect((intptr_t)ctx->pc >= 0, 1))
+      return in;
     cacs__isg_cancelled_c();
-  return in;
+  }
 }
 
 /// Consumer: run the generator until its next yield (returns the value) or
