@@ -49,6 +49,8 @@ BENCHES = [
     ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", "tail", YIELD_N, 10_000, YIELD_CG),
     ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
@@ -76,7 +78,7 @@ MEMORY_QUICK = [("memory_libcacs", 10_000, "4112")]
 OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq_instack",
             "sumseq_instack_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
-            "apn_client_libcacs", "apn_client_libcacs_apn"}
+            "apn_client_libcacs", "apn_client_libcacs_apn", "switch_libcacs"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
 
@@ -422,7 +424,7 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
              "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
     order = ["sumseq", "yield", "write_fully", "apn_client"]
     titles = {"sumseq": "1. Sum of sequence (ops = values)",
-              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop)",
+              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop); libcacs-switch rows: ping-pong between two contexts through cacs/switch.h, no scheduler (ops = switches)",
               "write_fully": "3. write_fully, 10 tasks x 100 MB, 800-byte send_some (ops = wait_for_ready+send_some)",
               "apn_client": "5. APN on a multi-level client (ops = response messages)"}
     for w in order:
