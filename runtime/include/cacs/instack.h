@@ -150,6 +150,11 @@ static CACS_ALWAYS_INLINE int cacs__isg_cancelled(cacs_isg_ctx *ctx) {
 /// zone); an asm goto would do it without the test, but LLVM then saves the
 /// callee-saved registers on every path of the function (no shrink-wrapping),
 /// and a noreturn call has the same effect. So it is declared returning.
+/// It never returns, so it may claim to preserve every register
+/// (preserve_all): the call then costs the hot path nothing.
+#if __has_attribute(preserve_all)
+__attribute__((preserve_all))
+#endif
 void cacs__isg_cancelled_c(void);
 
 /// Generator: hand `v` to the consumer and wait; returns the value of the
@@ -160,7 +165,7 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_yield(cacs_isg_ctx *ctx,
   // A loop, so that the cold path joins before the yield: joining after it
   // the compiler duplicates the code that follows into both paths.
   for (;;) {
-    in = cacs__isg_yield(ctx, v);
+    in = cacs__isg_yield(ctx, v, 0);
     if (__builtin_expect((intptr_t)ctx->pc >= 0, 1))
       return in;
     cacs__isg_cancelled_c();

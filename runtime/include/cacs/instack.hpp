@@ -57,7 +57,7 @@ public:
       std::memcpy(&Bits, &V, sizeof(T));
     else
       Bits = reinterpret_cast<uintptr_t>(&V);
-    cacs__isg_yield(&Ctx, Bits);
+    cacs__isg_yield(&Ctx, Bits, 1);
     if (cacs__isg_cancelled(&Ctx)) // ~instack of an unfinished generator
       throw detail::instack_cancelled{};
   }

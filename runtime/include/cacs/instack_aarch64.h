@@ -121,8 +121,10 @@ finished:
   CACS__ISG_FINISHED(g);
 }
 
+/// (See instack_x86_64.h; fp_out makes no difference here.)
 static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
-                                                   uint64_t v) {
+                                                   uint64_t v, int fp_out) {
+  (void)fp_out;
   register uint64_t x0 __asm__("x0") = v;
   register void *x1 __asm__("x1") = ctx->pc;
   register void *x2 __asm__("x2") = ctx->fp;
@@ -137,12 +139,13 @@ static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
                    "mov x19, x5\n\t"
                    "br x1\n"
                    "1:\n\t" CACS__LANDING_PAD
-                   : "+r"(x0), "+r"(x1), "+r"(x2), "=&r"(x3), "=&r"(x4),
-                     "+r"(x5), "=&r"(x6)
-                   :
+                   : "+r"(x0), "+r"(x1), "=&r"(x3), "=&r"(x4), "+r"(x5),
+                     "=&r"(x6)
+                   // x2 is not an output: the resume hands back the
+                   // consumer's frame pointer, which does not change.
+                   : "r"(x2)
                    : CACS__ISG_CLOBBERS);
   ctx->pc = x1;
-  ctx->fp = x2;
   ctx->bp = x5;
   return x0;
 }

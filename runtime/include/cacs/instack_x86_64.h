@@ -131,21 +131,37 @@ finished:
   CACS__ISG_FINISHED(g);
 }
 
+#define CACS__ISG_YIELD_ASM                                                    \
+  "leaq -8(%%rsp), %%rsp\n\t"                                                  \
+  "xchgq %%rbp, %%rsi\n\t"                                                     \
+  "xchgq %%rbx, %%rcx\n\t"                                                     \
+  "callq *%%rdi"
+
 /// Generator: hand `v` to the consumer and wait; returns the value of the
 /// resume that continues us. ctx->pc has bit 63 set if that resume was a
-/// cancel request (cacs__isg_cancelled).
+/// cancel request (cacs__isg_cancelled). The consumer's frame pointer does
+/// not change while its generator lives (its frame has a dynamic
+/// allocation: instack.h), so the resume hands back in rsi the value the
+/// yield handed over: with fp_out == 0 the asm says so (rsi an input only,
+/// ctx->fp never stored); with 1 it is an output stored back, which is
+/// cheaper where the compiler must keep rsi's value across a call anyway
+/// (the C++ wrapper's throw).
 static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
-                                                   uint64_t v) {
+                                                   uint64_t v, int fp_out) {
   void *pc = ctx->pc, *fp = ctx->fp, *bp = ctx->bp;
-  __asm__ volatile("leaq -8(%%rsp), %%rsp\n\t"
-                   "xchgq %%rbp, %%rsi\n\t"
-                   "xchgq %%rbx, %%rcx\n\t"
-                   "callq *%%rdi"
-                   : "+a"(v), "+D"(pc), "+S"(fp), "+c"(bp)
-                   :
-                   : CACS__ISG_CLOBBERS);
+  if (fp_out) {
+    __asm__ volatile(CACS__ISG_YIELD_ASM
+                     : "+a"(v), "+D"(pc), "+S"(fp), "+c"(bp)
+                     :
+                     : CACS__ISG_CLOBBERS);
+    ctx->fp = fp;
+  } else {
+    __asm__ volatile(CACS__ISG_YIELD_ASM
+                     : "+a"(v), "+D"(pc), "+c"(bp)
+                     : "S"(fp)
+                     : CACS__ISG_CLOBBERS);
+  }
   ctx->pc = pc;
-  ctx->fp = fp;
   ctx->bp = bp;
   return v;
 }
