@@ -285,7 +285,9 @@ def machine_info(build):
                                text=True).stdout.splitlines()[0]
         except (OSError, IndexError):
             v = "?"
-        vers.append("%s: %s" % (exe, v))
+        # Paths inside the tree are given relative to it.
+        name = os.path.relpath(exe, ROOT) if exe.startswith(ROOT + os.sep) else exe
+        vers.append("%s: %s" % (name, v))
     info["compilers"] = vers
     info["kernel"] = platform.platform()
     try:
@@ -401,8 +403,10 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
     os.makedirs(outdir, exist_ok=True)
     data = {"machine": info, "command": argv, "quick": quick,
             "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc}
+    # Machine paths stay out of the recorded results: paths inside the tree
+    # are written relative to it.
     with open(os.path.join(outdir, "results.json"), "w") as f:
-        json.dump(data, f, indent=1)
+        f.write(json.dumps(data, indent=1).replace(ROOT + os.sep, "") + "\n")
     with open(os.path.join(outdir, "results.csv"), "w") as f:
         f.write("workload,variant,binary,arg,n,ops,ns_per_op_median,ns_per_op_min,"
                 "ns_per_op_max,instr_per_op,status\n")
@@ -510,7 +514,7 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
         "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("git", "?"),
         info.get("git_dirty", "") or "(none)"))
     with open(os.path.join(outdir, "README.md"), "w") as f:
-        f.write("\n".join(L) + "\n")
+        f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
 
 
 def make_plots(outdir, recs, hanoi, cc):
