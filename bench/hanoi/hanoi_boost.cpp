@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "hanoi.h"
 
 #include <boost/context/detail/fcontext.hpp>
@@ -45,7 +44,10 @@ void body(bc::transfer_t T) {
   std::abort();
 }
 
-__attribute__((noinline)) uint64_t run(char *Stack, Job &J) {
+__attribute__((noinline)) uint64_t run(unsigned N, uint64_t Times,
+                                       void *State) {
+  char *Stack = static_cast<char *>(State);
+  Job J{N, Times, nullptr};
   bc::fcontext_t G = bc::make_fcontext(Stack + StackSize, StackSize, body);
   uint64_t H = 0;
   bc::transfer_t T = bc::jump_fcontext(G, &J);
@@ -61,17 +63,6 @@ __attribute__((noinline)) uint64_t run(char *Stack, Job &J) {
 
 int main(int argc, char **argv) {
   bench_args A = bench_parse(argc, argv, 20);
-  bench_run R = bench_begin("hanoi", "boost-fcontext", A.n);
-  Job J{static_cast<unsigned>(A.n), hanoi_times(static_cast<unsigned>(A.n)),
-        nullptr};
-  uint64_t Ops = J.Times * ((uint64_t(1) << J.N) - 1);
-  uint64_t Expected = hanoi_expected(J.N, J.Times);
-  char *Stack = static_cast<char *>(aligned_alloc(4096, StackSize));
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns();
-    uint64_t H = run(Stack, J);
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, Ops, H, Expected);
-  }
-  return bench_end(&R);
+  return hanoi_bench(&A, "boost-fcontext", run,
+                     aligned_alloc(4096, StackSize));
 }

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "gen20.hpp"
 #include "hanoi.h"
 #include "recgen20.hpp"
@@ -49,6 +48,20 @@ __attribute__((noinline)) uint64_t drain(Gen G, uint64_t H) {
   return H;
 }
 
+uint64_t runSym(unsigned N, uint64_t Times, void *) {
+  uint64_t H = 0;
+  for (uint64_t I = 0; I < Times; ++I)
+    H = drain(hanoiSym(N, 'a', 'b', 'c'), H);
+  return H;
+}
+
+uint64_t runNested(unsigned N, uint64_t Times, void *) {
+  uint64_t H = 0;
+  for (uint64_t I = 0; I < Times; ++I)
+    H = drain(hanoiNested(N, 'a', 'b', 'c'), H);
+  return H;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -59,18 +72,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "unknown variant %s\n", V);
     return 64;
   }
-  bench_run R = bench_begin("hanoi", V, A.n);
-  unsigned N = (unsigned)A.n;
-  uint64_t Times = hanoi_times(N);
-  uint64_t Ops = Times * ((uint64_t(1) << N) - 1);
-  uint64_t Expected = hanoi_expected(N, Times);
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns(), H = 0;
-    for (uint64_t I = 0; I < Times; ++I)
-      H = Sym ? drain(hanoiSym(N, 'a', 'b', 'c'), H)
-              : drain(hanoiNested(N, 'a', 'b', 'c'), H);
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, Ops, H, Expected);
-  }
-  return bench_end(&R);
+  return hanoi_bench(&A, V, Sym ? runSym : runNested, nullptr);
 }

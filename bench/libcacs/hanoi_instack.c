@@ -13,7 +13,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "cacs/instack.h"
 #include "hanoi.h"
 
@@ -39,7 +38,10 @@ static uint64_t body(cacs_isg_ctx *ctx, void *arg) {
   return 0;
 }
 
-static __attribute__((noinline)) uint64_t run_gen(job *j) {
+static __attribute__((noinline)) uint64_t run_gen(unsigned n, uint64_t times,
+                                                  void *state) {
+  (void)state;
+  job jb = {n, times}, *j = &jb;
   cacs_isg g;
   uint64_t h = 0;
   for (uint64_t v = cacs_isg_start(&g, body, j); !cacs_isg_done(&g);
@@ -60,7 +62,10 @@ static __attribute__((noinline)) void hanoi_cb(unsigned n, char f, char t,
 static __attribute__((noinline)) void fold_cb(void *c, uint32_t m) {
   *(uint64_t *)c = hanoi_fold(*(uint64_t *)c, m);
 }
-static __attribute__((noinline)) uint64_t run_plain(job *j) {
+static __attribute__((noinline)) uint64_t run_plain(unsigned n, uint64_t times,
+                                                    void *state) {
+  (void)state;
+  job jb = {n, times}, *j = &jb;
   uint64_t h = 0;
   move_fn volatile cb = fold_cb; // an opaque callback, as a real consumer's
   for (uint64_t i = 0; i < j->times; ++i)
@@ -71,16 +76,6 @@ static __attribute__((noinline)) uint64_t run_plain(job *j) {
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 20);
   int plain = a.variant && !strcmp(a.variant, "plain-callback");
-  bench_run r =
-      bench_begin("hanoi", plain ? "plain-callback" : "libcacs-instack", a.n);
-  job j = {(unsigned)a.n, hanoi_times((unsigned)a.n)};
-  uint64_t ops = j.times * (((uint64_t)1 << a.n) - 1);
-  uint64_t expected = hanoi_expected(j.n, j.times);
-  for (int rep = 0; rep < a.reps; ++rep) {
-    uint64_t t0 = bench_now_ns();
-    uint64_t h = plain ? run_plain(&j) : run_gen(&j);
-    uint64_t t1 = bench_now_ns();
-    bench_record(&r, t1 - t0, ops, h, expected);
-  }
-  return bench_end(&r);
+  return plain ? hanoi_bench(&a, "plain-callback", run_plain, NULL)
+               : hanoi_bench(&a, "libcacs-instack", run_gen, NULL);
 }

@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "cacs/generator.h"
 #include "hanoi.h"
 
@@ -28,8 +27,11 @@ static void body(cacs_gen *g, void *arg) {
     hanoi_gen(g, j->n, 'a', 'b', 'c');
 }
 
-static __attribute__((noinline)) uint64_t run(job *j) {
-  cacs_gen *g = cacs_gen_create(body, j, 0);
+static __attribute__((noinline)) uint64_t run(unsigned n, uint64_t times,
+                                              void *state) {
+  (void)state;
+  job j = {n, times};
+  cacs_gen *g = cacs_gen_create(body, &j, 0);
   uint64_t h = 0, v;
   while (cacs_gen_next(g, &v))
     h = hanoi_fold(h, (uint32_t)v);
@@ -39,15 +41,5 @@ static __attribute__((noinline)) uint64_t run(job *j) {
 
 int main(int argc, char **argv) {
   bench_args a = bench_parse(argc, argv, 20);
-  bench_run r = bench_begin("hanoi", "libcacs-gen", a.n);
-  job j = {(unsigned)a.n, hanoi_times((unsigned)a.n)};
-  uint64_t ops = j.times * (((uint64_t)1 << a.n) - 1);
-  uint64_t expected = hanoi_expected(j.n, j.times);
-  for (int rep = 0; rep < a.reps; ++rep) {
-    uint64_t t0 = bench_now_ns();
-    uint64_t h = run(&j);
-    uint64_t t1 = bench_now_ns();
-    bench_record(&r, t1 - t0, ops, h, expected);
-  }
-  return bench_end(&r);
+  return hanoi_bench(&a, "libcacs-gen", run, NULL);
 }

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "cacs/instack.h"
+#include "sumseq.h"
 
 static uint64_t producer(cacs_isg_ctx *ctx, void *arg) {
   cacs_isg_ctx c = *ctx; // a local copy stays in registers
@@ -21,7 +21,8 @@ static uint64_t producer(cacs_isg_ctx *ctx, void *arg) {
   return 0;
 }
 
-static __attribute__((noinline)) uint64_t sum_of(uint64_t n) {
+static __attribute__((noinline)) uint64_t sum_of(uint64_t n, void *state) {
+  (void)state;
   cacs_isg g;
   uint64_t sum = 0;
   for (uint64_t v = cacs_isg_start(&g, producer, (void *)(uintptr_t)n);
@@ -31,14 +32,6 @@ static __attribute__((noinline)) uint64_t sum_of(uint64_t n) {
 }
 
 int main(int argc, char **argv) {
-  bench_args a = bench_parse(argc, argv, 100000000);
-  bench_run r = bench_begin("sumseq", "libcacs-instack", a.n);
-  uint64_t expected = a.n % 2 ? a.n * ((a.n + 1) / 2) : (a.n / 2) * (a.n + 1);
-  for (int rep = 0; rep < a.reps; ++rep) {
-    uint64_t t0 = bench_now_ns();
-    uint64_t got = sum_of(a.n);
-    uint64_t t1 = bench_now_ns();
-    bench_record(&r, t1 - t0, a.n, got, expected);
-  }
-  return bench_end(&r);
+  bench_args a = sumseq_args(argc, argv);
+  return sumseq_bench(&a, "libcacs-instack", sum_of, NULL);
 }

@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
+#include "sumseq.h"
 #include "cacs/instack.hpp"
 
-__attribute__((noinline)) uint64_t sumOf(uint64_t N) {
+__attribute__((noinline)) uint64_t sumOf(uint64_t N, void *) {
   uint64_t Sum = 0;
   for (uint64_t V : cacs::make_instack<uint64_t>([N](auto &Yield) {
          for (uint64_t Count = N; Count != 0; --Count)
@@ -23,14 +23,6 @@ __attribute__((noinline)) uint64_t sumOf(uint64_t N) {
 }
 
 int main(int argc, char **argv) {
-  bench_args A = bench_parse(argc, argv, 100000000);
-  bench_run R = bench_begin("sumseq", "libcacs-instack-c++", A.n);
-  uint64_t Expected = A.n % 2 ? A.n * ((A.n + 1) / 2) : (A.n / 2) * (A.n + 1);
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns();
-    uint64_t Got = sumOf(A.n);
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, A.n, Got, Expected);
-  }
-  return bench_end(&R);
+  bench_args A = sumseq_args(argc, argv);
+  return sumseq_bench(&A, "libcacs-instack-c++", sumOf, nullptr);
 }

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
+#include "sumseq.h"
 #include "cacs/generator.h"
 
 static void producer(cacs_gen *g, void *arg) {
@@ -13,7 +13,8 @@ static void producer(cacs_gen *g, void *arg) {
     cacs_gen_yield(g, count);
 }
 
-static __attribute__((noinline)) uint64_t sum_of(uint64_t n) {
+static __attribute__((noinline)) uint64_t sum_of(uint64_t n, void *state) {
+  (void)state;
   cacs_gen *g = cacs_gen_create(producer, &n, 0);
   uint64_t sum = 0, v;
   while (cacs_gen_next(g, &v))
@@ -23,14 +24,6 @@ static __attribute__((noinline)) uint64_t sum_of(uint64_t n) {
 }
 
 int main(int argc, char **argv) {
-  bench_args a = bench_parse(argc, argv, 100000000);
-  bench_run r = bench_begin("sumseq", "libcacs-gen", a.n);
-  uint64_t expected = a.n % 2 ? a.n * ((a.n + 1) / 2) : (a.n / 2) * (a.n + 1);
-  for (int rep = 0; rep < a.reps; ++rep) {
-    uint64_t t0 = bench_now_ns();
-    uint64_t got = sum_of(a.n);
-    uint64_t t1 = bench_now_ns();
-    bench_record(&r, t1 - t0, a.n, got, expected);
-  }
-  return bench_end(&r);
+  bench_args a = sumseq_args(argc, argv);
+  return sumseq_bench(&a, "libcacs-gen", sum_of, NULL);
 }

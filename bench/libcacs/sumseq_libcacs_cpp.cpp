@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
+#include "sumseq.h"
 #include "cacs/generator.hpp"
 
 __attribute__((noinline)) cacs::generator<uint64_t> producer(uint64_t Count) {
@@ -21,7 +21,7 @@ __attribute__((noinline)) cacs::generator<uint64_t> producer(uint64_t Count) {
       });
 }
 
-__attribute__((noinline)) uint64_t sumOf(uint64_t N) {
+__attribute__((noinline)) uint64_t sumOf(uint64_t N, void *) {
   uint64_t Sum = 0;
   for (uint64_t V : producer(N))
     Sum += V;
@@ -29,14 +29,6 @@ __attribute__((noinline)) uint64_t sumOf(uint64_t N) {
 }
 
 int main(int argc, char **argv) {
-  bench_args A = bench_parse(argc, argv, 100000000);
-  bench_run R = bench_begin("sumseq", "libcacs-gen-c++", A.n);
-  uint64_t Expected = A.n % 2 ? A.n * ((A.n + 1) / 2) : (A.n / 2) * (A.n + 1);
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns();
-    uint64_t Got = sumOf(A.n);
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, A.n, Got, Expected);
-  }
-  return bench_end(&R);
+  bench_args A = sumseq_args(argc, argv);
+  return sumseq_bench(&A, "libcacs-gen-c++", sumOf, nullptr);
 }

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
+#include "sumseq.h"
 
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdlib>
@@ -30,7 +30,8 @@ void producer(bc::transfer_t T) {
   std::abort();
 }
 
-__attribute__((noinline)) uint64_t sumOf(char *Stack, uint64_t N) {
+__attribute__((noinline)) uint64_t sumOf(uint64_t N, void *State) {
+  char *Stack = static_cast<char *>(State);
   bc::fcontext_t G = bc::make_fcontext(Stack + StackSize, StackSize, producer);
   uint64_t Sum = 0;
   bc::transfer_t T = bc::jump_fcontext(G, &N);
@@ -44,15 +45,7 @@ __attribute__((noinline)) uint64_t sumOf(char *Stack, uint64_t N) {
 } // namespace
 
 int main(int argc, char **argv) {
-  bench_args A = bench_parse(argc, argv, 100000000);
-  bench_run R = bench_begin("sumseq", "boost-fcontext", A.n);
-  uint64_t Expected = A.n % 2 ? A.n * ((A.n + 1) / 2) : (A.n / 2) * (A.n + 1);
-  char *Stack = static_cast<char *>(aligned_alloc(4096, StackSize));
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns();
-    uint64_t Got = sumOf(Stack, A.n);
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, A.n, Got, Expected);
-  }
-  return bench_end(&R);
+  bench_args A = sumseq_args(argc, argv);
+  return sumseq_bench(&A, "boost-fcontext", sumOf,
+                      aligned_alloc(4096, StackSize));
 }

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench.h"
 #include "gen20.hpp"
+#include "sumseq.h"
 
 #include <cstring>
 
@@ -42,26 +42,20 @@ __attribute__((noinline)) uint64_t plainLoop(uint64_t N) {
   return Sum;
 }
 
+uint64_t sumFor(uint64_t N, void *) { return sumOf(producerFor, N); }
+uint64_t sumWhile(uint64_t N, void *) { return sumOf(producerWhile, N); }
+uint64_t sumPlain(uint64_t N, void *) { return plainLoop(N); }
+
 int main(int argc, char **argv) {
-  bench_args A = bench_parse(argc, argv, 100000000);
+  bench_args A = sumseq_args(argc, argv);
   const char *V = A.variant ? A.variant : "cpp20-for";
-  bench_run R = bench_begin("sumseq", V, A.n);
-  // n(n+1)/2 mod 2^64, halving the even factor first.
-  uint64_t Expected = A.n % 2 ? A.n * ((A.n + 1) / 2) : (A.n / 2) * (A.n + 1);
-  for (int Rep = 0; Rep < A.reps; ++Rep) {
-    uint64_t T0 = bench_now_ns(), Got;
-    if (!strcmp(V, "cpp20-for"))
-      Got = sumOf(producerFor, A.n);
-    else if (!strcmp(V, "cpp20-while"))
-      Got = sumOf(producerWhile, A.n);
-    else if (!strcmp(V, "plain-loop"))
-      Got = plainLoop(A.n);
-    else {
-      fprintf(stderr, "unknown variant %s\n", V);
-      return 64;
-    }
-    uint64_t T1 = bench_now_ns();
-    bench_record(&R, T1 - T0, A.n, Got, Expected);
+  sumseq_fn F = !strcmp(V, "cpp20-for")     ? sumFor
+                : !strcmp(V, "cpp20-while") ? sumWhile
+                : !strcmp(V, "plain-loop")  ? sumPlain
+                                            : nullptr;
+  if (!F) {
+    fprintf(stderr, "unknown variant %s\n", V);
+    return 64;
   }
-  return bench_end(&R);
+  return sumseq_bench(&A, V, F, nullptr);
 }

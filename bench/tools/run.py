@@ -49,6 +49,8 @@ BENCHES = [
     ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", "tail", YIELD_N, 10_000, YIELD_CG),
     # -fpreserve-none-callee-saved=none (x86-64, LLVM 22 builds only).
     ("yield", "yield_libcacs_csnone", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn_csnone", None, YIELD_N, 10_000, YIELD_CG),
@@ -81,7 +83,7 @@ MEMORY_QUICK = [("memory_libcacs", 10_000, "4112")]
 OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq_instack",
             "sumseq_instack_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
-            "apn_client_libcacs", "apn_client_libcacs_apn"}
+            "apn_client_libcacs", "apn_client_libcacs_apn", "switch_libcacs"}
 # Built only where -fpreserve-none-callee-saved=none is supported.
 OPTIONAL |= {"yield_libcacs_csnone", "yield_libcacs_apn_csnone",
              "apn_client_libcacs_csnone", "apn_client_libcacs_apn_csnone"}
@@ -291,7 +293,9 @@ def machine_info(build):
                                text=True).stdout.splitlines()[0]
         except (OSError, IndexError):
             v = "?"
-        vers.append("%s: %s" % (exe, v))
+        # Paths inside the tree are given relative to it.
+        name = os.path.relpath(exe, ROOT) if exe.startswith(ROOT + os.sep) else exe
+        vers.append("%s: %s" % (name, v))
     info["compilers"] = vers
     info["kernel"] = platform.platform()
     try:
@@ -407,8 +411,10 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
     os.makedirs(outdir, exist_ok=True)
     data = {"machine": info, "command": argv, "quick": quick,
             "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc}
+    # Machine paths stay out of the recorded results: paths inside the tree
+    # are written relative to it.
     with open(os.path.join(outdir, "results.json"), "w") as f:
-        json.dump(data, f, indent=1)
+        f.write(json.dumps(data, indent=1).replace(ROOT + os.sep, "") + "\n")
     with open(os.path.join(outdir, "results.csv"), "w") as f:
         f.write("workload,variant,binary,arg,n,ops,ns_per_op_median,ns_per_op_min,"
                 "ns_per_op_max,instr_per_op,status\n")
@@ -430,7 +436,7 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
              "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
     order = ["sumseq", "yield", "write_fully", "apn_client"]
     titles = {"sumseq": "1. Sum of sequence (ops = values)",
-              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop)",
+              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop); libcacs-switch rows: ping-pong between two contexts through cacs/switch.h, no scheduler (ops = switches)",
               "write_fully": "3. write_fully, 10 tasks x 100 MB, 800-byte send_some (ops = wait_for_ready+send_some)",
               "apn_client": "5. APN on a multi-level client (ops = response messages)"}
     for w in order:
@@ -516,7 +522,7 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
         "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("git", "?"),
         info.get("git_dirty", "") or "(none)"))
     with open(os.path.join(outdir, "README.md"), "w") as f:
-        f.write("\n".join(L) + "\n")
+        f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
 
 
 def make_plots(outdir, recs, hanoi, cc):

@@ -4,7 +4,8 @@
 // nested generators (a generator consuming another), many values live in the
 // consumer and the generator across every switch, a consumer that calls
 // deep functions between resumes (they run below the generator's frames),
-// and a generator abandoned half-way.
+// a leaf generator whose locals are in its red zone, and a generator
+// abandoned half-way.
 //
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
 // RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t1 && %t1 | FileCheck %s
@@ -21,6 +22,7 @@
 // CHECK: nested 5050
 // CHECK: live ok
 // CHECK: deep ok
+// CHECK: red zone ok
 // CHECK: abandoned ok
 // CHECK: PASS
 
@@ -231,6 +233,33 @@ __attribute__((noinline)) static void test_deep(void) {
   printf("deep %s\n", bad ? "WRONG" : "ok");
 }
 
+// A leaf generator keeps its locals below its stack pointer (the x86-64 red
+// zone); the consumer runs below the generator and calls deep functions
+// between resumes, which must not reach them.
+static uint64_t leaf_gen(cacs_isg_ctx *ctx, void *arg) {
+  volatile uint64_t local[12];
+  for (int i = 0; i < 12; ++i)
+    local[i] = (uintptr_t)arg * (i + 1);
+  for (int r = 0; r < 50; ++r) {
+    uint64_t s = 0;
+    for (int i = 0; i < 12; ++i)
+      s += local[i];
+    cacs_isg_yield(ctx, s);
+  }
+  return 0;
+}
+__attribute__((noinline)) static void test_redzone(void) {
+  cacs_isg g;
+  int bad = 0, k = 0;
+  for (uint64_t v = cacs_isg_start(&g, leaf_gen, (void *)3); !cacs_isg_done(&g);
+       v = cacs_isg_resume(&g, 0), ++k) {
+    bad += v != 3 * 78;
+    bad += deep(40) != deep(40);
+  }
+  EXPECT(!bad && k == 50);
+  printf("red zone %s\n", bad || k != 50 ? "WRONG" : "ok");
+}
+
 __attribute__((noinline)) static uint64_t take_three(void) {
   cacs_isg g;
   uint64_t s = 0;
@@ -249,6 +278,7 @@ int main(void) {
   test_nested();
   test_live();
   test_deep();
+  test_redzone();
   uint64_t a = 0;
   for (int i = 0; i < 1000; ++i)
     a += take_three() + deep(5);

@@ -21,6 +21,8 @@
 #include "cacs/switch.h"
 
 #include <stdio.h>
+
+#include "Inputs/live-values.h"
 #include <stdlib.h>
 
 static cacs_context holder_ctx, trasher_ctx;
@@ -113,9 +115,6 @@ volatile uint64_t seed = 0x0123456789abcdefull;
 volatile double dseed = 1.25;
 static int failures;
 
-#define NI 28
-#define ND 32
-
 static void check(const char *what, int i, int ok) {
   if (!ok) {
     printf("FAIL %s[%d] clobbered\n", what, i);
@@ -126,60 +125,11 @@ static void check(const char *what, int i, int ok) {
 // Many live values across each switch; with one clobber missing from the
 // asm, the compiler keeps a value in that register and the trasher kills it.
 __attribute__((noinline)) static void holder(int round) {
-  uint64_t s = seed;
-  double d = dseed;
-// OPAQUE pins each value: computed before the switch, in a register, and
-// not recomputable afterwards (the compiler cannot sink it past the switch).
-#if defined(__x86_64__)
-#define FPREG "+x"
-#else
-#define FPREG "+w"
-#endif
-#define I(n)                                                                   \
-  uint64_t i##n = s * (2 * n + 1) + n;                                         \
-  __asm__ volatile("" : "+r"(i##n));
-#define D(n)                                                                   \
-  double d##n = d * (n + 1) + 0.5 * n;                                         \
-  __asm__ volatile("" : FPREG(d##n));
-  I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11) I(12) I(13)
-  I(14) I(15) I(16) I(17) I(18) I(19) I(20) I(21) I(22) I(23) I(24) I(25)
-  I(26) I(27)
-  D(0) D(1) D(2) D(3) D(4) D(5) D(6) D(7) D(8) D(9) D(10) D(11) D(12) D(13)
-  D(14) D(15) D(16) D(17) D(18) D(19) D(20) D(21) D(22) D(23) D(24) D(25)
-  D(26) D(27) D(28) D(29) D(30) D(31)
-#if defined(__x86_64__)
-  long double l0 = (long double)d * 3.0L, l1 = (long double)d * 7.0L;
-  __asm__ volatile("" : "+t"(l0));
-  __asm__ volatile("" : "+t"(l1));
-#endif
+  LIVE_VALUES_DEFINE(seed, dseed);
   uint64_t got = cacs_switch(&holder_ctx, &trasher_ctx, 0);
   (void)got;
   // Recompute the expectations from the (volatile) seeds after the switch.
-  uint64_t s2 = seed;
-  double e = dseed;
-  // Compare everything before making any call: a call would force the
-  // compiler to spill caller-saved registers anyway and hide a bad clobber.
-  unsigned char ok[NI + ND + 2];
-#define CI(n) ok[n] = i##n == s2 * (2 * n + 1) + n;
-#define CD(n) ok[NI + n] = d##n == e * (n + 1) + 0.5 * n;
-  CI(0) CI(1) CI(2) CI(3) CI(4) CI(5) CI(6) CI(7) CI(8) CI(9) CI(10) CI(11)
-  CI(12) CI(13) CI(14) CI(15) CI(16) CI(17) CI(18) CI(19) CI(20) CI(21)
-  CI(22) CI(23) CI(24) CI(25) CI(26) CI(27)
-  CD(0) CD(1) CD(2) CD(3) CD(4) CD(5) CD(6) CD(7) CD(8) CD(9) CD(10) CD(11)
-  CD(12) CD(13) CD(14) CD(15) CD(16) CD(17) CD(18) CD(19) CD(20) CD(21)
-  CD(22) CD(23) CD(24) CD(25) CD(26) CD(27) CD(28) CD(29) CD(30) CD(31)
-#if defined(__x86_64__)
-  ok[NI + ND] = l0 == (long double)e * 3.0L;
-  ok[NI + ND + 1] = l1 == (long double)e * 7.0L;
-#else
-  ok[NI + ND] = ok[NI + ND + 1] = 1;
-#endif
-  for (int n = 0; n < NI; ++n)
-    check("int", n, ok[n]);
-  for (int n = 0; n < ND; ++n)
-    check("double", n, ok[NI + n]);
-  check("long double", 0, ok[NI + ND]);
-  check("long double", 1, ok[NI + ND + 1]);
+  LIVE_VALUES_CHECK(seed, dseed, check);
   printf("holder round %d %s\n", round, failures ? "FAILED" : "ok");
 }
 

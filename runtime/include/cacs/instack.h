@@ -3,9 +3,10 @@
 // The in-stack generator of "Stackful Coroutine Made Fast" (section 3.2):
 // the generator runs as ordinary frames on its consumer's stack, right below
 // the consumer's frame, and a switch in either direction moves only the
-// resume address and the frame pointer (x86-64: lea; xchg rbp; jmp), with
-// every other register declared clobbered (CACS: the compiler spills what is
-// live). Nothing is allocated; a generator may yield from any call depth.
+// resume address, the frame pointer and rbx / x19 (x86-64: lea; xchg rbp;
+// xchg rbx; call or ret), with every other register but a few the generator
+// keeps declared clobbered (CACS: the compiler spills what is live).
+// Nothing is allocated; a generator may yield from any call depth.
 //
 //   static uint64_t seq(cacs_isg_ctx *ctx, void *arg) {
 //     for (uint64_t c = (uintptr_t)arg; c; --c)
@@ -70,11 +71,14 @@ typedef struct cacs_isg_ctx {
   void *bp;
 } cacs_isg_ctx;
 
-/// Consumer side: where the generator continues; pc == NULL once finished.
+/// Consumer side: the generator's frame pointer, rbx / x19 and the
+/// registers it keeps across its yields (instack_<arch>.h); pc == NULL once
+/// finished (x86-64: 1 while suspended, its resume address is on the stack).
 typedef struct cacs_isg {
   void *pc;
   void *fp;
   void *bp; ///< the generator's rbx / x19
+  void *keep[4];
 } cacs_isg;
 
 /// A generator: runs on the consumer's stack; its return value is what
@@ -89,6 +93,38 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
 // locals or more) is addressed through it (base pointer). Should a base
 // pointer still end up in a clobber list, the compiler's warning (which
 // would hide a miscompile) is an error here.
+// Helpers of instack_<arch>.h, over the registers it names:
+// CACS__ISG_KEEP_REGS, the generator's registers, which the consumer's
+// switches take and give back as operands (its compiler holds them for the
+// generator between switches), and CACS__ISG_RET_REG.
+#define CACS__ISG_KEEP_DECL_(g, r0, r1, r2, r3)                                \
+  register void *cacs_k0_ __asm__(r0) = (g)->keep[0];                          \
+  register void *cacs_k1_ __asm__(r1) = (g)->keep[1];                          \
+  register void *cacs_k2_ __asm__(r2) = (g)->keep[2];                          \
+  register void *cacs_k3_ __asm__(r3) = (g)->keep[3]
+#define CACS__ISG_KEEP_DECL_X_(g, regs) CACS__ISG_KEEP_DECL_(g, regs)
+#define CACS__ISG_KEEP_DECL(g) CACS__ISG_KEEP_DECL_X_(g, CACS__ISG_KEEP_REGS)
+#define CACS__ISG_KEEP_OPS                                                     \
+  "+r"(cacs_k0_), "+r"(cacs_k1_), "+r"(cacs_k2_), "+r"(cacs_k3_)
+#define CACS__ISG_KEEP_STORE(g)                                                \
+  ((g)->keep[0] = cacs_k0_, (g)->keep[1] = cacs_k1_, (g)->keep[2] = cacs_k2_,  \
+   (g)->keep[3] = cacs_k3_)
+
+// The "finished" path of an asm goto (the generator has ended) uses none of
+// the asm's outputs: LLVM (19 and 22) loses outputs on the indirect edge of
+// an asm goto when they flow into a phi (seen on AArch64: the generator's
+// return value replaced by the last yielded one). The return value is read
+// from its register by an asm of its own, the first statement of the path;
+// the rest of *g is dead, overwritten so that the old values are too.
+#define CACS__ISG_FINISHED(g)                                                  \
+  do {                                                                         \
+    register uint64_t cacs_r_ __asm__(CACS__ISG_RET_REG);                      \
+    __asm__ volatile("" : "=r"(cacs_r_));                                      \
+    (g)->pc = (g)->fp = (g)->bp = 0;                                           \
+    (g)->keep[0] = (g)->keep[1] = (g)->keep[2] = (g)->keep[3] = 0;             \
+    return cacs_r_;                                                            \
+  } while (0)
+
 #pragma clang diagnostic push
 #pragma clang diagnostic error "-Winline-asm"
 #if defined(__x86_64__)
@@ -97,6 +133,51 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
 #include "cacs/instack_aarch64.h"
 #endif
 #pragma clang diagnostic pop
+
+/// After a yield: was it resumed by cacs__isg_cancel? (The request is bit 63
+/// of the consumer's resume address, never set in a user-space address;
+/// cleared here.)
+static CACS_ALWAYS_INLINE int cacs__isg_cancelled(cacs_isg_ctx *ctx) {
+  if (__builtin_expect((intptr_t)ctx->pc >= 0, 1))
+    return 0;
+  ctx->pc = (void *)((uintptr_t)ctx->pc & ~((uintptr_t)1 << 63));
+  return 1;
+}
+
+/// The cancel path of a C generator's yield, which nothing takes (only the
+/// C++ wrapper cancels): reports and aborts. The call is what makes every
+/// function that yields a non-leaf (instack_<arch>.h: stack alignment, red
+/// zone); an asm goto would do it without the test, but LLVM then saves the
+/// callee-saved registers on every path of the function (no shrink-wrapping),
+/// and a noreturn call has the same effect. So it is declared returning.
+/// It never returns, so it may claim to preserve every register
+/// (preserve_all): the call then costs the hot path nothing.
+#if __has_attribute(preserve_all)
+__attribute__((preserve_all))
+#endif
+void cacs__isg_cancelled_c(void);
+
+/// Generator: hand `v` to the consumer and wait; returns the value of the
+/// resume that continues us.
+static CACS_ALWAYS_INLINE uint64_t cacs_isg_yield(cacs_isg_ctx *ctx,
+                                                  uint64_t v) {
+  uint64_t in;
+  // A loop, so that the cold path joins before the yield: joining after it
+  // the compiler duplicates the code that follows into both paths.
+  for (;;) {
+    in = cacs__isg_yield(ctx, v, 0);
+    if (__builtin_expect((intptr_t)ctx->pc >= 0, 1))
+      return in;
+    cacs__isg_cancelled_c();
+  }
+}
+
+/// Consumer: run the generator until its next yield (returns the value) or
+/// its end (returns its return value; cacs_isg_done becomes true). `in` is
+/// what the pending cacs_isg_yield returns. Never call it on a finished one.
+static CACS_ALWAYS_INLINE uint64_t cacs_isg_resume(cacs_isg *g, uint64_t in) {
+  return cacs__isg_resume(g, in, 0);
+}
 
 /// A dynamic zero-byte allocation the optimizer cannot remove: it makes the
 /// enclosing function address its frame through the frame pointer, which
@@ -136,6 +217,14 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_next(cacs_isg *g) {
 #endif
   return cacs_isg_resume(g, any);
 }
+
+/// Resume the generator with a cancel request (the C++ wrapper's yield then
+/// throws to unwind it: cacs__isg_cancelled). Returns when the generator
+/// has finished, or yielded again.
+static CACS_ALWAYS_INLINE void cacs__isg_cancel(cacs_isg *g) {
+  cacs__isg_resume(g, 0, 1);
+}
+
 
 #ifdef __cplusplus
 } // extern "C"

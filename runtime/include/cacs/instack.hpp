@@ -35,7 +35,6 @@ namespace cacs {
 
 namespace detail {
 struct instack_cancelled {}; // unwinds a generator destroyed before its end
-enum : uint64_t { InstackContinue = 0, InstackCancel = 1 };
 template <class T>
 constexpr bool InstackByValue = std::is_trivially_copyable<T>::value &&
                                 sizeof(T) <= sizeof(uint64_t);
@@ -58,8 +57,8 @@ public:
       std::memcpy(&Bits, &V, sizeof(T));
     else
       Bits = reinterpret_cast<uintptr_t>(&V);
-    if (__builtin_expect(cacs_isg_yield(&Ctx, Bits) == detail::InstackCancel,
-                         0))
+    cacs__isg_yield(&Ctx, Bits, 1);
+    if (cacs__isg_cancelled(&Ctx)) // ~instack of an unfinished generator
       throw detail::instack_cancelled{};
   }
 };
@@ -69,7 +68,7 @@ public:
 template <class T, class F> class instack {
   F Fn;
   std::exception_ptr Error;
-  cacs_isg G = {nullptr, nullptr, nullptr};
+  cacs_isg G = {};
   bool Started = false;
 
   // The generator: runs below the consumer's frame.
@@ -109,7 +108,7 @@ public:
 
   __attribute__((always_inline)) ~instack() {
     if (Started && !cacs_isg_done(&G))
-      cacs_isg_resume(&G, detail::InstackCancel);
+      cacs__isg_cancel(&G);
   }
 
   /// The loop's state lives in the iterator (a local the optimizer keeps in
@@ -127,7 +126,7 @@ public:
     using difference_type = std::ptrdiff_t;
     using pointer = const T *;
     using reference = const T &;
-    iterator() : S(nullptr), G{nullptr, nullptr, nullptr}, Cur(0) {}
+    iterator() : S(nullptr), G{}, Cur(0) {}
     iterator(instack *S, const cacs_isg &G, uint64_t Cur)
         : S(S), G(G), Cur(Cur) {}
     iterator(iterator &&O) : S(O.S), G(O.G), Cur(O.Cur) { O.S = nullptr; }
@@ -145,7 +144,7 @@ public:
     }
     const T *operator->() const { return &**this; }
     __attribute__((always_inline)) iterator &operator++() {
-      Cur = cacs_isg_resume(&G, detail::InstackContinue);
+      Cur = cacs_isg_next(&G);
       if (__builtin_expect(cacs_isg_done(&G), 0)) {
         S->G = G;
         S->finished();
