@@ -4,11 +4,12 @@
 #   P/share/cacs/cacs-settings.h          the settings header the front door
 #                                         includes
 #   P/include/cacs/*.h *.hpp              the libcacs headers
-#   P/lib/libcacs.a                       libcacs for the host
-#   P/lib/aarch64-linux-gnu/libcacs.a     libcacs for AArch64 (cross build)
-#   P/lib/pkgconfig/cacs.pc (and lib/aarch64-linux-gnu/pkgconfig/cacs.pc)
+#   P/lib/libcacs.a, libcacs_io.a         libcacs and its I/O module, host
+#   P/lib/aarch64-linux-gnu/libcacs*.a    the same for AArch64 (cross build)
+#   P/lib/pkgconfig/cacs.pc, cacs-io.pc (and in lib/aarch64-linux-gnu)
 #   P/lib/cmake/cacs/                     find_package(cacs CONFIG): the
-#                                         target cacs::cacs, the toolchain file
+#                                         targets cacs::cacs and cacs::io,
+#                                         the toolchain file
 # Targets are referred to by name; the runtime's own CMakeLists.txt is not
 # touched. Everything is relocatable: the files find each other relative to
 # where they are.
@@ -25,23 +26,28 @@ set(CACS_CMAKE_DIR lib/cmake/cacs)
 if(TARGET cacs)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cacs
           DESTINATION include FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
-  install(TARGETS cacs ARCHIVE DESTINATION lib)
+  install(TARGETS cacs cacs_io ARCHIVE DESTINATION lib)
   set(CACS_PC_LIBDIR "lib")
   set(CACS_PC_UP "../..")
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/cacs.pc.in
-                 ${CMAKE_BINARY_DIR}/pkgconfig/cacs.pc @ONLY)
-  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/cacs.pc
-          DESTINATION lib/pkgconfig)
+  foreach(pc cacs cacs-io)
+    configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in
+                   ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
+    install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc
+            DESTINATION lib/pkgconfig)
+  endforeach()
 endif()
 if(TARGET cacs-aarch64)
   install(FILES ${CMAKE_BINARY_DIR}/runtime/aarch64/libcacs.a
+                ${CMAKE_BINARY_DIR}/runtime/aarch64/libcacs_io.a
           DESTINATION lib/aarch64-linux-gnu)
   set(CACS_PC_LIBDIR "lib/aarch64-linux-gnu")
   set(CACS_PC_UP "../../..")
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/cacs.pc.in
-                 ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/cacs.pc @ONLY)
-  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/cacs.pc
-          DESTINATION lib/aarch64-linux-gnu/pkgconfig)
+  foreach(pc cacs cacs-io)
+    configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in
+                   ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/${pc}.pc @ONLY)
+    install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/${pc}.pc
+            DESTINATION lib/aarch64-linux-gnu/pkgconfig)
+  endforeach()
 endif()
 
 include(CMakePackageConfigHelpers)

@@ -1,6 +1,8 @@
 # find_package(cacs CONFIG) for an installed cacs prefix. Gives
 #   cacs::cacs           libcacs (imported static library with its headers),
 #                        for the architecture being built (x86-64 or AArch64)
+#   cacs::io             the I/O module, libcacs_io (cacs/io.h); links
+#                        cacs::cacs
 #   CACS_PREFIX          the prefix
 #   CACS_C_COMPILER, CACS_CXX_COMPILER   the front door
 #   CACS_TOOLCHAIN_FILE  cacs-toolchain.cmake (use it as CMAKE_TOOLCHAIN_FILE
@@ -14,10 +16,11 @@ if(NOT TARGET cacs::cacs)
   set(_cacs_arch "${CMAKE_SYSTEM_PROCESSOR}")
   if(_cacs_arch MATCHES "^(aarch64|arm64|ARM64)$" AND
      NOT CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
-    set(_cacs_lib "${CACS_PREFIX}/lib/aarch64-linux-gnu/libcacs.a")
+    set(_cacs_libdir "${CACS_PREFIX}/lib/aarch64-linux-gnu")
   else()
-    set(_cacs_lib "${CACS_PREFIX}/lib/libcacs.a")
+    set(_cacs_libdir "${CACS_PREFIX}/lib")
   endif()
+  set(_cacs_lib "${_cacs_libdir}/libcacs.a")
   if(NOT EXISTS "${_cacs_lib}")
     set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
     set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE
@@ -29,6 +32,14 @@ if(NOT TARGET cacs::cacs)
     IMPORTED_LOCATION "${_cacs_lib}"
     IMPORTED_LINK_INTERFACE_LANGUAGES "C"
     INTERFACE_INCLUDE_DIRECTORIES "${CACS_PREFIX}/include")
+  if(EXISTS "${_cacs_libdir}/libcacs_io.a")
+    add_library(cacs::io STATIC IMPORTED)
+    set_target_properties(cacs::io PROPERTIES
+      IMPORTED_LOCATION "${_cacs_libdir}/libcacs_io.a"
+      IMPORTED_LINK_INTERFACE_LANGUAGES "C"
+      INTERFACE_LINK_LIBRARIES cacs::cacs)
+  endif()
   unset(_cacs_lib)
+  unset(_cacs_libdir)
   unset(_cacs_arch)
 endif()

@@ -43,6 +43,9 @@ config.substitutions.extend(
         ("%cacs_include", os.path.join(config.cacs_src_root, "runtime", "include")),
         ("%cacs_rt_x86_64", os.path.join(rt_dir, "x86_64", "libcacs.a")),
         ("%cacs_rt_aarch64", os.path.join(rt_dir, "aarch64", "libcacs.a")),
+        # The I/O module; link it before libcacs.
+        ("%cacs_io_x86_64", os.path.join(rt_dir, "x86_64", "libcacs_io.a")),
+        ("%cacs_io_aarch64", os.path.join(rt_dir, "aarch64", "libcacs_io.a")),
         ("%aarch64_flags", "--target=aarch64-linux-gnu"),
         ("%run_aarch64", "%s -L %s" % (config.qemu_aarch64, config.aarch64_sysroot)),
         ("%cacs_src_root", config.cacs_src_root),

@@ -1,0 +1,107 @@
+//===- cacs/io.h - Descriptor I/O for coroutines ----------------*- C -*-===//
+//
+// The I/O module, library cacs_io (libcacs_io.a, beside libcacs.a; link
+// both). A coroutine calling these functions waits for its descriptor
+// instead of blocking the thread: each call tries the system call first
+// and, on EAGAIN, parks the coroutine until the thread's epoll loop
+// reports the descriptor ready, then tries again.
+//
+// Errors: every call returns -1 with errno set. Besides the system call's
+// own errors:
+//   ETIMEDOUT  the timeout passed (it covers the whole call, retries
+//              included: cacs_write_all and cacs_connect too);
+//   EINTR      another coroutine called cacs_wake on the waiting one;
+//   ECANCELED  the descriptor was closed with cacs_close while waiting.
+// A read of 0 bytes is end of file (the peer closed). A peer that reset the
+// connection gives ECONNRESET; writing to a closed peer gives EPIPE (on
+// sockets the module sends with MSG_NOSIGNAL, so no SIGPIPE; on pipes the
+// signal is raised as for write(2): ignore SIGPIPE in a program that
+// writes to pipes). A signal interrupting a system call (EINTR from the
+// kernel) is retried, never returned.
+//
+// Timeouts are int64_t microseconds as in coro.h: < 0 (CACS_FOREVER)
+// waits forever, 0 never waits (ETIMEDOUT instead of EAGAIN).
+//
+// Thread model: every thread has its own epoll loop, created on its first
+// wait and closed when the thread exits. A descriptor belongs to the loop
+// of the thread that first waits on it; use it from that thread's
+// coroutines only. cacs_wake from another thread is not possible (see
+// cacs/sync.h for cross-thread wakeups).
+//
+// Descriptors: the module makes a descriptor O_NONBLOCK the first time a
+// call here sees it (cacs_accept returns non-blocking descriptors) and
+// registers it with epoll (edge-triggered, once) the first time a call
+// waits on it. It remembers both per descriptor number until cacs_close.
+// Close descriptors the module has seen with cacs_close; if something else
+// closes one (close(2), fclose, a library), call cacs_io_forget first, or a
+// new descriptor that reuses the number could be used in blocking mode.
+//
+// Any number of coroutines may wait on one descriptor in one direction
+// (several acceptors on one listening socket, a reader and a writer on one
+// socket): readiness wakes them all and each retries its call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_IO_H
+#define CACS_IO_H
+
+#include "cacs/coro.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Wait until `fd` is ready for `events` (EPOLLIN, EPOLLOUT or both; ready
+/// means a call would not block: data, end of file, an error or a hangup
+/// count as ready). Level semantics: returns 0 at once if `fd` is ready now
+/// (one poll(2) to find out), else parks. Returns -1 with errno as above.
+int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us);
+
+ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us);
+ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us);
+ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
+                   int64_t timeout_us);
+ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
+                    int64_t timeout_us);
+ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us);
+ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
+                  int64_t timeout_us);
+
+/// Write all `n` bytes (looping over short writes). Returns n, or -1 with
+/// errno; on an error some of the bytes may have been written.
+ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us);
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: returns a non-blocking
+/// descriptor, or -1 with errno.
+int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                int64_t timeout_us);
+
+/// Connect a socket (made non-blocking): on EINPROGRESS waits until it is
+/// writable and reports the outcome from SO_ERROR (ECONNREFUSED, ...).
+/// After ETIMEDOUT or EINTR the attempt continues in the kernel: close
+/// the socket.
+int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
+                 int64_t timeout_us);
+
+/// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
+/// the descriptor, then close(2) it. Returns close's result.
+int cacs_close(int fd);
+
+/// Forget what the module knows of `fd` (non-blocking mode set, epoll
+/// registration), waking its waiters with ECANCELED, without closing it.
+/// Call it before a descriptor the module has seen is closed by other
+/// means.
+void cacs_io_forget(int fd);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_IO_H

@@ -1,0 +1,493 @@
+//===- lib/io.c - Descriptor I/O for coroutines: the epoll loop ----------===//
+//
+// One epoll instance per thread, plugged into the core scheduler through
+// lib/sched.h: the service coroutine calls io_poll once per round of the
+// ready ring, and blocks in it when nothing else is ready.
+//
+// Design:
+// - Every descriptor is registered once, edge-triggered, for both
+//   directions (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET), the first time a
+//   coroutine waits on it; no epoll_ctl per wait. Edge-triggered is correct
+//   because a coroutine waits only right after its system call returned
+//   EAGAIN: any readiness after that point produces a new edge (and one
+//   that came before the registration is reported by EPOLL_CTL_ADD itself).
+//   Events for a direction nobody waits on are dropped.
+// - Per descriptor number a record (struct io_fd) holds the two lists of
+//   waiters (readers, writers). A waiter is a node on the waiting
+//   coroutine's stack; readiness wakes every node of the list (each retries
+//   its call, and those that meet EAGAIN again wait for the next edge).
+// - The records are a table indexed by descriptor number that grows on
+//   demand; it may move while a coroutine is parked, so nodes never point
+//   into it (the list head is found again by number).
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "cacs/io.h"
+#include "internal.h"
+#include "sched.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { DIR_IN = 0, DIR_OUT = 1 };
+enum { WAIT_PENDING = -1 };
+
+struct io_waiter {
+  struct io_waiter *next, *prev; // prev == NULL: first of its list
+  cacs_coro *co;
+  int result; // WAIT_PENDING, then 0 (ready) or ECANCELED (closed)
+};
+
+struct io_fd {
+  struct io_waiter *waiters[2]; // DIR_IN, DIR_OUT
+  unsigned char known;          // O_NONBLOCK set, `socket` valid
+  unsigned char socket;         // send with MSG_NOSIGNAL
+  unsigned char registered;     // in the epoll set
+};
+
+typedef struct io_loop {
+  int epfd; // -1 until the thread's first wait
+  int no_pwait2;
+  struct io_fd *fds;
+  size_t nfds;
+} io_loop;
+
+static CACS_TLS io_loop L = {.epfd = -1};
+
+// --- records ------------------------------------------------------------
+
+// The record of `fd`, growing the table if needed; NULL with errno EBADF
+// or ENOMEM.
+static struct io_fd *fd_rec(int fd) {
+  if (__builtin_expect((size_t)fd < L.nfds, 1))
+    return &L.fds[fd];
+  if (fd < 0) {
+    errno = EBADF;
+    return NULL;
+  }
+  size_t n = L.nfds ? L.nfds : 64;
+  while (n <= (size_t)fd)
+    n *= 2;
+  struct io_fd *t = (struct io_fd *)realloc(L.fds, n * sizeof *t);
+  if (!t) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  memset(t + L.nfds, 0, (n - L.nfds) * sizeof *t);
+  L.fds = t;
+  L.nfds = n;
+  return &L.fds[fd];
+}
+
+// The record of `fd` after making it non-blocking (once per descriptor).
+static struct io_fd *fd_prepare(int fd) {
+  struct io_fd *r = fd_rec(fd);
+  if (!r || __builtin_expect(r->known, 1))
+    return r;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
+    return NULL;
+  struct stat st;
+  r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  r->known = 1;
+  return r;
+}
+
+static void wake_all(struct io_fd *r, int dir, int result) {
+  struct io_waiter *w = r->waiters[dir];
+  r->waiters[dir] = NULL;
+  while (w) {
+    struct io_waiter *next = w->next;
+    w->next = w->prev = NULL;
+    w->result = result;
+    cacs_wake(w->co);
+    w = next;
+  }
+}
+
+static void waiter_link(int fd, int dir, struct io_waiter *w) {
+  struct io_fd *r = &L.fds[fd];
+  w->prev = NULL;
+  w->next = r->waiters[dir];
+  if (w->next)
+    w->next->prev = w;
+  r->waiters[dir] = w;
+}
+
+static void waiter_unlink(int fd, int dir, struct io_waiter *w) {
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    L.fds[fd].waiters[dir] = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
+}
+
+static void fd_forget(int fd, int deregister) {
+  if ((size_t)fd >= L.nfds)
+    return;
+  struct io_fd *r = &L.fds[fd];
+  wake_all(r, DIR_IN, ECANCELED);
+  wake_all(r, DIR_OUT, ECANCELED);
+  if (deregister && r->registered)
+    epoll_ctl(L.epfd, EPOLL_CTL_DEL, fd, NULL);
+  memset(r, 0, sizeof *r);
+}
+
+// --- the loop -------------------------------------------------------------
+
+static void io_poll(int64_t timeout_us) {
+  struct epoll_event ev[128];
+  int n;
+  if (timeout_us > 0 && !L.no_pwait2) {
+    struct timespec ts = {(time_t)(timeout_us / 1000000),
+                          (long)(timeout_us % 1000000) * 1000};
+    n = epoll_pwait2(L.epfd, ev, 128, &ts, NULL);
+    if (n < 0 && errno == ENOSYS) { // older kernels, qemu-user
+      L.no_pwait2 = 1;
+      return;
+    }
+  } else {
+    // Milliseconds, rounded up so that a timer is never polled early.
+    int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
+    n = epoll_wait(L.epfd, ev, 128, ms);
+  }
+  for (int i = 0; i < n; i++) {
+    size_t fd = (size_t)ev[i].data.fd;
+    if (fd >= L.nfds)
+      continue;
+    uint32_t e = ev[i].events;
+    if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+      wake_all(&L.fds[fd], DIR_IN, 0);
+    if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+      wake_all(&L.fds[fd], DIR_OUT, 0);
+  }
+}
+
+static pthread_key_t loop_key;
+static pthread_once_t loop_key_once = PTHREAD_ONCE_INIT;
+
+// At thread exit: close the epoll instance and free the records.
+static void loop_destroy(void *unused) {
+  (void)unused;
+  if (L.epfd >= 0)
+    close(L.epfd);
+  free(L.fds);
+  L = (io_loop){.epfd = -1};
+}
+
+static void loop_key_init(void) {
+  if (pthread_key_create(&loop_key, loop_destroy) != 0)
+    abort();
+}
+
+static int loop_init(void) {
+  int epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (epfd < 0)
+    return -1;
+  pthread_once(&loop_key_once, loop_key_init);
+  pthread_setspecific(loop_key, &L);
+  L.epfd = epfd;
+  cacs__set_poll_hook(io_poll);
+  return 0;
+}
+
+// --- waiting ------------------------------------------------------------
+
+// A call's timeout: the deadline is fixed at its first wait, so that the
+// timeout covers every retry of the call.
+struct io_deadline {
+  int64_t timeout_us;
+  uint64_t at_ns; // 0: not started
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// What to pass to cacs_park_timeout now; 0 once the deadline has passed.
+static int64_t remaining_us(struct io_deadline *d) {
+  if (d->timeout_us <= 0)
+    return d->timeout_us;
+  uint64_t now = now_ns();
+  if (d->at_ns == 0) {
+    d->at_ns = now + (uint64_t)d->timeout_us * 1000u;
+    return d->timeout_us;
+  }
+  return d->at_ns <= now ? 0 : (int64_t)((d->at_ns - now + 999) / 1000);
+}
+
+// Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,
+// bit DIR_OUT), the deadline passes, the descriptor is closed, or a
+// cacs_wake. Returns 0 (ready: retry the call) or an errno value. Called
+// after a system call returned EAGAIN, so only edges to come matter.
+static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  if (L.epfd < 0 && loop_init() != 0)
+    return errno;
+  struct io_fd *r = fd_rec(fd);
+  if (!r)
+    return errno;
+  if (!r->registered) {
+    struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                             {.fd = fd}};
+    if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
+      return errno; // EPERM: a file epoll cannot wait for
+    r->registered = 1;
+  }
+  struct io_waiter w[2];
+  for (int dir = 0; dir < 2; dir++) {
+    w[dir].co = cacs_self();
+    w[dir].result = WAIT_PENDING;
+    if (dirs & (1u << dir))
+      waiter_link(fd, dir, &w[dir]);
+  }
+  int parked = ENOMEM;
+  if (cacs__io_wait_begin() == 0) {
+    parked = cacs_park_timeout(timeout);
+    cacs__io_wait_end();
+  }
+  // A node the loop or cacs_close did not take is still linked.
+  int result = -1;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dirs & (1u << dir)))
+      continue;
+    if (w[dir].result == WAIT_PENDING)
+      waiter_unlink(fd, dir, &w[dir]);
+    else if (result != ECANCELED)
+      result = w[dir].result;
+  }
+  if (result >= 0)
+    return result; // ready (even if the timer fired too), or closed
+  return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake
+}
+
+int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
+  unsigned dirs = (events & EPOLLIN ? 1u << DIR_IN : 0) |
+                  (events & EPOLLOUT ? 1u << DIR_OUT : 0);
+  if (!dirs) {
+    errno = EINVAL;
+    return -1;
+  }
+  // Level semantics: the edges already consumed do not come again.
+  struct pollfd p = {fd,
+                     (short)((events & EPOLLIN ? POLLIN : 0) |
+                             (events & EPOLLOUT ? POLLOUT : 0)),
+                     0};
+  int n;
+  while ((n = poll(&p, 1, 0)) < 0 && errno == EINTR) {
+  }
+  if (n < 0)
+    return -1;
+  if (n > 0) {
+    if (p.revents & POLLNVAL) {
+      errno = EBADF;
+      return -1;
+    }
+    return 0;
+  }
+  struct io_deadline d = {timeout_us, 0};
+  int e = fd_wait(fd, dirs, &d);
+  if (e) {
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
+// --- the calls ------------------------------------------------------------
+
+enum io_kind {
+  OP_READ,
+  OP_WRITE,
+  OP_READV,
+  OP_WRITEV,
+  OP_RECV,
+  OP_SEND,
+  OP_ACCEPT
+};
+
+struct io_op {
+  enum io_kind kind;
+  int flags;
+  void *buf;          // buffer; iovec array (readv, writev); sockaddr (accept)
+  size_t n;           // length; iovec count
+  socklen_t *addrlen; // accept
+};
+
+static ssize_t op_try(int fd, const struct io_op *op, int socket) {
+  switch (op->kind) {
+  case OP_READ:
+    return read(fd, op->buf, op->n);
+  case OP_WRITE:
+    return socket ? send(fd, op->buf, op->n, MSG_NOSIGNAL)
+                  : write(fd, op->buf, op->n);
+  case OP_READV:
+    return readv(fd, (const struct iovec *)op->buf, (int)op->n);
+  case OP_WRITEV:
+    if (socket) {
+      struct msghdr m = {0};
+      m.msg_iov = (struct iovec *)op->buf;
+      m.msg_iovlen = op->n;
+      return sendmsg(fd, &m, MSG_NOSIGNAL);
+    }
+    return writev(fd, (const struct iovec *)op->buf, (int)op->n);
+  case OP_RECV:
+    return recv(fd, op->buf, op->n, op->flags);
+  case OP_SEND:
+    return send(fd, op->buf, op->n, op->flags | MSG_NOSIGNAL);
+  case OP_ACCEPT:
+    return accept4(fd, (struct sockaddr *)op->buf, op->addrlen,
+                   SOCK_NONBLOCK | SOCK_CLOEXEC);
+  }
+  errno = EINVAL;
+  return -1;
+}
+
+// Try the call; on EAGAIN wait for the direction it needs and try again.
+static inline __attribute__((always_inline)) ssize_t
+io_do(int fd, const struct io_op *op, struct io_deadline *d) {
+  struct io_fd *r = fd_prepare(fd);
+  if (!r)
+    return -1;
+  int socket = r->socket; // `r` may move while we wait
+  int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
+                ? DIR_OUT
+                : DIR_IN;
+  for (;;) {
+    ssize_t n = op_try(fd, op, socket);
+    if (n >= 0)
+      return n;
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK)
+      return -1;
+    int e = fd_wait(fd, 1u << dir, d);
+    if (e) {
+      errno = e;
+      return -1;
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) ssize_t
+io_call(int fd, struct io_op op, int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  return io_do(fd, &op, &d);
+}
+
+ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us) {
+  return io_call(fd, (struct io_op){OP_READ, 0, buf, n, NULL}, timeout_us);
+}
+
+ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us) {
+  return io_call(fd, (struct io_op){OP_WRITE, 0, (void *)buf, n, NULL},
+                 timeout_us);
+}
+
+ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
+                   int64_t timeout_us) {
+  return io_call(fd,
+                 (struct io_op){OP_READV, 0, (void *)iov, (size_t)iovcnt, NULL},
+                 timeout_us);
+}
+
+ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
+                    int64_t timeout_us) {
+  return io_call(
+      fd, (struct io_op){OP_WRITEV, 0, (void *)iov, (size_t)iovcnt, NULL},
+      timeout_us);
+}
+
+ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us) {
+  return io_call(fd, (struct io_op){OP_RECV, flags, buf, n, NULL}, timeout_us);
+}
+
+ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
+                  int64_t timeout_us) {
+  return io_call(fd, (struct io_op){OP_SEND, flags, (void *)buf, n, NULL},
+                 timeout_us);
+}
+
+ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  size_t done = 0;
+  while (done < n) {
+    struct io_op op = {OP_WRITE, 0, (char *)buf + done, n - done, NULL};
+    ssize_t k = io_do(fd, &op, &d);
+    if (k < 0)
+      return -1;
+    done += (size_t)k;
+  }
+  return (ssize_t)n;
+}
+
+int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                int64_t timeout_us) {
+  int c = (int)io_call(lfd, (struct io_op){OP_ACCEPT, 0, addr, 0, addrlen},
+                       timeout_us);
+  if (c < 0)
+    return -1;
+  // A new descriptor: whatever the number meant before is stale.
+  fd_forget(c, 0);
+  struct io_fd *r = fd_rec(c);
+  if (!r) {
+    close(c);
+    return -1;
+  }
+  r->known = 1;
+  r->socket = 1;
+  return c;
+}
+
+int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
+                 int64_t timeout_us) {
+  if (!fd_prepare(fd))
+    return -1;
+  if (connect(fd, addr, addrlen) == 0)
+    return 0;
+  if (errno != EINPROGRESS && errno != EINTR)
+    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  for (;;) {
+    int e = fd_wait(fd, 1u << DIR_OUT, &d);
+    if (e) {
+      errno = e;
+      return -1;
+    }
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+      return -1;
+    if (err) {
+      errno = err;
+      return -1;
+    }
+    // No error yet: connected, or a wakeup that came early.
+    struct sockaddr_storage peer;
+    len = sizeof peer;
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
+      return 0;
+    if (errno != ENOTCONN)
+      return -1;
+  }
+}
+
+void cacs_io_forget(int fd) { fd_forget(fd, 1); }
+
+int cacs_close(int fd) {
+  fd_forget(fd, 0); // closing removes it from the epoll set
+  return close(fd);
+}

@@ -1,0 +1,111 @@
+// Shared by the test/runtime/io-*.c tests: failure counting, a clock, a
+// descriptor count for leak checks, and a watchdog so no test can hang.
+#ifndef CACS_TEST_IO_TEST_H
+#define CACS_TEST_IO_TEST_H
+
+#include "cacs/io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+#define EXPECT(c)                                                              \
+  do {                                                                         \
+    if (!(c)) {                                                                \
+      printf("FAIL line %d: %s (errno %d %s)\n", __LINE__, #c, errno,          \
+             strerror(errno));                                                 \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static inline long long now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+// Open descriptors of this process.
+static inline int fd_count(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d)
+    return -1;
+  int n = 0;
+  while (readdir(d))
+    n++;
+  closedir(d);
+  return n - 3; // ".", "..", and the directory's own descriptor
+}
+
+static void watchdog_fired(int sig) {
+  (void)sig;
+  static const char msg[] = "FAIL: watchdog: the test did not finish in time\n";
+  ssize_t r = write(1, msg, sizeof msg - 1);
+  (void)r;
+  _exit(3);
+}
+
+// Kill the test after `seconds` (qemu-user and ASan are slow: be generous).
+static inline void watchdog(unsigned seconds) {
+  signal(SIGALRM, watchdog_fired);
+  alarm(seconds);
+}
+
+// A listening TCP socket on 127.0.0.1, on a port the kernel picks.
+static inline int listen_loopback(int backlog, struct sockaddr_in *addr) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return -1;
+  struct sockaddr_in a;
+  memset(&a, 0, sizeof a);
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+      listen(fd, backlog) != 0 ||
+      getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+    close(fd);
+    return -1;
+  }
+  *addr = a;
+  return fd;
+}
+
+// A TCP connection to `addr` through cacs_connect.
+static inline int connect_loopback(const struct sockaddr_in *addr,
+                                   int64_t timeout_us) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return -1;
+  if (cacs_connect(fd, (const struct sockaddr *)addr, sizeof *addr,
+                   timeout_us) != 0) {
+    int e = errno;
+    cacs_close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
+// Create the thread's epoll loop (it holds a descriptor until the thread
+// exits), so that fd_count() before and after a test compares like with
+// like.
+static inline void io_warm_up(void) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    abort();
+  char c;
+  if (cacs_read(sv[0], &c, 1, 1) != -1 || errno != ETIMEDOUT)
+    abort();
+  cacs_close(sv[0]);
+  cacs_close(sv[1]);
+}
+
+#endif // CACS_TEST_IO_TEST_H
