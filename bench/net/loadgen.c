@@ -5,14 +5,17 @@
 //===----------------------------------------------------------------------===//
 //
 //   loadgen -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-s SIZE]
-//           [-m pingpong|stream] [-D DEPTH]
+//           [-m pingpong|stream|http] [-D DEPTH]
 //
 // Opens CONNS connections to 127.0.0.1:PORT and drives them from one thread
 // with epoll (level-triggered):
 //   pingpong  each connection sends one SIZE-byte message, waits for the
 //             whole echo, sends the next;
 //   stream    each connection keeps DEPTH messages in flight (default 16):
-//             the server reads and writes in bulk, as in a streaming echo.
+//             the server reads and writes in bulk, as in a streaming echo;
+//   http      ping-pong with an HTTP/1.1 GET; the reply must be the fixed
+//             response of net_common.h (for callgrind runs: wrk cannot stop
+//             when a server exits).
 // Every echoed byte is checked against what was sent (the first 8 bytes of a
 // message are its sequence number). Latency = time from the send of a
 // message to the arrival of its last byte, kept in a log-linear histogram
@@ -49,7 +52,12 @@ typedef struct conn {
   uint64_t t_sent[MAX_DEPTH]; // send time of message m at [m % depth]
 } conn;
 
-static size_t msg_size = NET_MSG;
+static size_t msg_size = NET_MSG;   // bytes sent per request
+static size_t reply_size = NET_MSG; // bytes expected back
+static int http;                    // -m http: requests and fixed replies
+
+static const char http_request[] =
+    "GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: loadgen\r\n\r\n";
 static int depth = 1;
 static uint64_t hist[HIST_BUCKETS];
 static uint64_t measured, errors;
@@ -88,9 +96,17 @@ static double percentile_us(double q) {
   return (double)max_ns / 1000.0;
 }
 
-/// Byte `off` of message `m`: the sequence number, then a fixed pattern.
+/// Byte `off` of message `m`: the sequence number, then a fixed pattern
+/// (HTTP: the request).
 static inline uint8_t msg_byte(uint64_t m, size_t off) {
+  if (http)
+    return (uint8_t)http_request[off];
   return off < 8 ? (uint8_t)(m >> (8 * off)) : (uint8_t)(off * 7 + 1);
+}
+
+/// Byte `off` of the reply to message `m`: the echo (HTTP: the response).
+static inline uint8_t reply_byte(uint64_t m, size_t off) {
+  return http ? (uint8_t)net_http_response[off] : msg_byte(m, off);
 }
 
 static void set_events(int ep, conn *c, int out) {
@@ -105,7 +121,7 @@ static void set_events(int ep, conn *c, int out) {
 /// Write messages while fewer than `depth` are in flight.
 static int pump_out(int ep, conn *c, uint64_t now) {
   uint8_t msg[NET_BUF];
-  while (c->sent - c->recvd / msg_size < (uint64_t)depth) {
+  while (c->sent - c->recvd / reply_size < (uint64_t)depth) {
     for (size_t i = 0; i < msg_size; ++i)
       msg[i] = msg_byte(c->sent, i);
     if (c->out_pos == 0)
@@ -134,18 +150,18 @@ static int pump_out(int ep, conn *c, uint64_t now) {
 static void take_in(conn *c, const uint8_t *p, size_t n, uint64_t now,
                     uint64_t t_from, uint64_t t_to) {
   while (n) {
-    uint64_t m = c->recvd / msg_size;
-    size_t off = (size_t)(c->recvd % msg_size);
-    size_t k = msg_size - off < n ? msg_size - off : n;
+    uint64_t m = c->recvd / reply_size;
+    size_t off = (size_t)(c->recvd % reply_size);
+    size_t k = reply_size - off < n ? reply_size - off : n;
     for (size_t i = 0; i < k; ++i)
-      if (p[i] != msg_byte(m, off + i)) {
+      if (p[i] != reply_byte(m, off + i)) {
         ++errors;
         break;
       }
     c->recvd += k;
     p += k;
     n -= k;
-    if (off + k == msg_size && now >= t_from && now < t_to) {
+    if (off + k == reply_size && now >= t_from && now < t_to) {
       uint64_t lat = now - c->t_sent[m % (uint64_t)depth];
       ++hist[bucket_of(lat)];
       ++measured;
@@ -209,11 +225,18 @@ int main(int argc, char **argv) {
       depth = 16;
   } else if (!strcmp(mode, "pingpong")) {
     depth = 1;
+  } else if (!strcmp(mode, "http")) {
+    depth = 1;
+    http = 1;
+    msg_size = sizeof http_request - 1;
+    reply_size = NET_HTTP_RESPONSE_LEN;
   } else {
     goto usage;
   }
   if (depth > MAX_DEPTH)
     depth = MAX_DEPTH;
+  if (!http)
+    reply_size = msg_size;
 
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
@@ -271,13 +294,13 @@ int main(int argc, char **argv) {
   uint64_t t_end = now < t_to ? now : t_to;
   double span = t_end > t_from ? (double)(t_end - t_from) / 1e9 : 1e-9;
   double rps = (double)measured / span;
-  printf("RESULT bench=echo mode=%s conns=%d size=%zu depth=%d secs=%.3f "
+  printf("RESULT bench=%s mode=%s conns=%d size=%zu depth=%d secs=%.3f "
          "msgs=%" PRIu64 " rps=%.0f mbps=%.2f p50_us=%.1f p90_us=%.1f "
          "p99_us=%.1f p999_us=%.1f max_us=%.1f errors=%" PRIu64 " closed=%d\n",
-         mode, nconn, msg_size, depth, span, measured, rps,
-         rps * (double)msg_size / 1e6, percentile_us(0.50), percentile_us(0.90),
-         percentile_us(0.99), percentile_us(0.999), (double)max_ns / 1000.0,
-         errors, nconn - open);
+         http ? "http" : "echo", mode, nconn, msg_size, depth, span, measured,
+         rps, rps * (double)msg_size / 1e6, percentile_us(0.50),
+         percentile_us(0.90), percentile_us(0.99), percentile_us(0.999),
+         (double)max_ns / 1000.0, errors, nconn - open);
   fflush(stdout);
   if (errors)
     fprintf(stderr, "loadgen: %" PRIu64 " wrong echoes\n", errors);
@@ -288,7 +311,7 @@ int main(int argc, char **argv) {
 usage:
   fprintf(stderr,
           "usage: %s -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-s SIZE] "
-          "[-m pingpong|stream] [-D DEPTH]\n",
+          "[-m pingpong|stream|http] [-D DEPTH]\n",
           argv[0]);
   return 64;
 }

@@ -158,8 +158,8 @@ def echo_once(bdir, binary, env, mode, conns, a):
         rc, out, err = run_cmd(cmd, a.secs + a.warm + 60)
         kv = kv_line(out)
         rec["command"] = " ".join(cmd)
-        if rc != 0 or not kv:
-            rec["error"] = (err or "")[-300:]
+        if rc != 0 or not kv or int(kv["msgs"]) == 0:
+            rec["error"] = (err or "no message came back")[-300:]
             return rec
         rec.update(status="ok", rps=float(kv["rps"]), p50_us=float(kv["p50_us"]),
                    p99_us=float(kv["p99_us"]), msgs=int(kv["msgs"]))
@@ -284,9 +284,10 @@ def mock_run(path, n, reps, variant, cpu, timeout=600):
 
 
 def bench_mock(bdir, a, kinds, cg):
+    """{"<kind> <seg>": {binary: record}} for each client and read size."""
     res = {}
-    for kind in kinds:
-        variant = f"{kind}:{a.seg}:{a.coros}"
+    for kind, seg in [(k, g) for k in kinds for g in a.segs]:
+        variant = f"{kind}:{seg}:{a.coros}"
         recs = {}
         for label, b in MOCK_VARIANTS:
             path = os.path.join(bdir, b)
@@ -316,7 +317,7 @@ def bench_mock(bdir, a, kinds, cg):
                     rec["callgrind_n"] = a.mock_cg_n
                     rec["instr_per_req"] = bench_run.instr_per_op(
                         os.path.join(bdir, b), a.mock_cg_n, variant)
-            log(f"  mock {kind:5s} {label:18s} "
+            log(f"  mock {kind:5s} {seg:6d} {label:18s} "
                 + (f"{rec['req_per_s']:10.0f} req/s  "
                    + (f"{rec['instr_per_req']:.0f} instr/req"
                       if rec.get("instr_per_req") else "")
@@ -329,24 +330,25 @@ def bench_mock(bdir, a, kinds, cg):
                 if r.get("instr_per_req") and base.get("instr_per_req"):
                     r["gain_instr_pct"] = 100 * (base["instr_per_req"]
                                                  / r["instr_per_req"] - 1)
-        res[kind] = recs
+        res[f"{kind} {seg}"] = recs
     return res
 
 
 # ---- server instructions per request ------------------------------------------------
 
 
-def server_instr_total(bdir, binary, n, a):
-    """Callgrind on the server until it has served n echo requests."""
+def server_instr_total(bdir, binary, proto, n, a):
+    """Callgrind on the server until it has served n requests."""
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, "echo", a.server_cpu,
+    srv = Server(os.path.join(bdir, binary), port, proto, a.server_cpu,
                  SERVER_ENV.get(binary, {}), max_req=n,
                  wrap=["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])
     try:
         if not wait_port(port, srv.proc, 60):
             return None, "server did not listen under callgrind"
         cmd = pinned(a.load_cpu, [os.path.join(bdir, "net_loadgen"), "-p", str(port),
-                                  "-c", str(a.cg_conns), "-d", "300", "-w", "0"])
+                                  "-c", str(a.cg_conns), "-d", "300", "-w", "0",
+                                  "-m", "http" if proto == "http" else "pingpong"])
         run_cmd(cmd, 360)
         rc, _, err = srv.stop(timeout=120)
         m = re.search(r"Collected : (\d+)", err or "")
@@ -358,26 +360,28 @@ def server_instr_total(bdir, binary, n, a):
 
 
 def bench_server_instr(bdir, a, servers):
-    res = {}
+    """{proto: {binary: record}} for the echo and the HTTP servers."""
+    res = {"echo": {}, "http": {}}
     n = a.cg_requests
-    for b in servers:
-        if not os.path.exists(os.path.join(bdir, b)):
-            res[b] = {"status": "missing"}
-            continue
-        if b in CG_UNSUPPORTED:
-            res[b] = {"status": "not measured: " + CG_UNSUPPORTED[b]}
-            log(f"  callgrind echo server {b:24s} {res[b]['status']}")
-            continue
-        t1, e1 = server_instr_total(bdir, b, n, a)
-        t2, e2 = server_instr_total(bdir, b, 2 * n, a) if t1 else (None, "")
-        if t1 and t2:
-            res[b] = {"status": "ok", "instr_per_req": (t2 - t1) / n, "n": n,
-                      "conns": a.cg_conns}
-        else:
-            res[b] = {"status": "FAILED", "error": e1 or e2}
-        log(f"  callgrind echo server {b:24s} "
-            + (f"{res[b]['instr_per_req']:.0f} instr/req" if res[b]["status"] == "ok"
-               else res[b]["status"]))
+    for proto, names in (("echo", servers), ("http", HTTP_SERVERS)):
+        for b in [x for x in names if x in servers]:
+            r = res[proto][b] = {"status": "missing"}
+            if not os.path.exists(os.path.join(bdir, b)):
+                continue
+            if b in CG_UNSUPPORTED:
+                r["status"] = "not measured: " + CG_UNSUPPORTED[b]
+            else:
+                t1, e1 = server_instr_total(bdir, b, proto, n, a)
+                t2, e2 = (server_instr_total(bdir, b, proto, 2 * n, a) if t1
+                          else (None, ""))
+                if t1 and t2:
+                    r.update(status="ok", instr_per_req=(t2 - t1) / n, n=n,
+                             conns=a.cg_conns)
+                else:
+                    r.update(status="FAILED", error=e1 or e2)
+            log(f"  callgrind {proto} server {b:24s} "
+                + (f"{r['instr_per_req']:.0f} instr/req" if r["status"] == "ok"
+                   else r["status"]))
     return res
 
 
@@ -464,37 +468,48 @@ def write_report(outdir, data, a):
             table_points(L, "HTTP", data["http"])
     if "mock" in data:
         L += ["## Mocked HTTP and RPC clients (paper section 5)", "",
-              f"1 MiB per response; the mocked socket delivers at most {a.seg} bytes "
+              "1 MiB per response; the mocked socket delivers at most *read* bytes "
               f"per read and yields (cacs_yield) before each; {a.coros} client "
               f"coroutines on one core; {a.mock_n} requests per run. Gain = "
               "throughput (or fewer instructions) over the full-save switch.", "",
-              "| client | variant | requests/s | instr/request | gain (time) | "
+              "| client | read | variant | requests/s | instr/request | gain (time) | "
               "gain (instr) | paper |",
-              "|---|---|---:|---:|---:|---:|---:|"]
-        for kind, recs in data["mock"].items():
+              "|---|---:|---|---:|---:|---:|---:|---:|"]
+        for key, recs in data["mock"].items():
+            kind, seg = key.split()
             for i, (label, b) in enumerate(MOCK_VARIANTS):
                 r = recs[b]
                 paper = ("" if i == 0 else f"+{PAPER_GAIN[kind][i - 1]}%")
                 if r["status"] != "ok":
-                    L.append(f"| {kind} | {label} | {r['status']} | | | | {paper} |")
+                    L.append(f"| {kind} | {seg} | {label} | {r['status']} | | | | "
+                             f"{paper} |")
                     continue
                 ipr = f"{r['instr_per_req']:.0f}" if r.get("instr_per_req") else ""
                 gt = f"{r['gain_time_pct']:+.1f}%" if "gain_time_pct" in r else ""
                 gi = f"{r['gain_instr_pct']:+.1f}%" if "gain_instr_pct" in r else ""
-                L.append(f"| {kind} | {label} | {r['req_per_s']:.0f} | {ipr} | {gt} | "
-                         f"{gi} | {paper} |")
+                L.append(f"| {kind} | {seg} | {label} | {r['req_per_s']:.0f} | {ipr} | "
+                         f"{gt} | {gi} | {paper} |")
         L.append("")
     if "server_instr" in data:
-        L += ["## Instructions per echo request in the server (callgrind)", "",
+        L += ["## Instructions per request in the server (callgrind)", "",
               f"The server runs under `valgrind --tool=callgrind` and exits after N "
               f"and after 2N requests (`-x`); (total(2N) - total(N)) / N, "
-              f"N = {a.cg_requests}, {a.cg_conns} ping-pong connections. "
-              "Includes the system-call wrappers, not the kernel.", "",
-              "| server | instructions/request |", "|---|---:|"]
-        for b, r in data["server_instr"].items():
-            L.append(f"| {SERVER_NAME.get(b, b)} | "
-                     + (f"{r['instr_per_req']:.0f}" if r["status"] == "ok" else r["status"])
-                     + " |")
+              f"N = {a.cg_requests}, {a.cg_conns} connections of `net_loadgen` "
+              "(ping-pong echo; `-m http`: one GET at a time per connection). "
+              "User-space instructions only: the system calls' kernel work, most "
+              "of a request's time on loopback, is not counted. Under callgrind "
+              "the server is the bottleneck, so each epoll_wait returns many "
+              "ready connections (all servers alike).", "",
+              "| server | echo | HTTP |", "|---|---:|---:|"]
+        si = data["server_instr"]
+
+        def cell(r):
+            if not r:
+                return ""
+            return f"{r['instr_per_req']:.0f}" if r["status"] == "ok" else r["status"]
+        for b in si["echo"]:
+            L.append(f"| {SERVER_NAME.get(b, b)} | {cell(si['echo'].get(b))} | "
+                     f"{cell(si['http'].get(b))} |")
         L.append("")
     if data.get("notes"):
         L += ["## Notes", ""] + [f"- {n}" for n in data["notes"]] + [""]
@@ -548,7 +563,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--load-cpu", type=int, default=1)
-    ap.add_argument("--seg", type=int, default=4096)
+    ap.add_argument("--segs", default="4096,1448",
+                    help="mocked clients: bytes per socket read, comma-separated")
     ap.add_argument("--coros", type=int, default=64)
     ap.add_argument("--mock-n", type=int, default=4096)
     ap.add_argument("--mock-cg-n", type=int, default=128)
@@ -556,6 +572,7 @@ def main():
     ap.add_argument("--cg-conns", type=int, default=100)
     ap.add_argument("--argv", default=None)
     a = ap.parse_args()
+    a.segs = [int(x) for x in a.segs.split(",")]
     if os.cpu_count() and os.cpu_count() < 2:
         a.server_cpu = a.load_cpu = None
     bdir = os.path.join(a.build, "bench")
@@ -568,6 +585,7 @@ def main():
     points, http_conns = ECHO_POINTS, [100, 1000]
     if a.quick:
         a.secs, a.warm, a.reps, a.mock_n = 0.3, 0.0, 1, 128
+        a.segs = a.segs[:1]
         servers, points, http_conns = QUICK_SERVERS, ECHO_POINTS[:1], []
         only.discard("callgrind")
         only.discard("http")
@@ -602,9 +620,9 @@ def main():
                         if isinstance(p, dict) and p.get("status") == "FAILED"]
     for kind, recs in (data.get("mock") or {}).items():
         bad += [f"mock {kind} {b}" for b, r in recs.items() if r["status"] == "FAILED"]
-    for b, r in (data.get("server_instr") or {}).items():
-        if r["status"] == "FAILED":
-            bad.append(f"callgrind {b}")
+    for proto, recs in (data.get("server_instr") or {}).items():
+        bad += [f"callgrind {proto} {b}" for b, r in recs.items()
+                if r["status"] == "FAILED"]
     if bad:
         log("FAILED: " + ", ".join(bad))
         return 1
