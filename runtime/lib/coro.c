@@ -30,6 +30,8 @@ struct cacs_coro {
   unsigned flags;
   int done;
   unsigned char state; // enum coro_state
+  // Freed when it finishes, without a join (cacs_detach).
+  unsigned char detached;
   int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
   size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
   uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
@@ -60,6 +62,7 @@ typedef struct sched {
   size_t ntimers, timers_cap;
   size_t io_waiters;       // coroutines blocked in the I/O module
   cacs__poll_fn poll_hook; // the I/O module's event loop, if linked in
+  cacs_coro *zombies;      // detached and finished, stacks not yet freed
 } sched;
 
 // The assembly (yield_<arch>.S) addresses these fields through
@@ -276,6 +279,11 @@ void cacs_exit(void) {
   if (to == c)
     deadlock(c);
   ring_unlink(c);
+  if (c->detached) { // its stack is freed by the next reap_zombies()
+    c->next = S.zombies;
+    S.zombies = c;
+    S.count--;
+  }
   S.current = to;
   if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(c, to);
@@ -309,10 +317,21 @@ static void coro_init_stack(cacs_coro *c) {
   c->sp = sp;
 }
 
+// Free the stacks of detached coroutines that have finished (not the
+// running one's: a coroutine is a zombie only once it has switched away).
+static void reap_zombies(void) {
+  while (S.zombies) {
+    cacs_coro *z = S.zombies;
+    S.zombies = z->next;
+    cacs_stack_free(&z->stack);
+  }
+}
+
 // A coroutine ready to start, on no ring yet.
 static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
                            const cacs_coro_attr *attr) {
   (void)current(); // the scheduler exists before any coroutine
+  reap_zombies();
   cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
       attr->stack_size, sizeof(cacs_coro), offsetof(cacs_coro, stack),
       attr->stack_flags);
@@ -365,7 +384,7 @@ cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size) {
 
 int cacs_join(cacs_coro *c) {
   cacs_coro *self = current();
-  if (!c || c == self || c == &S.main || c == S.service)
+  if (!c || c == self || c == &S.main || c == S.service || c->detached)
     return -1;
   while (!c->done) {
     c->joiner = self;
@@ -373,6 +392,18 @@ int cacs_join(cacs_coro *c) {
   }
   S.count--;
   cacs_stack_free(&c->stack);
+  return 0;
+}
+
+int cacs_detach(cacs_coro *c) {
+  if (!c || c == &S.main || c == S.service || c->detached || c->joiner)
+    return -1;
+  if (c->done) {
+    S.count--;
+    cacs_stack_free(&c->stack);
+  } else {
+    c->detached = 1;
+  }
   return 0;
 }
 
@@ -518,6 +549,8 @@ static void service_main(void *arg) {
 
 void cacs_park(void) {
   cacs_coro *self = current();
+  if (S.zombies)
+    reap_zombies();
   cacs_coro *to = self->next;
   if (to == self)
     deadlock(self);

@@ -64,11 +64,8 @@ static CACS_TLS io_loop L = {.epfd = -1};
 
 // --- records ------------------------------------------------------------
 
-// The record of `fd`, growing the table if needed; NULL with errno EBADF
-// or ENOMEM.
-static struct io_fd *fd_rec(int fd) {
-  if (__builtin_expect((size_t)fd < L.nfds, 1))
-    return &L.fds[fd];
+// Grow the table to hold `fd`; NULL with errno EBADF or ENOMEM.
+__attribute__((noinline, cold)) static struct io_fd *fd_rec_grow(int fd) {
   if (fd < 0) {
     errno = EBADF;
     return NULL;
@@ -87,11 +84,18 @@ static struct io_fd *fd_rec(int fd) {
   return &L.fds[fd];
 }
 
-// The record of `fd` after making it non-blocking (once per descriptor).
-static struct io_fd *fd_prepare(int fd) {
+// The record of `fd`; NULL with errno EBADF or ENOMEM.
+static inline struct io_fd *fd_rec(int fd) {
+  if (__builtin_expect((size_t)fd < L.nfds, 1))
+    return &L.fds[fd];
+  return fd_rec_grow(fd);
+}
+
+// First sight of a descriptor: make it non-blocking, note if it is a socket.
+__attribute__((noinline, cold)) static struct io_fd *fd_setup(int fd) {
   struct io_fd *r = fd_rec(fd);
-  if (!r || __builtin_expect(r->known, 1))
-    return r;
+  if (!r)
+    return NULL;
   int fl = fcntl(fd, F_GETFL);
   if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
     return NULL;
@@ -99,6 +103,13 @@ static struct io_fd *fd_prepare(int fd) {
   r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
   r->known = 1;
   return r;
+}
+
+// The record of `fd` after making it non-blocking (once per descriptor).
+static inline struct io_fd *fd_prepare(int fd) {
+  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
+    return &L.fds[fd];
+  return fd_setup(fd);
 }
 
 static void wake_all(struct io_fd *r, int dir, int result) {
@@ -144,9 +155,13 @@ static void fd_forget(int fd, int deregister) {
 
 // --- the loop -------------------------------------------------------------
 
+static int loop_init(void);
+
 static void io_poll(int64_t timeout_us) {
   struct epoll_event ev[128];
   int n;
+  if (L.epfd < 0 && loop_init() != 0) // a child after fork
+    return;
   if (timeout_us > 0 && !L.no_pwait2) {
     struct timespec ts = {(time_t)(timeout_us / 1000000),
                           (long)(timeout_us % 1000000) * 1000};
@@ -184,10 +199,39 @@ static void loop_destroy(void *unused) {
   L = (io_loop){.epfd = -1};
 }
 
+// fork(): the child would share the parent's epoll instance, and either
+// process could consume the other's edges. In the child (only the forking
+// thread lives on) the inherited instance is dropped; the next wait or poll
+// makes a new one and registers again the descriptors that have waiters.
+static void loop_after_fork(void) {
+  if (L.epfd < 0)
+    return;
+  close(L.epfd);
+  L.epfd = -1;
+  for (size_t fd = 0; fd < L.nfds; fd++)
+    L.fds[fd].registered = 0;
+}
+
 static void loop_key_init(void) {
-  if (pthread_key_create(&loop_key, loop_destroy) != 0)
+  if (pthread_key_create(&loop_key, loop_destroy) != 0 ||
+      pthread_atfork(NULL, NULL, loop_after_fork) != 0)
     abort();
 }
+
+static int fd_register(int fd, struct io_fd *r) {
+  struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                           {.fd = fd}};
+  if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
+    return -1; // EPERM: a file epoll cannot wait for
+  r->registered = 1;
+  return 0;
+}
+
+// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
+// wake-up eventfd must make it return. The core that has it defines this
+// (lib/sched.h); weak, so that the module also links with a core without
+// it, and then has nothing more to watch.
+int cacs__poll_wake_fd(void) __attribute__((weak));
 
 static int loop_init(void) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -197,6 +241,17 @@ static int loop_init(void) {
   pthread_setspecific(loop_key, &L);
   L.epfd = epfd;
   cacs__set_poll_hook(io_poll);
+  // Level-triggered; the core resets it, and io_poll finds no waiter on it.
+  int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
+  if (wake_fd >= 0) {
+    struct epoll_event ev = {EPOLLIN, {.fd = wake_fd}};
+    epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev);
+  }
+  for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
+    struct io_fd *r = &L.fds[fd];
+    if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
+      fd_register((int)fd, r);
+  }
   return 0;
 }
 
@@ -240,13 +295,8 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return errno;
-  if (!r->registered) {
-    struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                             {.fd = fd}};
-    if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
-      return errno; // EPERM: a file epoll cannot wait for
-    r->registered = 1;
-  }
+  if (!r->registered && fd_register(fd, r) != 0)
+    return errno;
   struct io_waiter w[2];
   for (int dir = 0; dir < 2; dir++) {
     w[dir].co = cacs_self();
@@ -327,7 +377,8 @@ struct io_op {
   socklen_t *addrlen; // accept
 };
 
-static ssize_t op_try(int fd, const struct io_op *op, int socket) {
+static inline __attribute__((always_inline)) ssize_t
+op_try(int fd, const struct io_op *op, int socket) {
   switch (op->kind) {
   case OP_READ:
     return read(fd, op->buf, op->n);

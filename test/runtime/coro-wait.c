@@ -154,14 +154,15 @@ static void test_many_sleepers(void) {
   for (int i = 0; i < NSLEEP; i++)
     cacs_join(c[i]);
   // Wake-up order is deadline order. The runtime reads the clock a moment
-  // after the coroutine did, and the OS may preempt in between (3 ms seen
-  // on a loaded machine): allow 10 ms of skew. A heap that does not order
-  // its deadlines misorders by up to the whole 100 ms spread.
+  // after the coroutine did, and the OS may preempt in between (up to 12 ms
+  // seen under ASan with a load average of 13 on 2 cores): allow 30 ms of
+  // skew. A heap that does not order its deadlines misorders by up to the
+  // whole 100 ms spread (80 ms seen without the sift-up).
   EXPECT(nwoke == NSLEEP);
   int misordered = 0;
   for (int i = 1; i < nwoke; i++)
     misordered +=
-        deadline_us[woke_seq[i]] + 10000 < deadline_us[woke_seq[i - 1]];
+        deadline_us[woke_seq[i]] + 30000 < deadline_us[woke_seq[i - 1]];
   EXPECT(misordered == 0);
   printf("sleepers: %d woke in deadline order %s\n", nwoke,
          failures ? "FAILED" : "ok");

@@ -188,16 +188,8 @@ static void test_tcp(void) {
 }
 
 int main(void) {
-  setvbuf(stdout, NULL, _IONBF, 0);
-  watchdog(120);
-  io_warm_up();
-  int fds = fd_count();
+  int fds = test_begin(120);
   test_socketpairs();
   test_tcp();
-  int leaked = fd_count() - fds;
-  EXPECT(leaked == 0);
-  printf("descriptors: %s\n", leaked ? "LEAKED" : "none leaked");
-  EXPECT(cacs_count() == 0);
-  printf("%s\n", failures ? "FAIL" : "PASS");
-  return failures != 0;
+  return test_end(fds);
 }

@@ -14,7 +14,7 @@
 // leaves the ring until it is woken, and then rejoins it just before the
 // coroutine that woke it. cacs_join() waits until the target has finished,
 // then frees it. Every coroutine must be joined exactly once (from any
-// coroutine of its thread, including main).
+// coroutine of its thread, including main), or detached (cacs_detach).
 //
 // C++: exceptions may be thrown and caught inside a coroutine. An exception
 // escaping the entry function reaches the start trampoline, whose unwind
@@ -108,6 +108,13 @@ __attribute__((noreturn)) void cacs_exit(void);
 /// Wait until `c` has finished, then free it. Returns 0, or -1 if `c` is
 /// the caller or main.
 int cacs_join(cacs_coro *c);
+
+/// Let `c` (the caller included) free itself when it finishes, instead of
+/// being joined: a server's per-connection coroutines. Its stack is freed
+/// soon after it finishes (when another coroutine is created or parks).
+/// Returns 0, or -1 for main, a coroutine that is detached already or that
+/// another coroutine is joining. cacs_join on a detached coroutine fails.
+int cacs_detach(cacs_coro *c);
 
 /// The running coroutine (the thread's main coroutine outside any other).
 cacs_coro *cacs_self(void);

@@ -27,6 +27,9 @@
 // of the thread that first waits on it; use it from that thread's
 // coroutines only. cacs_wake from another thread is not possible (see
 // cacs/sync.h for cross-thread wakeups).
+// After fork(), the child drops the inherited epoll instance (it would be
+// shared with the parent) and makes its own at its next wait; coroutines
+// that were waiting when the process forked keep waiting in the child.
 //
 // Descriptors: the module makes a descriptor O_NONBLOCK the first time a
 // call here sees it (cacs_accept returns non-blocking descriptors) and

@@ -108,4 +108,24 @@ static inline void io_warm_up(void) {
   cacs_close(sv[1]);
 }
 
+// The start of every test: unbuffered output, the watchdog, the loop; returns
+// the descriptor count to give test_end.
+static inline int test_begin(unsigned watchdog_seconds) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  watchdog(watchdog_seconds);
+  io_warm_up();
+  return fd_count();
+}
+
+// The end: no descriptor and no coroutine left; prints the verdict and
+// returns main's exit status.
+static inline int test_end(int fds) {
+  int leaked = fd_count() - fds;
+  EXPECT(leaked == 0);
+  printf("descriptors: %s\n", leaked ? "LEAKED" : "none leaked");
+  EXPECT(cacs_count() == 0);
+  printf("%s\n", failures ? "FAIL" : "PASS");
+  return failures != 0;
+}
+
 #endif // CACS_TEST_IO_TEST_H

@@ -1,0 +1,130 @@
+//===- cacs/io.hpp - C++ helpers for the I/O module -------------*- C++ -*-===//
+//
+//   using namespace std::chrono_literals;
+//   cacs::fd Conn = Listener.accept(nullptr, nullptr, 10s);
+//   if (!Conn) ...                                 // errno: ETIMEDOUT, ...
+//   char Buf[4096];
+//   ssize_t N;
+//   while ((N = Conn.read(Buf, sizeof Buf, 30s)) > 0)
+//     if (Conn.write_all(Buf, N, 30s) < 0)
+//       break;
+//   // ~fd(): cacs_close
+//
+// cacs::fd owns a descriptor and closes it with cacs_close. Its calls are
+// those of cacs/io.h with std::chrono timeouts (cacs::forever: no limit;
+// a positive timeout shorter than a microsecond counts as one) and the same
+// results: -1 with errno on failure, no exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_IO_HPP
+#define CACS_IO_HPP
+
+#include "cacs/io.h"
+
+#include <chrono>
+
+namespace cacs {
+
+/// A timeout that never passes.
+constexpr std::chrono::microseconds forever{CACS_FOREVER};
+
+namespace detail {
+/// Microseconds for cacs/io.h: rounded up, so that a positive timeout
+/// never becomes 0 (do not wait).
+template <class Rep, class Period>
+int64_t micros(std::chrono::duration<Rep, Period> D) {
+  if (D < D.zero())
+    return CACS_FOREVER;
+  auto U = std::chrono::duration_cast<std::chrono::microseconds>(D);
+  if (U < D)
+    ++U;
+  return static_cast<int64_t>(U.count());
+}
+} // namespace detail
+
+class fd {
+public:
+  using timeout = std::chrono::microseconds;
+
+  fd() noexcept = default;
+  explicit fd(int Fd) noexcept : Fd(Fd) {}
+  fd(fd &&Other) noexcept : Fd(Other.release()) {}
+  fd &operator=(fd &&Other) noexcept {
+    if (this != &Other)
+      reset(Other.release());
+    return *this;
+  }
+  fd(const fd &) = delete;
+  fd &operator=(const fd &) = delete;
+  ~fd() { reset(); }
+
+  int get() const noexcept { return Fd; }
+  explicit operator bool() const noexcept { return Fd >= 0; }
+  /// Give up ownership without closing.
+  int release() noexcept {
+    int Old = Fd;
+    Fd = -1;
+    return Old;
+  }
+  /// cacs_close the owned descriptor (if any), then own `New`.
+  int reset(int New = -1) noexcept {
+    int Result = Fd >= 0 ? cacs_close(Fd) : 0;
+    Fd = New;
+    return Result;
+  }
+
+  template <class D = timeout>
+  ssize_t read(void *Buf, size_t N, D Timeout = forever) const {
+    return cacs_read(Fd, Buf, N, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t write(const void *Buf, size_t N, D Timeout = forever) const {
+    return cacs_write(Fd, Buf, N, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t write_all(const void *Buf, size_t N, D Timeout = forever) const {
+    return cacs_write_all(Fd, Buf, N, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t readv(const struct iovec *Iov, int Count, D Timeout = forever) const {
+    return cacs_readv(Fd, Iov, Count, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t writev(const struct iovec *Iov, int Count,
+                 D Timeout = forever) const {
+    return cacs_writev(Fd, Iov, Count, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t recv(void *Buf, size_t N, int Flags, D Timeout = forever) const {
+    return cacs_recv(Fd, Buf, N, Flags, detail::micros(Timeout));
+  }
+  template <class D = timeout>
+  ssize_t send(const void *Buf, size_t N, int Flags,
+               D Timeout = forever) const {
+    return cacs_send(Fd, Buf, N, Flags, detail::micros(Timeout));
+  }
+  /// 0 when ready for `Events` (EPOLLIN, EPOLLOUT), else -1 with errno.
+  template <class D = timeout>
+  int wait(uint32_t Events, D Timeout = forever) const {
+    return cacs_wait_fd(Fd, Events, detail::micros(Timeout));
+  }
+  /// The accepted connection; an empty fd (errno set) on failure.
+  template <class D = timeout>
+  fd accept(struct sockaddr *Addr = nullptr, socklen_t *Len = nullptr,
+            D Timeout = forever) const {
+    return fd(cacs_accept(Fd, Addr, Len, detail::micros(Timeout)));
+  }
+  template <class D = timeout>
+  int connect(const struct sockaddr *Addr, socklen_t Len,
+              D Timeout = forever) const {
+    return cacs_connect(Fd, Addr, Len, detail::micros(Timeout));
+  }
+
+private:
+  int Fd = -1;
+};
+
+} // namespace cacs
+
+#endif // CACS_IO_HPP
