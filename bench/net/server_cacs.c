@@ -8,10 +8,7 @@
 // cacs_write_all from the I/O module (cacs/io.h); the main coroutine
 // accepts. Built by the front door twice: as is, and with
 // -fauto-preserve-none. The work is net_common.h's.
-//
-// A finished connection coroutine must be joined (coro.h): it adds itself
-// to a list as its last act, and the acceptor joins the list after each
-// accept.
+// Connection coroutines are detached (cacs_detach): nobody joins them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +18,6 @@
 #include "cacs/io.h"
 
 #include <stdint.h>
-
-static cacs_coro **to_join; // finished connections, not yet joined
-static size_t n_join, cap_join;
 
 static void serve(void *arg) {
   int fd = (int)(intptr_t)arg;
@@ -39,18 +33,6 @@ static void serve(void *arg) {
       break;
   }
   cacs_close(fd);
-  if (n_join == cap_join) {
-    cap_join = cap_join ? 2 * cap_join : 64;
-    to_join = realloc(to_join, cap_join * sizeof *to_join);
-    if (!to_join)
-      net_die("realloc");
-  }
-  to_join[n_join++] = cacs_self();
-}
-
-static void join_finished(void) {
-  while (n_join)
-    cacs_join(to_join[--n_join]);
 }
 
 int main(int argc, char **argv) {
@@ -58,12 +40,14 @@ int main(int argc, char **argv) {
   int lfd = net_listen(&o);
   for (;;) {
     int fd = cacs_accept(lfd, NULL, NULL, CACS_FOREVER);
-    join_finished();
     if (fd < 0)
       continue;
     net_tune(fd);
     cacs_coro_attr attr = {.stack_size = NET_STACK, .name = "conn"};
-    if (!cacs_create_ex(serve, (void *)(intptr_t)fd, &attr))
+    cacs_coro *c = cacs_create_ex(serve, (void *)(intptr_t)fd, &attr);
+    if (c)
+      cacs_detach(c); // a finished connection frees itself
+    else
       cacs_close(fd);
   }
 }
