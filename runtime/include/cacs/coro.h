@@ -76,7 +76,11 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// entry that saves the register (4 instructions more), and so do
 /// ASan-instrumented callers. CACS_YIELD_SAVE_BP=0 or 1 overrides the choice.
 /// Compilers without preserve_none (gcc) bind to a default-convention entry.
-#if CACS_HAS_PRESERVE_NONE
+/// CACS_YIELD_FULL_SAVE=1 binds any compiler to that entry, which saves
+/// every callee-saved register on each switch (the classic full-save
+/// switch; for comparisons such as bench/net's mocked clients).
+#if CACS_HAS_PRESERVE_NONE &&                                                  \
+    !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
 #if !defined(CACS_YIELD_SAVE_BP) && defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define CACS_YIELD_SAVE_BP 1

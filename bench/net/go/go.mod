@@ -1,0 +1,3 @@
+module cacs/bench/net/go
+
+go 1.19
