@@ -362,17 +362,22 @@ Eligibility cacs::canTakePreserveNone(const Function &F, RuleContext &RC,
   return {};
 }
 
-/// Does a caller that uses a base pointer lose it across a preserve_none
-/// call? x86-64 was fixed by LLVM 22, which saves rbx around the call;
-/// AArch64 does not save x19 in 19 nor in 22.
-static bool basePointerLostAcrossCall(const RuleContext &RC) {
+/// Does a caller that uses a base pointer lose it across this preserve_none
+/// call? x86-64 was fixed by LLVM 22, which saves rbx around a call, but not
+/// around an invoke: there the backend stops with "Stack realignment in
+/// presence of dynamic allocas is not supported with this calling
+/// convention" (a C++ frame with ASan, or an over-aligned local and a VLA,
+/// calling a preserve_none function inside a destructor's scope). AArch64
+/// does not save x19 in 19 nor in 22.
+static bool basePointerLostAcrossCall(const CallBase &CB,
+                                      const RuleContext &RC) {
   // Other targets: assume the worst.
-  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22);
+  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22) || isa<InvokeInst>(CB);
 }
 
 ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   const Function &Caller = *CB.getFunction();
-  if (basePointerLostAcrossCall(RC) && RC.mayHaveDynamicStack(Caller))
+  if (basePointerLostAcrossCall(CB, RC) && RC.mayHaveDynamicStack(Caller))
     return ShieldReason::BasePointer;
   // FastISel leaves variadic calls to SelectionDAG, which gets them right.
   if (RC.isAArch64() && (Caller.hasOptNone() || RC.isFastISelForced()) &&

@@ -93,10 +93,15 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 #define CACS_YIELD_SAVE_BP 1
 #endif
 #endif
+// nothrow: a switch never throws, and in C++ a call inside a destructor's
+// scope must stay a call: LLVM 22 saves rbx around a preserve_none call but
+// stops with a fatal error at such an invoke from a base-pointer frame.
 #if CACS_YIELD_SAVE_BP
-CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn_bp");
+CACS_PRESERVE_NONE __attribute__((nothrow)) void cacs_yield(void)
+    __asm__("cacs__yield_pn_bp");
 #else
-CACS_PRESERVE_NONE void cacs_yield(void) __asm__("cacs__yield_pn");
+CACS_PRESERVE_NONE __attribute__((nothrow)) void cacs_yield(void)
+    __asm__("cacs__yield_pn");
 #endif
 /// With -fpreserve-none-callee-saved=none (x86-64, LLVM 22; the front door
 /// defines __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__), a call cacs_yield()
@@ -114,7 +119,7 @@ cacs__yield_none(void) __asm__("cacs__yield_pn_none");
 #define cacs_yield() cacs__yield_none()
 #endif
 #else
-void cacs_yield(void);
+__attribute__((nothrow)) void cacs_yield(void);
 #endif
 
 /// Finish the calling coroutine (not main). Returning from entry is the same.
