@@ -195,6 +195,17 @@ enum class BindingHazard {
 /// the caller and the callee.
 BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
 
+/// Must every reference this module makes to \p F be bound at load time? True
+/// for a preserve_none function that may be bound lazily and whose integer
+/// arguments reach a register the lazy resolver clobbers. Not only its
+/// direct calls (bindingHazard): in code that is not position-independent,
+/// an address taken directly (in code, or in a read-only initializer) makes
+/// the executable's PLT entry the function's address in the whole program
+/// (a canonical PLT entry), and that entry is bound lazily, so every call
+/// through a pointer to it, and every call through the GOT, which then holds
+/// the same address, reaches the resolver.
+bool mustBindAtLoadTime(const llvm::Function &F, const RuleContext &RC);
+
 /// What a C-convention wrapper around a preserve_none call is for.
 enum class WrapperKind {
   /// The list's `<name>.cacs_c_entry`: stands for the function wherever its

@@ -383,12 +383,29 @@ static bool usesIndirectThunkCalls(const Function &F) {
   return false;
 }
 
+/// Do \p Regs integer argument registers reach one that the lazy resolver
+/// clobbers?
+static bool lazyResolverClobbers(unsigned Regs, const RuleContext &RC) {
+  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
+  return Lazy && Regs >= Lazy;
+}
+
+bool cacs::mustBindAtLoadTime(const Function &F, const RuleContext &RC) {
+  return F.getCallingConv() == CallingConv::PreserveNone &&
+         lazyResolverClobbers(integerArgumentRegisters(*F.getFunctionType()),
+                              RC) &&
+         mayBeBoundLazily(F);
+}
+
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   unsigned Regs = integerArgumentRegisters(*CB.getFunctionType());
-  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
   const Function *Callee = CB.getCalledFunction();
-  bool ThroughGOT = !Callee || Callee->hasFnAttribute(Attribute::NonLazyBind);
-  bool LazyHazard = Callee && Lazy && Regs >= Lazy && mayBeBoundLazily(*Callee);
+  // A dso_local callee is called directly whatever nonlazybind says.
+  bool ThroughGOT =
+      !Callee ||
+      (Callee->hasFnAttribute(Attribute::NonLazyBind) && !Callee->isDSOLocal());
+  bool LazyHazard =
+      Callee && lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(*Callee);
   // An x86-64 retpoline thunk takes the target in r11, the 11th argument.
   if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
       usesIndirectThunkCalls(*CB.getFunction()))

@@ -13,12 +13,16 @@
 #include "cacs/Diagnostics.h"
 #include "cacs/PreserveNoneRules.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Mangler.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -135,6 +139,8 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
+    if (mustBindAtLoadTime(F, RC))
+      bindAtLoadTime(F);
   }
 
   /// F's frame may be probed by a loop (or checked by a split-stack
@@ -232,12 +238,9 @@ private:
     case BindingHazard::None:
       return;
     case BindingHazard::LazyBinding: {
-      // Every call of the callee in this module goes through the GOT,
-      // which the dynamic linker fills at load time.
-      Function *Callee = CB.getCalledFunction();
-      Callee->addFnAttr(Attribute::NonLazyBind);
-      Callee->setDSOLocal(false);
-      Changed = true;
+      // The call passes more integer arguments than the callee's type
+      // (mustBindAtLoadTime) says.
+      bindAtLoadTime(*CB.getCalledFunction());
       // A retpoline caller of it cannot make that call (see below).
       if (bindingHazard(CB, RC) == BindingHazard::RetpolineNoRegister)
         checkBinding(Caller, CB);
@@ -271,6 +274,58 @@ private:
       recoverFromError(CB);
       return;
     }
+  }
+
+  /// Every reference of this module to \p F is bound at load time: calls go
+  /// through the GOT (nonlazybind), an address taken in code comes from the
+  /// GOT (not dso_local), and a global whose initializer holds the address
+  /// is writable, so that the dynamic linker relocates it at load time. A
+  /// read-only one in code that is not position-independent would be
+  /// resolved by the linker to a canonical PLT entry (a position-independent
+  /// compile puts it into .data.rel.ro, which is writable until relocated;
+  /// the full-LTO link may generate code that is not, so no exception).
+  ///
+  /// On AArch64, the ELF mark of a function whose calling convention is not
+  /// the base one (STO_AARCH64_VARIANT_PCS, `.variant_pcs`; LLVM gives it to
+  /// vector-PCS functions only) also makes the dynamic linker bind every PLT
+  /// entry of the symbol at load time, a canonical one too: the static
+  /// linker takes it from any object that marks the symbol, the definition
+  /// in a shared library included. GNU ld turns a pointer to it in writable
+  /// data into a canonical PLT entry as well.
+  void bindAtLoadTime(Function &F) {
+    F.addFnAttr(Attribute::NonLazyBind);
+    F.setDSOLocal(false);
+    if (RC.isAArch64())
+      markVariantPCS(F);
+    SmallVector<const User *, 8> Work(F.users());
+    SmallPtrSet<const User *, 8> Seen;
+    while (!Work.empty()) {
+      const User *U = Work.pop_back_val();
+      if (!Seen.insert(U).second)
+        continue;
+      if (auto *GV = dyn_cast<GlobalVariable>(U))
+        const_cast<GlobalVariable *>(GV)->setConstant(false);
+      else if (isa<Constant>(U) && !isa<GlobalValue>(U))
+        Work.append(U->user_begin(), U->user_end());
+    }
+    Changed = true;
+  }
+
+  void markVariantPCS(const Function &F) {
+    SmallString<64> Name;
+    Mangler().getNameWithPrefix(Name, &F, /*CannotUsePrivateLabel=*/false);
+    std::string Line = ".variant_pcs \"";
+    for (char C : Name) {
+      if (C == '"' || C == '\\')
+        Line += '\\';
+      Line += C;
+    }
+    Line += '"';
+    // Once per module: the full-LTO link sees the compile steps' lines.
+    SmallVector<StringRef, 8> Lines;
+    StringRef(M.getModuleInlineAsm()).split(Lines, '\n');
+    if (!is_contained(Lines, Line))
+      M.appendModuleInlineAsm(Line);
   }
 
   /// Route CB through a C-convention function that makes the preserve_none
