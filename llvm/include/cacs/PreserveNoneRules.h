@@ -32,6 +32,7 @@
 
 namespace llvm {
 class CallBase;
+class CallInst;
 class Function;
 class FunctionType;
 class GlobalValue;
@@ -129,6 +130,11 @@ private:
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };
+
+/// The first musttail call \p F makes, or null. Such a call must stay in a
+/// function of F's calling convention and prototype: F may not change
+/// convention, and its body may not move into another function.
+const llvm::CallInst *firstMustTailCall(const llvm::Function &F);
 
 /// May \p F take preserve_none? Asks the given questions, in the order
 /// visibility (part of AskCallers), signature, lowering, body, callers, and

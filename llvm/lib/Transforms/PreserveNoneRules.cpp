@@ -222,17 +222,17 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   return {};
 }
 
-static bool hasMustTailCall(const Function &F) {
+const CallInst *cacs::firstMustTailCall(const Function &F) {
   for (const BasicBlock &BB : F)
-    if (BB.getTerminatingMustTailCall())
-      return true;
-  return false;
+    if (const CallInst *CI = BB.getTerminatingMustTailCall())
+      return CI;
+  return nullptr;
 }
 
 static Eligibility checkBody(const Function &F, RuleContext &RC) {
   if (F.isDeclaration())
     return {};
-  if (hasMustTailCall(F))
+  if (firstMustTailCall(F))
     return reject(Ineligible::MustTail, "it makes a musttail call");
   if (RC.mayHaveDynamicStack(F))
     return dynamicStack();

@@ -150,6 +150,22 @@ private:
   /// which F calls: F's own frame is small and fixed, and the body receives
   /// its arguments where the prologue leaves them alone.
   void splitFrame(Function &F, StringRef Why) {
+    if (const CallInst *MustTail = firstMustTailCall(F)) {
+      // The body's musttail call would have to be made from a C-convention
+      // function: invalid IR, and a jump that drops the arguments the C
+      // epilogue restores (r12-r15 carry the first four).
+      error(F,
+            "preserve_none function '" + F.getName() +
+                "' makes a musttail call, but " + Why +
+                "; cacs would move its body into a C-convention "
+                "function, from which the musttail call cannot be made; "
+                "drop the musttail, or what makes its frame unsafe",
+            MustTail->getDebugLoc());
+      // The backend still lowers the module: an ordinary call is valid.
+      for (BasicBlock &BB : F)
+        if (CallInst *CI = BB.getTerminatingMustTailCall())
+          CI->setTailCallKind(CallInst::TCK_None);
+    }
     Function *Body =
         Function::Create(F.getFunctionType(), GlobalValue::PrivateLinkage,
                          F.getAddressSpace(), F.getName() + ".cacs.body", &M);
