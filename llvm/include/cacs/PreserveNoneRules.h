@@ -113,7 +113,10 @@ enum RuleQuestions : unsigned {
 /// Facts computed once per module and shared by the questions.
 class RuleContext {
 public:
-  explicit RuleContext(const llvm::Module &M);
+  /// \p CodeGenAtO0: the module's code is generated at -O0 (the pipeline
+  /// runs at O0), where FastISel lowers the functions that GlobalISel does
+  /// not, optnone or not (-Xclang -disable-O0-optnone).
+  explicit RuleContext(const llvm::Module &M, bool CodeGenAtO0 = false);
 
   bool isAArch64() const { return AArch64; }
   bool isX86_64() const { return X86_64; }
@@ -121,12 +124,13 @@ public:
   /// from instrumentation that runs after cacs (see StackFrame.h)? Cached.
   bool mayHaveDynamicStack(const llvm::Function &F);
   bool isUsed(const llvm::GlobalValue &GV) const { return Used.count(&GV); }
-  /// Was FastISel asked for on the command line (-mllvm -fast-isel, at any
-  /// -O)? It then lowers every function, not only the optnone ones.
-  bool isFastISelForced() const { return FastISelForced; }
+  /// May FastISel lower any function of the module, not only the optnone
+  /// ones? Yes if it was asked for on the command line (-mllvm -fast-isel,
+  /// at any -O) or the code is generated at -O0.
+  bool mayFastISelLowerAll() const { return FastISelForced || CodeGenAtO0; }
 
 private:
-  bool AArch64, X86_64, FastISelForced;
+  bool AArch64, X86_64, FastISelForced, CodeGenAtO0;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };
@@ -165,9 +169,9 @@ enum class ShieldReason {
   /// The caller may address its frame through a base pointer (rbx, x19),
   /// which the preserve_none callee need not preserve.
   BasePointer,
-  /// AArch64: the caller is optnone or FastISel is forced (-mllvm
-  /// -fast-isel), so FastISel lowers the call and passes the arguments in
-  /// the AAPCS registers.
+  /// AArch64: FastISel may lower the caller (it is optnone, or
+  /// RuleContext::mayFastISelLowerAll), and would pass the call's arguments
+  /// in the AAPCS registers.
   FastISel,
 };
 

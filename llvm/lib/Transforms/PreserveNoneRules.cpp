@@ -39,8 +39,8 @@ static bool fastISelOptionGiven() {
   return It != Options.end() && It->second->getNumOccurrences() > 0;
 }
 
-RuleContext::RuleContext(const Module &M)
-    : FastISelForced(fastISelOptionGiven()) {
+RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
+    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0) {
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
@@ -310,8 +310,10 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::CallerOptNone,
           ("its caller '" + Caller->getName() + "' is " +
-           (Caller->hasOptNone() ? "optnone"
-                                 : "compiled with -mllvm -fast-isel") +
+           (Caller->hasOptNone()
+                ? "optnone"
+                : "lowered by FastISel (-O0 code generation or -mllvm "
+                  "-fast-isel)") +
            ", and AArch64 FastISel would pass the call's arguments "
            "in the C registers")
               .str(),
@@ -351,7 +353,7 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   if (basePointerLostAcrossCall(RC) && RC.mayHaveDynamicStack(Caller))
     return ShieldReason::BasePointer;
   // FastISel leaves variadic calls to SelectionDAG, which gets them right.
-  if (RC.isAArch64() && (Caller.hasOptNone() || RC.isFastISelForced()) &&
+  if (RC.isAArch64() && (Caller.hasOptNone() || RC.mayFastISelLowerAll()) &&
       !CB.getFunctionType()->isVarArg())
     return ShieldReason::FastISel;
   return ShieldReason::None;

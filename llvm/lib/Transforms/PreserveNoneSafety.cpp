@@ -50,8 +50,8 @@ bool isMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
 
 class FinalCheck {
 public:
-  explicit FinalCheck(Module &M)
-      : M(M), T(M.getTargetTriple()), RC(M), Wrappers(M) {}
+  FinalCheck(Module &M, bool CodeGenAtO0)
+      : M(M), T(M.getTargetTriple()), RC(M, CodeGenAtO0), Wrappers(M) {}
 
   bool run() {
     if (!RC.isX86_64() && !RC.isAArch64())
@@ -356,9 +356,11 @@ private:
           Why == ShieldReason::BasePointer
               ? "addresses its stack frame through a base pointer, which "
                 "this preserve_none call does not preserve"
-              : std::string(Caller.hasOptNone()
-                                ? "is optnone"
-                                : "is compiled with -mllvm -fast-isel") +
+              : std::string(
+                    Caller.hasOptNone()
+                        ? "is optnone"
+                        : "is lowered by FastISel (-O0 code generation or "
+                          "-mllvm -fast-isel)") +
                     ", and on AArch64 LLVM passes the arguments of its "
                     "preserve_none calls in the wrong registers";
       error(Caller,
@@ -417,6 +419,6 @@ private:
 
 PreservedAnalyses cacs::PreserveNoneSafetyPass::run(Module &M,
                                                     ModuleAnalysisManager &) {
-  return FinalCheck(M).run() ? PreservedAnalyses::none()
-                             : PreservedAnalyses::all();
+  return FinalCheck(M, CodeGenAtO0).run() ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
 }
