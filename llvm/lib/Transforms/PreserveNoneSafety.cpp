@@ -301,7 +301,7 @@ private:
   /// compile puts it into .data.rel.ro, which is writable until relocated;
   /// the full-LTO link may generate code that is not, so no exception).
   ///
-  /// On AArch64, the ELF mark of a function whose calling convention is not
+  /// On AArch64 ELF, the mark of a function whose calling convention is not
   /// the base one (STO_AARCH64_VARIANT_PCS, `.variant_pcs`; LLVM gives it to
   /// vector-PCS functions only) also makes the dynamic linker bind every PLT
   /// entry of the symbol at load time, a canonical one too: the static
@@ -311,7 +311,7 @@ private:
   void bindAtLoadTime(Function &F) {
     F.addFnAttr(Attribute::NonLazyBind);
     F.setDSOLocal(false);
-    if (RC.isAArch64())
+    if (RC.isAArch64() && T.isOSBinFormatELF())
       markVariantPCS(F);
     SmallVector<const User *, 8> Work(F.users());
     SmallPtrSet<const User *, 8> Seen;
