@@ -4,8 +4,10 @@
 // over-aligned local; lld stopped with "Stack realignment in presence of
 // dynamic allocas is not supported with this calling convention" (defect 3
 // of issue 11). The final check at the link reverts such a function, with
-// its call sites, to the C convention. The output must be stock clang
-// -O0's without the attribute.
+// its call sites, to the C convention. ThinLTO imports the helper and
+// inlines it in the backend of this unit, where the final check runs too
+// (lld loads the plugin for any -flto): without it, LLVM 19 stops there.
+// The output must be stock clang -O0's without the attribute.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %stock_clang -O0 -DREFERENCE %s %S/Inputs/lto-inline-helper.c -o %t/ref && %t/ref > %t/expected
@@ -13,6 +15,10 @@
 // RUN: %clang -O2 -flto -fauto-preserve-none -c %S/Inputs/lto-inline-helper.c -o %t/helper.o
 // RUN: %clang -O2 -flto -fuse-ld=lld %t/main.o %t/helper.o -o %t/lto -Rpass=preserve-none-safety 2>&1 | FileCheck %s
 // RUN: %t/lto > %t/lto.out && diff %t/expected %t/lto.out
+// RUN: %clang -O2 -flto=thin -fauto-preserve-none -c %s -o %t/thinmain.o
+// RUN: %clang -O2 -flto=thin -fauto-preserve-none -c %S/Inputs/lto-inline-helper.c -o %t/thinhelper.o
+// RUN: %clang -O2 -flto=thin %t/thinmain.o %t/thinhelper.o -o %t/thin -Rpass=preserve-none-safety 2>&1 | FileCheck %s
+// RUN: %t/thin > %t/thin.out && diff %t/expected %t/thin.out
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto -fauto-preserve-none -c %s -o %t/a64main.o %}
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto -fauto-preserve-none -c %S/Inputs/lto-inline-helper.c -o %t/a64helper.o %}
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto -fuse-ld=lld %t/a64main.o %t/a64helper.o -o %t/a64 %}

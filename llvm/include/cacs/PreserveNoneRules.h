@@ -32,6 +32,7 @@
 
 namespace llvm {
 class CallBase;
+class CallInst;
 class Function;
 class FunctionType;
 class GlobalValue;
@@ -112,7 +113,10 @@ enum RuleQuestions : unsigned {
 /// Facts computed once per module and shared by the questions.
 class RuleContext {
 public:
-  explicit RuleContext(const llvm::Module &M);
+  /// \p CodeGenAtO0: the module's code is generated at -O0 (the pipeline
+  /// runs at O0), where FastISel lowers the functions that GlobalISel does
+  /// not, optnone or not (-Xclang -disable-O0-optnone).
+  explicit RuleContext(const llvm::Module &M, bool CodeGenAtO0 = false);
 
   bool isAArch64() const { return AArch64; }
   bool isX86_64() const { return X86_64; }
@@ -120,15 +124,21 @@ public:
   /// from instrumentation that runs after cacs (see StackFrame.h)? Cached.
   bool mayHaveDynamicStack(const llvm::Function &F);
   bool isUsed(const llvm::GlobalValue &GV) const { return Used.count(&GV); }
-  /// Was FastISel asked for on the command line (-mllvm -fast-isel, at any
-  /// -O)? It then lowers every function, not only the optnone ones.
-  bool isFastISelForced() const { return FastISelForced; }
+  /// May FastISel lower any function of the module, not only the optnone
+  /// ones? Yes if it was asked for on the command line (-mllvm -fast-isel,
+  /// at any -O) or the code is generated at -O0.
+  bool mayFastISelLowerAll() const { return FastISelForced || CodeGenAtO0; }
 
 private:
-  bool AArch64, X86_64, FastISelForced;
+  bool AArch64, X86_64, FastISelForced, CodeGenAtO0;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };
+
+/// The first musttail call \p F makes, or null. Such a call must stay in a
+/// function of F's calling convention and prototype: F may not change
+/// convention, and its body may not move into another function.
+const llvm::CallInst *firstMustTailCall(const llvm::Function &F);
 
 /// May \p F take preserve_none? Asks the given questions, in the order
 /// visibility (part of AskCallers), signature, lowering, body, callers, and
@@ -163,9 +173,9 @@ enum class ShieldReason {
   /// The caller may address its frame through a base pointer (rbx, x19),
   /// which the preserve_none callee need not preserve.
   BasePointer,
-  /// AArch64: the caller is optnone or FastISel is forced (-mllvm
-  /// -fast-isel), so FastISel lowers the call and passes the arguments in
-  /// the AAPCS registers.
+  /// AArch64: FastISel may lower the caller (it is optnone, or
+  /// RuleContext::mayFastISelLowerAll), and would pass the call's arguments
+  /// in the AAPCS registers.
   FastISel,
 };
 
@@ -198,6 +208,17 @@ enum class BindingHazard {
 /// What may happen to the arguments of \p CB, a preserve_none call, between
 /// the caller and the callee.
 BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
+
+/// Must every reference this module makes to \p F be bound at load time? True
+/// for a preserve_none function that may be bound lazily and whose integer
+/// arguments reach a register the lazy resolver clobbers. Not only its
+/// direct calls (bindingHazard): in code that is not position-independent,
+/// an address taken directly (in code, or in a read-only initializer) makes
+/// the executable's PLT entry the function's address in the whole program
+/// (a canonical PLT entry), and that entry is bound lazily, so every call
+/// through a pointer to it, and every call through the GOT, which then holds
+/// the same address, reaches the resolver.
+bool mustBindAtLoadTime(const llvm::Function &F, const RuleContext &RC);
 
 /// What a C-convention wrapper around a preserve_none call is for.
 enum class WrapperKind {

@@ -32,8 +32,15 @@ namespace cacs {
 class PreserveNoneSafetyPass
     : public llvm::PassInfoMixin<PreserveNoneSafetyPass> {
 public:
+  /// \p CodeGenAtO0: the pipeline runs at O0, and so does code generation
+  /// (see RuleContext).
+  explicit PreserveNoneSafetyPass(bool CodeGenAtO0 = false)
+      : CodeGenAtO0(CodeGenAtO0) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  bool CodeGenAtO0;
 };
 
 } // namespace cacs

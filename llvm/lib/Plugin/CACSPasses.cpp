@@ -8,6 +8,7 @@
 //  - by name, for `opt -load-pass-plugin=CACSPasses.so -passes=...`:
 //      preserve-none-list, preserve-none-list<lto>,
 //      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety,
+//      preserve-none-safety<O0>,
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
@@ -58,12 +59,13 @@ void addPerTUStartPasses(ModulePassManager &MPM) {
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
 }
 
-/// The per-TU tail of the pipeline.
-void addPerTUPasses(ModulePassManager &MPM) {
+/// The per-TU tail of the pipeline. An O0 pipeline means O0 code generation
+/// (clang -O0, whatever -Xclang -disable-O0-optnone says about optnone).
+void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   if (autoPreserveNoneEnabled())
     MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
-  MPM.addPass(PreserveNoneSafetyPass());
+  MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
 }
 
 /// The full-LTO link: the passes always run; each finds in the merged module
@@ -73,9 +75,9 @@ void addLTOLinkStartPasses(ModulePassManager &MPM) {
   MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
 }
 
-void addLTOLinkPasses(ModulePassManager &MPM) {
+void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
-  MPM.addPass(PreserveNoneSafetyPass());
+  MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
   MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
 }
 
@@ -92,8 +94,8 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
     return true;
   }
-  if (Name == "preserve-none-safety") {
-    MPM.addPass(PreserveNoneSafetyPass());
+  if (Name == "preserve-none-safety" || Name == "preserve-none-safety<O0>") {
+    MPM.addPass(PreserveNoneSafetyPass(Name.ends_with("<O0>")));
     return true;
   }
   if (Name == "preserve-none-callee-saved") {
@@ -128,8 +130,9 @@ void registerCallbacks(PassBuilder &PB) {
       });
 #if LLVM_VERSION_MAJOR >= 20
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
-        addPerTUPasses(MPM);
+      [](ModulePassManager &MPM, OptimizationLevel Level,
+         ThinOrFullLTOPhase Phase) {
+        addPerTUPasses(MPM, Level);
         // Last of all: it decides on the calls the other passes leave. An LTO
         // pre-link compile only records the setting for the link.
         bool PreLink = Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
@@ -141,8 +144,8 @@ void registerCallbacks(PassBuilder &PB) {
   // LLVM 19 does not tell the pre-link compile apart; the setting `none` is
   // an error there anyway (see CalleeSaved.cpp).
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        addPerTUPasses(MPM);
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        addPerTUPasses(MPM, Level);
         MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
       });
 #endif
@@ -152,8 +155,8 @@ void registerCallbacks(PassBuilder &PB) {
         addLTOLinkStartPasses(MPM);
       });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        addLTOLinkPasses(MPM);
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        addLTOLinkPasses(MPM, Level);
       });
 }
 

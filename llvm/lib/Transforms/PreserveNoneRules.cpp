@@ -40,8 +40,8 @@ static bool fastISelOptionGiven() {
   return It != Options.end() && It->second->getNumOccurrences() > 0;
 }
 
-RuleContext::RuleContext(const Module &M)
-    : FastISelForced(fastISelOptionGiven()) {
+RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
+    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0) {
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
@@ -246,17 +246,17 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   return {};
 }
 
-static bool hasMustTailCall(const Function &F) {
+const CallInst *cacs::firstMustTailCall(const Function &F) {
   for (const BasicBlock &BB : F)
-    if (BB.getTerminatingMustTailCall())
-      return true;
-  return false;
+    if (const CallInst *CI = BB.getTerminatingMustTailCall())
+      return CI;
+  return nullptr;
 }
 
 static Eligibility checkBody(const Function &F, RuleContext &RC) {
   if (F.isDeclaration())
     return {};
-  if (hasMustTailCall(F))
+  if (firstMustTailCall(F))
     return reject(Ineligible::MustTail, "it makes a musttail call");
   if (RC.mayHaveDynamicStack(F))
     return dynamicStack();
@@ -334,8 +334,10 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::CallerOptNone,
           ("its caller '" + Caller->getName() + "' is " +
-           (Caller->hasOptNone() ? "optnone"
-                                 : "compiled with -mllvm -fast-isel") +
+           (Caller->hasOptNone()
+                ? "optnone"
+                : "lowered by FastISel (-O0 code generation or -mllvm "
+                  "-fast-isel)") +
            ", and AArch64 FastISel would pass the call's arguments "
            "in the C registers")
               .str(),
@@ -380,7 +382,7 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   if (basePointerLostAcrossCall(CB, RC) && RC.mayHaveDynamicStack(Caller))
     return ShieldReason::BasePointer;
   // FastISel leaves variadic calls to SelectionDAG, which gets them right.
-  if (RC.isAArch64() && (Caller.hasOptNone() || RC.isFastISelForced()) &&
+  if (RC.isAArch64() && (Caller.hasOptNone() || RC.mayFastISelLowerAll()) &&
       !CB.getFunctionType()->isVarArg())
     return ShieldReason::FastISel;
   return ShieldReason::None;
@@ -412,13 +414,30 @@ static bool usesIndirectThunkCalls(const Function &F) {
   return false;
 }
 
+/// Do \p Regs integer argument registers reach one that the lazy resolver
+/// clobbers?
+static bool lazyResolverClobbers(unsigned Regs, const RuleContext &RC) {
+  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
+  return Lazy && Regs >= Lazy;
+}
+
+bool cacs::mustBindAtLoadTime(const Function &F, const RuleContext &RC) {
+  unsigned Regs =
+      integerArgumentRegisters(*F.getFunctionType(), F.getAttributes());
+  return F.getCallingConv() == CallingConv::PreserveNone &&
+         lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(F);
+}
+
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   unsigned Regs =
       integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes());
-  unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
   const Function *Callee = CB.getCalledFunction();
-  bool ThroughGOT = !Callee || Callee->hasFnAttribute(Attribute::NonLazyBind);
-  bool LazyHazard = Callee && Lazy && Regs >= Lazy && mayBeBoundLazily(*Callee);
+  // A dso_local callee is called directly whatever nonlazybind says.
+  bool ThroughGOT =
+      !Callee ||
+      (Callee->hasFnAttribute(Attribute::NonLazyBind) && !Callee->isDSOLocal());
+  bool LazyHazard =
+      Callee && lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(*Callee);
   // An x86-64 retpoline thunk takes the target in r11, the 11th argument.
   if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
       usesIndirectThunkCalls(*CB.getFunction()))

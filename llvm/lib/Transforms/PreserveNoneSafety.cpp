@@ -13,12 +13,16 @@
 #include "cacs/Diagnostics.h"
 #include "cacs/PreserveNoneRules.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Mangler.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -46,8 +50,8 @@ bool isMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
 
 class FinalCheck {
 public:
-  explicit FinalCheck(Module &M)
-      : M(M), T(M.getTargetTriple()), RC(M), Wrappers(M) {}
+  FinalCheck(Module &M, bool CodeGenAtO0)
+      : M(M), T(M.getTargetTriple()), RC(M, CodeGenAtO0), Wrappers(M) {}
 
   bool run() {
     if (!RC.isX86_64() && !RC.isAArch64())
@@ -135,6 +139,8 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
+    if (mustBindAtLoadTime(F, RC))
+      bindAtLoadTime(F);
   }
 
   /// F's frame may be probed by a loop (or checked by a split-stack
@@ -144,6 +150,22 @@ private:
   /// which F calls: F's own frame is small and fixed, and the body receives
   /// its arguments where the prologue leaves them alone.
   void splitFrame(Function &F, StringRef Why) {
+    if (const CallInst *MustTail = firstMustTailCall(F)) {
+      // The body's musttail call would have to be made from a C-convention
+      // function: invalid IR, and a jump that drops the arguments the C
+      // epilogue restores (r12-r15 carry the first four).
+      error(F,
+            "preserve_none function '" + F.getName() +
+                "' makes a musttail call, but " + Why +
+                "; cacs would move its body into a C-convention "
+                "function, from which the musttail call cannot be made; "
+                "drop the musttail, or what makes its frame unsafe",
+            MustTail->getDebugLoc());
+      // The backend still lowers the module: an ordinary call is valid.
+      for (BasicBlock &BB : F)
+        if (CallInst *CI = BB.getTerminatingMustTailCall())
+          CI->setTailCallKind(CallInst::TCK_None);
+    }
     Function *Body =
         Function::Create(F.getFunctionType(), GlobalValue::PrivateLinkage,
                          F.getAddressSpace(), F.getName() + ".cacs.body", &M);
@@ -232,12 +254,9 @@ private:
     case BindingHazard::None:
       return;
     case BindingHazard::LazyBinding: {
-      // Every call of the callee in this module goes through the GOT,
-      // which the dynamic linker fills at load time.
-      Function *Callee = CB.getCalledFunction();
-      Callee->addFnAttr(Attribute::NonLazyBind);
-      Callee->setDSOLocal(false);
-      Changed = true;
+      // The call passes more integer arguments than the callee's type
+      // (mustBindAtLoadTime) says.
+      bindAtLoadTime(*CB.getCalledFunction());
       // A retpoline caller of it cannot make that call (see below).
       if (bindingHazard(CB, RC) == BindingHazard::RetpolineNoRegister)
         checkBinding(Caller, CB);
@@ -273,6 +292,58 @@ private:
     }
   }
 
+  /// Every reference of this module to \p F is bound at load time: calls go
+  /// through the GOT (nonlazybind), an address taken in code comes from the
+  /// GOT (not dso_local), and a global whose initializer holds the address
+  /// is writable, so that the dynamic linker relocates it at load time. A
+  /// read-only one in code that is not position-independent would be
+  /// resolved by the linker to a canonical PLT entry (a position-independent
+  /// compile puts it into .data.rel.ro, which is writable until relocated;
+  /// the full-LTO link may generate code that is not, so no exception).
+  ///
+  /// On AArch64 ELF, the mark of a function whose calling convention is not
+  /// the base one (STO_AARCH64_VARIANT_PCS, `.variant_pcs`; LLVM gives it to
+  /// vector-PCS functions only) also makes the dynamic linker bind every PLT
+  /// entry of the symbol at load time, a canonical one too: the static
+  /// linker takes it from any object that marks the symbol, the definition
+  /// in a shared library included. GNU ld turns a pointer to it in writable
+  /// data into a canonical PLT entry as well.
+  void bindAtLoadTime(Function &F) {
+    F.addFnAttr(Attribute::NonLazyBind);
+    F.setDSOLocal(false);
+    if (RC.isAArch64() && T.isOSBinFormatELF())
+      markVariantPCS(F);
+    SmallVector<const User *, 8> Work(F.users());
+    SmallPtrSet<const User *, 8> Seen;
+    while (!Work.empty()) {
+      const User *U = Work.pop_back_val();
+      if (!Seen.insert(U).second)
+        continue;
+      if (auto *GV = dyn_cast<GlobalVariable>(U))
+        const_cast<GlobalVariable *>(GV)->setConstant(false);
+      else if (isa<Constant>(U) && !isa<GlobalValue>(U))
+        Work.append(U->user_begin(), U->user_end());
+    }
+    Changed = true;
+  }
+
+  void markVariantPCS(const Function &F) {
+    SmallString<64> Name;
+    Mangler().getNameWithPrefix(Name, &F, /*CannotUsePrivateLabel=*/false);
+    std::string Line = ".variant_pcs \"";
+    for (char C : Name) {
+      if (C == '"' || C == '\\')
+        Line += '\\';
+      Line += C;
+    }
+    Line += '"';
+    // Once per module: the full-LTO link sees the compile steps' lines.
+    SmallVector<StringRef, 8> Lines;
+    StringRef(M.getModuleInlineAsm()).split(Lines, '\n');
+    if (!is_contained(Lines, Line))
+      M.appendModuleInlineAsm(Line);
+  }
+
   /// Route CB through a C-convention function that makes the preserve_none
   /// call itself. The shield's prologue saves every callee-saved register
   /// (the caller's base pointer among them) and restores it on return, and
@@ -285,9 +356,11 @@ private:
           Why == ShieldReason::BasePointer
               ? "addresses its stack frame through a base pointer, which "
                 "this preserve_none call does not preserve"
-              : std::string(Caller.hasOptNone()
-                                ? "is optnone"
-                                : "is compiled with -mllvm -fast-isel") +
+              : std::string(
+                    Caller.hasOptNone()
+                        ? "is optnone"
+                        : "is lowered by FastISel (-O0 code generation or "
+                          "-mllvm -fast-isel)") +
                     ", and on AArch64 LLVM passes the arguments of its "
                     "preserve_none calls in the wrong registers";
       error(Caller,
@@ -346,6 +419,6 @@ private:
 
 PreservedAnalyses cacs::PreserveNoneSafetyPass::run(Module &M,
                                                     ModuleAnalysisManager &) {
-  return FinalCheck(M).run() ? PreservedAnalyses::none()
-                             : PreservedAnalyses::all();
+  return FinalCheck(M, CodeGenAtO0).run() ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
 }

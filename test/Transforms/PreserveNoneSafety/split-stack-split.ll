@@ -35,7 +35,9 @@ define preserve_nonecc i64 @ten(i64 %a1, i64 %a2, i64 %a3, i64 %a4, i64 %a5, i64
 ; CHECK-NEXT: %buf = alloca [70000 x i8]
 ; CHECK-NEXT: store volatile i64 %a11, ptr %buf
 ; CHECK-NEXT: ret i64 %a11
-; CHECK-DAG: attributes #[[ENTRY]] = { noinline }
+; The entry, exported with 11 integer arguments, is also bound at load time
+; (Hazards/lazy-plt.c).
+; CHECK-DAG: attributes #[[ENTRY]] = { noinline nonlazybind }
 ; CHECK-DAG: attributes #[[TEN]] = { "split-stack" }
 ; CHECK-DAG: attributes #[[BODY]] = { noinline "split-stack" }
 
