@@ -21,14 +21,7 @@
 
 #include <stdio.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "Inputs/check.h"
 
 static long ran;
 static void short_lived(void *arg) {

@@ -22,14 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "Inputs/check.h"
 
 // --- 1. strict round-robin order -----------------------------------------
 

@@ -26,20 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "Inputs/check.h"
 
-static long long now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 // --- park/wake: a parked coroutine runs again only after cacs_wake ----------
 static char trace[64];

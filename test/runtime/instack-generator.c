@@ -31,14 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "Inputs/check.h"
 
 static uint64_t seq(cacs_isg_ctx *ctx, void *arg) {
   for (uint64_t c = (uintptr_t)arg; c; --c)

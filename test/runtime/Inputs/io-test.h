@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
 #define EXPECT(c)                                                              \
   do {                                                                         \
     if (!(c)) {                                                                \
@@ -25,12 +24,7 @@ static int failures;
       ++failures;                                                              \
     }                                                                          \
   } while (0)
-
-static inline long long now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
+#include "check.h"
 
 // Open descriptors of this process.
 static inline int fd_count(void) {

@@ -11,20 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-#define EXPECT(c)                                                              \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      printf("FAIL line %d: %s\n", __LINE__, #c);                              \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
-static inline long long now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 // Busy-wait (no yield): lets a timer expire while this coroutine runs.
 static inline void spin_us(long long us) {
