@@ -1,13 +1,15 @@
 // What the test/runtime programs share: a failure counter that main turns
-// into PASS/FAIL, EXPECT (prints the line and the condition that failed)
-// and a monotonic clock in microseconds. A test header may define its own
-// EXPECT first (io-test.h adds errno to the message).
+// into PASS/FAIL, EXPECT (prints the line and the condition that failed),
+// a monotonic clock in microseconds and a watchdog. A test header may define
+// its own EXPECT first (io-test.h adds errno to the message).
 
 #ifndef CACS_TEST_CHECK_H
 #define CACS_TEST_CHECK_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 static int failures;
 #ifndef EXPECT
@@ -24,6 +26,21 @@ static inline long long now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void watchdog_fired(int sig) {
+  (void)sig;
+  static const char msg[] = "FAIL: watchdog: the test did not finish in time\n";
+  ssize_t r = write(1, msg, sizeof msg - 1);
+  (void)r;
+  _exit(3);
+}
+
+// Kill the test after `seconds`, so that a lost wake-up fails it instead of
+// hanging it (qemu-user and ASan are slow: be generous).
+static inline void watchdog(unsigned seconds) {
+  signal(SIGALRM, watchdog_fired);
+  alarm(seconds);
 }
 
 #endif // CACS_TEST_CHECK_H

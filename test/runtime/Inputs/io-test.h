@@ -38,20 +38,6 @@ static inline int fd_count(void) {
   return n - 3; // ".", "..", and the directory's own descriptor
 }
 
-static void watchdog_fired(int sig) {
-  (void)sig;
-  static const char msg[] = "FAIL: watchdog: the test did not finish in time\n";
-  ssize_t r = write(1, msg, sizeof msg - 1);
-  (void)r;
-  _exit(3);
-}
-
-// Kill the test after `seconds` (qemu-user and ASan are slow: be generous).
-static inline void watchdog(unsigned seconds) {
-  signal(SIGALRM, watchdog_fired);
-  alarm(seconds);
-}
-
 // A listening TCP socket on 127.0.0.1, on a port the kernel picks.
 static inline int listen_loopback(int backlog, struct sockaddr_in *addr) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -13,7 +13,6 @@
 
 #include "check.h"
 
-
 // Busy-wait (no yield): lets a timer expire while this coroutine runs.
 static inline void spin_us(long long us) {
   long long t0 = now_us();
@@ -30,19 +29,10 @@ static inline void print_order(const int *order, int got, int n) {
   EXPECT(got == n);
 }
 
-static void watchdog_fired(int sig) {
-  (void)sig;
-  static const char msg[] = "FAIL: watchdog: the test hung\n";
-  ssize_t r = write(1, msg, sizeof msg - 1);
-  (void)r;
-  _exit(3);
-}
-
 // Unbuffered output (the order of lines is the point) and a time limit.
 static void test_start(unsigned seconds) {
   setvbuf(stdout, NULL, _IONBF, 0);
-  signal(SIGALRM, watchdog_fired);
-  alarm(seconds);
+  watchdog(seconds);
 }
 
 static int test_end(void) {
