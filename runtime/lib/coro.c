@@ -31,7 +31,6 @@ struct cacs_coro {
   cacs_entry_fn entry;
   void *arg;
   unsigned flags;
-  int done;
   unsigned char state; // enum coro_state
   // Freed when it finishes, without a join (cacs_detach).
   unsigned char detached;
@@ -288,7 +287,6 @@ void cacs_exit(void) {
     (void)r;
     abort();
   }
-  c->done = 1;
   c->state = CORO_DONE;
   if (c->joiner)
     cacs_wake(c->joiner);
@@ -403,7 +401,7 @@ int cacs_join(cacs_coro *c) {
   cacs_coro *self = current();
   if (!c || c == self || c == &S.main || c == S.service || c->detached)
     return -1;
-  while (!c->done) {
+  while (c->state != CORO_DONE) {
     c->joiner = self;
     cacs_park();
   }
@@ -415,7 +413,7 @@ int cacs_join(cacs_coro *c) {
 int cacs_detach(cacs_coro *c) {
   if (!c || c == &S.main || c == S.service || c->detached || c->joiner)
     return -1;
-  if (c->done) {
+  if (c->state == CORO_DONE) {
     S.count--;
     cacs_stack_free(&c->stack);
   } else {
@@ -848,7 +846,7 @@ void cacs__xwake(cacs__xwait *x) {
 
 cacs_coro *cacs_self(void) { return current(); }
 int cacs_is_main(const cacs_coro *c) { return c == &S.main; }
-int cacs_done(const cacs_coro *c) { return c->done; }
+int cacs_done(const cacs_coro *c) { return c->state == CORO_DONE; }
 uint64_t cacs_id(const cacs_coro *c) { return c->stack.owner_id; }
 const char *cacs_name(const cacs_coro *c) { return c->stack.owner; }
 void cacs_set_name(cacs_coro *c, const char *name) {
