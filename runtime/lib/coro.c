@@ -432,12 +432,6 @@ int cacs_detach(cacs_coro *c) {
 // blocks (in the I/O module's poll, or in clock_nanosleep) until the next
 // deadline. cacs_yield's fast path never looks at any of this.
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 // A thread that waited keeps a timer heap, a service coroutine, maybe a
 // wake-up eventfd and the stacks of finished detached coroutines; they go
 // when the thread exits (not at process exit: the
@@ -573,8 +567,7 @@ static void expire_timers(uint64_t now) {
 static int64_t next_timeout_us(uint64_t now) {
   if (S.ntimers == 0)
     return -1;
-  uint64_t d = S.timers[0]->deadline;
-  return d <= now ? 0 : (int64_t)((d - now + 999) / 1000);
+  return cacs__us_until(S.timers[0]->deadline, now);
 }
 
 static void inbox_drain(void);
@@ -584,7 +577,7 @@ static void service_main(void *arg) {
   (void)arg;
   cacs_coro *self = S.service;
   for (;;) {
-    uint64_t now = now_ns();
+    uint64_t now = cacs__now_ns();
     expire_timers(now);
     inbox_drain();
     int alone = self->next == self;
@@ -645,7 +638,7 @@ int cacs_park_timeout(int64_t timeout_us) {
   cacs_coro *self = current();
   if (timeout_us == 0)
     return ETIMEDOUT;
-  if (timer_arm(self, now_ns() + (uint64_t)timeout_us * 1000u) != 0 ||
+  if (timer_arm(self, cacs__now_ns() + (uint64_t)timeout_us * 1000u) != 0 ||
       service_ensure() != 0) {
     if (self->timer_slot)
       timer_disarm(self);

@@ -264,22 +264,16 @@ struct io_deadline {
   uint64_t at_ns; // 0: not started
 };
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 // What to pass to cacs_park_timeout now; 0 once the deadline has passed.
 static int64_t remaining_us(struct io_deadline *d) {
   if (d->timeout_us <= 0)
     return d->timeout_us;
-  uint64_t now = now_ns();
+  uint64_t now = cacs__now_ns();
   if (d->at_ns == 0) {
     d->at_ns = now + (uint64_t)d->timeout_us * 1000u;
     return d->timeout_us;
   }
-  return d->at_ns <= now ? 0 : (int64_t)((d->at_ns - now + 999) / 1000);
+  return cacs__us_until(d->at_ns, now);
 }
 
 // Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,

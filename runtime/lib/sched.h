@@ -16,10 +16,25 @@
 #include "cacs/coro.h"
 
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock of every deadline.
+static inline uint64_t cacs__now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/// Microseconds from `now_ns` to `deadline_ns`, rounded up so that a wait
+/// never ends before its deadline; 0 once the deadline has passed.
+static inline int64_t cacs__us_until(uint64_t deadline_ns, uint64_t now_ns) {
+  return deadline_ns <= now_ns ? 0
+                               : (int64_t)((deadline_ns - now_ns + 999) / 1000);
+}
 
 typedef void (*cacs__poll_fn)(int64_t timeout_us);
 

@@ -101,12 +101,6 @@ static void serve_all(cacs__waitq *q, int result) {
 
 // --- waiting ---------------------------------------------------------------
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 // Queue `w` on `q` and wait until a waker serves it or `timeout_us` passes.
 // Called and returns with `l` held. Returns the result the waker gave, or
 // ETIMEDOUT / ENOMEM with `w` off the queue again. timeout_us != 0.
@@ -120,7 +114,7 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   q_push(q, w);
   // The clock is read again only after a stray wake-up.
   uint64_t deadline =
-      timeout_us < 0 ? 0 : now_ns() + (uint64_t)timeout_us * 1000u;
+      timeout_us < 0 ? 0 : cacs__now_ns() + (uint64_t)timeout_us * 1000u;
   int64_t left = timeout_us;
   int r;
   for (;;) {
@@ -138,10 +132,8 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
     }
     // Woken but not served: a stray cacs_wake. Wait for the rest, rounded
     // up (never return before the deadline).
-    if (timeout_us >= 0) {
-      uint64_t now = now_ns();
-      left = now >= deadline ? 0 : (int64_t)((deadline - now + 999) / 1000);
-    }
+    if (timeout_us >= 0)
+      left = cacs__us_until(deadline, cacs__now_ns());
   }
   if (w->shared)
     cacs__xwait_end(&w->xw);
