@@ -10,10 +10,10 @@
 //      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety,
 //      preserve-none-safety<O0>,
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
-//      preserve-none-callee-saved<lto>;
+//      preserve-none-callee-saved<lto>, instack-yield;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the list at its start, APN and
-//    the safety checks at its end;
+//    the safety checks at its end (after the in-stack yields' frames);
 //  - in the full-LTO link pipeline, where the settings are read back from the
 //    IR: the list at its start, APN and the safety checks at its end.
 //
@@ -27,6 +27,7 @@
 
 #include "cacs/AutoPreserveNone.h"
 #include "cacs/CalleeSaved.h"
+#include "cacs/InstackYield.h"
 #include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 #include "cacs/PreserveNoneSafety.h"
@@ -62,6 +63,7 @@ void addPerTUStartPasses(ModulePassManager &MPM) {
 /// The per-TU tail of the pipeline. An O0 pipeline means O0 code generation
 /// (clang -O0, whatever -Xclang -disable-O0-optnone says about optnone).
 void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
+  MPM.addPass(InstackYieldPass());
   if (autoPreserveNoneEnabled())
     MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
@@ -76,6 +78,7 @@ void addLTOLinkStartPasses(ModulePassManager &MPM) {
 }
 
 void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
+  MPM.addPass(InstackYieldPass());
   MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
   MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
   MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
@@ -84,6 +87,10 @@ void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   if (Name == "auto-preserve-none") {
     MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+    return true;
+  }
+  if (Name == "instack-yield") {
+    MPM.addPass(InstackYieldPass());
     return true;
   }
   if (Name == "auto-preserve-none<lto>") {

@@ -125,6 +125,24 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
     return cacs_r_;                                                            \
   } while (0)
 
+// Does the frame of a function that yields need the cold call of
+// cacs_isg_yield below? On x86-64 it must be a call-aligned frame without a
+// red zone (instack_x86_64.h). Compiled by cacs (the front door defines
+// __CACS__ and loads the pass plugin), the pass gives the marked yield such
+// a frame: the marker, an `.error` line that the pass removes, stops the
+// build if the plugin did not run. AArch64 needs neither: its stack pointer
+// is always 16-byte aligned and Linux has no red zone there.
+#if defined(__x86_64__) && defined(__CACS__)
+#define CACS__ISG_YIELD_NEEDS_CALL 0
+#define CACS__ISG_YIELD_MARK                                                   \
+  ".error \"cacs: this in-stack yield needs the cacs pass plugin\"\n\t"
+#elif defined(__x86_64__)
+#define CACS__ISG_YIELD_NEEDS_CALL 1
+#define CACS__ISG_YIELD_MARK ""
+#else
+#define CACS__ISG_YIELD_NEEDS_CALL 0
+#endif
+
 #pragma clang diagnostic push
 #pragma clang diagnostic error "-Winline-asm"
 #if defined(__x86_64__)
@@ -144,14 +162,15 @@ static CACS_ALWAYS_INLINE int cacs__isg_cancelled(cacs_isg_ctx *ctx) {
   return 1;
 }
 
-/// The cancel path of a C generator's yield, which nothing takes (only the
-/// C++ wrapper cancels): reports and aborts. The call is what makes every
-/// function that yields a non-leaf (instack_<arch>.h: stack alignment, red
-/// zone); an asm goto would do it without the test, but LLVM then saves the
-/// callee-saved registers on every path of the function (no shrink-wrapping),
-/// and a noreturn call has the same effect. So it is declared returning.
-/// It never returns, so it may claim to preserve every register
-/// (preserve_all): the call then costs the hot path nothing.
+/// The cancel path of a C generator's yield where CACS__ISG_YIELD_NEEDS_CALL,
+/// which nothing takes (only the C++ wrapper cancels): reports and aborts.
+/// The call is what makes every function that yields a non-leaf
+/// (instack_x86_64.h: stack alignment, red zone); an asm goto would do it
+/// without the test, but LLVM then saves the callee-saved registers on every
+/// path of the function (no shrink-wrapping), and a noreturn call has the
+/// same effect. So it is declared returning. It never returns, so it may
+/// claim to preserve every register (preserve_all): the call then costs the
+/// hot path nothing but the test.
 #if __has_attribute(preserve_all)
 __attribute__((preserve_all))
 #endif
@@ -161,6 +180,7 @@ void cacs__isg_cancelled_c(void);
 /// resume that continues us.
 static CACS_ALWAYS_INLINE uint64_t cacs_isg_yield(cacs_isg_ctx *ctx,
                                                   uint64_t v) {
+#if CACS__ISG_YIELD_NEEDS_CALL
   uint64_t in;
   // A loop, so that the cold path joins before the yield: joining after it
   // the compiler duplicates the code that follows into both paths.
@@ -170,6 +190,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_yield(cacs_isg_ctx *ctx,
       return in;
     cacs__isg_cancelled_c();
   }
+#else
+  return cacs__isg_yield(ctx, v, 0);
+#endif
 }
 
 /// Consumer: run the generator until its next yield (returns the value) or

@@ -19,17 +19,21 @@
 // so its compiler holds the generator's values there (or wherever it likes)
 // at no cost in the switch. Every other register is declared clobbered.
 // Per value: 4 instructions to resume (lea, 2 xchg, ret), 4 to yield (lea,
-// 2 xchg, call) and the cancel test (test, js: instack.h); yields and
-// resumes pair as calls and returns (the return stack buffer predicts the
-// resume).
+// 2 xchg, call), and where cacs's pass plugin does not compile the
+// generator, the cancel test (test, js: instack.h); yields and resumes pair
+// as calls and returns (the return stack buffer predicts the resume).
 //
-// Stack: the consumer continues below the generator's stack pointer. A
-// function that yields is never a leaf (the yield's cancel path calls a
-// function: instack.h), so the compiler keeps its stack pointer 16-byte
-// aligned there and keeps nothing below it (no red zone), which the
-// consumer's calls would overwrite. The generator steps down 8
-// bytes before its call, so that the consumer runs aligned too, and the
-// consumer's `ret $8` steps back.
+// Stack: the consumer continues below the generator's stack pointer. The
+// function that yields must keep its stack pointer 16-byte aligned there and
+// keep nothing below it (no red zone), which the consumer's calls would
+// overwrite, as a function that makes a call does. Compiled by cacs
+// (__CACS__), the yield's assembly carries a marker (CACS__ISG_YIELD_MARK)
+// and the pass plugin gives it that frame (llvm/lib/Transforms/
+// InstackYield.cpp); the marker is an `.error` line, so a yield the pass did
+// not see does not assemble. Other compilers: the yield's cancel path calls
+// a function (instack.h), which makes every function that yields a non-leaf.
+// The generator steps down 8 bytes before its call, so that the consumer
+// runs aligned too, and the consumer's `ret $8` steps back.
 //
 // "Finished" entry. Every consumer resume address is preceded by a 9-byte
 // entry (CACS__ISG_ALT, `endbr64; jmp rel32`) to the asm goto label of the
@@ -131,8 +135,8 @@ finished:
   CACS__ISG_FINISHED(g);
 }
 
-#define CACS__ISG_YIELD_ASM                                                    \
-  "leaq -8(%%rsp), %%rsp\n\t"                                                  \
+#define CACS__ISG_YIELD_ASM(MARK)                                              \
+  MARK "leaq -8(%%rsp), %%rsp\n\t"                                             \
   "xchgq %%rbp, %%rsi\n\t"                                                     \
   "xchgq %%rbx, %%rcx\n\t"                                                     \
   "callq *%%rdi"
@@ -145,18 +149,19 @@ finished:
 /// yield handed over: with fp_out == 0 the asm says so (rsi an input only,
 /// ctx->fp never stored); with 1 it is an output stored back, which is
 /// cheaper where the compiler must keep rsi's value across a call anyway
-/// (the C++ wrapper's throw).
+/// (the C++ wrapper's throw). Only the C yield (fp_out == 0) is marked for
+/// the pass: the C++ wrapper's cancel path throws, a call of its own.
 static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
                                                    uint64_t v, int fp_out) {
   void *pc = ctx->pc, *fp = ctx->fp, *bp = ctx->bp;
   if (fp_out) {
-    __asm__ volatile(CACS__ISG_YIELD_ASM
+    __asm__ volatile(CACS__ISG_YIELD_ASM("")
                      : "+a"(v), "+D"(pc), "+S"(fp), "+c"(bp)
                      :
                      : CACS__ISG_CLOBBERS);
     ctx->fp = fp;
   } else {
-    __asm__ volatile(CACS__ISG_YIELD_ASM
+    __asm__ volatile(CACS__ISG_YIELD_ASM(CACS__ISG_YIELD_MARK)
                      : "+a"(v), "+D"(pc), "+c"(bp)
                      : "S"(fp)
                      : CACS__ISG_CLOBBERS);
