@@ -19,6 +19,7 @@
 // RUN: %clang -O3 -fno-omit-frame-pointer -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && %t3 | FileCheck %s
 // RUN: %clang -O2 -DINLINE=1 -I%cacs_include %s %cacs_rt_x86_64 -o %ti && %ti | FileCheck %s
 // RUN: %clang -O2 -flto -I%cacs_include %s %cacs_rt_x86_64 -o %tl && %tl | FileCheck %s
+// RUN: %clang -O2 -flto=thin -I%cacs_include %s %cacs_rt_x86_64 -o %tt && %tt | FileCheck %s
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s
 // RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
 // The cacs build has no call in its yield's path:
