@@ -13,6 +13,7 @@
 //   - the same functions inlined into the generator (always_inline), and
 //     at a full-LTO link.
 // Stock clang takes the header's other path (the cancel call): same result.
+// AArch64 needs no treatment (instack-aarch64.c runs this file under qemu).
 //
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s
@@ -105,15 +106,23 @@ static uint64_t gen_or_call(cacs_isg_ctx *ctx, void *arg) {
 }
 
 // Called by the consumer: is its caller's stack pointer 16-byte aligned
-// (the call leaves it 8 off)? In assembly: a compiled function would have
-// moved its stack pointer first at -O0.
+// (on x86-64 the call leaves it 8 off)? In assembly: a compiled function
+// would have moved its stack pointer first at -O0.
 int misaligned(void);
+#if defined(__x86_64__)
 __asm__(".text\n"
         "misaligned:\n\t"
         "movl %esp, %eax\n\t"
         "andl $15, %eax\n\t"
         "xorl $8, %eax\n\t"
         "ret\n");
+#else
+__asm__(".text\n"
+        "misaligned:\n\t"
+        "mov x0, sp\n\t"
+        "and x0, x0, #15\n\t"
+        "ret\n");
+#endif
 
 // Deep frames below the consumer's stack pointer, over whatever is there.
 __attribute__((noinline)) static uint64_t deep(int n) {

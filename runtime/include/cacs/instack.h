@@ -130,7 +130,8 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
 // red zone (instack_x86_64.h). Compiled by cacs (the front door defines
 // __CACS__ and loads the pass plugin), the pass gives the marked yield such
 // a frame: the marker, an `.error` line that the pass removes, stops the
-// build if the plugin did not run. AArch64 needs neither: its stack pointer
+// build if the plugin did not run (the pass matches the text exactly:
+// cacs::InstackYieldMarker, llvm/include/cacs/InstackYield.h). AArch64 needs neither: its stack pointer
 // is always 16-byte aligned and Linux has no red zone there.
 #if defined(__x86_64__) && defined(__CACS__)
 #define CACS__ISG_YIELD_NEEDS_CALL 0
