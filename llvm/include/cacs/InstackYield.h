@@ -22,8 +22,9 @@
 namespace cacs {
 
 /// The first line of a marked yield's assembly: CACS__ISG_YIELD_MARK of
-/// cacs/instack.h, character for character, which the pass removes. Assembled as it is (the pass did not run), it stops
-/// the build with its message instead of producing a misaligned frame.
+/// cacs/instack.h, character for character, which the pass removes. Assembled
+/// as it is (the pass did not run), it stops the build with its message instead
+/// of producing a misaligned frame.
 inline constexpr const char *InstackYieldMarker =
     ".error \"cacs: this in-stack yield needs the cacs pass plugin\"\n\t";
 
