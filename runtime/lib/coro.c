@@ -42,6 +42,8 @@ struct cacs_coro {
   void *asan_fake;     // ASan fake-stack handle while switched out
   const void *asan_lo; // ASan view of this coroutine's stack
   size_t asan_size;
+  void *unsafe_sp;    // SafeStack: its unsafe stack pointer while out
+  cacs_stack *unsafe; // SafeStack: its unsafe stack (NULL for main)
 };
 
 // Read by cacs_yield before the thread has a scheduler: its ring holds only
@@ -65,6 +67,7 @@ typedef struct sched {
   unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
+  void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;
   size_t count;
   uint32_t shared_fpenv[2];
@@ -94,9 +97,16 @@ __attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
     .current = &idle};
 #define S cacs__sched
 
+// Whether every switch must take cacs__yield_slow whatever the coroutines'
+// flags: the ASan annotations and the SafeStack pointer live there.
+static inline unsigned char slow_always(void) {
+  return CACS_ASAN || S.unsafe_sp_slot != NULL;
+}
+
 static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
-  S.slow = CACS_ASAN; // the ASan annotations live in the slow path
+  S.unsafe_sp_slot = cacs__unsafe_sp_slot();
+  S.slow = slow_always();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
 }
@@ -134,6 +144,34 @@ static inline void asan_finish(cacs_coro *self) {
 #else
   (void)self;
 #endif
+}
+
+// --- SafeStack (internal.h) -----------------------------------------------
+// Each coroutine but main gets an unsafe stack as large as its stack; the
+// thread's unsafe stack pointer is saved and loaded with the stack pointer.
+
+static int unsafe_stack_init(cacs_coro *c, size_t size) {
+  if (!S.unsafe_sp_slot)
+    return 0;
+  c->unsafe = cacs__unsafe_stack_alloc(size, &c->stack);
+  if (!c->unsafe)
+    return -1;
+  c->unsafe_sp = c->unsafe->top;
+  return 0;
+}
+
+// `from` NULL: it is finishing.
+static inline void unsafe_switch(cacs_coro *from, cacs_coro *to) {
+  if (!S.unsafe_sp_slot)
+    return;
+  if (from)
+    from->unsafe_sp = *S.unsafe_sp_slot;
+  *S.unsafe_sp_slot = to->unsafe_sp;
+}
+
+static void coro_free(cacs_coro *c) {
+  cacs_stack_free(c->unsafe);
+  cacs_stack_free(&c->stack);
 }
 
 // --- optional per-coroutine FP control -------------------------------------
@@ -234,6 +272,7 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   S.current = to;
   if (S.fpenv_users != 0)
     fpenv_switch(from, to);
+  unsafe_switch(from, to);
   asan_start(from, to, 0);
   coro_swap(from, to);
   asan_finish(from);
@@ -303,7 +342,8 @@ void cacs_exit(void) {
   if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(c, to);
   if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
-    S.slow = CACS_ASAN;
+    S.slow = slow_always();
+  unsafe_switch(NULL, to);
   asan_start(c, to, 1);
   cacs__coro_resume(to->sp);
 }
@@ -338,7 +378,7 @@ static void reap_zombies(void) {
   while (S.zombies) {
     cacs_coro *z = S.zombies;
     S.zombies = z->next;
-    cacs_stack_free(&z->stack);
+    coro_free(z);
   }
 }
 
@@ -363,6 +403,11 @@ static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
     char buf[32];
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
     cacs_stack_set_owner(&c->stack, buf, id);
+  }
+  if (unsafe_stack_init(c, attr->stack_size ? attr->stack_size
+                                            : CACS_STACK_DEFAULT_SIZE) != 0) {
+    cacs_stack_free(&c->stack);
+    return NULL;
   }
   c->entry = entry;
   c->arg = arg;
@@ -406,7 +451,7 @@ int cacs_join(cacs_coro *c) {
     cacs_park();
   }
   S.count--;
-  cacs_stack_free(&c->stack);
+  coro_free(c);
   return 0;
 }
 
@@ -415,7 +460,7 @@ int cacs_detach(cacs_coro *c) {
     return -1;
   if (c->state == CORO_DONE) {
     S.count--;
-    cacs_stack_free(&c->stack);
+    coro_free(c);
   } else {
     c->detached = 1;
   }
@@ -446,7 +491,7 @@ static void sched_thread_exit(void *arg) {
   S.timers = NULL;
   S.ntimers = S.timers_cap = 0;
   if (S.service) {
-    cacs_stack_free(&S.service->stack);
+    coro_free(S.service);
     S.service = NULL;
   }
   if (S.inbox.ready) {

@@ -15,8 +15,17 @@ static void gen_main(void *arg, uint64_t first) {
   __sanitizer_finish_switch_fiber(NULL, &g->asan_caller_lo,
                                   &g->asan_caller_size);
 #endif
+  // SafeStack: from here on the generator's unsafe stack; a resume from a
+  // unit without SafeStack (generator.h) left the resumer's pointer.
+  void **usp = cacs__unsafe_sp_slot();
+  if (usp && *usp != g->unsafe_self) {
+    g->unsafe_caller = *usp;
+    *usp = g->unsafe_self;
+  }
   g->fn(g, g->arg);
   g->done = 1;
+  if (usp)
+    *usp = g->unsafe_caller;
 #if CACS_ASAN
   // NULL: this stack is finished, ASan may drop its fake frames.
   __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo, g->asan_caller_size);
@@ -39,6 +48,14 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   char buf[32];
   snprintf(buf, sizeof buf, "generator#%llu", (unsigned long long)id);
   cacs_stack_set_owner(&g->stack, buf, id);
+  if (cacs__unsafe_sp_slot()) {
+    g->unsafe_stack = cacs__unsafe_stack_alloc(stack_size, &g->stack);
+    if (!g->unsafe_stack) {
+      cacs_stack_free(&g->stack);
+      return NULL;
+    }
+    g->unsafe_self = g->unsafe_stack->top;
+  }
   g->asan_lo = g->stack.lo;
   g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
   cacs_context_init(&g->self, g->stack.top, gen_main, g);
@@ -46,6 +63,8 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
 }
 
 void cacs_gen_destroy(cacs_gen *g) {
-  if (g)
-    cacs_stack_free(&g->stack);
+  if (!g)
+    return;
+  cacs_stack_free(g->unsafe_stack);
+  cacs_stack_free(&g->stack);
 }

@@ -3,6 +3,8 @@
 #ifndef CACS_LIB_INTERNAL_H
 #define CACS_LIB_INTERNAL_H
 
+#include "cacs/stack.h"
+
 #include <signal.h>
 
 // initial-exec: one %fs/tpidr_el0-relative access, valid in executables and
@@ -33,5 +35,22 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 #if CACS_ASAN
 #include <sanitizer/common_interface_defs.h>
 #endif
+
+// --- SafeStack (-fsanitize=safe-stack) -----------------------------------
+// SafeStack moves address-taken locals to a per-thread "unsafe stack" used
+// as a LIFO, through the thread-local __safestack_unsafe_stack_ptr of its
+// runtime. Coroutines and generators would interleave their frames there,
+// so each one gets an unsafe stack of its own, and the pointer is switched
+// with the stack pointer. Whether the program uses SafeStack is a link-time
+// fact (its runtime is linked in), not a property of libcacs's own build:
+// libcacs built without SafeStack serves SafeStack programs, and units built
+// with and without it may mix.
+
+/// The calling thread's unsafe stack pointer, or NULL when the program does
+/// not use SafeStack.
+void **cacs__unsafe_sp_slot(void);
+/// An unsafe stack of `size` bytes for the owner of `s` (same name, id and
+/// stack flags); its initial pointer is the returned stack's `top`.
+cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
 
 #endif // CACS_LIB_INTERNAL_H

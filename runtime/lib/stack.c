@@ -297,3 +297,31 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
     signal(SIGSEGV, SIG_DFL);
   }
 }
+
+// --- SafeStack (internal.h) -----------------------------------------------
+// Weak: both are defined by compiler-rt's SafeStack runtime, which the driver
+// links into SafeStack programs only. The function tells whether it is there;
+// the variable is read only then.
+extern __thread void *__safestack_unsafe_stack_ptr
+    __attribute__((weak, tls_model("initial-exec")));
+void *__get_unsafe_stack_ptr(void) __attribute__((weak));
+
+void **cacs__unsafe_sp_slot(void) {
+  return __get_unsafe_stack_ptr ? &__safestack_unsafe_stack_ptr : NULL;
+}
+
+cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s) {
+  cacs_stack *u =
+      (cacs_stack *)cacs_stack_alloc(size, sizeof(cacs_stack), s->flags);
+  if (!u)
+    return NULL;
+  char name[sizeof u->owner];
+  size_t n = 0;
+  for (const char *p = "unsafe stack of "; *p && n + 1 < sizeof name; ++p)
+    name[n++] = *p;
+  for (const char *p = s->owner; *p && n + 1 < sizeof name; ++p)
+    name[n++] = *p;
+  name[n] = 0;
+  cacs_stack_set_owner(u, name, s->owner_id);
+  return u;
+}
