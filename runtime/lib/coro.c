@@ -44,6 +44,9 @@ struct cacs_coro {
   size_t asan_size;
   void *unsafe_sp;    // SafeStack: its unsafe stack pointer while out
   cacs_stack *unsafe; // SafeStack: its unsafe stack (NULL for main)
+  void *scs_sp;       // shadow call stack: its x18 while switched out
+  void *scs_map;      // shadow call stack: its mapping (NULL for main)
+  size_t scs_map_size;
 };
 
 // Read by cacs_yield before the thread has a scheduler: its ring holds only
@@ -98,9 +101,10 @@ __attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
 #define S cacs__sched
 
 // Whether every switch must take cacs__yield_slow whatever the coroutines'
-// flags: the ASan annotations and the SafeStack pointer live there.
+// flags: the ASan annotations, the SafeStack pointer and x18 for the shadow
+// call stack are switched there.
 static inline unsigned char slow_always(void) {
-  return CACS_ASAN || S.unsafe_sp_slot != NULL;
+  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on;
 }
 
 static void sched_init(void) {
@@ -146,17 +150,32 @@ static inline void asan_finish(cacs_coro *self) {
 #endif
 }
 
-// --- SafeStack (internal.h) -----------------------------------------------
-// Each coroutine but main gets an unsafe stack as large as its stack; the
-// thread's unsafe stack pointer is saved and loaded with the stack pointer.
+// --- SafeStack and shadow call stack (internal.h) -------------------------
+// Each coroutine but main gets an unsafe stack as large as its stack and/or
+// a shadow call stack; the thread's unsafe stack pointer and x18 are saved
+// and loaded with the stack pointer.
 
-static int unsafe_stack_init(cacs_coro *c, size_t size) {
-  if (!S.unsafe_sp_slot)
-    return 0;
-  c->unsafe = cacs__unsafe_stack_alloc(size, &c->stack);
-  if (!c->unsafe)
-    return -1;
-  c->unsafe_sp = c->unsafe->top;
+static void coro_free(cacs_coro *c) {
+  cacs_stack_free(c->unsafe);
+  cacs__scs_free(c->scs_map, c->scs_map_size);
+  cacs_stack_free(&c->stack);
+}
+
+static int san_stacks_init(cacs_coro *c, size_t size) {
+  if (S.unsafe_sp_slot) {
+    c->unsafe = cacs__unsafe_stack_alloc(size, &c->stack);
+    if (!c->unsafe)
+      return -1;
+    c->unsafe_sp = c->unsafe->top;
+  }
+  if (cacs__scs_on) {
+    c->scs_map = cacs__scs_alloc(size, &c->scs_map_size);
+    if (!c->scs_map) {
+      cacs_stack_free(c->unsafe);
+      return -1;
+    }
+    c->scs_sp = c->scs_map;
+  }
   return 0;
 }
 
@@ -169,9 +188,18 @@ static inline void unsafe_switch(cacs_coro *from, cacs_coro *to) {
   *S.unsafe_sp_slot = to->unsafe_sp;
 }
 
-static void coro_free(cacs_coro *c) {
-  cacs_stack_free(c->unsafe);
-  cacs_stack_free(&c->stack);
+// x18 may only move where libcacs never uses it (CACS_FIXED_X18, see
+// internal.h); `from` NULL: it is finishing.
+static inline void scs_switch(cacs_coro *from, cacs_coro *to) {
+#if defined(__aarch64__) && defined(CACS_FIXED_X18)
+  if (!cacs__scs_on)
+    return;
+  if (from)
+    __asm__ volatile("str x18, %0" : "=m"(from->scs_sp));
+  __asm__ volatile("ldr x18, %0" : : "m"(to->scs_sp) : "memory");
+#else
+  (void)from, (void)to;
+#endif
 }
 
 // --- optional per-coroutine FP control -------------------------------------
@@ -213,7 +241,8 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
 // Used by the slow paths in C; returns when `from` is resumed, by either
 // this function or the assembly. Every register is declared clobbered but
 // the frame pointer (pushed) and sp; rbx/x19 too, which the compiler saves
-// in the prologue of this (base-pointer-free) code.
+// in the prologue of this (base-pointer-free) code. x18 is left alone when
+// libcacs is built to leave it alone (scs_switch moves it).
 static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
 #if defined(__x86_64__)
   __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t" // keep our red zone intact
@@ -250,7 +279,10 @@ static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
                    : "+r"(x1), "+r"(x2)
                    :
                    : "x0", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
-                     "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+                     "x11", "x12", "x13", "x14", "x15", "x16", "x17",
+#if !defined(CACS_FIXED_X18)
+                     "x18",
+#endif
                      "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26",
                      "x27", "x28", "x30", "v0", "v1", "v2", "v3", "v4", "v5",
                      "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
@@ -273,6 +305,7 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   if (S.fpenv_users != 0)
     fpenv_switch(from, to);
   unsafe_switch(from, to);
+  scs_switch(from, to);
   asan_start(from, to, 0);
   coro_swap(from, to);
   asan_finish(from);
@@ -344,6 +377,7 @@ void cacs_exit(void) {
   if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
     S.slow = slow_always();
   unsafe_switch(NULL, to);
+  scs_switch(NULL, to);
   asan_start(c, to, 1);
   cacs__coro_resume(to->sp);
 }
@@ -404,8 +438,8 @@ static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
     cacs_stack_set_owner(&c->stack, buf, id);
   }
-  if (unsafe_stack_init(c, attr->stack_size ? attr->stack_size
-                                            : CACS_STACK_DEFAULT_SIZE) != 0) {
+  if (san_stacks_init(c, attr->stack_size ? attr->stack_size
+                                          : CACS_STACK_DEFAULT_SIZE) != 0) {
     cacs_stack_free(&c->stack);
     return NULL;
   }

@@ -56,9 +56,18 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
     }
     g->unsafe_self = g->unsafe_stack->top;
   }
+  if (cacs__scs_on) {
+    g->scs_map = cacs__scs_alloc(stack_size, &g->scs_map_size);
+    if (!g->scs_map) {
+      cacs_stack_free(g->unsafe_stack);
+      cacs_stack_free(&g->stack);
+      return NULL;
+    }
+  }
   g->asan_lo = g->stack.lo;
   g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
   cacs_context_init(&g->self, g->stack.top, gen_main, g);
+  g->self.pr = g->scs_map;
   return g;
 }
 
@@ -66,5 +75,6 @@ void cacs_gen_destroy(cacs_gen *g) {
   if (!g)
     return;
   cacs_stack_free(g->unsafe_stack);
+  cacs__scs_free(g->scs_map, g->scs_map_size);
   cacs_stack_free(&g->stack);
 }

@@ -53,4 +53,17 @@ void **cacs__unsafe_sp_slot(void);
 /// stack flags); its initial pointer is the returned stack's `top`.
 cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
 
+// --- AArch64 shadow call stack (cacs/stack.h) -------------------------------
+// Nonzero once a unit built with -fsanitize=shadow-call-stack has called
+// cacs__scs_register. libcacs itself must then never touch x18: its AArch64
+// build uses -ffixed-x18 and defines CACS_FIXED_X18; a build without them
+// aborts at the registration rather than corrupt the shadow stacks.
+extern int cacs__scs_on;
+
+/// A shadow call stack for a coroutine or generator with a `stack_size`
+/// stack: returns its base (the first x18), NULL with errno set; `*map_size`
+/// receives what cacs__scs_free needs. It grows up, to a guard page.
+void *cacs__scs_alloc(size_t stack_size, size_t *map_size);
+void cacs__scs_free(void *base, size_t map_size);
+
 #endif // CACS_LIB_INTERNAL_H

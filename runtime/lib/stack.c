@@ -325,3 +325,44 @@ cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s) {
   cacs_stack_set_owner(u, name, s->owner_id);
   return u;
 }
+
+// --- AArch64 shadow call stack (internal.h) ---------------------------------
+
+int cacs__scs_on;
+
+void cacs__scs_register(void) {
+#if defined(__aarch64__) && defined(CACS_FIXED_X18)
+  cacs__scs_on = 1;
+#else
+  static const char msg[] =
+      "cacs: this libcacs was built without -ffixed-x18 and cannot switch "
+      "shadow call stacks (-fsanitize=shadow-call-stack)\n";
+  ssize_t r = write(2, msg, sizeof msg - 1);
+  (void)r;
+  abort();
+#endif
+}
+
+// One return address per instrumented frame, and a frame takes at least 16
+// bytes of the stack: half the stack size is always enough.
+void *cacs__scs_alloc(size_t stack_size, size_t *map_size) {
+  thread_init();
+  size_t size = round_up(stack_size / 2, page_size);
+  char *map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED)
+    return NULL;
+  if (mprotect(map + size, page_size, PROT_NONE) != 0) {
+    int e = errno;
+    munmap(map, size + page_size);
+    errno = e;
+    return NULL;
+  }
+  *map_size = size + page_size;
+  return map;
+}
+
+void cacs__scs_free(void *base, size_t map_size) {
+  if (base)
+    munmap(base, map_size);
+}

@@ -70,6 +70,10 @@ struct cacs_gen {
   // its own; each side's unsafe stack pointer while the other runs.
   void *unsafe_self, *unsafe_caller;
   cacs_stack *unsafe_stack;
+  // AArch64 shadow call stack (cacs/stack.h): the generator's, whose base
+  // is its first x18; every switch moves x18 with the context.
+  void *scs_map;
+  size_t scs_map_size;
 };
 
 // SafeStack keeps address-taken locals on a thread-wide unsafe stack, a
