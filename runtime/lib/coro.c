@@ -47,6 +47,7 @@ struct cacs_coro {
   void *scs_sp;       // shadow call stack: its x18 while switched out
   void *scs_map;      // shadow call stack: its mapping (NULL for main)
   size_t scs_map_size;
+  void *tsan_fiber; // ThreadSanitizer: its fiber
 };
 
 // Read by cacs_yield before the thread has a scheduler: its ring holds only
@@ -101,15 +102,18 @@ __attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
 #define S cacs__sched
 
 // Whether every switch must take cacs__yield_slow whatever the coroutines'
-// flags: the ASan annotations, the SafeStack pointer and x18 for the shadow
-// call stack are switched there.
+// flags: the ASan and TSan annotations, the SafeStack pointer and x18 for
+// the shadow call stack are switched there.
 static inline unsigned char slow_always(void) {
-  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on;
+  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
+         cacs__tsan_on();
 }
 
 static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
   S.unsafe_sp_slot = cacs__unsafe_sp_slot();
+  if (cacs__tsan_on())
+    S.main.tsan_fiber = __tsan_get_current_fiber();
   S.slow = slow_always();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
@@ -150,12 +154,14 @@ static inline void asan_finish(cacs_coro *self) {
 #endif
 }
 
-// --- SafeStack and shadow call stack (internal.h) -------------------------
-// Each coroutine but main gets an unsafe stack as large as its stack and/or
-// a shadow call stack; the thread's unsafe stack pointer and x18 are saved
-// and loaded with the stack pointer.
+// --- SafeStack, shadow call stack, TSan (internal.h) -------------------------
+// Each coroutine but main gets an unsafe stack as large as its stack, a
+// shadow call stack, a TSan fiber, as the program needs; the thread's unsafe
+// stack pointer and x18 are saved and loaded with the stack pointer, and
+// TSan is told of every switch.
 
 static void coro_free(cacs_coro *c) {
+  cacs__tsan_fiber_free(c->tsan_fiber);
   cacs_stack_free(c->unsafe);
   cacs__scs_free(c->scs_map, c->scs_map_size);
   cacs_stack_free(&c->stack);
@@ -176,6 +182,7 @@ static int san_stacks_init(cacs_coro *c, size_t size) {
     }
     c->scs_sp = c->scs_map;
   }
+  c->tsan_fiber = cacs__tsan_fiber_new(&c->stack);
   return 0;
 }
 
@@ -307,6 +314,8 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   unsafe_switch(from, to);
   scs_switch(from, to);
   asan_start(from, to, 0);
+  if (to->tsan_fiber) // right before the switch, as TSan asks
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
   coro_swap(from, to);
   asan_finish(from);
 }
@@ -379,6 +388,8 @@ void cacs_exit(void) {
   unsafe_switch(NULL, to);
   scs_switch(NULL, to);
   asan_start(c, to, 1);
+  if (to->tsan_fiber)
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
   cacs__coro_resume(to->sp);
 }
 

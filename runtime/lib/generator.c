@@ -22,10 +22,17 @@ static void gen_main(void *arg, uint64_t first) {
     g->unsafe_caller = *usp;
     *usp = g->unsafe_self;
   }
+  // TSan: the same for its fibers.
+  if (g->tsan_self && __tsan_get_current_fiber() != g->tsan_self) {
+    g->tsan_caller = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(g->tsan_self, 0);
+  }
   g->fn(g, g->arg);
   g->done = 1;
   if (usp)
     *usp = g->unsafe_caller;
+  if (g->tsan_self)
+    __tsan_switch_to_fiber(g->tsan_caller, 0);
 #if CACS_ASAN
   // NULL: this stack is finished, ASan may drop its fake frames.
   __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo, g->asan_caller_size);
@@ -68,12 +75,14 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
   cacs_context_init(&g->self, g->stack.top, gen_main, g);
   g->self.pr = g->scs_map;
+  g->tsan_self = cacs__tsan_fiber_new(&g->stack);
   return g;
 }
 
 void cacs_gen_destroy(cacs_gen *g) {
   if (!g)
     return;
+  cacs__tsan_fiber_free(g->tsan_self);
   cacs_stack_free(g->unsafe_stack);
   cacs__scs_free(g->scs_map, g->scs_map_size);
   cacs_stack_free(&g->stack);

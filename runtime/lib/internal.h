@@ -36,7 +36,7 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-// --- SafeStack (-fsanitize=safe-stack) -----------------------------------
+// --- SafeStack (-fsanitize=safe-stack) ---------------------------------------
 // SafeStack moves address-taken locals to a per-thread "unsafe stack" used
 // as a LIFO, through the thread-local __safestack_unsafe_stack_ptr of its
 // runtime. Coroutines and generators would interleave their frames there,
@@ -53,7 +53,7 @@ void **cacs__unsafe_sp_slot(void);
 /// stack flags); its initial pointer is the returned stack's `top`.
 cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
 
-// --- AArch64 shadow call stack (cacs/stack.h) -------------------------------
+// --- AArch64 shadow call stack (cacs/stack.h) --------------------------------
 // Nonzero once a unit built with -fsanitize=shadow-call-stack has called
 // cacs__scs_register. libcacs itself must then never touch x18: its AArch64
 // build uses -ffixed-x18 and defines CACS_FIXED_X18; a build without them
@@ -65,5 +65,34 @@ extern int cacs__scs_on;
 /// receives what cacs__scs_free needs. It grows up, to a guard page.
 void *cacs__scs_alloc(size_t stack_size, size_t *map_size);
 void cacs__scs_free(void *base, size_t map_size);
+
+// --- ThreadSanitizer fibers --------------------------------------------------
+// TSan keeps one call stack and one clock per thread; each coroutine and
+// generator is a TSan fiber, and every switch tells it. Like SafeStack a
+// link-time fact (weak references to the TSan runtime), so libcacs built
+// without TSan serves TSan programs. Declared here as in
+// <sanitizer/tsan_interface.h>.
+void *__tsan_get_current_fiber(void) __attribute__((weak));
+void *__tsan_create_fiber(unsigned flags) __attribute__((weak));
+void __tsan_destroy_fiber(void *fiber) __attribute__((weak));
+void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((weak));
+void __tsan_set_fiber_name(void *fiber, const char *name) __attribute__((weak));
+
+/// Whether the program runs under TSan.
+static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
+
+/// A new fiber named after the owner of `s`, or NULL without TSan.
+static inline void *cacs__tsan_fiber_new(const cacs_stack *s) {
+  if (!cacs__tsan_on())
+    return NULL;
+  void *f = __tsan_create_fiber(0);
+  __tsan_set_fiber_name(f, s->owner);
+  return f;
+}
+
+static inline void cacs__tsan_fiber_free(void *fiber) {
+  if (fiber)
+    __tsan_destroy_fiber(fiber);
+}
 
 #endif // CACS_LIB_INTERNAL_H

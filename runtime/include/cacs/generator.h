@@ -51,6 +51,19 @@ extern "C" {
 #ifndef CACS_GEN_SAFESTACK
 #define CACS_GEN_SAFESTACK 0
 #endif
+#if defined(__SANITIZE_THREAD__)
+#define CACS_GEN_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CACS_GEN_TSAN 1
+#endif
+#endif
+#ifndef CACS_GEN_TSAN
+#define CACS_GEN_TSAN 0
+#endif
+#if CACS_GEN_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 typedef struct cacs_gen cacs_gen;
 typedef void (*cacs_gen_fn)(cacs_gen *g, void *arg);
@@ -74,6 +87,8 @@ struct cacs_gen {
   // is its first x18; every switch moves x18 with the context.
   void *scs_map;
   size_t scs_map_size;
+  // ThreadSanitizer: the generator's fiber, and its resumer's.
+  void *tsan_self, *tsan_caller;
 };
 
 // SafeStack keeps address-taken locals on a thread-wide unsafe stack, a
@@ -113,6 +128,32 @@ static CACS_ALWAYS_INLINE void cacs__gen_unsafe_in(void *const *mine,
 #endif
 }
 
+// ThreadSanitizer fibers, the same way round: the side that switches tells
+// TSan it goes to the other side's fiber; the side resumed makes sure TSan
+// is back in its own (a switch from a unit without TSan told it nothing).
+static CACS_ALWAYS_INLINE void cacs__gen_tsan_out(void **mine,
+                                                  void *const *other) {
+#if CACS_GEN_TSAN
+  *mine = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(*other, 0);
+#else
+  (void)mine, (void)other;
+#endif
+}
+
+static CACS_ALWAYS_INLINE void cacs__gen_tsan_in(void *const *mine,
+                                                 void **other) {
+#if CACS_GEN_TSAN
+  void *f = __tsan_get_current_fiber();
+  if (__builtin_expect(f != *mine, 0)) {
+    *other = f;
+    __tsan_switch_to_fiber(*mine, 0);
+  }
+#else
+  (void)mine, (void)other;
+#endif
+}
+
 /// Create a generator (stack_size 0: CACS_STACK_SMALL_SIZE). NULL on error.
 cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size);
 /// Free the generator (finished or not) and return its stack to the pool.
@@ -131,7 +172,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs_gen_resume(cacs_gen *g, uint64_t in) {
                                  g->asan_size);
 #endif
   cacs__gen_unsafe_out(&g->unsafe_caller, &g->unsafe_self);
+  cacs__gen_tsan_out(&g->tsan_caller, &g->tsan_self);
   uint64_t v = cacs_switch(&g->caller, &g->self, in);
+  cacs__gen_tsan_in(&g->tsan_caller, &g->tsan_self);
   cacs__gen_unsafe_in(&g->unsafe_caller, &g->unsafe_self);
 #if CACS_GEN_ASAN
   __sanitizer_finish_switch_fiber(g->asan_fake_caller, NULL, NULL);
@@ -147,7 +190,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs_gen_yield(cacs_gen *g, uint64_t v) {
                                  g->asan_caller_size);
 #endif
   cacs__gen_unsafe_out(&g->unsafe_self, &g->unsafe_caller);
+  cacs__gen_tsan_out(&g->tsan_self, &g->tsan_caller);
   uint64_t in = cacs_switch(&g->self, &g->caller, v);
+  cacs__gen_tsan_in(&g->tsan_self, &g->tsan_caller);
   cacs__gen_unsafe_in(&g->unsafe_self, &g->unsafe_caller);
 #if CACS_GEN_ASAN
   __sanitizer_finish_switch_fiber(g->asan_fake_self, &g->asan_caller_lo,
