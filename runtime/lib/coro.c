@@ -48,6 +48,8 @@ struct cacs_coro {
   void *scs_map;      // shadow call stack: its mapping (NULL for main)
   size_t scs_map_size;
   void *tsan_fiber; // ThreadSanitizer: its fiber
+  // -fsplit-stack: libgcc's per-thread split-stack state while switched out.
+  void *split_ctx[CACS_SPLIT_CTX_WORDS];
 };
 
 // Read by cacs_yield before the thread has a scheduler: its ring holds only
@@ -102,11 +104,11 @@ __attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
 #define S cacs__sched
 
 // Whether every switch must take cacs__yield_slow whatever the coroutines'
-// flags: the ASan and TSan annotations, the SafeStack pointer and x18 for
-// the shadow call stack are switched there.
+// flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
+// shadow call stack and the split-stack state are switched there.
 static inline unsigned char slow_always(void) {
   return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
-         cacs__tsan_on();
+         cacs__tsan_on() || cacs__split_on();
 }
 
 static void sched_init(void) {
@@ -154,13 +156,15 @@ static inline void asan_finish(cacs_coro *self) {
 #endif
 }
 
-// --- SafeStack, shadow call stack, TSan (internal.h) -------------------------
+// --- SafeStack, shadow call stack, TSan, split stacks (internal.h) -----------
 // Each coroutine but main gets an unsafe stack as large as its stack, a
-// shadow call stack, a TSan fiber, as the program needs; the thread's unsafe
-// stack pointer and x18 are saved and loaded with the stack pointer, and
-// TSan is told of every switch.
+// shadow call stack, a TSan fiber, a split-stack context, as the program
+// needs; the thread's unsafe stack pointer, x18 and split-stack state are
+// saved and loaded with the stack pointer, and TSan is told of every switch.
 
 static void coro_free(cacs_coro *c) {
+  if (cacs__split_on())
+    __splitstack_releasecontext(c->split_ctx);
   cacs__tsan_fiber_free(c->tsan_fiber);
   cacs_stack_free(c->unsafe);
   cacs__scs_free(c->scs_map, c->scs_map_size);
@@ -183,7 +187,18 @@ static int san_stacks_init(cacs_coro *c, size_t size) {
     c->scs_sp = c->scs_map;
   }
   c->tsan_fiber = cacs__tsan_fiber_new(&c->stack);
+  if (cacs__split_on())
+    cacs__split_ctx_init(c->split_ctx, &c->stack);
   return 0;
+}
+
+// The finishing coroutine's state is saved too: its segments, if it grew
+// any, are released with it.
+static inline void split_switch(cacs_coro *from, cacs_coro *to) {
+  if (!cacs__split_on())
+    return;
+  __splitstack_getcontext(from->split_ctx);
+  __splitstack_setcontext(to->split_ctx);
 }
 
 // `from` NULL: it is finishing.
@@ -313,6 +328,7 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
     fpenv_switch(from, to);
   unsafe_switch(from, to);
   scs_switch(from, to);
+  split_switch(from, to);
   asan_start(from, to, 0);
   if (to->tsan_fiber) // right before the switch, as TSan asks
     __tsan_switch_to_fiber(to->tsan_fiber, 0);
@@ -387,6 +403,7 @@ void cacs_exit(void) {
     S.slow = slow_always();
   unsafe_switch(NULL, to);
   scs_switch(NULL, to);
+  split_switch(c, to);
   asan_start(c, to, 1);
   if (to->tsan_fiber)
     __tsan_switch_to_fiber(to->tsan_fiber, 0);

@@ -41,7 +41,14 @@ static void gen_main(void *arg, uint64_t first) {
   __builtin_unreachable();
 }
 
+// Generator switches are inline in the user's code, and no compiler tells
+// a unit built with -fsplit-stack apart: they cannot move libgcc's
+// split-stack state, and a generator that grew a segment would corrupt its
+// resumer's (internal.h). Refused, loudly, in programs with split stacks.
 cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
+  if (cacs__split_on())
+    cacs__fatal("cacs: generators (cacs/generator.h) do not support "
+                "-fsplit-stack: use coroutines (cacs/coro.h)\n");
   if (!stack_size)
     stack_size = CACS_STACK_SMALL_SIZE;
   cacs_gen *g = (cacs_gen *)cacs_stack_alloc(stack_size, sizeof(cacs_gen), 0);

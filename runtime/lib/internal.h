@@ -21,6 +21,8 @@
 #endif
 
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
+/// Write `msg` (a string literal, newline included) to stderr and abort.
+__attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CACS_ASAN 1
@@ -94,5 +96,26 @@ static inline void cacs__tsan_fiber_free(void *fiber) {
   if (fiber)
     __tsan_destroy_fiber(fiber);
 }
+
+// --- -fsplit-stack (x86-64) --------------------------------------------------
+// Split-stack prologues compare sp with a per-thread limit (%fs:0x70) and
+// call __morestack, which chains new segments on per-thread lists, when
+// it is passed. libgcc keeps that state, and saves and restores it for
+// coroutine libraries through these; they are linked only into programs
+// with split-stack code (weak references again).
+enum { CACS_SPLIT_CTX_WORDS = 10 };
+void __splitstack_getcontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+void __splitstack_setcontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+void __splitstack_releasecontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+
+/// Whether the program has split-stack code.
+static inline int cacs__split_on(void) { return __splitstack_setcontext != 0; }
+
+/// The split-stack context of a fresh stack `s`: no segments yet, the
+/// limit some way above its guard page.
+void cacs__split_ctx_init(void *ctx[CACS_SPLIT_CTX_WORDS], const cacs_stack *s);
 
 #endif // CACS_LIB_INTERNAL_H

@@ -228,6 +228,12 @@ void cacs_stack_pool_trim(void) {
 
 size_t cacs_stack_pool_count(void) { return T.pool_count; }
 
+void cacs__fatal(const char *msg) {
+  ssize_t r = write(2, msg, strlen(msg));
+  (void)r;
+  abort();
+}
+
 // --- overflow reporting (async-signal-safe: write(2) only) ---------------
 
 static size_t fmt_hex(char *buf, uintptr_t v) {
@@ -334,12 +340,8 @@ void cacs__scs_register(void) {
 #if defined(__aarch64__) && defined(CACS_FIXED_X18)
   cacs__scs_on = 1;
 #else
-  static const char msg[] =
-      "cacs: this libcacs was built without -ffixed-x18 and cannot switch "
-      "shadow call stacks (-fsanitize=shadow-call-stack)\n";
-  ssize_t r = write(2, msg, sizeof msg - 1);
-  (void)r;
-  abort();
+  cacs__fatal("cacs: this libcacs was built without -ffixed-x18 and cannot "
+              "switch shadow call stacks (-fsanitize=shadow-call-stack)\n");
 #endif
 }
 
@@ -365,4 +367,27 @@ void *cacs__scs_alloc(size_t stack_size, size_t *map_size) {
 void cacs__scs_free(void *base, size_t map_size) {
   if (base)
     munmap(base, map_size);
+}
+
+// --- -fsplit-stack (internal.h) ----------------------------------------------
+
+// The slots of libgcc's context (generic-morestack.c).
+enum {
+  SPLIT_SEGMENTS = 0,
+  SPLIT_CURRENT = 1,
+  SPLIT_GUARD = 3,
+  SPLIT_INITIAL_SP = 4,
+  SPLIT_INITIAL_SP_LEN = 5,
+};
+
+void cacs__split_ctx_init(void *ctx[CACS_SPLIT_CTX_WORDS],
+                          const cacs_stack *s) {
+  memset(ctx, 0, CACS_SPLIT_CTX_WORDS * sizeof *ctx);
+  size_t len = (size_t)((char *)s->top - (char *)s->lo);
+  // Room below the limit for __morestack itself and for code built without
+  // split stacks (libc, libcacs) that split-stack code calls.
+  size_t margin = len / 2 < 16384 ? len / 2 : 16384;
+  ctx[SPLIT_GUARD] = (char *)s->lo + margin;
+  ctx[SPLIT_INITIAL_SP] = s->top;
+  ctx[SPLIT_INITIAL_SP_LEN] = (void *)len;
 }
