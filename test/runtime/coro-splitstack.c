@@ -7,9 +7,11 @@
 // main stack. Generators (cacs/generator.h), whose inline switches cannot
 // move that state, are refused at creation with a message.
 //
-// RUN: %clang -O1 -fsplit-stack -I%cacs_include %s %cacs_rt_x86_64 -o %t
+// Linked with gold, as split stacks want: it gives calls into code built
+// without them (libc, libcacs) a segment of full size.
+// RUN: %clang -O1 -fsplit-stack -fuse-ld=gold -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: %t coro | FileCheck %s
-// RUN: %clang -O2 -fsplit-stack -I%cacs_include %s %cacs_rt_x86_64 -o %t2
+// RUN: %clang -O2 -fsplit-stack -fuse-ld=gold -I%cacs_include %s %cacs_rt_x86_64 -o %t2
 // RUN: %t2 coro | FileCheck %s
 // RUN: not --crash %t gen 2>&1 | FileCheck %s --check-prefix=GEN
 //
