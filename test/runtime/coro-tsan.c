@@ -33,6 +33,7 @@
 // RACE-NEXT: #0 racer_writes {{.*}}coro-tsan.c
 // RACE-NEXT: #1 racer_entry {{.*}}coro-tsan.c
 // RACE-NOT: sleeper
+// RACE: Thread T{{[0-9]+}} 'the racer'
 // RACE: SUMMARY: ThreadSanitizer: data race
 //
 // GENRACE: WARNING: ThreadSanitizer: data race
@@ -118,6 +119,7 @@ static void race(void) {
     ;
   cacs_coro *s = cacs_create(sleeper_entry, NULL, 0);
   cacs_coro *r = cacs_create(racer_entry, NULL, 0);
+  cacs_set_name(r, "the racer");
   cacs_join(r);
   cacs_join(s);
   pthread_join(t, NULL);
