@@ -42,6 +42,14 @@ struct cacs_coro {
   void *asan_fake;     // ASan fake-stack handle while switched out
   const void *asan_lo; // ASan view of this coroutine's stack
   size_t asan_size;
+  void *unsafe_sp;    // SafeStack: its unsafe stack pointer while out
+  cacs_stack *unsafe; // SafeStack: its unsafe stack (NULL for main)
+  void *scs_sp;       // shadow call stack: its x18 while switched out
+  void *scs_map;      // shadow call stack: its mapping (NULL for main)
+  size_t scs_map_size;
+  void *tsan_fiber; // ThreadSanitizer: its fiber
+  // -fsplit-stack: libgcc's per-thread split-stack state while switched out.
+  void *split_ctx[CACS_SPLIT_CTX_WORDS];
 };
 
 // Read by cacs_yield before the thread has a scheduler: its ring holds only
@@ -65,6 +73,7 @@ typedef struct sched {
   unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
+  void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;
   size_t count;
   uint32_t shared_fpenv[2];
@@ -94,9 +103,20 @@ __attribute__((visibility("hidden"))) CACS_TLS_LE sched cacs__sched = {
     .current = &idle};
 #define S cacs__sched
 
+// Whether every switch must take cacs__yield_slow whatever the coroutines'
+// flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
+// shadow call stack and the split-stack state are switched there.
+static inline unsigned char slow_always(void) {
+  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
+         cacs__tsan_on() || cacs__split_on();
+}
+
 static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
-  S.slow = CACS_ASAN; // the ASan annotations live in the slow path
+  S.unsafe_sp_slot = cacs__unsafe_sp_slot();
+  if (cacs__tsan_on())
+    S.main.tsan_fiber = __tsan_get_current_fiber();
+  S.slow = slow_always();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
 }
@@ -133,6 +153,74 @@ static inline void asan_finish(cacs_coro *self) {
   }
 #else
   (void)self;
+#endif
+}
+
+// --- SafeStack, shadow call stack, TSan, split stacks (internal.h) -----------
+// Each coroutine but main gets an unsafe stack as large as its stack, a
+// shadow call stack, a TSan fiber, a split-stack context, as the program
+// needs; the thread's unsafe stack pointer, x18 and split-stack state are
+// saved and loaded with the stack pointer, and TSan is told of every switch.
+
+static void coro_free(cacs_coro *c) {
+  if (cacs__split_on())
+    __splitstack_releasecontext(c->split_ctx);
+  cacs__tsan_fiber_free(c->tsan_fiber);
+  cacs_stack_free(c->unsafe);
+  cacs__scs_free(c->scs_map, c->scs_map_size);
+  cacs_stack_free(&c->stack);
+}
+
+static int san_stacks_init(cacs_coro *c, size_t size) {
+  if (S.unsafe_sp_slot) {
+    c->unsafe = cacs__unsafe_stack_alloc(size, &c->stack);
+    if (!c->unsafe)
+      return -1;
+    c->unsafe_sp = c->unsafe->top;
+  }
+  if (cacs__scs_on) {
+    c->scs_map = cacs__scs_alloc(size, &c->scs_map_size);
+    if (!c->scs_map) {
+      cacs_stack_free(c->unsafe);
+      return -1;
+    }
+    c->scs_sp = c->scs_map;
+  }
+  c->tsan_fiber = cacs__tsan_fiber_new(&c->stack);
+  if (cacs__split_on())
+    cacs__split_ctx_init(c->split_ctx, &c->stack);
+  return 0;
+}
+
+// The finishing coroutine's state is saved too: its segments, if it grew
+// any, are released with it.
+static inline void split_switch(cacs_coro *from, cacs_coro *to) {
+  if (!cacs__split_on())
+    return;
+  __splitstack_getcontext(from->split_ctx);
+  __splitstack_setcontext(to->split_ctx);
+}
+
+// `from` NULL: it is finishing.
+static inline void unsafe_switch(cacs_coro *from, cacs_coro *to) {
+  if (!S.unsafe_sp_slot)
+    return;
+  if (from)
+    from->unsafe_sp = *S.unsafe_sp_slot;
+  *S.unsafe_sp_slot = to->unsafe_sp;
+}
+
+// x18 may only move where libcacs never uses it (CACS_FIXED_X18, see
+// internal.h); `from` NULL: it is finishing.
+static inline void scs_switch(cacs_coro *from, cacs_coro *to) {
+#if defined(__aarch64__) && defined(CACS_FIXED_X18)
+  if (!cacs__scs_on)
+    return;
+  if (from)
+    __asm__ volatile("str x18, %0" : "=m"(from->scs_sp));
+  __asm__ volatile("ldr x18, %0" : : "m"(to->scs_sp) : "memory");
+#else
+  (void)from, (void)to;
 #endif
 }
 
@@ -175,7 +263,8 @@ __attribute__((noinline)) static void fpenv_switch(cacs_coro *from,
 // Used by the slow paths in C; returns when `from` is resumed, by either
 // this function or the assembly. Every register is declared clobbered but
 // the frame pointer (pushed) and sp; rbx/x19 too, which the compiler saves
-// in the prologue of this (base-pointer-free) code.
+// in the prologue of this (base-pointer-free) code. x18 is left alone when
+// libcacs is built to leave it alone (scs_switch moves it).
 static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
 #if defined(__x86_64__)
   __asm__ volatile("leaq -128(%%rsp), %%rsp\n\t" // keep our red zone intact
@@ -212,7 +301,10 @@ static inline void coro_swap(cacs_coro *from, cacs_coro *to) {
                    : "+r"(x1), "+r"(x2)
                    :
                    : "x0", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
-                     "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+                     "x11", "x12", "x13", "x14", "x15", "x16", "x17",
+#if !defined(CACS_FIXED_X18)
+                     "x18",
+#endif
                      "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26",
                      "x27", "x28", "x30", "v0", "v1", "v2", "v3", "v4", "v5",
                      "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14",
@@ -234,7 +326,12 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   S.current = to;
   if (S.fpenv_users != 0)
     fpenv_switch(from, to);
+  unsafe_switch(from, to);
+  scs_switch(from, to);
+  split_switch(from, to);
   asan_start(from, to, 0);
+  if (to->tsan_fiber) // right before the switch, as TSan asks
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
   coro_swap(from, to);
   asan_finish(from);
 }
@@ -303,8 +400,13 @@ void cacs_exit(void) {
   if (__builtin_expect(S.fpenv_users != 0, 0))
     fpenv_switch(c, to);
   if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
-    S.slow = CACS_ASAN;
+    S.slow = slow_always();
+  unsafe_switch(NULL, to);
+  scs_switch(NULL, to);
+  split_switch(c, to);
   asan_start(c, to, 1);
+  if (to->tsan_fiber)
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
   cacs__coro_resume(to->sp);
 }
 
@@ -338,7 +440,7 @@ static void reap_zombies(void) {
   while (S.zombies) {
     cacs_coro *z = S.zombies;
     S.zombies = z->next;
-    cacs_stack_free(&z->stack);
+    coro_free(z);
   }
 }
 
@@ -363,6 +465,11 @@ static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
     char buf[32];
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
     cacs_stack_set_owner(&c->stack, buf, id);
+  }
+  if (san_stacks_init(c, attr->stack_size ? attr->stack_size
+                                          : CACS_STACK_DEFAULT_SIZE) != 0) {
+    cacs_stack_free(&c->stack);
+    return NULL;
   }
   c->entry = entry;
   c->arg = arg;
@@ -406,7 +513,7 @@ int cacs_join(cacs_coro *c) {
     cacs_park();
   }
   S.count--;
-  cacs_stack_free(&c->stack);
+  coro_free(c);
   return 0;
 }
 
@@ -415,7 +522,7 @@ int cacs_detach(cacs_coro *c) {
     return -1;
   if (c->state == CORO_DONE) {
     S.count--;
-    cacs_stack_free(&c->stack);
+    coro_free(c);
   } else {
     c->detached = 1;
   }
@@ -446,7 +553,7 @@ static void sched_thread_exit(void *arg) {
   S.timers = NULL;
   S.ntimers = S.timers_cap = 0;
   if (S.service) {
-    cacs_stack_free(&S.service->stack);
+    coro_free(S.service);
     S.service = NULL;
   }
   if (S.inbox.ready) {
@@ -844,5 +951,7 @@ uint64_t cacs_id(const cacs_coro *c) { return c->stack.owner_id; }
 const char *cacs_name(const cacs_coro *c) { return c->stack.owner; }
 void cacs_set_name(cacs_coro *c, const char *name) {
   cacs_stack_set_owner(&c->stack, name, c->stack.owner_id);
+  if (c->tsan_fiber) // TSan's reports name the coroutine
+    __tsan_set_fiber_name(c->tsan_fiber, c->stack.owner);
 }
 size_t cacs_count(void) { return S.count; }

@@ -15,8 +15,24 @@ static void gen_main(void *arg, uint64_t first) {
   __sanitizer_finish_switch_fiber(NULL, &g->asan_caller_lo,
                                   &g->asan_caller_size);
 #endif
+  // SafeStack: from here on the generator's unsafe stack; a resume from a
+  // unit without SafeStack (generator.h) left the resumer's pointer.
+  void **usp = cacs__unsafe_sp_slot();
+  if (usp && *usp != g->unsafe_self) {
+    g->unsafe_caller = *usp;
+    *usp = g->unsafe_self;
+  }
+  // TSan: the same for its fibers.
+  if (g->tsan_self && __tsan_get_current_fiber() != g->tsan_self) {
+    g->tsan_caller = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(g->tsan_self, 0);
+  }
   g->fn(g, g->arg);
   g->done = 1;
+  if (usp)
+    *usp = g->unsafe_caller;
+  if (g->tsan_self)
+    __tsan_switch_to_fiber(g->tsan_caller, 0);
 #if CACS_ASAN
   // NULL: this stack is finished, ASan may drop its fake frames.
   __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo, g->asan_caller_size);
@@ -25,7 +41,14 @@ static void gen_main(void *arg, uint64_t first) {
   __builtin_unreachable();
 }
 
+// Generator switches are inline in the user's code, and no compiler tells
+// a unit built with -fsplit-stack apart: they cannot move libgcc's
+// split-stack state, and a generator that grew a segment would corrupt its
+// resumer's (internal.h). Refused, loudly, in programs with split stacks.
 cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
+  if (cacs__split_on())
+    cacs__fatal("cacs: generators (cacs/generator.h) do not support "
+                "-fsplit-stack: use coroutines (cacs/coro.h)\n");
   if (!stack_size)
     stack_size = CACS_STACK_SMALL_SIZE;
   cacs_gen *g = (cacs_gen *)cacs_stack_alloc(stack_size, sizeof(cacs_gen), 0);
@@ -39,13 +62,35 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   char buf[32];
   snprintf(buf, sizeof buf, "generator#%llu", (unsigned long long)id);
   cacs_stack_set_owner(&g->stack, buf, id);
+  if (cacs__unsafe_sp_slot()) {
+    g->unsafe_stack = cacs__unsafe_stack_alloc(stack_size, &g->stack);
+    if (!g->unsafe_stack) {
+      cacs_stack_free(&g->stack);
+      return NULL;
+    }
+    g->unsafe_self = g->unsafe_stack->top;
+  }
+  if (cacs__scs_on) {
+    g->scs_map = cacs__scs_alloc(stack_size, &g->scs_map_size);
+    if (!g->scs_map) {
+      cacs_stack_free(g->unsafe_stack);
+      cacs_stack_free(&g->stack);
+      return NULL;
+    }
+  }
   g->asan_lo = g->stack.lo;
   g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
   cacs_context_init(&g->self, g->stack.top, gen_main, g);
+  g->self.pr = g->scs_map;
+  g->tsan_self = cacs__tsan_fiber_new(&g->stack);
   return g;
 }
 
 void cacs_gen_destroy(cacs_gen *g) {
-  if (g)
-    cacs_stack_free(&g->stack);
+  if (!g)
+    return;
+  cacs__tsan_fiber_free(g->tsan_self);
+  cacs_stack_free(g->unsafe_stack);
+  cacs__scs_free(g->scs_map, g->scs_map_size);
+  cacs_stack_free(&g->stack);
 }

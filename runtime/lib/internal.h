@@ -3,6 +3,8 @@
 #ifndef CACS_LIB_INTERNAL_H
 #define CACS_LIB_INTERNAL_H
 
+#include "cacs/stack.h"
+
 #include <signal.h>
 
 // initial-exec: one %fs/tpidr_el0-relative access, valid in executables and
@@ -19,6 +21,8 @@
 #endif
 
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
+/// Write `msg` (a string literal, newline included) to stderr and abort.
+__attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CACS_ASAN 1
@@ -33,5 +37,85 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 #if CACS_ASAN
 #include <sanitizer/common_interface_defs.h>
 #endif
+
+// --- SafeStack (-fsanitize=safe-stack) ---------------------------------------
+// SafeStack moves address-taken locals to a per-thread "unsafe stack" used
+// as a LIFO, through the thread-local __safestack_unsafe_stack_ptr of its
+// runtime. Coroutines and generators would interleave their frames there,
+// so each one gets an unsafe stack of its own, and the pointer is switched
+// with the stack pointer. Whether the program uses SafeStack is a link-time
+// fact (its runtime is linked in), not a property of libcacs's own build:
+// libcacs built without SafeStack serves SafeStack programs, and units built
+// with and without it may mix.
+
+/// The calling thread's unsafe stack pointer, or NULL when the program does
+/// not use SafeStack.
+void **cacs__unsafe_sp_slot(void);
+/// An unsafe stack of `size` bytes for the owner of `s` (same name, id and
+/// stack flags); its initial pointer is the returned stack's `top`.
+cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
+
+// --- AArch64 shadow call stack (cacs/stack.h) --------------------------------
+// Nonzero once a unit built with -fsanitize=shadow-call-stack has called
+// cacs__scs_register. libcacs itself must then never touch x18: its AArch64
+// build uses -ffixed-x18 and defines CACS_FIXED_X18; a build without them
+// aborts at the registration rather than corrupt the shadow stacks.
+extern int cacs__scs_on;
+
+/// A shadow call stack for a coroutine or generator with a `stack_size`
+/// stack: returns its base (the first x18), NULL with errno set; `*map_size`
+/// receives what cacs__scs_free needs. It grows up, to a guard page.
+void *cacs__scs_alloc(size_t stack_size, size_t *map_size);
+void cacs__scs_free(void *base, size_t map_size);
+
+// --- ThreadSanitizer fibers --------------------------------------------------
+// TSan keeps one call stack and one clock per thread; each coroutine and
+// generator is a TSan fiber, and every switch tells it. Like SafeStack a
+// link-time fact (weak references to the TSan runtime), so libcacs built
+// without TSan serves TSan programs. Declared here as in
+// <sanitizer/tsan_interface.h>.
+void *__tsan_get_current_fiber(void) __attribute__((weak));
+void *__tsan_create_fiber(unsigned flags) __attribute__((weak));
+void __tsan_destroy_fiber(void *fiber) __attribute__((weak));
+void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((weak));
+void __tsan_set_fiber_name(void *fiber, const char *name) __attribute__((weak));
+
+/// Whether the program runs under TSan.
+static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
+
+/// A new fiber named after the owner of `s`, or NULL without TSan.
+static inline void *cacs__tsan_fiber_new(const cacs_stack *s) {
+  if (!cacs__tsan_on())
+    return NULL;
+  void *f = __tsan_create_fiber(0);
+  __tsan_set_fiber_name(f, s->owner);
+  return f;
+}
+
+static inline void cacs__tsan_fiber_free(void *fiber) {
+  if (fiber)
+    __tsan_destroy_fiber(fiber);
+}
+
+// --- -fsplit-stack (x86-64) --------------------------------------------------
+// Split-stack prologues compare sp with a per-thread limit (%fs:0x70) and
+// call __morestack, which chains new segments on per-thread lists, when
+// it is passed. libgcc keeps that state, and saves and restores it for
+// coroutine libraries through these; they are linked only into programs
+// with split-stack code (weak references again).
+enum { CACS_SPLIT_CTX_WORDS = 10 };
+void __splitstack_getcontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+void __splitstack_setcontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+void __splitstack_releasecontext(void *ctx[CACS_SPLIT_CTX_WORDS])
+    __attribute__((weak));
+
+/// Whether the program has split-stack code.
+static inline int cacs__split_on(void) { return __splitstack_setcontext != 0; }
+
+/// The split-stack context of a fresh stack `s`: no segments yet, the
+/// limit some way above its guard page.
+void cacs__split_ctx_init(void *ctx[CACS_SPLIT_CTX_WORDS], const cacs_stack *s);
 
 #endif // CACS_LIB_INTERNAL_H

@@ -228,6 +228,12 @@ void cacs_stack_pool_trim(void) {
 
 size_t cacs_stack_pool_count(void) { return T.pool_count; }
 
+void cacs__fatal(const char *msg) {
+  ssize_t r = write(2, msg, strlen(msg));
+  (void)r;
+  abort();
+}
+
 // --- overflow reporting (async-signal-safe: write(2) only) ---------------
 
 static size_t fmt_hex(char *buf, uintptr_t v) {
@@ -296,4 +302,92 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
     // instruction, which now kills the process the usual way.
     signal(SIGSEGV, SIG_DFL);
   }
+}
+
+// --- SafeStack (internal.h) -----------------------------------------------
+// Weak: both are defined by compiler-rt's SafeStack runtime, which the driver
+// links into SafeStack programs only. The function tells whether it is there;
+// the variable is read only then.
+extern __thread void *__safestack_unsafe_stack_ptr
+    __attribute__((weak, tls_model("initial-exec")));
+void *__get_unsafe_stack_ptr(void) __attribute__((weak));
+
+void **cacs__unsafe_sp_slot(void) {
+  return __get_unsafe_stack_ptr ? &__safestack_unsafe_stack_ptr : NULL;
+}
+
+cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s) {
+  cacs_stack *u =
+      (cacs_stack *)cacs_stack_alloc(size, sizeof(cacs_stack), s->flags);
+  if (!u)
+    return NULL;
+  char name[sizeof u->owner];
+  size_t n = 0;
+  for (const char *p = "unsafe stack of "; *p && n + 1 < sizeof name; ++p)
+    name[n++] = *p;
+  for (const char *p = s->owner; *p && n + 1 < sizeof name; ++p)
+    name[n++] = *p;
+  name[n] = 0;
+  cacs_stack_set_owner(u, name, s->owner_id);
+  return u;
+}
+
+// --- AArch64 shadow call stack (internal.h) ---------------------------------
+
+int cacs__scs_on;
+
+void cacs__scs_register(void) {
+#if defined(__aarch64__) && defined(CACS_FIXED_X18)
+  cacs__scs_on = 1;
+#else
+  cacs__fatal("cacs: this libcacs was built without -ffixed-x18 and cannot "
+              "switch shadow call stacks (-fsanitize=shadow-call-stack)\n");
+#endif
+}
+
+// One return address per instrumented frame, and a frame takes at least 16
+// bytes of the stack: half the stack size is always enough.
+void *cacs__scs_alloc(size_t stack_size, size_t *map_size) {
+  thread_init();
+  size_t size = round_up(stack_size / 2, page_size);
+  char *map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED)
+    return NULL;
+  if (mprotect(map + size, page_size, PROT_NONE) != 0) {
+    int e = errno;
+    munmap(map, size + page_size);
+    errno = e;
+    return NULL;
+  }
+  *map_size = size + page_size;
+  return map;
+}
+
+void cacs__scs_free(void *base, size_t map_size) {
+  if (base)
+    munmap(base, map_size);
+}
+
+// --- -fsplit-stack (internal.h) ----------------------------------------------
+
+// The slots of libgcc's context (generic-morestack.c).
+enum {
+  SPLIT_SEGMENTS = 0,
+  SPLIT_CURRENT = 1,
+  SPLIT_GUARD = 3,
+  SPLIT_INITIAL_SP = 4,
+  SPLIT_INITIAL_SP_LEN = 5,
+};
+
+void cacs__split_ctx_init(void *ctx[CACS_SPLIT_CTX_WORDS],
+                          const cacs_stack *s) {
+  memset(ctx, 0, CACS_SPLIT_CTX_WORDS * sizeof *ctx);
+  size_t len = (size_t)((char *)s->top - (char *)s->lo);
+  // Room below the limit for __morestack itself and for code built without
+  // split stacks (libc, libcacs) that split-stack code calls.
+  size_t margin = len / 2 < 16384 ? len / 2 : 16384;
+  ctx[SPLIT_GUARD] = (char *)s->lo + margin;
+  ctx[SPLIT_INITIAL_SP] = s->top;
+  ctx[SPLIT_INITIAL_SP_LEN] = (void *)len;
 }

@@ -66,6 +66,25 @@ size_t cacs_stack_pool_count(void);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);
 
+/// AArch64 shadow call stack (-fsanitize=shadow-call-stack -ffixed-x18):
+/// x18 points at a per-thread stack of return addresses that instrumented
+/// functions push and pop. Coroutines and generators each need their own,
+/// with x18 moved on every switch. A unit built with it tells libcacs so at
+/// load time (below); from then on every coroutine and generator gets a
+/// shadow call stack and every cacs_yield takes the slow path that moves
+/// x18. The program itself points x18 at a buffer for each thread (on Linux
+/// no runtime does), before the thread creates coroutines.
+void cacs__scs_register(void);
+#if defined(__aarch64__) && defined(__has_feature)
+#if __has_feature(shadow_call_stack)
+// Not instrumented: it may run before the program has set x18.
+__attribute__((constructor, used, no_sanitize("shadow-call-stack"))) static void
+cacs__scs_register_unit(void) {
+  cacs__scs_register();
+}
+#endif
+#endif
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
