@@ -82,6 +82,8 @@ StringRef remarkName(Ineligible Why) {
     return "ParamAttr";
   case Ineligible::ProbedScratchArgument:
     return "ProbedScratchArgument";
+  case Ineligible::EntryHookArgument:
+    return "EntryHookArgument";
   case Ineligible::MustTail:
     return "MustTail";
   case Ineligible::DynamicStack:

@@ -101,9 +101,10 @@ unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
   // Only x86-64 keeps a scratch register in a split-stack prologue.
   if (U == ScratchUser::SplitStack)
     return 0;
-  // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15.
+  // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15. The lazy
+  // resolver and an entry hook may use every temporary, x9-x15.
   if (RC.isAArch64())
-    return U == ScratchUser::LazyBinding ? 18 /* x10 */ : 23 /* x9 */;
+    return U == ScratchUser::StackProbe ? 23 /* x9 */ : 18 /* x10 */;
   return 0;
 }
 
@@ -214,6 +215,16 @@ static Eligibility dynamicStack() {
                 "base pointer, which preserve_none does not support");
 }
 
+/// The first integer argument of \p F that \p U clobbers, if F has that
+/// many; else 0.
+static unsigned clobberedArgument(const Function &F, const RuleContext &RC,
+                                  ScratchUser U) {
+  unsigned First = firstClobberedArgument(RC, U);
+  bool Reached = First && integerArgumentRegisters(*F.getFunctionType(),
+                                                   F.getAttributes()) >= First;
+  return Reached ? First : 0;
+}
+
 static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   if (F.isDeclaration())
     return {};
@@ -221,29 +232,46 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
     return dynamicStack();
   // The inline stack probe loop of a large frame keeps its bound in r11
   // (x86-64) or x9 (AArch64) before the body reads the arguments.
-  if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm") {
-    unsigned First = firstClobberedArgument(RC, ScratchUser::StackProbe);
-    if (First && integerArgumentRegisters(*F.getFunctionType(),
-                                          F.getAttributes()) >= First)
+  if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm")
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::StackProbe))
       return reject(Ineligible::ProbedScratchArgument,
                     "its stack frame may be probed (-fstack-clash-protection) "
                     "by a loop that uses " +
                         std::string(RC.isX86_64() ? "r11" : "x9") +
                         ", which carries its integer argument " +
                         std::to_string(First));
-  }
   // The -fsplit-stack prologue compares the stack limit through r11 and
   // passes the argument size to __morestack in it (x86-64).
-  if (F.hasFnAttribute("split-stack")) {
-    unsigned First = firstClobberedArgument(RC, ScratchUser::SplitStack);
-    if (First && integerArgumentRegisters(*F.getFunctionType(),
-                                          F.getAttributes()) >= First)
+  if (F.hasFnAttribute("split-stack"))
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::SplitStack))
       return reject(Ineligible::ProbedScratchArgument,
                     "its prologue checks the stack limit (-fsplit-stack) "
                     "through r11, which carries its integer argument " +
                         std::to_string(First));
-  }
+  if (hasEntryHook(F))
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::EntryHook))
+      return reject(Ineligible::EntryHookArgument,
+                    "its entry calls a hook before the prologue (-mfentry, "
+                    "-fpatchable-function-entry) that need not preserve " +
+                        std::string(RC.isX86_64()
+                                        ? "r11, its integer argument "
+                                        : "x9-x15, its integer arguments "
+                                          "from ") +
+                        std::to_string(First));
   return {};
+}
+
+bool cacs::hasEntryHook(const Function &F) {
+  StringRef Patchable =
+      F.getFnAttribute("patchable-function-entry").getValueAsString();
+  return F.getFnAttribute("fentry-call").getValueAsString() == "true" ||
+         (!Patchable.empty() && Patchable != "0");
+}
+
+void cacs::removeEntryHooks(Function &F) {
+  for (const char *Kind :
+       {"fentry-call", "patchable-function-entry", "patchable-function-prefix"})
+    F.removeFnAttr(Kind);
 }
 
 const CallInst *cacs::firstMustTailCall(const Function &F) {

@@ -139,16 +139,27 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
+    else if (E.Why == Ineligible::EntryHookArgument) {
+      // Unlike a probed frame, this changes what a profile or a tracer
+      // shows: the hook sees the body, not F.
+      emit(M.getContext(), DS_Warning,
+           "preserve_none function '" + F.getName() + "': " + E.Detail +
+               "; cacs moves its body and the hook into the C-convention "
+               "function '" +
+               F.getName() + ".cacs.body'");
+      splitFrame(F, E.Detail);
+    }
     if (mustBindAtLoadTime(F, RC))
       bindAtLoadTime(F);
   }
 
   /// F's frame may be probed by a loop (or checked by a split-stack
-  /// prologue) that clobbers one of its argument registers before the body
-  /// reads it, or may be realigned and dynamic, which the backend does not
-  /// lower under preserve_none. Its body moves into a C-convention function,
-  /// which F calls: F's own frame is small and fixed, and the body receives
-  /// its arguments where the prologue leaves them alone.
+  /// prologue, or its entry may call a hook) that clobbers one of its
+  /// argument registers before the body reads it, or may be realigned and
+  /// dynamic, which the backend does not lower under preserve_none. Its body
+  /// moves into a C-convention function, which F calls: F's own frame is
+  /// small and fixed, and the body receives its arguments where the prologue
+  /// leaves them alone.
   void splitFrame(Function &F, StringRef Why) {
     if (const CallInst *MustTail = firstMustTailCall(F)) {
       // The body's musttail call would have to be made from a C-convention
@@ -204,8 +215,14 @@ private:
       G->addFnAttr(Attribute::NoInline);
     }
     // The entry's own split-stack prologue would clobber r11 before the
-    // call; its frame is small, the body checks the stack limit.
+    // call; its frame is small, the body checks the stack limit. So would
+    // an entry hook: the body has it, in the C convention, and a symbol of
+    // its own, so that a profile names it.
     F.removeFnAttr("split-stack");
+    if (hasEntryHook(F)) {
+      removeEntryHooks(F);
+      Body->setLinkage(GlobalValue::InternalLinkage);
+    }
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
