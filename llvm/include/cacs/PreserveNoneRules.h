@@ -84,6 +84,7 @@ enum class Ineligible {
   CastedCall,
   AddressTaken,
   MustTailCallSite,
+  CallerReservedRegister,
   CallerDynamicStack,
   CallerOptNone,
 };
@@ -186,6 +187,17 @@ void removeEntryHooks(llvm::Function &F);
 /// inalloca, preallocated in \p Attrs, the function's or the call's).
 unsigned integerArgumentRegisters(const llvm::FunctionType &FTy,
                                   const llvm::AttributeList &Attrs = {});
+
+/// The register a preserve_none call with type \p FTy and attributes
+/// \p Attrs would pass an integer argument in (its number in \p Number,
+/// from 1) although \p Caller reserves it for other uses (AArch64
+/// -ffixed-xN, as for a global register variable: the call would overwrite
+/// it), or "" if none. A shield would not help: it reserves the register
+/// too.
+std::string reservedArgumentRegister(const llvm::Function &Caller,
+                                     const llvm::FunctionType &FTy,
+                                     const llvm::AttributeList &Attrs,
+                                     const RuleContext &RC, unsigned &Number);
 
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {

@@ -106,6 +106,8 @@ StringRef remarkName(Ineligible Why) {
     return "AddressTaken";
   case Ineligible::MustTailCallSite:
     return "MustTailCallSite";
+  case Ineligible::CallerReservedRegister:
+    return "CallerReservedRegister";
   case Ineligible::CallerDynamicStack:
     return "CallerDynamicStack";
   case Ineligible::CallerOptNone:

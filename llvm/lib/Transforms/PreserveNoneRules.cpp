@@ -108,6 +108,39 @@ unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
   return 0;
 }
 
+/// Is \p Feature ("+name") among the target features of \p F?
+static bool hasTargetFeature(const Function &F, StringRef Feature) {
+  SmallVector<StringRef, 32> Features;
+  F.getFnAttribute("target-features")
+      .getValueAsString()
+      .split(Features, ',', -1, /*KeepEmpty=*/false);
+  return is_contained(Features, Feature);
+}
+
+std::string cacs::reservedArgumentRegister(const Function &Caller,
+                                           const FunctionType &FTy,
+                                           const AttributeList &Attrs,
+                                           const RuleContext &RC,
+                                           unsigned &Number) {
+  // AArch64 preserve_none passes integer arguments in x20-x28, x0-x7,
+  // x10-x14, x9, x15; -ffixed-xN reserves any of them ("+reserve-xN").
+  static const unsigned AArch64Regs[] = {20, 21, 22, 23, 24, 25, 26, 27,
+                                         28, 0,  1,  2,  3,  4,  5,  6,
+                                         7,  10, 11, 12, 13, 14, 9,  15};
+  if (!RC.isAArch64())
+    return "";
+  unsigned Regs = std::min<unsigned>(integerArgumentRegisters(FTy, Attrs),
+                                     std::size(AArch64Regs));
+  for (unsigned I = 0; I != Regs; ++I) {
+    std::string Reg = "x" + std::to_string(AArch64Regs[I]);
+    if (hasTargetFeature(Caller, "+reserve-" + Reg)) {
+      Number = I + 1;
+      return Reg;
+    }
+  }
+  return "";
+}
+
 /// The name of a calling convention in messages.
 static std::string ccName(CallingConv::ID CC) {
   switch (CC) {
@@ -346,6 +379,17 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::MustTailCallSite,
           ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
+    unsigned Number = 0;
+    std::string Reg = reservedArgumentRegister(*Caller, *CB->getFunctionType(),
+                                               CB->getAttributes(), RC, Number);
+    if (!Reg.empty())
+      return reject(Ineligible::CallerReservedRegister,
+                    ("its caller '" + Caller->getName() + "' reserves " + Reg +
+                     " (-ffixed-" + Reg +
+                     "), in which the call would pass its integer argument " +
+                     Twine(Number))
+                        .str(),
+                    Caller);
     // A call that would need a shield once it is preserve_none: infecting
     // would only move the cost into the shield.
     switch (needsShield(*CB, RC)) {
@@ -432,14 +476,8 @@ static bool mayBeBoundLazily(const Function &F) {
 /// (-mretpoline, -mretpoline-external-thunk, and -mspeculative-load-hardening,
 /// which implies them) or LVI control-flow hardening (-mlvi-cfi).
 static bool usesIndirectThunkCalls(const Function &F) {
-  SmallVector<StringRef, 32> Features;
-  F.getFnAttribute("target-features")
-      .getValueAsString()
-      .split(Features, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef Feature : Features)
-    if (Feature == "+retpoline-indirect-calls" || Feature == "+lvi-cfi")
-      return true;
-  return false;
+  return hasTargetFeature(F, "+retpoline-indirect-calls") ||
+         hasTargetFeature(F, "+lvi-cfi");
 }
 
 /// Do \p Regs integer argument registers reach one that the lazy resolver

@@ -253,7 +253,9 @@ private:
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
-      checkBinding(F, *CB);
+      checkReservedRegister(F, *CB);
+      if (CB->getCallingConv() == CallingConv::PreserveNone)
+        checkBinding(F, *CB);
       if (CB->getCallingConv() != CallingConv::PreserveNone)
         continue; // An error was reported.
       ShieldReason Why = needsShield(*CB, RC);
@@ -262,6 +264,27 @@ private:
     }
     for (auto [CB, Why] : ToShield)
       shield(F, *CB, Why);
+  }
+
+  /// A call that would overwrite a register its caller reserves.
+  void checkReservedRegister(Function &Caller, CallBase &CB) {
+    unsigned Number = 0;
+    std::string Reg = reservedArgumentRegister(Caller, *CB.getFunctionType(),
+                                               CB.getAttributes(), RC, Number);
+    if (Reg.empty())
+      return;
+    Function *Callee = CB.getCalledFunction();
+    error(Caller,
+          "preserve_none call " +
+              (Callee ? "to '" + Callee->getName() + "' "
+                      : Twine("through a pointer ")) +
+              "in '" + Caller.getName() + "' passes its integer argument " +
+              Twine(Number) + " in " + Reg + ", which -ffixed-" + Reg +
+              " reserves (for a global register variable, say); do not "
+              "reserve " +
+              Reg + " in code that calls preserve_none functions",
+          CB.getDebugLoc());
+    recoverFromError(CB);
   }
 
   /// Code outside the compiler's view between the call and the callee: the
