@@ -615,15 +615,18 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
   W->setCallingConv(CallingConv::C);
   W->addFnAttr(WrapperAttr);
   // An entry stands for the function wherever its address is taken, so an
-  // indirect call checked by KCFI (!kcfi_type) or CFI (!type, the jump
-  // tables of LowerTypeTests) reaches it with the function's type.
+  // indirect call checked by KCFI (!kcfi_type), CFI (!type, the jump tables
+  // of LowerTypeTests) or -fsanitize=function (!func_sanitize, the
+  // signature before the entry) reaches it with the function's type.
   if (Callee && K != WrapperKind::Shield) {
     SmallVector<MDNode *, 2> Types;
     Callee->getMetadata(LLVMContext::MD_type, Types);
     for (MDNode *Type : Types)
       W->addMetadata(LLVMContext::MD_type, *Type);
-    if (MDNode *KCFI = Callee->getMetadata(LLVMContext::MD_kcfi_type))
-      W->setMetadata(LLVMContext::MD_kcfi_type, KCFI);
+    for (unsigned Kind :
+         {LLVMContext::MD_kcfi_type, LLVMContext::MD_func_sanitize})
+      if (MDNode *MD = Callee->getMetadata(Kind))
+        W->setMetadata(Kind, MD);
   }
   for (const char *Kind : CodeGenAttrs)
     if (SettingsFrom.hasFnAttribute(Kind))
