@@ -152,6 +152,11 @@ class Matrix:
         base = self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
         if stock:
             base += ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"]
+            # The cacs front door links -flto with lld: the control asks
+            # whether lld can link these flags (it cannot link AArch64
+            # -mcmodel=tiny's TLS relocations, say).
+            if opt == "lto":
+                base.append("-fuse-ld=lld")
         else:
             base += self._defines(hazard, conv) + self._conv_flags(conv) + self.extra
         exe = os.path.join(d, "prog")

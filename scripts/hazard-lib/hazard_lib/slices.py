@@ -15,8 +15,9 @@ LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan")
 # Rows that never failed (session 12's, INVENTORY.md): only the full matrix
 # runs them, to keep the slice fast.
 FULL_ONLY = ("outline", "outline-oz", "zero-regs-all", "zero-regs-used-gpr", "mcmodel-large",
-             "mcmodel-large-pic", "mcmodel-tiny", "stackrealign", "no-red-zone", "safe-stack",
-             "sancov", "profile", "fsanitize-function", "units", "thinlto-units")
+             "mcmodel-large-pic", "mcmodel-large-no-pie", "mcmodel-tiny", "stackrealign",
+             "no-red-zone", "safe-stack", "sancov", "profile", "fsanitize-function", "units",
+             "thinlto-units")
 
 
 def _wanted(group):
