@@ -68,6 +68,9 @@ enum class Ineligible {
   ParamAttr,
   // Lowering: the backend would miscompile the definition.
   ProbedScratchArgument,
+  // Lowering: code runs at the entry, before the prologue, that need only
+  // preserve the C argument registers (-mfentry, patchable entries).
+  EntryHookArgument,
   // Body: only the defining module sees it.
   MustTail,
   DynamicStack,
@@ -81,6 +84,7 @@ enum class Ineligible {
   CastedCall,
   AddressTaken,
   MustTailCallSite,
+  CallerReservedRegister,
   CallerDynamicStack,
   CallerOptNone,
 };
@@ -99,7 +103,8 @@ enum RuleQuestions : unsigned {
   /// Main, naked, calling convention, variadic, parameter attributes.
   AskSignature = 1,
   /// Would the backend miscompile the definition (a stack probe loop or a
-  /// split-stack prologue that clobbers an argument register), or stop on it
+  /// split-stack prologue that clobbers an argument register, or an entry
+  /// hook that may clobber one: __fentry__, a patched entry), or stop on it
   /// (x86-64 LLVM 19: a realigned dynamic stack)?
   AskLowering = 2,
   /// Musttail calls, a dynamic stack (which may need a base pointer).
@@ -156,9 +161,25 @@ bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
 /// compiler's view clobbers: the lazy PLT resolver (x86-64: r11, the 11th;
 /// AArch64: x10-x15 and x9, from the 18th) and the inline stack probe loop
 /// (x86-64: r11; AArch64: x9, the 23rd) and the -fsplit-stack prologue
-/// (x86-64: r11). 0 if none.
-enum class ScratchUser { LazyBinding, StackProbe, SplitStack };
+/// (x86-64: r11), and a hook called at the entry, before the prologue, which
+/// the ABI obliges to preserve only the C argument registers (x86-64: r11;
+/// AArch64: x9-x15, from the 18th). 0 if none.
+enum class ScratchUser { LazyBinding, StackProbe, SplitStack, EntryHook };
 unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
+
+/// The function attributes that make the backend put code at the entry of a
+/// function, before its prologue, that calls a hook or is patched at run time
+/// into a call of one: -mfentry's `call __fentry__` (-mnop-mcount's nops in
+/// its place), -fpatchable-function-entry's nops. The x86-64 ABI lets such a
+/// hook clobber what the C convention does not pass arguments in (r10, r11);
+/// glibc's __fentry__ saves only rax, rcx, rdx, rsi, rdi, r8 and r9. XRay's
+/// sleds are not among them: its trampolines save every argument register.
+/// Does \p F have an entry hook?
+bool hasEntryHook(const llvm::Function &F);
+
+/// Removes the entry hooks of \p F (whose body moved into a function that
+/// keeps them).
+void removeEntryHooks(llvm::Function &F);
 
 /// The number of integer registers the arguments of \p FTy take: one per
 /// 64 bits of an integer (two for i128), the sum of the elements of a
@@ -166,6 +187,17 @@ unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
 /// inalloca, preallocated in \p Attrs, the function's or the call's).
 unsigned integerArgumentRegisters(const llvm::FunctionType &FTy,
                                   const llvm::AttributeList &Attrs = {});
+
+/// The register a preserve_none call with type \p FTy and attributes
+/// \p Attrs would pass an integer argument in (its number in \p Number,
+/// from 1) although \p Caller reserves it for other uses (AArch64
+/// -ffixed-xN, as for a global register variable: the call would overwrite
+/// it), or "" if none. A shield would not help: it reserves the register
+/// too.
+std::string reservedArgumentRegister(const llvm::Function &Caller,
+                                     const llvm::FunctionType &FTy,
+                                     const llvm::AttributeList &Attrs,
+                                     const RuleContext &RC, unsigned &Number);
 
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {

@@ -82,6 +82,8 @@ StringRef remarkName(Ineligible Why) {
     return "ParamAttr";
   case Ineligible::ProbedScratchArgument:
     return "ProbedScratchArgument";
+  case Ineligible::EntryHookArgument:
+    return "EntryHookArgument";
   case Ineligible::MustTail:
     return "MustTail";
   case Ineligible::DynamicStack:
@@ -104,6 +106,8 @@ StringRef remarkName(Ineligible Why) {
     return "AddressTaken";
   case Ineligible::MustTailCallSite:
     return "MustTailCallSite";
+  case Ineligible::CallerReservedRegister:
+    return "CallerReservedRegister";
   case Ineligible::CallerDynamicStack:
     return "CallerDynamicStack";
   case Ineligible::CallerOptNone:

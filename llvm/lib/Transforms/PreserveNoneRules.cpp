@@ -101,10 +101,44 @@ unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
   // Only x86-64 keeps a scratch register in a split-stack prologue.
   if (U == ScratchUser::SplitStack)
     return 0;
-  // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15.
+  // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15. The lazy
+  // resolver and an entry hook may use every temporary, x9-x15.
   if (RC.isAArch64())
-    return U == ScratchUser::LazyBinding ? 18 /* x10 */ : 23 /* x9 */;
+    return U == ScratchUser::StackProbe ? 23 /* x9 */ : 18 /* x10 */;
   return 0;
+}
+
+/// Is \p Feature ("+name") among the target features of \p F?
+static bool hasTargetFeature(const Function &F, StringRef Feature) {
+  SmallVector<StringRef, 32> Features;
+  F.getFnAttribute("target-features")
+      .getValueAsString()
+      .split(Features, ',', -1, /*KeepEmpty=*/false);
+  return is_contained(Features, Feature);
+}
+
+std::string cacs::reservedArgumentRegister(const Function &Caller,
+                                           const FunctionType &FTy,
+                                           const AttributeList &Attrs,
+                                           const RuleContext &RC,
+                                           unsigned &Number) {
+  // AArch64 preserve_none passes integer arguments in x20-x28, x0-x7,
+  // x10-x14, x9, x15; -ffixed-xN reserves any of them ("+reserve-xN").
+  static const unsigned AArch64Regs[] = {20, 21, 22, 23, 24, 25, 26, 27,
+                                         28, 0,  1,  2,  3,  4,  5,  6,
+                                         7,  10, 11, 12, 13, 14, 9,  15};
+  if (!RC.isAArch64())
+    return "";
+  unsigned Regs = std::min<unsigned>(integerArgumentRegisters(FTy, Attrs),
+                                     std::size(AArch64Regs));
+  for (unsigned I = 0; I != Regs; ++I) {
+    std::string Reg = "x" + std::to_string(AArch64Regs[I]);
+    if (hasTargetFeature(Caller, "+reserve-" + Reg)) {
+      Number = I + 1;
+      return Reg;
+    }
+  }
+  return "";
 }
 
 /// The name of a calling convention in messages.
@@ -214,6 +248,16 @@ static Eligibility dynamicStack() {
                 "base pointer, which preserve_none does not support");
 }
 
+/// The first integer argument of \p F that \p U clobbers, if F has that
+/// many; else 0.
+static unsigned clobberedArgument(const Function &F, const RuleContext &RC,
+                                  ScratchUser U) {
+  unsigned First = firstClobberedArgument(RC, U);
+  bool Reached = First && integerArgumentRegisters(*F.getFunctionType(),
+                                                   F.getAttributes()) >= First;
+  return Reached ? First : 0;
+}
+
 static Eligibility checkLowering(const Function &F, RuleContext &RC) {
   if (F.isDeclaration())
     return {};
@@ -221,29 +265,46 @@ static Eligibility checkLowering(const Function &F, RuleContext &RC) {
     return dynamicStack();
   // The inline stack probe loop of a large frame keeps its bound in r11
   // (x86-64) or x9 (AArch64) before the body reads the arguments.
-  if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm") {
-    unsigned First = firstClobberedArgument(RC, ScratchUser::StackProbe);
-    if (First && integerArgumentRegisters(*F.getFunctionType(),
-                                          F.getAttributes()) >= First)
+  if (F.getFnAttribute("probe-stack").getValueAsString() == "inline-asm")
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::StackProbe))
       return reject(Ineligible::ProbedScratchArgument,
                     "its stack frame may be probed (-fstack-clash-protection) "
                     "by a loop that uses " +
                         std::string(RC.isX86_64() ? "r11" : "x9") +
                         ", which carries its integer argument " +
                         std::to_string(First));
-  }
   // The -fsplit-stack prologue compares the stack limit through r11 and
   // passes the argument size to __morestack in it (x86-64).
-  if (F.hasFnAttribute("split-stack")) {
-    unsigned First = firstClobberedArgument(RC, ScratchUser::SplitStack);
-    if (First && integerArgumentRegisters(*F.getFunctionType(),
-                                          F.getAttributes()) >= First)
+  if (F.hasFnAttribute("split-stack"))
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::SplitStack))
       return reject(Ineligible::ProbedScratchArgument,
                     "its prologue checks the stack limit (-fsplit-stack) "
                     "through r11, which carries its integer argument " +
                         std::to_string(First));
-  }
+  if (hasEntryHook(F))
+    if (unsigned First = clobberedArgument(F, RC, ScratchUser::EntryHook))
+      return reject(Ineligible::EntryHookArgument,
+                    "its entry calls a hook before the prologue (-mfentry, "
+                    "-fpatchable-function-entry) that need not preserve " +
+                        std::string(RC.isX86_64()
+                                        ? "r11, its integer argument "
+                                        : "x9-x15, its integer arguments "
+                                          "from ") +
+                        std::to_string(First));
   return {};
+}
+
+bool cacs::hasEntryHook(const Function &F) {
+  StringRef Patchable =
+      F.getFnAttribute("patchable-function-entry").getValueAsString();
+  return F.getFnAttribute("fentry-call").getValueAsString() == "true" ||
+         (!Patchable.empty() && Patchable != "0");
+}
+
+void cacs::removeEntryHooks(Function &F) {
+  for (const char *Kind :
+       {"fentry-call", "patchable-function-entry", "patchable-function-prefix"})
+    F.removeFnAttr(Kind);
 }
 
 const CallInst *cacs::firstMustTailCall(const Function &F) {
@@ -318,6 +379,17 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::MustTailCallSite,
           ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
+    unsigned Number = 0;
+    std::string Reg = reservedArgumentRegister(*Caller, *CB->getFunctionType(),
+                                               CB->getAttributes(), RC, Number);
+    if (!Reg.empty())
+      return reject(Ineligible::CallerReservedRegister,
+                    ("its caller '" + Caller->getName() + "' reserves " + Reg +
+                     " (-ffixed-" + Reg +
+                     "), in which the call would pass its integer argument " +
+                     Twine(Number))
+                        .str(),
+                    Caller);
     // A call that would need a shield once it is preserve_none: infecting
     // would only move the cost into the shield.
     switch (needsShield(*CB, RC)) {
@@ -404,14 +476,8 @@ static bool mayBeBoundLazily(const Function &F) {
 /// (-mretpoline, -mretpoline-external-thunk, and -mspeculative-load-hardening,
 /// which implies them) or LVI control-flow hardening (-mlvi-cfi).
 static bool usesIndirectThunkCalls(const Function &F) {
-  SmallVector<StringRef, 32> Features;
-  F.getFnAttribute("target-features")
-      .getValueAsString()
-      .split(Features, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef Feature : Features)
-    if (Feature == "+retpoline-indirect-calls" || Feature == "+lvi-cfi")
-      return true;
-  return false;
+  return hasTargetFeature(F, "+retpoline-indirect-calls") ||
+         hasTargetFeature(F, "+lvi-cfi");
 }
 
 /// Do \p Regs integer argument registers reach one that the lazy resolver
@@ -549,15 +615,18 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
   W->setCallingConv(CallingConv::C);
   W->addFnAttr(WrapperAttr);
   // An entry stands for the function wherever its address is taken, so an
-  // indirect call checked by KCFI (!kcfi_type) or CFI (!type, the jump
-  // tables of LowerTypeTests) reaches it with the function's type.
+  // indirect call checked by KCFI (!kcfi_type), CFI (!type, the jump tables
+  // of LowerTypeTests) or -fsanitize=function (!func_sanitize, the
+  // signature before the entry) reaches it with the function's type.
   if (Callee && K != WrapperKind::Shield) {
     SmallVector<MDNode *, 2> Types;
     Callee->getMetadata(LLVMContext::MD_type, Types);
     for (MDNode *Type : Types)
       W->addMetadata(LLVMContext::MD_type, *Type);
-    if (MDNode *KCFI = Callee->getMetadata(LLVMContext::MD_kcfi_type))
-      W->setMetadata(LLVMContext::MD_kcfi_type, KCFI);
+    for (unsigned Kind :
+         {LLVMContext::MD_kcfi_type, LLVMContext::MD_func_sanitize})
+      if (MDNode *MD = Callee->getMetadata(Kind))
+        W->setMetadata(Kind, MD);
   }
   for (const char *Kind : CodeGenAttrs)
     if (SettingsFrom.hasFnAttribute(Kind))

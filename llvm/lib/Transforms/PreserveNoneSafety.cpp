@@ -139,16 +139,27 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
+    else if (E.Why == Ineligible::EntryHookArgument) {
+      // Unlike a probed frame, this changes what a profile or a tracer
+      // shows: the hook sees the body, not F.
+      emit(M.getContext(), DS_Warning,
+           "preserve_none function '" + F.getName() + "': " + E.Detail +
+               "; cacs moves its body and the hook into the C-convention "
+               "function '" +
+               F.getName() + ".cacs.body'");
+      splitFrame(F, E.Detail);
+    }
     if (mustBindAtLoadTime(F, RC))
       bindAtLoadTime(F);
   }
 
   /// F's frame may be probed by a loop (or checked by a split-stack
-  /// prologue) that clobbers one of its argument registers before the body
-  /// reads it, or may be realigned and dynamic, which the backend does not
-  /// lower under preserve_none. Its body moves into a C-convention function,
-  /// which F calls: F's own frame is small and fixed, and the body receives
-  /// its arguments where the prologue leaves them alone.
+  /// prologue, or its entry may call a hook) that clobbers one of its
+  /// argument registers before the body reads it, or may be realigned and
+  /// dynamic, which the backend does not lower under preserve_none. Its body
+  /// moves into a C-convention function, which F calls: F's own frame is
+  /// small and fixed, and the body receives its arguments where the prologue
+  /// leaves them alone.
   void splitFrame(Function &F, StringRef Why) {
     if (const CallInst *MustTail = firstMustTailCall(F)) {
       // The body's musttail call would have to be made from a C-convention
@@ -204,8 +215,14 @@ private:
       G->addFnAttr(Attribute::NoInline);
     }
     // The entry's own split-stack prologue would clobber r11 before the
-    // call; its frame is small, the body checks the stack limit.
+    // call; its frame is small, the body checks the stack limit. So would
+    // an entry hook: the body has it, in the C convention, and a symbol of
+    // its own, so that a profile names it.
     F.removeFnAttr("split-stack");
+    if (hasEntryHook(F)) {
+      removeEntryHooks(F);
+      Body->setLinkage(GlobalValue::InternalLinkage);
+    }
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
@@ -236,7 +253,9 @@ private:
                        "' is variadic, which LLVM miscompiles on x86-64",
                 CB->getDebugLoc());
       }
-      checkBinding(F, *CB);
+      checkReservedRegister(F, *CB);
+      if (CB->getCallingConv() == CallingConv::PreserveNone)
+        checkBinding(F, *CB);
       if (CB->getCallingConv() != CallingConv::PreserveNone)
         continue; // An error was reported.
       ShieldReason Why = needsShield(*CB, RC);
@@ -245,6 +264,27 @@ private:
     }
     for (auto [CB, Why] : ToShield)
       shield(F, *CB, Why);
+  }
+
+  /// A call that would overwrite a register its caller reserves.
+  void checkReservedRegister(Function &Caller, CallBase &CB) {
+    unsigned Number = 0;
+    std::string Reg = reservedArgumentRegister(Caller, *CB.getFunctionType(),
+                                               CB.getAttributes(), RC, Number);
+    if (Reg.empty())
+      return;
+    Function *Callee = CB.getCalledFunction();
+    error(Caller,
+          "preserve_none call " +
+              (Callee ? "to '" + Callee->getName() + "' "
+                      : Twine("through a pointer ")) +
+              "in '" + Caller.getName() + "' passes its integer argument " +
+              Twine(Number) + " in " + Reg + ", which -ffixed-" + Reg +
+              " reserves (for a global register variable, say); do not "
+              "reserve " +
+              Reg + " in code that calls preserve_none functions",
+          CB.getDebugLoc());
+    recoverFromError(CB);
   }
 
   /// Code outside the compiler's view between the call and the callee: the

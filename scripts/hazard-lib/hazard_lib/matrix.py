@@ -111,12 +111,19 @@ class Matrix:
             f.write(program.source(self.shapes))
         with open(os.path.join(self.src, "helper.c"), "w") as f:
             f.write(program.HELPER_TU)
+        for name, text in program.UNITS.items():
+            with open(os.path.join(self.src, name), "w") as f:
+                f.write(text)
         with open(os.path.join(self.src, "pn.list"), "w") as f:
             f.write("fun:f_*\nfun:hz_seed\n")
 
     # -- commands ---------------------------------------------------------
-    def _sources(self, hazard):
-        srcs = [os.path.join(self.src, "prog.c")]
+    def _sources(self, hazard, conv):
+        # The shared-library layout has two units already.
+        if "HZ_TWO_UNITS" in hazard.defines and conv != "shlib":
+            srcs = [os.path.join(self.src, name) for name in sorted(program.UNITS)]
+        else:
+            srcs = [os.path.join(self.src, "prog.c")]
         if "HZ_HELPER_TU" in hazard.defines:
             srcs.append(os.path.join(self.src, "helper.c"))
         return srcs
@@ -145,13 +152,18 @@ class Matrix:
         base = self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
         if stock:
             base += ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"]
+            # The cacs front door links -flto with lld: the control asks
+            # whether lld can link these flags (it cannot link AArch64
+            # -mcmodel=tiny's TLS relocations, say).
+            if opt == "lto":
+                base.append("-fuse-ld=lld")
         else:
             base += self._defines(hazard, conv) + self._conv_flags(conv) + self.extra
         exe = os.path.join(d, "prog")
         if conv != "shlib":
-            return [[clang] + base + self._sources(hazard) + ["-o", exe]], exe
+            return [[clang] + base + self._sources(hazard, conv) + ["-o", exe]], exe
         lib = os.path.join(d, "libhz.so")
-        return [[clang] + base + ["-fPIC", "-shared", "-DHZ_PART=1"] + self._sources(hazard) + ["-o", lib],
+        return [[clang] + base + ["-fPIC", "-shared", "-DHZ_PART=1"] + self._sources(hazard, conv) + ["-o", lib],
                 [clang] + base + ["-DHZ_PART=2", os.path.join(self.src, "prog.c"), "-L" + d, "-lhz",
                                   "-Wl,-rpath," + d, "-o", exe]], exe
 

@@ -18,6 +18,13 @@ all:
   HZ_CYG     -finstrument-functions hooks
   HZ_EXT_THUNKS  the __x86_indirect_thunk_<reg> functions that
              -mretpoline-external-thunk leaves to the program (plain jumps)
+  HZ_FENTRY  a __fentry__ (weak and hidden) that clobbers r10 and r11,
+             which the x86-64 ABI allows (glibc's leaves them alone)
+  HZ_SANCOV  -fsanitize-coverage callbacks (weak and hidden: one per unit
+             and shared object), which count what they see
+  HZ_TWO_UNITS  the functions under test and main in two translation units
+             (unit1.c, unit2.c: HZ_PART 1 and 2, never static), linked
+             together
   HZ_BIAS    added to every result: the matrix's self-test injects it on
              the cacs side to see cells fail
 
@@ -97,6 +104,27 @@ __cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; }
 __asm__(".text\n" HZ_THUNK(rax) HZ_THUNK(rbx) HZ_THUNK(rcx) HZ_THUNK(rdx) HZ_THUNK(rsi)
         HZ_THUNK(rdi) HZ_THUNK(rbp) HZ_THUNK(r8) HZ_THUNK(r9) HZ_THUNK(r10) HZ_THUNK(r11)
         HZ_THUNK(r12) HZ_THUNK(r13) HZ_THUNK(r14) HZ_THUNK(r15));
+#endif
+
+#if defined(HZ_FENTRY) && !defined(HZ_ONLY_HELPER)
+__asm__(".text\n.weak __fentry__\n.hidden __fentry__\n.type __fentry__, @function\n"
+        "__fentry__:\n  movq $0x5a5a5a5a, %r11\n  movq $0x6b6b6b6b, %r10\n  ret\n");
+#endif
+
+#if defined(HZ_SANCOV) && !defined(HZ_ONLY_HELPER)
+#include <stdint.h>
+#define HZ_COV __attribute__((weak, visibility("hidden"), no_sanitize("coverage")))
+static volatile uint64_t hz_cov;
+HZ_COV void __sanitizer_cov_trace_pc_guard_init(uint32_t *b, uint32_t *e) {
+  for (uint32_t n = 0; b < e; b++)
+    *b = ++n;
+}
+HZ_COV void __sanitizer_cov_trace_pc_guard(uint32_t *g) { hz_cov += *g; }
+#define HZ_CMP(n, t)                                                           \
+  HZ_COV void __sanitizer_cov_trace_cmp##n(t a, t b) { hz_cov ^= a * 31 + b; } \
+  HZ_COV void __sanitizer_cov_trace_const_cmp##n(t a, t b) { hz_cov ^= a + b; }
+HZ_CMP(1, uint8_t) HZ_CMP(2, uint16_t) HZ_CMP(4, uint32_t) HZ_CMP(8, uint64_t)
+HZ_COV void __sanitizer_cov_trace_switch(uint64_t v, uint64_t *cases) { hz_cov += v + cases[0]; }
 #endif
 
 #if defined(HZ_HELPER_TU) && defined(HZ_ONLY_HELPER)
@@ -197,3 +225,7 @@ def source(shapes):
 
 
 HELPER_TU = '#define HZ_ONLY_HELPER 1\n#include "prog.c"\n'
+# HZ_TWO_UNITS: the functions under test, then main; not static even in the
+# apn mode (another unit calls them).
+UNITS = {"unit%d.c" % part: '#define HZ_PART %d\n#undef HZ_STATIC\n#include "prog.c"\n' % part
+         for part in (1, 2)}
