@@ -88,26 +88,36 @@ cacs__yield_pn:
         .cfi_endproc
         .size   cacs__yield_pn, .-cacs__yield_pn
 
-// For callers that may keep a base pointer in x19 across a preserve_none
-// call (see yield_x86_64.S): saves x19, same suspended-stack layout.
+// SAVE_BP entry: \entry\()_bp, the same entry for callers that may keep a
+// base pointer in x19 across a preserve_none call (see yield_x86_64.S):
+// saves x19; the arguments (x20, x21, ...) and the result (x0) pass
+// through; the same suspended-stack layout.
+.macro SAVE_BP entry
         .p2align 4
-        .globl  cacs__yield_pn_bp
-        .type   cacs__yield_pn_bp,%function
-cacs__yield_pn_bp:
+        .globl  \entry\()_bp
+        .type   \entry\()_bp,%function
+\entry\()_bp:
         .cfi_startproc
         BTI_C
         stp     x19, x30, [sp, #-16]!
         .cfi_adjust_cfa_offset 16
         .cfi_rel_offset x19, 0
         .cfi_rel_offset x30, 8
-        bl      cacs__yield_pn
+        bl      \entry
         ldp     x19, x30, [sp], #16
         .cfi_adjust_cfa_offset -16
         .cfi_restore x19
         .cfi_restore x30
         ret
         .cfi_endproc
-        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+        .size   \entry\()_bp, .-\entry\()_bp
+.endm
+
+        SAVE_BP cacs__yield_pn
+        SAVE_BP cacs__park_pn
+        SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__sleep_pn
+        SAVE_BP cacs__join_pn
 
 // Resume the coroutine whose saved sp is x0 without saving anything.
         .p2align 4

@@ -107,27 +107,38 @@
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
 
-// The same switch for callers whose compiler may keep a base pointer in rbx
-// across a preserve_none call without saving it (stock clang 19 without the
-// cacs passes): rbx is saved here and restored on resumption. The nested
-// call keeps the suspended-stack layout identical to cacs__yield_pn's, so
-// either may resume the other.
+// SAVE_BP entry: \entry\()_bp, the same entry for callers whose compiler
+// may keep a base pointer in rbx across a preserve_none call without saving
+// it (stock clang 19 without the cacs passes; coro.h binds them here): rbx
+// is saved here and restored on return. The arguments (r12, r13, ...) and
+// the result (rax) pass through untouched. For cacs__yield_pn the nested
+// call keeps the suspended-stack layout identical to its own, so either
+// may resume the other; the waiting entries (coro.c) switch through
+// cacs__yield_pn too.
+.macro SAVE_BP entry
         .p2align 4
-        .globl  cacs__yield_pn_bp
-        .type   cacs__yield_pn_bp,@function
-cacs__yield_pn_bp:
+        .globl  \entry\()_bp
+        .type   \entry\()_bp,@function
+\entry\()_bp:
         .cfi_startproc
         ENDBR
         pushq   %rbx
         .cfi_adjust_cfa_offset 8
         .cfi_rel_offset %rbx, 0
-        callq   cacs__yield_pn
+        callq   \entry
         popq    %rbx
         .cfi_adjust_cfa_offset -8
         .cfi_restore %rbx
         ret
         .cfi_endproc
-        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+        .size   \entry\()_bp, .-\entry\()_bp
+.endm
+
+        SAVE_BP cacs__yield_pn
+        SAVE_BP cacs__park_pn
+        SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__sleep_pn
+        SAVE_BP cacs__join_pn
 
 // Resume the coroutine whose saved sp is `to_sp` (rdi) without saving
 // anything: cacs_exit. Never returns.
