@@ -251,20 +251,15 @@ CACS_PRESERVE_NONE int cacs__park_timeout_pn(int64_t timeout_us);
 CACS_PRESERVE_NONE int cacs__sleep_pn(int64_t usec);
 CACS_PRESERVE_NONE int cacs__join_pn(cacs_coro *c);
 
-// Default-convention entries under the public names, for callers compiled
-// without preserve_none (gcc), with CACS_YIELD_FULL_SAVE=1, or taking the
-// address: each call below makes the compiler save every callee-saved
-// register that the preserve_none entry may clobber (rbx/x19 included).
+// Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
+// sched.h; spelled out for the two without a result).
 void cacs__yield_default(void) __asm__("cacs_yield");
 void cacs__yield_default(void) { cacs__yield_pn(); }
 void cacs__park_default(void) __asm__("cacs_park");
 void cacs__park_default(void) { cacs__park_pn(); }
-int cacs__park_timeout_default(int64_t t) __asm__("cacs_park_timeout");
-int cacs__park_timeout_default(int64_t t) { return cacs__park_timeout_pn(t); }
-int cacs__sleep_default(int64_t usec) __asm__("cacs_sleep");
-int cacs__sleep_default(int64_t usec) { return cacs__sleep_pn(usec); }
-int cacs__join_default(cacs_coro *c) __asm__("cacs_join");
-int cacs__join_default(cacs_coro *c) { return cacs__join_pn(c); }
+CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
+CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
+CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))
 
 static void ring_unlink(cacs_coro *c) {
   c->prev->next = c->next;

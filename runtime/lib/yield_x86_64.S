@@ -53,12 +53,7 @@
 
 #if defined(__x86_64__)
 #include "coro_layout.h"
-
-#if defined(__CET__) && (__CET__ & 1)
-#define ENDBR endbr64
-#else
-#define ENDBR
-#endif
+#include "entry_asm.h"
 
 #ifdef CACS_TLS_INITIAL_EXEC
 // Two instructions per access chain: the offset comes from the GOT.
@@ -77,7 +72,7 @@
         .type   \name,@function
 \name:
         .cfi_startproc
-        ENDBR
+        ENTRY_LANDING
         TLS_SETUP
         movq    SCHED(CACS_SCHED_CURRENT), %rax
         movq    CACS_CORO_NEXT(%rax), %rcx
@@ -107,33 +102,8 @@
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
 
-// SAVE_BP entry: \entry\()_bp, the same entry for callers whose compiler
-// may keep a base pointer in rbx across a preserve_none call without saving
-// it (stock clang 19 without the cacs passes; coro.h binds them here): rbx
-// is saved here and restored on return. The arguments (r12, r13, ...) and
-// the result (rax) pass through untouched. For cacs__yield_pn the nested
-// call keeps the suspended-stack layout identical to its own, so either
-// may resume the other; the waiting entries (coro.c) switch through
-// cacs__yield_pn too.
-.macro SAVE_BP entry
-        .p2align 4
-        .globl  \entry\()_bp
-        .type   \entry\()_bp,@function
-\entry\()_bp:
-        .cfi_startproc
-        ENDBR
-        pushq   %rbx
-        .cfi_adjust_cfa_offset 8
-        .cfi_rel_offset %rbx, 0
-        callq   \entry
-        popq    %rbx
-        .cfi_adjust_cfa_offset -8
-        .cfi_restore %rbx
-        ret
-        .cfi_endproc
-        .size   \entry\()_bp, .-\entry\()_bp
-.endm
-
+// The _bp entries (entry_asm.h) of the scheduler's preserve_none entries:
+// cacs_yield's here, the waiting calls' in coro.c.
         SAVE_BP cacs__yield_pn
         SAVE_BP cacs__park_pn
         SAVE_BP cacs__park_timeout_pn
@@ -148,26 +118,12 @@
         .type   cacs__coro_resume,@function
 cacs__coro_resume:
         .cfi_startproc
-        ENDBR
+        ENTRY_LANDING
         movq    %rdi, %rsp
         movq    -8(%rsp), %rbp
         ret
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
-#if defined(__CET__) && (__CET__ & 1)
-// GNU property note: IBT only. Resumption by `ret` into another stack is not
-// shadow-stack compatible (SHSTK unsupported), so SHSTK is not claimed.
-        .section .note.gnu.property,"a"
-        .p2align 3
-        .long   4
-        .long   16
-        .long   5               // NT_GNU_PROPERTY_TYPE_0
-        .asciz  "GNU"
-        .long   0xc0000002      // GNU_PROPERTY_X86_FEATURE_1_AND
-        .long   4
-        .long   1               // GNU_PROPERTY_X86_FEATURE_1_IBT
-        .p2align 3
-#endif
-        .section .note.GNU-stack,"",@progbits
+        ENTRY_NOTES
 #endif // __x86_64__

@@ -4,13 +4,12 @@
 // included, before each switch back.
 //
 // 1. Each entry called from assembly with known values in every
-//    callee-saved register of the C convention (rbx rbp r12-r15; x19-x29
-//    and d8-d15): what comes back changed must be what the entry's
-//    convention allows: nothing for the default-convention symbols
-//    (cacs_park, ...), all but the frame pointer for the preserve_none
-//    entries (cacs__park_pn, ...), all but the frame and base pointers for
-//    their _bp variants. Some garbage must reach the preserve_none probes
-//    (the trasher really ran in between).
+//    callee-saved register of the C convention (Inputs/probe.h): what comes
+//    back changed must be what the entry's convention allows: nothing for
+//    the default-convention symbols (cacs_park, ...), all but the frame
+//    pointer for the preserve_none entries (cacs__park_pn, ...), all but
+//    the frame and base pointers for their _bp variants. Some garbage must
+//    reach the preserve_none probes (the trasher really ran in between).
 // 2. A C caller keeps many values live across each call as the header binds
 //    it for this compiler and these flags (LIVE_VALUES: every register the
 //    compiler allocates), and compares the frame pointer register.
@@ -41,6 +40,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "Inputs/probe.h"
 #include "Inputs/trash.h"
 
 static cacs_coro *holder;
@@ -63,97 +63,13 @@ static void finisher(void *arg) {
     cacs_yield();
 }
 
-// --- 1. the entries, called from assembly -----------------------------------
-
-// uint64_t probe(void *fn, uint64_t arg, int pn): calls fn(arg), the argument
-// in the C convention's first register or, if pn, preserve_none's (r12 /
-// x20, the same in LLVM 19 and 22), with known values in every callee-saved
-// register; returns a mask of those that came back changed.
-#if defined(__x86_64__)
-// Bits: rbx rbp r12 r13 r14 r15.
-#define MASK_BP 1u
-#define MASK_FP 2u
-#define MASK_PN_ARG 4u
-#define PROBE_REG(reg, bit)                                                    \
-  "movabsq $0xc0de00000000000" #bit ", %rcx\n"                                 \
-  "cmpq %rcx, %" #reg "\n"                                                     \
-  "je 1f\n"                                                                    \
-  "orl $(1 << " #bit "), %eax\n"                                               \
-  "1:\n"
-#define PROBE_SET(reg, bit) "movabsq $0xc0de00000000000" #bit ", %" #reg "\n"
-__asm__(".text\n"
-        ".p2align 4\n"
-        "probe:\n"
-        "pushq %rbp\n pushq %rbx\n pushq %r12\n pushq %r13\n pushq %r14\n"
-        "pushq %r15\n subq $8, %rsp\n"
-        "movq %rdi, %rax\n movq %rsi, %rdi\n"
-        PROBE_SET(rbx, 0) PROBE_SET(rbp, 1) PROBE_SET(r12, 2)
-        PROBE_SET(r13, 3) PROBE_SET(r14, 4) PROBE_SET(r15, 5)
-        "testl %edx, %edx\n jz 1f\n movq %rsi, %r12\n 1:\n"
-        "callq *%rax\n"
-        "xorl %eax, %eax\n"
-        PROBE_REG(rbx, 0) PROBE_REG(rbp, 1) PROBE_REG(r12, 2)
-        PROBE_REG(r13, 3) PROBE_REG(r14, 4) PROBE_REG(r15, 5)
-        "addq $8, %rsp\n popq %r15\n popq %r14\n popq %r13\n popq %r12\n"
-        "popq %rbx\n popq %rbp\n ret\n");
-#elif defined(__aarch64__)
-// Bits: x19..x28 (0-9), x29 (10), d8..d15 (11-18).
-#define MASK_BP 1u
-#define MASK_FP (1u << 10)
-#define MASK_PN_ARG 2u
-#define PROBE_SET(n, bit)                                                      \
-  "movz x" #n ", #0xc0de, lsl #48\n movk x" #n ", #" #bit "\n"
-#define PROBE_SETD(n, bit)                                                     \
-  "movz x9, #0xd0de, lsl #48\n movk x9, #" #bit "\n fmov d" #n ", x9\n"
-#define PROBE_CMP(bit)                                                         \
-  "movz x10, #0xc0de, lsl #48\n movk x10, #" #bit "\n cmp x9, x10\n"           \
-  "b.eq 1f\n orr x0, x0, #(1 << " #bit ")\n 1:\n"
-#define PROBE_REG(n, bit) "mov x9, x" #n "\n" PROBE_CMP(bit)
-#define PROBE_REGD(n, bit)                                                     \
-  "fmov x9, d" #n "\n movz x10, #0xd0de, lsl #48\n movk x10, #" #bit "\n"      \
-  "cmp x9, x10\n b.eq 1f\n orr x0, x0, #(1 << " #bit ")\n 1:\n"
-__asm__(".text\n"
-        ".p2align 4\n"
-        "probe:\n"
-        "stp x29, x30, [sp, #-160]!\n"
-        "stp x19, x20, [sp, #16]\n stp x21, x22, [sp, #32]\n"
-        "stp x23, x24, [sp, #48]\n stp x25, x26, [sp, #64]\n"
-        "stp x27, x28, [sp, #80]\n stp d8, d9, [sp, #96]\n"
-        "stp d10, d11, [sp, #112]\n stp d12, d13, [sp, #128]\n"
-        "stp d14, d15, [sp, #144]\n"
-        "mov x16, x0\n mov x0, x1\n"
-        PROBE_SET(19, 0) PROBE_SET(20, 1) PROBE_SET(21, 2) PROBE_SET(22, 3)
-        PROBE_SET(23, 4) PROBE_SET(24, 5) PROBE_SET(25, 6) PROBE_SET(26, 7)
-        PROBE_SET(27, 8) PROBE_SET(28, 9) PROBE_SET(29, 10)
-        PROBE_SETD(8, 11) PROBE_SETD(9, 12) PROBE_SETD(10, 13)
-        PROBE_SETD(11, 14) PROBE_SETD(12, 15) PROBE_SETD(13, 16)
-        PROBE_SETD(14, 17) PROBE_SETD(15, 18)
-        "cbz w2, 1f\n mov x20, x1\n 1:\n"
-        "blr x16\n"
-        "mov x0, #0\n"
-        PROBE_REG(19, 0) PROBE_REG(20, 1) PROBE_REG(21, 2) PROBE_REG(22, 3)
-        PROBE_REG(23, 4) PROBE_REG(24, 5) PROBE_REG(25, 6) PROBE_REG(26, 7)
-        PROBE_REG(27, 8) PROBE_REG(28, 9) PROBE_REG(29, 10)
-        PROBE_REGD(8, 11) PROBE_REGD(9, 12) PROBE_REGD(10, 13)
-        PROBE_REGD(11, 14) PROBE_REGD(12, 15) PROBE_REGD(13, 16)
-        PROBE_REGD(14, 17) PROBE_REGD(15, 18)
-        "ldp d14, d15, [sp, #144]\n ldp d12, d13, [sp, #128]\n"
-        "ldp d10, d11, [sp, #112]\n ldp d8, d9, [sp, #96]\n"
-        "ldp x27, x28, [sp, #80]\n ldp x25, x26, [sp, #64]\n"
-        "ldp x23, x24, [sp, #48]\n ldp x21, x22, [sp, #32]\n"
-        "ldp x19, x20, [sp, #16]\n ldp x29, x30, [sp], #160\n ret\n");
-#endif
-uint64_t probe(void *fn, uint64_t arg, int pn) __asm__("probe");
+// --- 1. the entries, called from assembly (Inputs/probe.h) ------------------
 
 // The entries by symbol (the header binds the names to one of them).
 #define ENTRIES(X)                                                             \
   X(park, WAIT_PARK) X(park_timeout, WAIT_PARK_TIMEOUT) X(sleep, WAIT_SLEEP)   \
   X(join, WAIT_JOIN) X(yield, WAIT_YIELD)
-#define DECLARE(name, kind)                                                    \
-  extern char sym_c_##name[] __asm__("cacs_" #name);                           \
-  extern char sym_pn_##name[] __asm__("cacs__" #name "_pn");                   \
-  extern char sym_bp_##name[] __asm__("cacs__" #name "_pn_bp");
-ENTRIES(DECLARE)
+ENTRIES(PROBE_DECLARE)
 
 enum wait_kind {
   WAIT_PARK,
@@ -163,7 +79,6 @@ enum wait_kind {
   WAIT_JOIN,
   WAIT_YIELD
 };
-enum conv { CONV_C, CONV_PN, CONV_BP };
 
 // The argument of a wait of this kind, and whether the trasher wakes us.
 static uint64_t wait_setup(enum wait_kind kind) {
@@ -181,38 +96,18 @@ static uint64_t wait_setup(enum wait_kind kind) {
   }
 }
 
-static int garbage_seen;
-
 static void probe_entry(const char *name, void *fn, enum wait_kind kind,
-                        enum conv conv) {
-  uint64_t changed = probe(fn, wait_setup(kind), conv != CONV_C);
-  uint64_t allowed = conv == CONV_C    ? 0
-                     : conv == CONV_BP ? ~(uint64_t)(MASK_FP | MASK_BP)
-                                       : ~(uint64_t)MASK_FP;
-  if (changed & ~allowed) {
-    printf("FAIL %s (convention %d): registers changed, mask %#llx\n", name,
-           conv, (unsigned long long)changed);
-    ++failures;
-  }
-  garbage_seen += conv != CONV_C && (changed & ~(uint64_t)MASK_PN_ARG) != 0;
+                        enum probe_conv conv) {
+  uint64_t args[5] = {wait_setup(kind)};
+  probe_check(name, conv, probe(fn, args, conv != CONV_C));
 }
 
 static void probe_all(void) {
   int n = 0;
-#define PROBE(name, kind)                                                      \
-  probe_entry("cacs_" #name, sym_c_##name, kind, CONV_C);                     \
-  probe_entry("cacs__" #name "_pn", sym_pn_##name, kind, CONV_PN);            \
-  probe_entry("cacs__" #name "_pn_bp", sym_bp_##name, kind, CONV_BP);         \
-  n += 3;
-  ENTRIES(PROBE)
+  ENTRIES(PROBE_ALL)
   // cacs_park_timeout once more, running into its timeout.
-  PROBE(park_timeout, WAIT_PARK_EXPIRE)
-#undef PROBE
-  if (!failures && garbage_seen)
-    printf("probes: %d entries ok, garbage seen by the preserve_none ones\n",
-           n);
-  else if (!garbage_seen)
-    printf("FAIL: no probe saw the trasher's garbage\n"), ++failures;
+  PROBE_ALL(park_timeout, WAIT_PARK_EXPIRE)
+  probe_report(n);
 }
 
 // --- 2. a C caller with many live values -------------------------------------
