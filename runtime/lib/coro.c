@@ -246,10 +246,19 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
 // their _bp variants in yield_<arch>.S, which save rbx/x19 around them).
 // cacs__yield_pn is assembly; the waiting ones are below.
 CACS_PRESERVE_NONE void cacs__yield_pn(void);
-CACS_PRESERVE_NONE void cacs__park_pn(void);
-CACS_PRESERVE_NONE int cacs__park_timeout_pn(int64_t timeout_us);
-CACS_PRESERVE_NONE int cacs__sleep_pn(int64_t usec);
-CACS_PRESERVE_NONE int cacs__join_pn(cacs_coro *c);
+CACS__PN_DEF void cacs__park_pn(void);
+CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);
+CACS__PN_DEF int cacs__sleep_pn(int64_t usec);
+CACS__PN_DEF int cacs__join_pn(cacs_coro *c);
+// The switch the waiting entries make. Under ASan, which may realign their
+// frames and keep a base pointer in rbx/x19 across it (coro.h takes the
+// same view of ASan-instrumented callers), the entry that saves it.
+#if CACS_ASAN
+CACS_PRESERVE_NONE void cacs__yield_pn_bp(void);
+#define switch_pn cacs__yield_pn_bp
+#else
+#define switch_pn cacs__yield_pn
+#endif
 
 // Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
 // sched.h; spelled out for the two without a result).
@@ -609,19 +618,20 @@ static void service_main(void *arg) {
       continue;
     }
     if (!service_needed()) {
-      cacs__park_pn(); // nothing to serve: off the ring until service_ensure
+      cacs_park(); // nothing to serve: off the ring until service_ensure
       continue;
     }
     if (self->next != self)
-      cacs__yield_pn();
+      cacs_yield();
   }
 }
 
 // Leave the ready ring and switch to the coroutine that followed `self` on
 // it; returns once cacs_wake has put `self` back and it is resumed. The
-// switch is cacs_yield's (cacs__yield_pn: preserve_none, it saves the frame
-// pointer only, or takes cacs__yield_slow), which goes to current->next:
-// unlinking leaves self->next pointing there (cacs_wake sets it again).
+// switch is cacs_yield's (switch_pn, cacs__yield_pn: preserve_none, it saves
+// the frame pointer only, or takes cacs__yield_slow); it goes to
+// current->next: unlinking leaves self->next pointing there (cacs_wake sets
+// it again).
 // Inlined into the preserve_none entries only, which save nothing for
 // their callers: only what they keep across the switch is spilled.
 static inline __attribute__((always_inline)) void park_self(cacs_coro *self) {
@@ -633,7 +643,7 @@ static inline __attribute__((always_inline)) void park_self(cacs_coro *self) {
   to->prev = self->prev;
   self->prev->next = to;
   self->state = CORO_PARKED;
-  cacs__yield_pn();
+  switch_pn();
 }
 
 void cacs__park_pn(void) { park_self(current()); }
@@ -670,7 +680,7 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
 
 int cacs__sleep_pn(int64_t usec) {
   if (usec <= 0) {
-    cacs__yield_pn();
+    switch_pn();
     return 0;
   }
   int r = cacs__park_timeout_pn(usec);

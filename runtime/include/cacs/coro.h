@@ -91,12 +91,17 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// passes preserve_none arguments in the wrong registers, so there they bind
 /// to a preserve_none entry only under cacs, whose safety pass shields such
 /// calls.
+#if defined(__SANITIZE_ADDRESS__)
+#define CACS__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CACS__ASAN 1
+#endif
+#endif
 #if CACS_HAS_PRESERVE_NONE &&                                                  \
     !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
-#if !defined(CACS_YIELD_SAVE_BP) && defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if !defined(CACS_YIELD_SAVE_BP) && defined(CACS__ASAN)
 #define CACS_YIELD_SAVE_BP 1
-#endif
 #endif
 #if !defined(CACS_YIELD_SAVE_BP)
 #if defined(__CACS__) || (defined(__x86_64__) && __clang_major__ >= 22)
@@ -129,6 +134,19 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 #endif
 
 CACS__PN_DECL void cacs_yield(void) CACS__PN_ENTRY(yield);
+
+// libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
+// stock clang 19 stops with a backend fatal error at an x86-64
+// preserve_none function whose frame ASan realigns and gives a dynamic
+// alloca (its use-after-return fallback); cacs splits such functions, with
+// other compilers they go uninstrumented.
+#if defined(CACS__ASAN) && defined(__x86_64__) && __clang_major__ < 22 &&     \
+    !defined(__CACS__)
+#define CACS__PN_DEF                                                           \
+  CACS_PRESERVE_NONE __attribute__((nothrow, no_sanitize("address")))
+#else
+#define CACS__PN_DEF CACS_PRESERVE_NONE __attribute__((nothrow))
+#endif
 
 #if CACS_HAS_PRESERVE_NONE &&                                                  \
     !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)

@@ -68,7 +68,7 @@ extern "C" {
 // plain names stay. lib/io.c, which defines the entries, asks for their
 // plain names (CACS__DEFINE_PN_ENTRIES).
 #ifdef CACS__DEFINE_PN_ENTRIES
-#define CACS__IO_DECL CACS_PRESERVE_NONE __attribute__((nothrow))
+#define CACS__IO_DECL CACS__PN_DEF
 #define CACS__IO_ENTRY(name) __asm__("cacs__" #name "_pn")
 #else
 #define CACS__IO_DECL CACS__PN_ARGS_DECL
