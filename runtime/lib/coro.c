@@ -319,7 +319,7 @@ __attribute__((noreturn)) void cacs__coro_resume(void *sp);
 
 // cacs__yield_pn (assembly) jumps here when S.slow is set: FP environments
 // to switch, or ASan annotations to make. Default convention: it returns to
-// the caller of cacs_yield.
+// the caller of cacs__yield_pn (cacs_yield's caller, or a waiting entry).
 __attribute__((visibility("hidden"))) void cacs__yield_slow(cacs_coro *from,
                                                             cacs_coro *to);
 void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
@@ -336,16 +336,36 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   asan_finish(from);
 }
 
-#if CACS_HAS_PRESERVE_NONE
-// Default-convention entry for callers compiled without preserve_none
-// (gcc): the call below makes the compiler save every callee-saved register
-// that cacs__yield_pn may clobber (rbx/x19 included).
-CACS_PRESERVE_NONE void cacs__yield_pn(void);
-void cacs__yield_default(void) __asm__("cacs_yield");
-void cacs__yield_default(void) { cacs__yield_pn(); }
-#else
+#if !CACS_HAS_PRESERVE_NONE
 #error "libcacs must be built by a compiler with preserve_none (clang >= 19)"
 #endif
+// The preserve_none entries (coro.h binds the public names to them, or to
+// their _bp variants in yield_<arch>.S, which save rbx/x19 around them).
+// cacs__yield_pn is assembly; the waiting ones are below.
+CACS_PRESERVE_NONE void cacs__yield_pn(void);
+CACS__PN_DEF void cacs__park_pn(void);
+CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);
+CACS__PN_DEF int cacs__sleep_pn(int64_t usec);
+CACS__PN_DEF int cacs__join_pn(cacs_coro *c);
+// The switch the waiting entries make. Under ASan, which may realign their
+// frames and keep a base pointer in rbx/x19 across it (coro.h takes the
+// same view of ASan-instrumented callers), the entry that saves it.
+#if CACS_ASAN
+CACS_PRESERVE_NONE void cacs__yield_pn_bp(void);
+#define switch_pn cacs__yield_pn_bp
+#else
+#define switch_pn cacs__yield_pn
+#endif
+
+// Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
+// sched.h; spelled out for the two without a result).
+void cacs__yield_default(void) __asm__("cacs_yield");
+void cacs__yield_default(void) { cacs__yield_pn(); }
+void cacs__park_default(void) __asm__("cacs_park");
+void cacs__park_default(void) { cacs__park_pn(); }
+CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
+CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
+CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))
 
 static void ring_unlink(cacs_coro *c) {
   c->prev->next = c->next;
@@ -358,10 +378,6 @@ static void ring_insert_before(cacs_coro *at, cacs_coro *c) {
   c->prev = at->prev;
   at->prev->next = c;
   at->prev = c;
-}
-
-static void switch_to(cacs_coro *from, cacs_coro *to) {
-  cacs__yield_slow(from, to);
 }
 
 __attribute__((noreturn, cold)) static void deadlock(const cacs_coro *self) {
@@ -504,13 +520,16 @@ cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size) {
   return cacs_create_ex(entry, arg, &a);
 }
 
-int cacs_join(cacs_coro *c) {
+static void park_self(cacs_coro *self);
+
+int cacs__join_pn(cacs_coro *c) {
   cacs_coro *self = current();
   if (!c || c == self || c == &S.main || c == S.service || c->detached)
     return -1;
   while (c->state != CORO_DONE) {
     c->joiner = self;
-    cacs_park();
+    park_self(self);
+    self = S.current; // not kept across the switch, which clobbers all
   }
   S.count--;
   coro_free(c);
@@ -714,17 +733,27 @@ static void service_main(void *arg) {
   }
 }
 
-void cacs_park(void) {
-  cacs_coro *self = current();
+// Leave the ready ring and switch to the coroutine that followed `self` on
+// it; returns once cacs_wake has put `self` back and it is resumed. The
+// switch is cacs_yield's (switch_pn, cacs__yield_pn: preserve_none, it saves
+// the frame pointer only, or takes cacs__yield_slow); it goes to
+// current->next: unlinking leaves self->next pointing there (cacs_wake sets
+// it again).
+// Inlined into the preserve_none entries only, which save nothing for
+// their callers: only what they keep across the switch is spilled.
+static inline __attribute__((always_inline)) void park_self(cacs_coro *self) {
   if (S.zombies)
     reap_zombies();
   cacs_coro *to = self->next;
   if (to == self)
     deadlock(self);
-  ring_unlink(self);
+  to->prev = self->prev;
+  self->prev->next = to;
   self->state = CORO_PARKED;
-  switch_to(self, to);
+  switch_pn();
 }
+
+void cacs__park_pn(void) { park_self(current()); }
 
 void cacs_wake(cacs_coro *c) {
   if (!c || c->state != CORO_PARKED)
@@ -737,12 +766,12 @@ void cacs_wake(cacs_coro *c) {
   ring_insert_before(S.current, c);
 }
 
-int cacs_park_timeout(int64_t timeout_us) {
+int cacs__park_timeout_pn(int64_t timeout_us) {
+  cacs_coro *self = current();
   if (timeout_us < 0) {
-    cacs_park();
+    park_self(self);
     return 0;
   }
-  cacs_coro *self = current();
   if (timeout_us == 0)
     return ETIMEDOUT;
   if (timer_arm(self, cacs__now_ns() + (uint64_t)timeout_us * 1000u) != 0 ||
@@ -752,16 +781,16 @@ int cacs_park_timeout(int64_t timeout_us) {
     return ENOMEM;
   }
   self->wake_result = 0;
-  cacs_park();
-  return self->wake_result;
+  park_self(self);
+  return S.current->wake_result; // resumed: we are current again
 }
 
-int cacs_sleep(int64_t usec) {
+int cacs__sleep_pn(int64_t usec) {
   if (usec <= 0) {
-    cacs_yield();
+    switch_pn();
     return 0;
   }
-  int r = cacs_park_timeout(usec);
+  int r = cacs__park_timeout_pn(usec);
   if (r == ETIMEDOUT)
     return 0;
   errno = r == 0 ? EINTR : r;

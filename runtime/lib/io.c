@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#define CACS__DEFINE_PN_ENTRIES 1 // the calls below are the entries (io.h)
 #include "cacs/io.h"
 #include "internal.h"
 #include "sched.h"
@@ -536,3 +537,33 @@ int cacs_close(int fd) {
   fd_forget(fd, 0); // closing removes it from the epoll set
   return close(fd);
 }
+
+// The default-convention symbols of the entries above (io.h).
+CACS__DEFAULT_ENTRY(int, wait_fd, cacs_wait_fd,
+                    (int fd, uint32_t events, int64_t t), (fd, events, t))
+CACS__DEFAULT_ENTRY(ssize_t, read, cacs_read,
+                    (int fd, void *buf, size_t n, int64_t t), (fd, buf, n, t))
+CACS__DEFAULT_ENTRY(ssize_t, write, cacs_write,
+                    (int fd, const void *buf, size_t n, int64_t t),
+                    (fd, buf, n, t))
+CACS__DEFAULT_ENTRY(ssize_t, readv, cacs_readv,
+                    (int fd, const struct iovec *iov, int iovcnt, int64_t t),
+                    (fd, iov, iovcnt, t))
+CACS__DEFAULT_ENTRY(ssize_t, writev, cacs_writev,
+                    (int fd, const struct iovec *iov, int iovcnt, int64_t t),
+                    (fd, iov, iovcnt, t))
+CACS__DEFAULT_ENTRY(ssize_t, recv, cacs_recv,
+                    (int fd, void *buf, size_t n, int flags, int64_t t),
+                    (fd, buf, n, flags, t))
+CACS__DEFAULT_ENTRY(ssize_t, send, cacs_send,
+                    (int fd, const void *buf, size_t n, int flags, int64_t t),
+                    (fd, buf, n, flags, t))
+CACS__DEFAULT_ENTRY(ssize_t, write_all, cacs_write_all,
+                    (int fd, const void *buf, size_t n, int64_t t),
+                    (fd, buf, n, t))
+CACS__DEFAULT_ENTRY(int, accept, cacs_accept,
+                    (int lfd, struct sockaddr *a, socklen_t *l, int64_t t),
+                    (lfd, a, l, t))
+CACS__DEFAULT_ENTRY(int, connect, cacs_connect,
+                    (int fd, const struct sockaddr *a, socklen_t l, int64_t t),
+                    (fd, a, l, t))

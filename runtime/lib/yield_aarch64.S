@@ -34,12 +34,7 @@
 
 #if defined(__aarch64__)
 #include "coro_layout.h"
-
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define BTI_C hint #34
-#else
-#define BTI_C
-#endif
+#include "entry_asm.h"
 
 #ifdef CACS_TLS_INITIAL_EXEC
 #define TLS_SETUP                                                              \
@@ -61,7 +56,7 @@
         .type   cacs__yield_pn,%function
 cacs__yield_pn:
         .cfi_startproc
-        BTI_C
+        ENTRY_LANDING
         TLS_SETUP
         ldr     x10, SCHED(CACS_SCHED_CURRENT)
         ldr     x11, [x10, #CACS_CORO_NEXT]
@@ -88,26 +83,13 @@ cacs__yield_pn:
         .cfi_endproc
         .size   cacs__yield_pn, .-cacs__yield_pn
 
-// For callers that may keep a base pointer in x19 across a preserve_none
-// call (see yield_x86_64.S): saves x19, same suspended-stack layout.
-        .p2align 4
-        .globl  cacs__yield_pn_bp
-        .type   cacs__yield_pn_bp,%function
-cacs__yield_pn_bp:
-        .cfi_startproc
-        BTI_C
-        stp     x19, x30, [sp, #-16]!
-        .cfi_adjust_cfa_offset 16
-        .cfi_rel_offset x19, 0
-        .cfi_rel_offset x30, 8
-        bl      cacs__yield_pn
-        ldp     x19, x30, [sp], #16
-        .cfi_adjust_cfa_offset -16
-        .cfi_restore x19
-        .cfi_restore x30
-        ret
-        .cfi_endproc
-        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+// The _bp entries (entry_asm.h) of the scheduler's preserve_none entries:
+// cacs_yield's here, the waiting calls' in coro.c.
+        SAVE_BP cacs__yield_pn
+        SAVE_BP cacs__park_pn
+        SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__sleep_pn
+        SAVE_BP cacs__join_pn
 
 // Resume the coroutine whose saved sp is x0 without saving anything.
         .p2align 4
@@ -116,25 +98,12 @@ cacs__yield_pn_bp:
         .type   cacs__coro_resume,%function
 cacs__coro_resume:
         .cfi_startproc
-        BTI_C
+        ENTRY_LANDING
         mov     sp, x0
         ldp     x29, x30, [sp], #16
         ret
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-// GNU property note: BTI-compatible object.
-        .section .note.gnu.property,"a"
-        .p2align 3
-        .long   4
-        .long   16
-        .long   5               // NT_GNU_PROPERTY_TYPE_0
-        .asciz  "GNU"
-        .long   0xc0000000      // GNU_PROPERTY_AARCH64_FEATURE_1_AND
-        .long   4
-        .long   1               // GNU_PROPERTY_AARCH64_FEATURE_1_BTI
-        .p2align 3
-#endif
-        .section .note.GNU-stack,"",%progbits
+        ENTRY_NOTES
 #endif // __aarch64__

@@ -53,12 +53,7 @@
 
 #if defined(__x86_64__)
 #include "coro_layout.h"
-
-#if defined(__CET__) && (__CET__ & 1)
-#define ENDBR endbr64
-#else
-#define ENDBR
-#endif
+#include "entry_asm.h"
 
 #ifdef CACS_TLS_INITIAL_EXEC
 // Two instructions per access chain: the offset comes from the GOT.
@@ -77,7 +72,7 @@
         .type   \name,@function
 \name:
         .cfi_startproc
-        ENDBR
+        ENTRY_LANDING
         TLS_SETUP
         movq    SCHED(CACS_SCHED_CURRENT), %rax
         movq    CACS_CORO_NEXT(%rax), %rcx
@@ -107,27 +102,13 @@
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
 
-// The same switch for callers whose compiler may keep a base pointer in rbx
-// across a preserve_none call without saving it (stock clang 19 without the
-// cacs passes): rbx is saved here and restored on resumption. The nested
-// call keeps the suspended-stack layout identical to cacs__yield_pn's, so
-// either may resume the other.
-        .p2align 4
-        .globl  cacs__yield_pn_bp
-        .type   cacs__yield_pn_bp,@function
-cacs__yield_pn_bp:
-        .cfi_startproc
-        ENDBR
-        pushq   %rbx
-        .cfi_adjust_cfa_offset 8
-        .cfi_rel_offset %rbx, 0
-        callq   cacs__yield_pn
-        popq    %rbx
-        .cfi_adjust_cfa_offset -8
-        .cfi_restore %rbx
-        ret
-        .cfi_endproc
-        .size   cacs__yield_pn_bp, .-cacs__yield_pn_bp
+// The _bp entries (entry_asm.h) of the scheduler's preserve_none entries:
+// cacs_yield's here, the waiting calls' in coro.c.
+        SAVE_BP cacs__yield_pn
+        SAVE_BP cacs__park_pn
+        SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__sleep_pn
+        SAVE_BP cacs__join_pn
 
 // Resume the coroutine whose saved sp is `to_sp` (rdi) without saving
 // anything: cacs_exit. Never returns.
@@ -137,26 +118,12 @@ cacs__yield_pn_bp:
         .type   cacs__coro_resume,@function
 cacs__coro_resume:
         .cfi_startproc
-        ENDBR
+        ENTRY_LANDING
         movq    %rdi, %rsp
         movq    -8(%rsp), %rbp
         ret
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
-#if defined(__CET__) && (__CET__ & 1)
-// GNU property note: IBT only. Resumption by `ret` into another stack is not
-// shadow-stack compatible (SHSTK unsupported), so SHSTK is not claimed.
-        .section .note.gnu.property,"a"
-        .p2align 3
-        .long   4
-        .long   16
-        .long   5               // NT_GNU_PROPERTY_TYPE_0
-        .asciz  "GNU"
-        .long   0xc0000002      // GNU_PROPERTY_X86_FEATURE_1_AND
-        .long   4
-        .long   1               // GNU_PROPERTY_X86_FEATURE_1_IBT
-        .p2align 3
-#endif
-        .section .note.GNU-stack,"",@progbits
+        ENTRY_NOTES
 #endif // __x86_64__

@@ -79,12 +79,29 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// CACS_YIELD_FULL_SAVE=1 binds any compiler to that entry, which saves
 /// every callee-saved register on each switch (the classic full-save
 /// switch; for comparisons such as bench/net's mocked clients).
+///
+/// The waiting calls below (cacs_park, cacs_park_timeout, cacs_sleep,
+/// cacs_join) and those of cacs/io.h bind the same way, by the same macros:
+/// CACS__PN_DECL and CACS__PN_ENTRY(name) name the preserve_none entry
+/// cacs__<name>_pn (or cacs__<name>_pn_bp, which saves rbx/x19), and the
+/// default-convention symbol of the plain name stays for gcc, for
+/// CACS_YIELD_FULL_SAVE=1 and for taking the address. Their switch out is
+/// cacs_yield's. Calls with arguments use CACS__PN_ARGS_DECL and
+/// CACS__PN_ARGS_ENTRY: on AArch64 stock clang's FastISel (-O0, optnone)
+/// passes preserve_none arguments in the wrong registers, so there they bind
+/// to a preserve_none entry only under cacs, whose safety pass shields such
+/// calls.
+#if defined(__SANITIZE_ADDRESS__)
+#define CACS__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CACS__ASAN 1
+#endif
+#endif
 #if CACS_HAS_PRESERVE_NONE &&                                                  \
     !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
-#if !defined(CACS_YIELD_SAVE_BP) && defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if !defined(CACS_YIELD_SAVE_BP) && defined(CACS__ASAN)
 #define CACS_YIELD_SAVE_BP 1
-#endif
 #endif
 #if !defined(CACS_YIELD_SAVE_BP)
 #if defined(__CACS__) || (defined(__x86_64__) && __clang_major__ >= 22)
@@ -96,13 +113,43 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 // nothrow: a switch never throws, and in C++ a call inside a destructor's
 // scope must stay a call: LLVM 22 saves rbx around a preserve_none call but
 // stops with a fatal error at such an invoke from a base-pointer frame.
+#define CACS__PN_DECL CACS_PRESERVE_NONE __attribute__((nothrow))
 #if CACS_YIELD_SAVE_BP
-CACS_PRESERVE_NONE __attribute__((nothrow)) void cacs_yield(void)
-    __asm__("cacs__yield_pn_bp");
+#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn_bp")
 #else
-CACS_PRESERVE_NONE __attribute__((nothrow)) void cacs_yield(void)
-    __asm__("cacs__yield_pn");
+#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn")
 #endif
+#if defined(__aarch64__) && !defined(__CACS__)
+#define CACS__PN_ARGS_DECL
+#define CACS__PN_ARGS_ENTRY(name)
+#else
+#define CACS__PN_ARGS_DECL CACS__PN_DECL
+#define CACS__PN_ARGS_ENTRY(name) CACS__PN_ENTRY(name)
+#endif
+#else
+#define CACS__PN_DECL __attribute__((nothrow))
+#define CACS__PN_ENTRY(name)
+#define CACS__PN_ARGS_DECL
+#define CACS__PN_ARGS_ENTRY(name)
+#endif
+
+CACS__PN_DECL void cacs_yield(void) CACS__PN_ENTRY(yield);
+
+// libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
+// stock clang 19 stops with a backend fatal error at an x86-64
+// preserve_none function whose frame ASan realigns and gives a dynamic
+// alloca (its use-after-return fallback); cacs splits such functions, with
+// other compilers they go uninstrumented.
+#if defined(CACS__ASAN) && defined(__x86_64__) && __clang_major__ < 22 &&     \
+    !defined(__CACS__)
+#define CACS__PN_DEF                                                           \
+  CACS_PRESERVE_NONE __attribute__((nothrow, no_sanitize("address")))
+#else
+#define CACS__PN_DEF CACS_PRESERVE_NONE __attribute__((nothrow))
+#endif
+
+#if CACS_HAS_PRESERVE_NONE &&                                                  \
+    !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
 /// With -fpreserve-none-callee-saved=none (x86-64, LLVM 22; the front door
 /// defines __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__), a call cacs_yield()
 /// binds to an entry that does not save rbp either: such a call carries the
@@ -118,8 +165,6 @@ CACS_PRESERVE_NONE __attribute__((nothrow,
 cacs__yield_none(void) __asm__("cacs__yield_pn_none");
 #define cacs_yield() cacs__yield_none()
 #endif
-#else
-__attribute__((nothrow)) void cacs_yield(void);
 #endif
 
 /// Finish the calling coroutine (not main). Returning from entry is the same.
@@ -127,7 +172,7 @@ __attribute__((noreturn)) void cacs_exit(void);
 
 /// Wait until `c` has finished, then free it. Returns 0, or -1 if `c` is
 /// the caller or main.
-int cacs_join(cacs_coro *c);
+CACS__PN_ARGS_DECL int cacs_join(cacs_coro *c) CACS__PN_ARGS_ENTRY(join);
 
 /// Let `c` (the caller included) free itself when it finishes, instead of
 /// being joined: a server's per-connection coroutines. Its stack is freed
@@ -159,18 +204,19 @@ size_t cacs_count(void);
 #define CACS_FOREVER ((int64_t)-1)
 
 /// Leave the ready ring until cacs_wake(self).
-void cacs_park(void);
+CACS__PN_DECL void cacs_park(void) CACS__PN_ENTRY(park);
 /// Leave the ready ring until cacs_wake(self) or the timeout. Returns 0 if
 /// woken, ETIMEDOUT when the timeout passed (at once for 0), ENOMEM if the
 /// timer could not be armed.
-int cacs_park_timeout(int64_t timeout_us);
+CACS__PN_ARGS_DECL int cacs_park_timeout(int64_t timeout_us)
+    CACS__PN_ARGS_ENTRY(park_timeout);
 /// Make a parked coroutine ready again; it runs after every coroutine ready
 /// now. No effect on a coroutine that is ready, running or finished.
 /// Only from a coroutine of the thread that owns `c`.
 void cacs_wake(cacs_coro *c);
 /// Sleep for `usec` microseconds (<= 0: yield once). Returns 0, or -1 with
 /// errno EINTR if cacs_wake ended the sleep early.
-int cacs_sleep(int64_t usec);
+CACS__PN_ARGS_DECL int cacs_sleep(int64_t usec) CACS__PN_ARGS_ENTRY(sleep);
 
 #ifdef __cplusplus
 } // extern "C"
