@@ -141,6 +141,11 @@ static inline void net_served(uint64_t units) {
   if (net_opt.max_req) {
     uint64_t reqs = net_opt.mode == NET_ECHO ? net_count / NET_MSG : net_count;
     if (reqs >= net_opt.max_req) {
+      // For the system-call counts (scripts/bench-net --only syscalls).
+      struct rusage ru;
+      if (getrusage(RUSAGE_SELF, &ru) == 0)
+        fprintf(stderr, "RUSAGE nvcsw=%ld nivcsw=%ld\n", ru.ru_nvcsw,
+                ru.ru_nivcsw);
       fflush(stdout);
       exit(0);
     }

@@ -11,6 +11,9 @@ Parts (--only, comma-separated; default all):
   callgrind instructions per request: the mocked clients (-r 1 vs -r 2),
             and each echo server under callgrind serving N and 2N requests
             (-x), the difference divided by N.
+  syscalls  system calls per request by kind, context switches, events per
+            epoll wait: each server under `perf stat` (syscall tracepoints)
+            serving N and 2N requests (-x) at the echo and HTTP load points.
 
 Every server runs pinned to --server-cpu, the load (loadgen, wrk) and the
 mocked clients to --load-cpu. Each point is run --reps times, interleaved
@@ -385,6 +388,166 @@ def bench_server_instr(bdir, a, servers):
     return res
 
 
+# ---- system calls per request (perf stat) ------------------------------------------
+
+# (column, system calls counted in it); "total" counts every system call.
+SYSCALL_KINDS = [("read", ("read", "recvfrom", "readv", "recvmsg")),
+                 ("write", ("write", "sendto", "writev", "sendmsg")),
+                 ("wait", ("epoll_wait", "epoll_pwait", "epoll_pwait2", "pselect6",
+                           "select", "poll", "ppoll")),
+                 ("epoll_ctl", ("epoll_ctl",)),
+                 ("futex", ("futex",))]
+EAGAIN_CALLS = ("read", "recvfrom", "readv", "recvmsg")
+WAITS = SYSCALL_KINDS[2][1]
+# (label, load, connections): load is a loadgen mode, or "wrk".
+SYSCALL_POINTS = [("echo ping-pong, 100 conns", "pingpong", 100),
+                  ("echo ping-pong, 1000 conns", "pingpong", 1000),
+                  ("echo streaming, 100 conns", "stream", 100),
+                  ("HTTP (wrk), 100 conns", "wrk", 100),
+                  ("HTTP (wrk), 1000 conns", "wrk", 1000)]
+
+
+def tracepoints():
+    """The syscall tracepoints perf can count here (empty: none)."""
+    if not shutil.which("perf"):
+        return set()
+    rc, out, _ = run_cmd(["perf", "list", "tracepoint"], 60)
+    return set(re.findall(r"syscalls:sys_(?:enter|exit)_\w+", out)) if rc == 0 else set()
+
+
+def perf_events(tps):
+    """[(key, perf arguments)] counted in one run, in perf's output order."""
+    ev = [("total", ["-e", "raw_syscalls:sys_enter"]),
+          ("cs", ["-e", "context-switches"]),
+          ("cpu_ms", ["-e", "task-clock"])]
+    for _, calls in SYSCALL_KINDS:
+        ev += [(c, ["-e", f"syscalls:sys_enter_{c}"]) for c in calls
+               if f"syscalls:sys_enter_{c}" in tps]
+    ev += [("eagain_" + c, ["-e", f"syscalls:sys_exit_{c}", "--filter", "ret == -11"])
+           for c in EAGAIN_CALLS if f"syscalls:sys_exit_{c}" in tps]
+    return ev
+
+
+def syscall_load(bdir, port, load, conns, a):
+    if load == "wrk":
+        if shutil.which("wrk"):
+            return ["wrk", "-t1", f"-c{conns}", "-d60s", f"http://127.0.0.1:{port}/"]
+        load = "http"
+    return [os.path.join(bdir, "net_loadgen"), "-p", str(port), "-c", str(conns),
+            "-m", load, "-d", "60", "-w", "0"]
+
+
+def syscall_run(bdir, binary, proto, load, conns, n, a, wrap, outfile):
+    """Run `binary` under `wrap` until it has served n requests; its stderr."""
+    port = free_port()
+    srv = Server(os.path.join(bdir, binary), port, proto, a.server_cpu,
+                 SERVER_ENV.get(binary, {}), max_req=n, wrap=wrap)
+    gen = None
+    try:
+        if not wait_port(port, srv.proc, 30):
+            return None, "server did not listen"
+        gen = subprocess.Popen(pinned(a.load_cpu, syscall_load(bdir, port, load, conns, a)),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+        try:
+            srv.proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            return None, "server did not serve its requests in time"
+        rc, _, err = srv.stop()
+        if rc != 0 or not os.path.exists(outfile):
+            return None, (err or "")[-300:]
+        return err, ""
+    finally:
+        if gen and gen.poll() is None:
+            os.killpg(gen.pid, signal.SIGKILL)
+            gen.wait()
+        srv.stop()
+
+
+def syscall_counts(bdir, binary, proto, load, conns, n, a, events, tmp):
+    out = os.path.join(tmp, "perf-stat.csv")
+    if os.path.exists(out):
+        os.unlink(out)
+    wrap = ["perf", "stat", "-x,", "-o", out] + [x for _, e in events for x in e] + ["--"]
+    err, why = syscall_run(bdir, binary, proto, load, conns, n, a, wrap, out)
+    if err is None:
+        return None, why
+    vals = []
+    for line in open(out):
+        if line.strip() and not line.startswith("#"):
+            f = line.split(",")
+            try:
+                vals.append(float(f[0]))
+            except ValueError:  # <not counted>, <not supported>
+                vals.append(0.0)
+    if len(vals) != len(events):
+        return None, "perf stat: unexpected output"
+    c = dict(zip([k for k, _ in events], vals))
+    m = re.search(r"RUSAGE nvcsw=(\d+) nivcsw=(\d+)", err)
+    if m:
+        c["nvcsw"], c["nivcsw"] = int(m.group(1)), int(m.group(2))
+    return c, ""
+
+
+def epoll_batch(bdir, binary, proto, load, conns, n, a, tps, tmp):
+    """Mean events (ready descriptors) returned per wait: a perf record of
+    the waits' exits."""
+    evs = [f"syscalls:sys_exit_{c}" for c in WAITS if f"syscalls:sys_exit_{c}" in tps]
+    if not evs:
+        return None
+    out = os.path.join(tmp, "perf.data")
+    wrap = ["perf", "record", "-q", "-o", out] + [x for e in evs for x in ("-e", e)] + ["--"]
+    err, _ = syscall_run(bdir, binary, proto, load, conns, n, a, wrap, out)
+    if err is None:
+        return None
+    rc, txt, _ = run_cmd(["perf", "script", "-i", out, "-F", "trace"], 120)
+    rets = [int(x, 16) for x in re.findall(r"^\s*(0x[0-9a-f]+)\s*$", txt, re.M)]
+    return sum(rets) / len(rets) if rc == 0 and rets else None
+
+
+def bench_syscalls(bdir, a, servers):
+    """{point label: {binary: record}}: per-request figures, (2N - N) / N."""
+    tps = tracepoints()
+    if "syscalls:sys_enter_read" not in tps:
+        log("  syscalls: perf cannot count syscall tracepoints here, skipped")
+        return {"status": "missing: perf with syscall tracepoints"}
+    events = perf_events(tps)
+    tmp = os.path.join(a.out or os.path.join(ROOT, "bench", "results", "net"), ".perf-tmp")
+    os.makedirs(tmp, exist_ok=True)
+    res = {}
+    for label, load, conns in SYSCALL_POINTS:
+        # Enough requests per connection that the requests in flight when
+        # the server stops are noise.
+        n = a.sc_requests * max(1, conns // 200)
+        proto = "echo" if load in ("pingpong", "stream") else "http"
+        res[label] = {}
+        for b in [x for x in servers if proto == "echo" or x in HTTP_SERVERS]:
+            r = res[label][b] = {"status": "missing"}
+            if not os.path.exists(os.path.join(bdir, b)):
+                continue
+            c1, e1 = syscall_counts(bdir, b, proto, load, conns, n, a, events, tmp)
+            c2, e2 = (syscall_counts(bdir, b, proto, load, conns, 2 * n, a, events, tmp)
+                      if c1 else (None, ""))
+            if not (c1 and c2):
+                r.update(status="FAILED", error=e1 or e2)
+                log(f"  syscalls {label:28s} {b:24s} FAILED {r['error'][-80:]}")
+                continue
+            per = {k: (c2[k] - c1[k]) / n for k in c1 if k in c2}
+            r.update(status="ok", n=n, conns=conns, per=per)
+            for kind, calls in SYSCALL_KINDS:
+                r[kind] = sum(per.get(x, 0) for x in calls)
+            r["other"] = per["total"] - sum(r[k] for k, _ in SYSCALL_KINDS)
+            r["eagain"] = sum(per.get("eagain_" + x, 0) for x in EAGAIN_CALLS)
+            r["batch"] = epoll_batch(bdir, b, proto, load, conns, n, a, tps, tmp)
+            log(f"  syscalls {label:28s} {b:24s} {per['total']:.2f}/req "
+                f"(read {r['read']:.2f}, EAGAIN {r['eagain']:.2f}, write {r['write']:.2f},"
+                f" wait {r['wait']:.3f}, cs {per['cs']:.3f}, "
+                f"cpu {1000 * per['cpu_ms']:.2f} us, "
+                f"events/wait {r['batch'] or 0:.1f})")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
 SERVER_ENV = {b: env for _, b, env in SERVERS}
 SERVER_NAME = {b: name for name, b, _ in SERVERS}
 
@@ -514,6 +677,43 @@ def write_report(outdir, data, a):
             L.append(f"| {SERVER_NAME.get(b, b)} | {cell(si['echo'].get(b))} | "
                      f"{cell(si['http'].get(b))} |")
         L.append("")
+    if isinstance(data.get("syscalls"), dict) and not data["syscalls"].get("status"):
+        L += ["## System calls per request in the server (perf stat)", "",
+              "Each server runs under `perf stat` (syscall tracepoints, counting "
+              "only) and exits after N and after 2N requests (`-x`): (count(2N) "
+              f"- count(N)) / N, N = {a.sc_requests} per 200 connections (at least "
+              f"{a.sc_requests}); load as in the timed runs. "
+              "*read*: read/recv/readv/recvmsg, of which *EAGAIN* failed; "
+              "*write*: write/send/writev/sendmsg; *wait*: epoll_wait and "
+              "variants, select, poll; *other*: every other call (epoll_ctl, futex, "
+              "...); *cs*: context switches of the server (perf; voluntary + "
+              "involuntary, split by getrusage where the server prints it); "
+              "*events/wait*: mean descriptors returned per wait (a separate "
+              "run under `perf record`); *CPU µs*: the server's CPU time per "
+              "request (perf's task-clock: user and kernel, the softirq work "
+              "done in its context included). Counts depend on batching, hence "
+              "on timing, less than times do.", ""]
+        for label, pts in data["syscalls"].items():
+            L += [f"### {label}", "",
+                  "| server | total | read | EAGAIN | write | wait | other | cs "
+                  "(vol/invol) | events/wait | CPU µs |",
+                  "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+            for b, r in pts.items():
+                name = SERVER_NAME.get(b, b)
+                if r.get("status") != "ok":
+                    L.append(f"| {name} | {r.get('status')} | | | | | | | | |")
+                    continue
+                p = r["per"]
+                cs = f"{p['cs']:.3f}"
+                if "nvcsw" in p:
+                    cs += f" ({p['nvcsw']:.3f}/{p['nivcsw']:.3f})"
+                other = r["other"] + r["epoll_ctl"]
+                batch = f"{r['batch']:.1f}" if r.get("batch") else ""
+                L.append(f"| {name} | {p['total']:.2f} | {r['read']:.2f} | "
+                         f"{r['eagain']:.2f} | {r['write']:.2f} | "
+                         f"{r['wait']:.3f} | {other:.3f} | {cs} | {batch} | "
+                         f"{1000 * p['cpu_ms']:.2f} |")
+            L.append("")
     if data.get("notes"):
         L += ["## Notes", ""] + [f"- {n}" for n in data["notes"]] + [""]
     with open(os.path.join(outdir, "README.md"), "w") as f:
@@ -588,7 +788,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=None)
-    ap.add_argument("--only", default="echo,mock,http,callgrind")
+    ap.add_argument("--only", default="echo,mock,http,callgrind,syscalls")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke run: a few servers, 0.3 s each, no callgrind")
     ap.add_argument("--secs", type=float, default=5.0)
@@ -603,6 +803,8 @@ def main():
     ap.add_argument("--mock-cg-n", type=int, default=128)
     ap.add_argument("--cg-requests", type=int, default=10000)
     ap.add_argument("--cg-conns", type=int, default=100)
+    ap.add_argument("--sc-requests", type=int, default=20000,
+                    help="syscalls: N (the server serves N and 2N requests)")
     ap.add_argument("--argv", default=None)
     a = ap.parse_args()
     a.segs = [int(x) for x in a.segs.split(",")]
@@ -621,6 +823,7 @@ def main():
         a.segs = a.segs[:1]
         servers, points, http_conns = QUICK_SERVERS, ECHO_POINTS[:1], []
         only.discard("callgrind")
+        only.discard("syscalls")
         only.discard("http")
         a.out = a.out or os.path.join(ROOT, "bench", "results", "net", "quick")
     outdir = a.out or os.path.join(ROOT, "bench", "results", "net")
@@ -634,6 +837,9 @@ def main():
         log("http (wrk):")
         data["http"] = bench_http(bdir, a, [b for b in HTTP_SERVERS if b in servers],
                                   http_conns)
+    if "syscalls" in only:
+        log("system calls per request:")
+        data["syscalls"] = bench_syscalls(bdir, a, servers)
     if "callgrind" in only and shutil.which("valgrind"):
         log("callgrind, echo servers:")
         data["server_instr"] = bench_server_instr(bdir, a, servers)
@@ -646,7 +852,7 @@ def main():
     log(f"wrote {outdir}/README.md, results.json")
     # Exit status: every binary that exists must have run correctly.
     bad = []
-    for part in ("echo", "http"):
+    for part in ("echo", "http", "syscalls"):
         for label, pts in (data.get(part) or {}).items():
             if isinstance(pts, dict):
                 bad += [f"{part} {label} {b}" for b, p in pts.items()

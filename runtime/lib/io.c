@@ -11,7 +11,19 @@
 //   because a coroutine waits only right after its system call returned
 //   EAGAIN: any readiness after that point produces a new edge (and one
 //   that came before the registration is reported by EPOLL_CTL_ADD itself).
-//   Events for a direction nobody waits on are dropped.
+//   Events for a direction nobody waits on only update the record.
+// - Readiness is cached per direction for TCP sockets, as Asio does: a
+//   read (or write) that moved fewer bytes than asked found the socket
+//   drained (full) at that moment, so the next call in that direction
+//   waits for the next edge without trying first, which would only meet
+//   EAGAIN (one system call saved per request on a ping-pong connection).
+//   Any event for the direction clears the mark. Sound because TCP ends a
+//   short read only on an empty queue, and every byte that arrives after
+//   the read makes an edge; the states a read does not consume (end of
+//   file, an error, an urgent byte that stops a read short) make their own
+//   event (EPOLLRDHUP, EPOLLERR/HUP, EPOLLPRI), after which the descriptor
+//   is always tried. Other descriptors (pipes, UNIX sockets, whose short
+//   reads stop before passed descriptors) are always tried.
 // - Per descriptor number a record (struct io_fd) holds the two lists of
 //   waiters (readers, writers). A waiter is a node on the waiting
 //   coroutine's stack; readiness wakes every node of the list (each retries
@@ -30,6 +42,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -49,9 +62,11 @@ struct io_waiter {
 
 struct io_fd {
   struct io_waiter *waiters[2]; // DIR_IN, DIR_OUT
-  unsigned char known;          // O_NONBLOCK set, `socket` valid
+  unsigned char known;          // O_NONBLOCK set, `socket` and `tcp` valid
   unsigned char socket;         // send with MSG_NOSIGNAL
   unsigned char registered;     // in the epoll set
+  unsigned char tcp;            // a short transfer drains it (see above)
+  unsigned char drained[2];     // not ready, and no event since: wait first
 };
 
 typedef struct io_loop {
@@ -102,6 +117,11 @@ __attribute__((noinline, cold)) static struct io_fd *fd_setup(int fd) {
     return NULL;
   struct stat st;
   r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  int proto = 0;
+  socklen_t len = sizeof proto;
+  r->tcp = r->socket &&
+           getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
+           proto == IPPROTO_TCP;
   r->known = 1;
   return r;
 }
@@ -180,11 +200,18 @@ static void io_poll(int64_t timeout_us) {
     size_t fd = (size_t)ev[i].data.fd;
     if (fd >= L.nfds)
       continue;
+    struct io_fd *r = &L.fds[fd];
     uint32_t e = ev[i].events;
-    if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-      wake_all(&L.fds[fd], DIR_IN, 0);
-    if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))
-      wake_all(&L.fds[fd], DIR_OUT, 0);
+    if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
+      r->tcp = 0; // a state a call does not consume: always try from now on
+    if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+      r->drained[DIR_IN] = 0;
+      wake_all(r, DIR_IN, 0);
+    }
+    if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
+      r->drained[DIR_OUT] = 0;
+      wake_all(r, DIR_OUT, 0);
+    }
   }
 }
 
@@ -220,7 +247,7 @@ static void loop_key_init(void) {
 }
 
 static int fd_register(int fd, struct io_fd *r) {
-  struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+  struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
                            {.fd = fd}};
   if (epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
     return -1; // EPERM: a file epoll cannot wait for
@@ -402,7 +429,18 @@ op_try(int fd, const struct io_op *op, int socket) {
   return -1;
 }
 
-// Try the call; on EAGAIN wait for the direction it needs and try again.
+// Whether a transfer of fewer bytes than asked leaves the direction
+// drained: plain reads and writes (not a peek, out-of-band data, ...).
+static inline __attribute__((always_inline)) int
+op_short_drains(const struct io_op *op) {
+  return op->kind == OP_READ || op->kind == OP_WRITE ||
+         ((op->kind == OP_RECV || op->kind == OP_SEND) &&
+          (op->flags & ~MSG_DONTWAIT) == 0);
+}
+
+// Try the call, unless the direction is known drained and the call may
+// wait (a zero timeout always tries); on EAGAIN wait for the direction it
+// needs and try again.
 static inline __attribute__((always_inline)) ssize_t
 io_do(int fd, const struct io_op *op, struct io_deadline *d) {
   struct io_fd *r = fd_prepare(fd);
@@ -413,13 +451,19 @@ io_do(int fd, const struct io_op *op, struct io_deadline *d) {
                 ? DIR_OUT
                 : DIR_IN;
   for (;;) {
-    ssize_t n = op_try(fd, op, socket);
-    if (n >= 0)
-      return n;
-    if (errno == EINTR)
-      continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK)
-      return -1;
+    r = &L.fds[fd];
+    if (!r->drained[dir] || d->timeout_us == 0) {
+      ssize_t n = op_try(fd, op, socket);
+      if (n >= 0) {
+        if (r->tcp && n > 0 && (size_t)n < op->n && op_short_drains(op))
+          r->drained[dir] = 1;
+        return n;
+      }
+      if (errno == EINTR)
+        continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK)
+        return -1;
+    }
     int e = fd_wait(fd, 1u << dir, d);
     if (e) {
       errno = e;
@@ -486,6 +530,7 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        timeout_us);
   if (c < 0)
     return -1;
+  int tcp = L.fds[lfd].tcp; // a connection of a TCP listener is TCP
   // A new descriptor: whatever the number meant before is stale.
   fd_forget(c, 0);
   struct io_fd *r = fd_rec(c);
@@ -495,6 +540,7 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   }
   r->known = 1;
   r->socket = 1;
+  r->tcp = (unsigned char)tcp;
   return c;
 }
 
