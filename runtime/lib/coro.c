@@ -42,12 +42,10 @@ struct cacs_coro {
   void *asan_fake;     // ASan fake-stack handle while switched out
   const void *asan_lo; // ASan view of this coroutine's stack
   size_t asan_size;
-  void *unsafe_sp;    // SafeStack: its unsafe stack pointer while out
-  cacs_stack *unsafe; // SafeStack: its unsafe stack (NULL for main)
-  void *scs_sp;       // shadow call stack: its x18 while switched out
-  void *scs_map;      // shadow call stack: its mapping (NULL for main)
-  size_t scs_map_size;
-  void *tsan_fiber; // ThreadSanitizer: its fiber
+  cacs__tool_stacks tools; // SafeStack, shadow call stack, TSan (not main's)
+  void *unsafe_sp;         // SafeStack: its unsafe stack pointer while out
+  void *scs_sp;            // shadow call stack: its x18 while switched out
+  void *tsan_fiber;        // ThreadSanitizer: its fiber (main's included)
   // -fsplit-stack: libgcc's per-thread split-stack state while switched out.
   void *split_ctx[CACS_SPLIT_CTX_WORDS];
 };
@@ -165,28 +163,17 @@ static inline void asan_finish(cacs_coro *self) {
 static void coro_free(cacs_coro *c) {
   if (cacs__split_on())
     __splitstack_releasecontext(c->split_ctx);
-  cacs__tsan_fiber_free(c->tsan_fiber);
-  cacs_stack_free(c->unsafe);
-  cacs__scs_free(c->scs_map, c->scs_map_size);
+  cacs__tool_stacks_free(&c->tools);
   cacs_stack_free(&c->stack);
 }
 
-static int san_stacks_init(cacs_coro *c, size_t size) {
-  if (S.unsafe_sp_slot) {
-    c->unsafe = cacs__unsafe_stack_alloc(size, &c->stack);
-    if (!c->unsafe)
-      return -1;
-    c->unsafe_sp = c->unsafe->top;
-  }
-  if (cacs__scs_on) {
-    c->scs_map = cacs__scs_alloc(size, &c->scs_map_size);
-    if (!c->scs_map) {
-      cacs_stack_free(c->unsafe);
-      return -1;
-    }
-    c->scs_sp = c->scs_map;
-  }
-  c->tsan_fiber = cacs__tsan_fiber_new(&c->stack);
+static int tools_init(cacs_coro *c, size_t size) {
+  if (cacs__tool_stacks_init(&c->tools, size, &c->stack) != 0)
+    return -1;
+  if (c->tools.unsafe)
+    c->unsafe_sp = c->tools.unsafe->top;
+  c->scs_sp = c->tools.scs_map;
+  c->tsan_fiber = c->tools.tsan_fiber;
   if (cacs__split_on())
     cacs__split_ctx_init(c->split_ctx, &c->stack);
   return 0;
@@ -482,8 +469,8 @@ static cacs_coro *coro_new(cacs_entry_fn entry, void *arg,
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
     cacs_stack_set_owner(&c->stack, buf, id);
   }
-  if (san_stacks_init(c, attr->stack_size ? attr->stack_size
-                                          : CACS_STACK_DEFAULT_SIZE) != 0) {
+  if (tools_init(c, attr->stack_size ? attr->stack_size
+                                     : CACS_STACK_DEFAULT_SIZE) != 0) {
     cacs_stack_free(&c->stack);
     return NULL;
   }

@@ -62,35 +62,23 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   char buf[32];
   snprintf(buf, sizeof buf, "generator#%llu", (unsigned long long)id);
   cacs_stack_set_owner(&g->stack, buf, id);
-  if (cacs__unsafe_sp_slot()) {
-    g->unsafe_stack = cacs__unsafe_stack_alloc(stack_size, &g->stack);
-    if (!g->unsafe_stack) {
-      cacs_stack_free(&g->stack);
-      return NULL;
-    }
-    g->unsafe_self = g->unsafe_stack->top;
+  if (cacs__tool_stacks_init(&g->tools, stack_size, &g->stack) != 0) {
+    cacs_stack_free(&g->stack);
+    return NULL;
   }
-  if (cacs__scs_on) {
-    g->scs_map = cacs__scs_alloc(stack_size, &g->scs_map_size);
-    if (!g->scs_map) {
-      cacs_stack_free(g->unsafe_stack);
-      cacs_stack_free(&g->stack);
-      return NULL;
-    }
-  }
+  if (g->tools.unsafe)
+    g->unsafe_self = g->tools.unsafe->top;
+  g->tsan_self = g->tools.tsan_fiber;
   g->asan_lo = g->stack.lo;
   g->asan_size = (size_t)((char *)g->stack.top - (char *)g->stack.lo);
   cacs_context_init(&g->self, g->stack.top, gen_main, g);
-  g->self.pr = g->scs_map;
-  g->tsan_self = cacs__tsan_fiber_new(&g->stack);
+  g->self.pr = g->tools.scs_map;
   return g;
 }
 
 void cacs_gen_destroy(cacs_gen *g) {
   if (!g)
     return;
-  cacs__tsan_fiber_free(g->tsan_self);
-  cacs_stack_free(g->unsafe_stack);
-  cacs__scs_free(g->scs_map, g->scs_map_size);
+  cacs__tool_stacks_free(&g->tools);
   cacs_stack_free(&g->stack);
 }

@@ -51,9 +51,6 @@ __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 /// The calling thread's unsafe stack pointer, or NULL when the program does
 /// not use SafeStack.
 void **cacs__unsafe_sp_slot(void);
-/// An unsafe stack of `size` bytes for the owner of `s` (same name, id and
-/// stack flags); its initial pointer is the returned stack's `top`.
-cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
 
 // --- AArch64 shadow call stack (cacs/stack.h) --------------------------------
 // Nonzero once a unit built with -fsanitize=shadow-call-stack has called
@@ -61,12 +58,6 @@ cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s);
 // build uses -ffixed-x18 and defines CACS_FIXED_X18; a build without them
 // aborts at the registration rather than corrupt the shadow stacks.
 extern int cacs__scs_on;
-
-/// A shadow call stack for a coroutine or generator with a `stack_size`
-/// stack: returns its base (the first x18), NULL with errno set; `*map_size`
-/// receives what cacs__scs_free needs. It grows up, to a guard page.
-void *cacs__scs_alloc(size_t stack_size, size_t *map_size);
-void cacs__scs_free(void *base, size_t map_size);
 
 // --- ThreadSanitizer fibers --------------------------------------------------
 // TSan keeps one call stack and one clock per thread; each coroutine and
@@ -83,19 +74,15 @@ void __tsan_set_fiber_name(void *fiber, const char *name) __attribute__((weak));
 /// Whether the program runs under TSan.
 static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
 
-/// A new fiber named after the owner of `s`, or NULL without TSan.
-static inline void *cacs__tsan_fiber_new(const cacs_stack *s) {
-  if (!cacs__tsan_on())
-    return NULL;
-  void *f = __tsan_create_fiber(0);
-  __tsan_set_fiber_name(f, s->owner);
-  return f;
-}
+// --- all of the above, for one owner of a stack -----------------------------
 
-static inline void cacs__tsan_fiber_free(void *fiber) {
-  if (fiber)
-    __tsan_destroy_fiber(fiber);
-}
+/// Fill `t` in for the owner of stack `s` of `size` usable bytes: an unsafe
+/// stack as large (same name, id, flags), a shadow call stack (half as
+/// large, growing up to a guard page), a TSan fiber named after the owner,
+/// as the program needs. 0, or -1 with errno set and nothing allocated.
+int cacs__tool_stacks_init(cacs__tool_stacks *t, size_t size,
+                           const cacs_stack *s);
+void cacs__tool_stacks_free(cacs__tool_stacks *t);
 
 // --- -fsplit-stack (x86-64) --------------------------------------------------
 // Split-stack prologues compare sp with a per-thread limit (%fs:0x70) and

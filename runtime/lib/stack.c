@@ -316,7 +316,7 @@ void **cacs__unsafe_sp_slot(void) {
   return __get_unsafe_stack_ptr ? &__safestack_unsafe_stack_ptr : NULL;
 }
 
-cacs_stack *cacs__unsafe_stack_alloc(size_t size, const cacs_stack *s) {
+static cacs_stack *unsafe_stack_alloc(size_t size, const cacs_stack *s) {
   cacs_stack *u =
       (cacs_stack *)cacs_stack_alloc(size, sizeof(cacs_stack), s->flags);
   if (!u)
@@ -347,7 +347,7 @@ void cacs__scs_register(void) {
 
 // One return address per instrumented frame, and a frame takes at least 16
 // bytes of the stack: half the stack size is always enough.
-void *cacs__scs_alloc(size_t stack_size, size_t *map_size) {
+static void *scs_alloc(size_t stack_size, size_t *map_size) {
   thread_init();
   size_t size = round_up(stack_size / 2, page_size);
   char *map = mmap(NULL, size + page_size, PROT_READ | PROT_WRITE,
@@ -364,9 +364,33 @@ void *cacs__scs_alloc(size_t stack_size, size_t *map_size) {
   return map;
 }
 
-void cacs__scs_free(void *base, size_t map_size) {
-  if (base)
-    munmap(base, map_size);
+// --- all of them (internal.h) -----------------------------------------------
+
+int cacs__tool_stacks_init(cacs__tool_stacks *t, size_t size,
+                           const cacs_stack *s) {
+  memset(t, 0, sizeof *t);
+  if (cacs__unsafe_sp_slot() && !(t->unsafe = unsafe_stack_alloc(size, s)))
+    return -1;
+  if (cacs__scs_on && !(t->scs_map = scs_alloc(size, &t->scs_map_size))) {
+    int e = errno;
+    cacs__tool_stacks_free(t);
+    errno = e;
+    return -1;
+  }
+  if (cacs__tsan_on()) {
+    t->tsan_fiber = __tsan_create_fiber(0);
+    __tsan_set_fiber_name(t->tsan_fiber, s->owner);
+  }
+  return 0;
+}
+
+void cacs__tool_stacks_free(cacs__tool_stacks *t) {
+  if (t->tsan_fiber)
+    __tsan_destroy_fiber(t->tsan_fiber);
+  if (t->scs_map)
+    munmap(t->scs_map, t->scs_map_size);
+  cacs_stack_free(t->unsafe);
+  memset(t, 0, sizeof *t);
 }
 
 // --- -fsplit-stack (internal.h) ----------------------------------------------

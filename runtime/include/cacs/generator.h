@@ -79,15 +79,12 @@ struct cacs_gen {
   void *asan_fake_self, *asan_fake_caller;
   const void *asan_lo, *asan_caller_lo;
   size_t asan_size, asan_caller_size;
-  // SafeStack (-fsanitize=safe-stack): the generator has an unsafe stack of
-  // its own; each side's unsafe stack pointer while the other runs.
+  // The generator's unsafe stack (SafeStack), shadow call stack (its base
+  // is the first x18 of `self`; every switch moves x18 with the context)
+  // and TSan fiber; each side's unsafe stack pointer and TSan fiber while
+  // the other runs.
+  cacs__tool_stacks tools;
   void *unsafe_self, *unsafe_caller;
-  cacs_stack *unsafe_stack;
-  // AArch64 shadow call stack (cacs/stack.h): the generator's, whose base
-  // is its first x18; every switch moves x18 with the context.
-  void *scs_map;
-  size_t scs_map_size;
-  // ThreadSanitizer: the generator's fiber, and its resumer's.
   void *tsan_self, *tsan_caller;
 };
 

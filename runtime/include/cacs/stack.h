@@ -66,6 +66,16 @@ size_t cacs_stack_pool_count(void);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);
 
+/// What an owner of a stack (coroutine, generator) needs besides it under
+/// SafeStack, the AArch64 shadow call stack or ThreadSanitizer; libcacs
+/// fills it in as the program needs (all zero otherwise).
+typedef struct cacs__tool_stacks {
+  cacs_stack *unsafe; ///< SafeStack: unsafe stack, its `top` the first pointer
+  void *scs_map;      ///< shadow call stack mapping, its base the first x18
+  size_t scs_map_size;
+  void *tsan_fiber; ///< ThreadSanitizer fiber
+} cacs__tool_stacks;
+
 /// AArch64 shadow call stack (-fsanitize=shadow-call-stack -ffixed-x18):
 /// x18 points at a per-thread stack of return addresses that instrumented
 /// functions push and pop. Coroutines and generators each need their own,
