@@ -28,6 +28,15 @@ namespace cacs {
 inline constexpr const char *InstackYieldMarker =
     ".error \"cacs: this in-stack yield needs the cacs pass plugin\"\n\t";
 
+/// The first line of the assembly that keeps an in-stack generator's
+/// consumer frame marker (CACS__ISG_CONSUMER_MARK of cacs/instack.h), put
+/// there under SafeStack only. The pass removes it and marks the address the
+/// assembly takes as neither captured nor read, so that SafeStack leaves the
+/// marker's allocation on the real stack.
+inline constexpr const char *InstackConsumerMarker =
+    ".error \"cacs: an in-stack generator under SafeStack needs the cacs pass "
+    "plugin\"\n\t";
+
 class InstackYieldPass : public llvm::PassInfoMixin<InstackYieldPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -34,6 +34,15 @@
 // AArch64 needs none of this: its stack pointer is always 16-byte aligned
 // and Linux has no red zone there, so the header marks nothing.
 //
+// The consumer addresses its own frame through its frame pointer, which a
+// zero-byte dynamic allocation in it forces (cacs_isg_start). Its address
+// goes to inline assembly only to keep it, and SafeStack moves any
+// allocation whose address reaches an unknown call to the unsafe stack: the
+// consumer then has no dynamic allocation on the real stack, addresses its
+// frame from the stack pointer, and the generator moves that. Under SafeStack
+// the header marks that assembly too (both targets), and the pass marks its
+// operand `nocapture readnone`, which SafeStack takes as a safe use.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cacs/InstackYield.h"
@@ -48,6 +57,7 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ModRef.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -57,6 +67,9 @@ using namespace cacs;
 
 STATISTIC(NumYieldsAligned,
           "Number of in-stack yields given a call-aligned frame");
+STATISTIC(NumConsumerFramesKept,
+          "Number of in-stack consumer frame markers kept off the unsafe "
+          "stack");
 
 namespace {
 
@@ -69,8 +82,11 @@ public:
   bool run();
 
 private:
-  /// The marked inline assembly \p CB calls, or null.
-  static InlineAsm *markedYield(const CallBase &CB);
+  /// The inline assembly \p CB calls if its text starts with \p Marker.
+  static InlineAsm *marked(const CallBase &CB, StringRef Marker);
+  /// Removes the marker of a consumer frame's assembly and marks its
+  /// pointer operands as neither captured nor read.
+  static void keepConsumerFrame(CallInst &CI, InlineAsm &IA);
   /// \p Constraints with a memory input after the existing inputs.
   static std::string withMemoryInput(StringRef Constraints);
   /// Replaces \p CI by the treated call; false (and \p CI left as it is, so
@@ -80,11 +96,30 @@ private:
   Module &M;
 };
 
-InlineAsm *YieldFrameRewriter::markedYield(const CallBase &CB) {
+InlineAsm *YieldFrameRewriter::marked(const CallBase &CB, StringRef Marker) {
   auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand());
-  if (!IA || !StringRef(IA->getAsmString()).starts_with(InstackYieldMarker))
+  if (!IA || !StringRef(IA->getAsmString()).starts_with(Marker))
     return nullptr;
   return IA;
+}
+
+void YieldFrameRewriter::keepConsumerFrame(CallInst &CI, InlineAsm &IA) {
+  StringRef Asm = StringRef(IA.getAsmString())
+                      .drop_front(StringRef(InstackConsumerMarker).size());
+  CI.setCalledOperand(InlineAsm::get(
+      IA.getFunctionType(), Asm, IA.getConstraintString(), IA.hasSideEffects(),
+      IA.isAlignStack(), IA.getDialect(), IA.canThrow()));
+  LLVMContext &Ctx = CI.getContext();
+  for (unsigned I = 0, E = CI.arg_size(); I != E; ++I) {
+    if (!CI.getArgOperand(I)->getType()->isPointerTy())
+      continue;
+#if LLVM_VERSION_MAJOR >= 21
+    CI.addParamAttr(I, Attribute::getWithCaptureInfo(Ctx, CaptureInfo::none()));
+#else
+    CI.addParamAttr(I, Attribute::get(Ctx, Attribute::NoCapture));
+#endif
+    CI.addParamAttr(I, Attribute::get(Ctx, Attribute::ReadNone));
+  }
 }
 
 std::string YieldFrameRewriter::withMemoryInput(StringRef Constraints) {
@@ -136,17 +171,25 @@ bool YieldFrameRewriter::rewrite(CallInst &CI, InlineAsm &IA) {
 
 bool YieldFrameRewriter::run() {
   // The header marks x86-64 yields only; a marker elsewhere stays and stops
-  // the build with its message.
-  if (Triple(M.getTargetTriple()).getArch() != Triple::x86_64)
-    return false;
+  // the build with its message. Consumer frames are marked on any target.
+  bool YieldsMarked = Triple(M.getTargetTriple()).getArch() == Triple::x86_64;
   SmallVector<CallInst *, 8> Yields;
-  for (Function &F : M)
-    for (Instruction &I : instructions(F))
-      if (auto *CI = dyn_cast<CallInst>(&I); CI && markedYield(*CI))
-        Yields.push_back(CI);
   bool Changed = false;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *CI = dyn_cast<CallInst>(&I);
+      if (!CI)
+        continue;
+      if (InlineAsm *IA = marked(*CI, InstackConsumerMarker)) {
+        keepConsumerFrame(*CI, *IA);
+        ++NumConsumerFramesKept;
+        Changed = true;
+      } else if (YieldsMarked && marked(*CI, InstackYieldMarker)) {
+        Yields.push_back(CI);
+      }
+    }
   for (CallInst *CI : Yields) {
-    if (!rewrite(*CI, *markedYield(*CI)))
+    if (!rewrite(*CI, *marked(*CI, InstackYieldMarker)))
       continue;
     ++NumYieldsAligned;
     Changed = true;

@@ -38,7 +38,8 @@
 //     consumer returns, an unfinished generator's frames are discarded
 //     without running anything (no unwinding: the C++ wrapper in
 //     instack.hpp unwinds them).
-//   - Not under ASan (its instrumented frames are realigned).
+//   - Not under ASan (its instrumented frames are realigned). Under SafeStack
+//     only when compiled by cacs (see CACS__ISG_CONSUMER_MARK).
 //   - The generator function may call anything and recurse; it yields
 //     through the ctx it was given (or a copy it hands back by returning:
 //     see cacs_isg_fn).
@@ -203,16 +204,39 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_resume(cacs_isg *g, uint64_t in) {
   return cacs__isg_resume(g, in, 0);
 }
 
+// Under SafeStack the allocation below must stay on the real stack, where
+// it makes the frame-pointer addressing; an allocation whose address reaches
+// inline assembly goes to the unsafe stack instead, and the consumer then
+// addresses its frame from the stack pointer that the generator moves
+// (silent wrong values). The cacs pass plugin tells SafeStack that the
+// assembly neither keeps nor reads the address (it removes this marker, an
+// `.error` line, so that a build without the plugin stops instead:
+// cacs::InstackConsumerMarker, llvm/include/cacs/InstackYield.h).
+#if defined(__has_feature)
+#if __has_feature(safe_stack)
+#define CACS__ISG_CONSUMER_MARK                                                \
+  ".error \"cacs: an in-stack generator under SafeStack needs the cacs pass "  \
+  "plugin\"\n\t"
+#endif
+#endif
+#ifndef CACS__ISG_CONSUMER_MARK
+#define CACS__ISG_CONSUMER_MARK ""
+#endif
+
 /// A dynamic zero-byte allocation the optimizer cannot remove: it makes the
 /// enclosing function address its frame through the frame pointer, which
 /// the in-stack switch relies on (see above). A macro so that the
-/// allocation is in the consumer itself.
+/// allocation is in the consumer itself. Its address goes straight to the
+/// assembly: kept in a variable at -O0, it would be stored, which SafeStack
+/// takes as an escape.
 #define CACS_ISG_CONSUMER_FRAME()                                              \
   __extension__({                                                              \
     size_t cacs_z_ = 0;                                                        \
     __asm__("" : "+r"(cacs_z_));                                               \
-    void *cacs_p_ = __builtin_alloca(cacs_z_);                                 \
-    __asm__ volatile("" : : "r"(cacs_p_) : "memory");                          \
+    __asm__ volatile(CACS__ISG_CONSUMER_MARK                                   \
+                     :                                                         \
+                     : "r"(__builtin_alloca(cacs_z_))                          \
+                     : "memory");                                              \
     (void)0;                                                                   \
   })
 
