@@ -614,10 +614,11 @@ def write_report(outdir, data, a):
          f"**Load average** (1/5/15 min) before: {' '.join(data['load_before'])}, "
          f"after: {' '.join(data['load_after'])}. "
          + ("The machine was shared with other work: times are indicative; "
-            "callgrind counts are the repeatable figure." if
-            data['load_before'] and float(data['load_before'][0]) > 0.5 else ""), "",
-         f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
-         "interleaved across servers; the median is shown with the min..max.", ""]
+            "callgrind and system call counts are the repeatable figures." if
+            data['load_before'] and float(data['load_before'][0]) > 0.5 else ""), ""]
+    if "echo" in data or "http" in data:
+        L += [f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
+              "interleaved across servers; the median is shown with the min..max.", ""]
     if "echo" in data:
         L += ["## TCP echo, 512-byte messages, loopback", "",
               "Load generator: `bench/net/loadgen.c` (one thread, epoll; ping-pong: "
