@@ -81,6 +81,13 @@ def kv_line(out):
     return dict(item.split("=", 1) for item in m.group(1).split())
 
 
+def shown(cmd):
+    """A command line for the report: paths relative to the source tree (a
+    report names no machine's directories)."""
+    return " ".join(os.path.relpath(x, ROOT) if os.path.isabs(x) and
+                    x.startswith(ROOT + os.sep) else x for x in cmd)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -160,7 +167,7 @@ def echo_once(bdir, binary, env, mode, conns, a):
                                   "-w", str(a.warm)])
         rc, out, err = run_cmd(cmd, a.secs + a.warm + 60)
         kv = kv_line(out)
-        rec["command"] = " ".join(cmd)
+        rec["command"] = shown(cmd)
         if rc != 0 or not kv or int(kv["msgs"]) == 0:
             rec["error"] = (err or "no message came back")[-300:]
             return rec
@@ -244,7 +251,7 @@ def http_once(bdir, binary, conns, a):
                                   f"-d{max(1, round(a.secs))}s", "--latency", url])
         rc, out, err = run_cmd(cmd, a.secs + 60)
         r = wrk_parse(out)
-        rec["command"] = " ".join(cmd)
+        rec["command"] = shown(cmd)
         if rc != 0 or not r or r["non2xx"] or r["socket_errors"]:
             rec["error"] = (err or out or "")[-300:]
             return rec
@@ -282,8 +289,8 @@ def mock_run(path, n, reps, variant, cpu, timeout=600):
     rc, out, err = run_cmd(cmd, timeout)
     kv = kv_line(out)
     if rc != 0 or not kv or kv.get("ok") != "1":
-        return None, " ".join(cmd), err[-300:]
-    return kv, " ".join(cmd), ""
+        return None, shown(cmd), err[-300:]
+    return kv, shown(cmd), ""
 
 
 def bench_mock(bdir, a, kinds, cg):
