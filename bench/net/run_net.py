@@ -744,7 +744,9 @@ def write_report(outdir, data, a):
               "...); *cs*: context switches of the server (perf; voluntary + "
               "involuntary, split by getrusage where the server prints it); "
               "*events/wait*: mean descriptors returned per wait (a separate "
-              "run under `perf record`); *CPU µs*: the server's CPU time per "
+              "run under `perf record`, which slows every wait: its batches "
+              "are not those of the counted run, where 1/*wait* is the "
+              "number of requests per wait); *CPU µs*: the server's CPU time per "
               "request (perf's task-clock: user and kernel, the softirq work "
               "done in its context included). Counts depend on batching, hence "
               "on timing, less than times do.", ""]
