@@ -14,6 +14,9 @@ Parts (--only, comma-separated; default all):
   syscalls  system calls per request by kind, context switches, events per
             epoll wait: each server under `perf stat` (syscall tracepoints)
             serving N and 2N requests (-x) at the echo and HTTP load points.
+  cpu       the server's CPU time per request (perf stat task-clock) in
+            echo ping-pong and HTTP with 100 connections, --cpu-reps runs
+            per server, interleaved.
 
 Every server runs pinned to --server-cpu, the load (loadgen, wrk) and the
 mocked clients to --load-cpu. Each point is run --reps times, interleaved
@@ -79,6 +82,13 @@ def kv_line(out):
     if not m:
         return None
     return dict(item.split("=", 1) for item in m.group(1).split())
+
+
+def shown(cmd):
+    """A command line for the report: paths relative to the source tree (a
+    report names no machine's directories)."""
+    return " ".join(os.path.relpath(x, ROOT) if os.path.isabs(x) and
+                    x.startswith(ROOT + os.sep) else x for x in cmd)
 
 
 def free_port():
@@ -160,7 +170,7 @@ def echo_once(bdir, binary, env, mode, conns, a):
                                   "-w", str(a.warm)])
         rc, out, err = run_cmd(cmd, a.secs + a.warm + 60)
         kv = kv_line(out)
-        rec["command"] = " ".join(cmd)
+        rec["command"] = shown(cmd)
         if rc != 0 or not kv or int(kv["msgs"]) == 0:
             rec["error"] = (err or "no message came back")[-300:]
             return rec
@@ -244,7 +254,7 @@ def http_once(bdir, binary, conns, a):
                                   f"-d{max(1, round(a.secs))}s", "--latency", url])
         rc, out, err = run_cmd(cmd, a.secs + 60)
         r = wrk_parse(out)
-        rec["command"] = " ".join(cmd)
+        rec["command"] = shown(cmd)
         if rc != 0 or not r or r["non2xx"] or r["socket_errors"]:
             rec["error"] = (err or out or "")[-300:]
             return rec
@@ -282,8 +292,8 @@ def mock_run(path, n, reps, variant, cpu, timeout=600):
     rc, out, err = run_cmd(cmd, timeout)
     kv = kv_line(out)
     if rc != 0 or not kv or kv.get("ok") != "1":
-        return None, " ".join(cmd), err[-300:]
-    return kv, " ".join(cmd), ""
+        return None, shown(cmd), err[-300:]
+    return kv, shown(cmd), ""
 
 
 def bench_mock(bdir, a, kinds, cg):
@@ -548,6 +558,50 @@ def bench_syscalls(bdir, a, servers):
     return res
 
 
+# ---- server CPU time per request (perf stat, interleaved) -------------------------
+
+CPU_POINTS = [("echo ping-pong, 100 conns", "pingpong", 100),
+              ("HTTP (loadgen), 100 conns", "http", 100)]
+
+
+def bench_cpu(bdir, a, servers):
+    """{point label: {binary: record}}: the server's CPU time (user + kernel)
+    per request, serving N requests, --cpu-reps times interleaved."""
+    if not shutil.which("perf"):
+        log("  cpu: perf not found, skipped")
+        return {"status": "missing: perf"}
+    events = [("cpu_ms", ["-e", "task-clock"])]
+    tmp = os.path.join(a.out or os.path.join(ROOT, "bench", "results", "net"), ".perf-tmp")
+    os.makedirs(tmp, exist_ok=True)
+    n = 3 * a.sc_requests
+    res = {}
+    for label, load, conns in CPU_POINTS:
+        proto = "echo" if load == "pingpong" else "http"
+        names = [b for b in servers if (proto == "echo" or b in HTTP_SERVERS)
+                 and os.path.exists(os.path.join(bdir, b))]
+        runs = {b: [] for b in names}
+        errs = {}
+        for _ in range(a.cpu_reps):
+            for b in names:
+                c, why = syscall_counts(bdir, b, proto, load, conns, n, a, events, tmp)
+                if c:
+                    runs[b].append(1000 * c["cpu_ms"] / n)
+                else:
+                    errs[b] = why
+        res[label] = {}
+        for b in names:
+            v = runs[b]
+            r = res[label][b] = ({"status": "ok", "n": n, "us": statistics.median(v),
+                                  "min": min(v), "max": max(v), "runs": len(v)}
+                                 if len(v) == a.cpu_reps else
+                                 {"status": "FAILED", "error": errs.get(b, "")})
+            log(f"  cpu {label:28s} {b:24s} " + (f"{r['us']:.2f} us/req "
+                                                 f"({r['min']:.2f}..{r['max']:.2f})"
+                                                 if r["status"] == "ok" else "FAILED"))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
 SERVER_ENV = {b: env for _, b, env in SERVERS}
 SERVER_NAME = {b: name for name, b, _ in SERVERS}
 
@@ -614,10 +668,11 @@ def write_report(outdir, data, a):
          f"**Load average** (1/5/15 min) before: {' '.join(data['load_before'])}, "
          f"after: {' '.join(data['load_after'])}. "
          + ("The machine was shared with other work: times are indicative; "
-            "callgrind counts are the repeatable figure." if
-            data['load_before'] and float(data['load_before'][0]) > 0.5 else ""), "",
-         f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
-         "interleaved across servers; the median is shown with the min..max.", ""]
+            "callgrind and system call counts are the repeatable figures." if
+            data['load_before'] and float(data['load_before'][0]) > 0.5 else ""), ""]
+    if "echo" in data or "http" in data:
+        L += [f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
+              "interleaved across servers; the median is shown with the min..max.", ""]
     if "echo" in data:
         L += ["## TCP echo, 512-byte messages, loopback", "",
               "Load generator: `bench/net/loadgen.c` (one thread, epoll; ping-pong: "
@@ -689,7 +744,9 @@ def write_report(outdir, data, a):
               "...); *cs*: context switches of the server (perf; voluntary + "
               "involuntary, split by getrusage where the server prints it); "
               "*events/wait*: mean descriptors returned per wait (a separate "
-              "run under `perf record`); *CPU µs*: the server's CPU time per "
+              "run under `perf record`, which slows every wait: its batches "
+              "are not those of the counted run, where 1/*wait* is the "
+              "number of requests per wait); *CPU µs*: the server's CPU time per "
               "request (perf's task-clock: user and kernel, the softirq work "
               "done in its context included). Counts depend on batching, hence "
               "on timing, less than times do.", ""]
@@ -714,6 +771,30 @@ def write_report(outdir, data, a):
                          f"{r['wait']:.3f} | {other:.3f} | {cs} | {batch} | "
                          f"{1000 * p['cpu_ms']:.2f} |")
             L.append("")
+    if isinstance(data.get("cpu"), dict) and not data["cpu"].get("status"):
+        labels = list(data["cpu"])
+        L += ["## Server CPU time per request (perf stat)", "",
+              "The server's CPU time (perf's task-clock: user and kernel, the "
+              f"softirq work done in its context included) while it serves "
+              f"{3 * a.sc_requests} requests from `net_loadgen` (`-m pingpong` "
+              "or `-m http`), start-up included; "
+              f"{a.cpu_reps} runs per server, interleaved across the servers so "
+              "that changes in the machine's load hit all alike; median and "
+              "min..max. Less sensitive to other work on the machine than "
+              "requests per second, which also depend on the load generator's "
+              "share of its core.", "",
+              "| server | " + " | ".join(f"{l}: µs (min..max)" for l in labels) + " |",
+              "|---|" + "---:|" * len(labels)]
+        names = list(dict.fromkeys(b for l in labels for b in data["cpu"][l]))
+        for b in names:
+            cells = []
+            for l in labels:
+                r = data["cpu"][l].get(b)
+                cells.append("" if not r else
+                             f"{r['us']:.2f} ({r['min']:.2f}..{r['max']:.2f})"
+                             if r["status"] == "ok" else r["status"])
+            L.append(f"| {SERVER_NAME.get(b, b)} | " + " | ".join(cells) + " |")
+        L.append("")
     if data.get("notes"):
         L += ["## Notes", ""] + [f"- {n}" for n in data["notes"]] + [""]
     with open(os.path.join(outdir, "README.md"), "w") as f:
@@ -788,7 +869,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=None)
-    ap.add_argument("--only", default="echo,mock,http,callgrind,syscalls")
+    ap.add_argument("--only", default="echo,mock,http,callgrind,syscalls,cpu")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke run: a few servers, 0.3 s each, no callgrind")
     ap.add_argument("--secs", type=float, default=5.0)
@@ -805,6 +886,8 @@ def main():
     ap.add_argument("--cg-conns", type=int, default=100)
     ap.add_argument("--sc-requests", type=int, default=20000,
                     help="syscalls: N (the server serves N and 2N requests)")
+    ap.add_argument("--cpu-reps", type=int, default=7,
+                    help="cpu: runs per server and point")
     ap.add_argument("--argv", default=None)
     a = ap.parse_args()
     a.segs = [int(x) for x in a.segs.split(",")]
@@ -824,6 +907,7 @@ def main():
         servers, points, http_conns = QUICK_SERVERS, ECHO_POINTS[:1], []
         only.discard("callgrind")
         only.discard("syscalls")
+        only.discard("cpu")
         only.discard("http")
         a.out = a.out or os.path.join(ROOT, "bench", "results", "net", "quick")
     outdir = a.out or os.path.join(ROOT, "bench", "results", "net")
@@ -840,6 +924,9 @@ def main():
     if "syscalls" in only:
         log("system calls per request:")
         data["syscalls"] = bench_syscalls(bdir, a, servers)
+    if "cpu" in only:
+        log("server CPU time per request:")
+        data["cpu"] = bench_cpu(bdir, a, servers)
     if "callgrind" in only and shutil.which("valgrind"):
         log("callgrind, echo servers:")
         data["server_instr"] = bench_server_instr(bdir, a, servers)
@@ -852,7 +939,7 @@ def main():
     log(f"wrote {outdir}/README.md, results.json")
     # Exit status: every binary that exists must have run correctly.
     bad = []
-    for part in ("echo", "http", "syscalls"):
+    for part in ("echo", "http", "syscalls", "cpu"):
         for label, pts in (data.get(part) or {}).items():
             if isinstance(pts, dict):
                 bad += [f"{part} {label} {b}" for b, p in pts.items()
