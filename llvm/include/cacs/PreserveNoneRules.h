@@ -156,6 +156,14 @@ Eligibility canTakePreserveNone(const llvm::Function &F, RuleContext &RC,
 /// The clang plugin's check asks this too.
 bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
 
+/// Does the backend miscompile a preserve_none call whose first argument is
+/// `returned` (AArch64, LLVM 19 and 22: the call gets the AAPCS "this
+/// return" register mask, which keeps x0 and x19-x28 across the call,
+/// although the argument went in x20 and the callee saves none of them)?
+/// LLVM's function-attribute inference adds `returned` to any function that
+/// returns its first argument, so the final check removes it there.
+bool returnedArgumentMiscompiles(const llvm::Triple &T);
+
 /// The number of integer argument registers of preserve_none on the target
 /// after which an argument lands in a register that code outside the
 /// compiler's view clobbers: the lazy PLT resolver (x86-64: r11, the 11th;

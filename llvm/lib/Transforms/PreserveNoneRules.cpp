@@ -62,6 +62,10 @@ bool cacs::variadicPreserveNoneMiscompiles(const Triple &T) {
   return T.getArch() == Triple::x86_64;
 }
 
+bool cacs::returnedArgumentMiscompiles(const Triple &T) {
+  return T.isAArch64();
+}
+
 /// The integer registers a value of type \p T takes when passed: the
 /// backends split integers into 64-bit parts and aggregates into their
 /// elements, each part taking the next register.

@@ -34,6 +34,8 @@ using namespace cacs;
 STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield");
 STATISTIC(NumReverted, "APN-infected functions reverted to the C convention");
 STATISTIC(NumSplit, "preserve_none definitions split around a probed frame");
+STATISTIC(NumReturnedDropped,
+          "returned attributes removed from preserve_none arguments");
 STATISTIC(NumRejected, "preserve_none functions or calls diagnosed as "
                        "miscompiled by the backend");
 
@@ -77,6 +79,11 @@ public:
       if (!F->isDeclaration() && !F->getName().ends_with(".cacs.shield"))
         visitCalls(*F);
     }
+    // 3. Attributes the backend lowers wrongly, on every preserve_none
+    // function and call left (the shields' calls included).
+    if (returnedArgumentMiscompiles(T))
+      for (Function &F : M)
+        dropReturned(F);
     return Changed;
   }
 
@@ -91,6 +98,26 @@ private:
              const DebugLoc &DL = DebugLoc()) {
     ++NumRejected;
     emitError(Where, Msg, DL);
+  }
+
+  /// Removes `returned` from the parameters of \p F if it is preserve_none,
+  /// and from the arguments of its preserve_none calls: an optimization hint
+  /// only (returnedArgumentMiscompiles says why it must go).
+  void dropReturned(Function &F) {
+    auto Drop = [&](auto &Holder, unsigned NumArgs) {
+      for (unsigned I = 0; I != NumArgs; ++I)
+        if (Holder.getAttributes().hasParamAttr(I, Attribute::Returned)) {
+          Holder.removeParamAttr(I, Attribute::Returned);
+          ++NumReturnedDropped;
+          Changed = true;
+        }
+    };
+    if (F.getCallingConv() == CallingConv::PreserveNone)
+      Drop(F, F.arg_size());
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && CB->getCallingConv() == CallingConv::PreserveNone)
+        Drop(*CB, CB->arg_size());
   }
 
   /// After an error about \p CB: the module is not emitted, but the backend
