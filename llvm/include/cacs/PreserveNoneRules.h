@@ -133,9 +133,15 @@ public:
   /// ones? Yes if it was asked for on the command line (-mllvm -fast-isel,
   /// at any -O) or the code is generated at -O0.
   bool mayFastISelLowerAll() const { return FastISelForced || CodeGenAtO0; }
+  /// Does the module's code take the address of a function as an absolute
+  /// immediate, whatever its visibility (x86-64 -mcmodel=large without
+  /// -fPIC/-fPIE: `movabsq $f`)? The linker then makes the executable's
+  /// lazily bound PLT entry the function's address in the whole program (a
+  /// canonical PLT entry), and no call of it can be bound at load time.
+  bool takesAbsoluteAddresses() const { return AbsoluteAddresses; }
 
 private:
-  bool AArch64, X86_64, FastISelForced, CodeGenAtO0;
+  bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };

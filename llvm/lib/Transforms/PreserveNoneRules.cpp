@@ -45,6 +45,8 @@ RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
+  AbsoluteAddresses = X86_64 && M.getCodeModel() == CodeModel::Large &&
+                      M.getPICLevel() == PICLevel::NotPIC;
   SmallVector<GlobalValue *, 8> UsedVec;
   collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/false);
   collectUsedGlobalVariables(M, UsedVec, /*CompilerUsed=*/true);

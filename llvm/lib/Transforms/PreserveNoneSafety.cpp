@@ -376,6 +376,16 @@ private:
   /// in a shared library included. GNU ld turns a pointer to it in writable
   /// data into a canonical PLT entry as well.
   void bindAtLoadTime(Function &F) {
+    if (RC.takesAbsoluteAddresses() &&
+        !F.hasFnAttribute(Attribute::NonLazyBind))
+      error(F, "preserve_none function '" + F.getName() +
+                   "' may be bound lazily, and its integer argument " +
+                   Twine(firstClobberedArgument(RC, ScratchUser::LazyBinding)) +
+                   " is in a register the lazy PLT resolver clobbers; code of "
+                   "the large code model (-mcmodel=large) that is not "
+                   "position-independent takes its address directly, which "
+                   "makes the PLT entry its address everywhere, so cacs "
+                   "cannot bind it at load time; compile with -fPIC or -fPIE");
     F.addFnAttr(Attribute::NonLazyBind);
     F.setDSOLocal(false);
     if (RC.isAArch64() && T.isOSBinFormatELF())

@@ -35,6 +35,13 @@ KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes 11 or mo
         r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) may use r11, which "
         r"carries the 11th; pass fewer integer arguments, or compile without -fsanitize=kcfi")
 
+# x86-64: the large code model without PIC takes function addresses as
+# absolute immediates: a lazily bound callee cannot be bound at load time.
+LARGE_NO_PIC = (r"error: preserve_none function '[^']*' may be bound lazily, and its integer "
+                r"argument 11 is in a register the lazy PLT resolver clobbers; code of the large "
+                r"code model \(-mcmodel=large\) that is not position-independent takes its "
+                r"address directly")
+
 
 def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note=""):
     return Hazard(name, tuple(archs), list(flags), list(defines), dict(env), refuse, note)
@@ -101,7 +108,7 @@ HAZARDS = [
     _h("zero-regs-all", BOTH, ["-fzero-call-used-regs=all"]),
     _h("zero-regs-used-gpr", BOTH, ["-fzero-call-used-regs=used-gpr"]),
     _h("mcmodel-large", (X86,), ["-mcmodel=large"]),
-    _h("mcmodel-large-no-pie", BOTH, ["-mcmodel=large", "-fno-pic", "-no-pie"],
+    _h("mcmodel-large-no-pie", BOTH, ["-mcmodel=large", "-fno-pic", "-no-pie"], refuse=LARGE_NO_PIC,
        note="AArch64 allows the large model only without PIC"),
     _h("mcmodel-large-pic", (X86,), ["-mcmodel=large", "-fPIC"]),
     _h("mcmodel-tiny", (A64,), ["-mcmodel=tiny"]),
