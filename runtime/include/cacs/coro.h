@@ -148,6 +148,29 @@ CACS__PN_DECL void cacs_yield(void) CACS__PN_ENTRY(yield);
 #define CACS__PN_DEF CACS_PRESERVE_NONE __attribute__((nothrow))
 #endif
 
+// The waiting calls of cacs/io.h and cacs/sync.h bind as the ones below
+// that take arguments; the library source that defines them (lib/io.c,
+// lib/sync.c) defines CACS__DEFINE_PN_ENTRIES and so gets their plain
+// preserve_none entries.
+#ifdef CACS__DEFINE_PN_ENTRIES
+#define CACS__WAIT_DECL CACS__PN_DEF
+#define CACS__WAIT_ENTRY(name) __asm__("cacs__" #name "_pn")
+#else
+#define CACS__WAIT_DECL CACS__PN_ARGS_DECL
+#define CACS__WAIT_ENTRY(name) CACS__PN_ARGS_ENTRY(name)
+#endif
+// cacs/sync.h's waits have no _bp entries (they would have to be in every
+// object that defines or lists sync.c): where the others bind to one, they
+// keep the default convention.
+#if !defined(CACS__DEFINE_PN_ENTRIES) && defined(CACS_YIELD_SAVE_BP) &&       \
+    CACS_YIELD_SAVE_BP
+#define CACS__WAIT_NO_BP_DECL
+#define CACS__WAIT_NO_BP_ENTRY(name)
+#else
+#define CACS__WAIT_NO_BP_DECL CACS__WAIT_DECL
+#define CACS__WAIT_NO_BP_ENTRY(name) CACS__WAIT_ENTRY(name)
+#endif
+
 #if CACS_HAS_PRESERVE_NONE &&                                                  \
     !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
 /// With -fpreserve-none-callee-saved=none (x86-64, LLVM 22; the front door
