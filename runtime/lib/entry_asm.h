@@ -14,6 +14,10 @@
 //                     nested call keeps the suspended-stack layout of
 //                     cacs__yield_pn (coro_layout.h), through which every
 //                     entry switches.
+//   CORE_SAVE_BP      the _bp entries of cacs_yield and of the waiting
+//                     calls of cacs/coro.h (coro.c), made by yield_<arch>.S
+//                     (the I/O module's are in io_entries.S; cacs/sync.h
+//                     has none)
 //   ENTRY_NOTES       the GNU property note (IBT / BTI) and the
 //                     non-executable-stack note, at the end of a file
 //
@@ -115,5 +119,13 @@
 .endm
 
 #endif
+
+.macro CORE_SAVE_BP
+        SAVE_BP cacs__yield_pn
+        SAVE_BP cacs__park_pn
+        SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__sleep_pn
+        SAVE_BP cacs__join_pn
+.endm
 
 #endif // CACS_LIB_ENTRY_ASM_H

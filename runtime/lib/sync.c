@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#define CACS__DEFINE_PN_ENTRIES 1 // the waits below are the entries (sync.h)
 #include "cacs/sync.h"
 #include "sched.h"
 
@@ -413,3 +414,20 @@ size_t cacs_chan_len(cacs_chan *ch) {
 }
 size_t cacs_chan_cap(const cacs_chan *ch) { return ch->cap; }
 size_t cacs_chan_item_size(const cacs_chan *ch) { return ch->item_size; }
+
+// The default-convention symbols of the entries above (sync.h).
+CACS__DEFAULT_ENTRY(int, mutex_lock, cacs_mutex_lock,
+                    (cacs_mutex * m, int64_t t), (m, t))
+CACS__DEFAULT_ENTRY(int, cond_wait, cacs_cond_wait,
+                    (cacs_cond * c, cacs_mutex *m, int64_t t), (c, m, t))
+CACS__DEFAULT_ENTRY(int, sem_wait, cacs_sem_wait, (cacs_sem * s, int64_t t),
+                    (s, t))
+CACS__DEFAULT_ENTRY(int, waitgroup_wait, cacs_waitgroup_wait,
+                    (cacs_waitgroup * wg, int64_t t), (wg, t))
+CACS__DEFAULT_ENTRY(int, chan_send, cacs_chan_send,
+                    (cacs_chan * ch, const void *item, int64_t t),
+                    (ch, item, t))
+CACS__DEFAULT_ENTRY(int, chan_recv, cacs_chan_recv,
+                    (cacs_chan * ch, void *item, int64_t t), (ch, item, t))
+CACS__DEFAULT_ENTRY(int, xsem_wait, cacs_xsem_wait, (cacs_xsem * s, int64_t t),
+                    (s, t))

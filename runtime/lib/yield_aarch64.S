@@ -83,13 +83,8 @@ cacs__yield_pn:
         .cfi_endproc
         .size   cacs__yield_pn, .-cacs__yield_pn
 
-// The _bp entries (entry_asm.h) of the scheduler's preserve_none entries:
-// cacs_yield's here, the waiting calls' in coro.c.
-        SAVE_BP cacs__yield_pn
-        SAVE_BP cacs__park_pn
-        SAVE_BP cacs__park_timeout_pn
-        SAVE_BP cacs__sleep_pn
-        SAVE_BP cacs__join_pn
+// The _bp entries of cacs_yield and of the waiting calls (entry_asm.h).
+        CORE_SAVE_BP
 
 // Resume the coroutine whose saved sp is x0 without saving anything.
         .p2align 4

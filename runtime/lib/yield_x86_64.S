@@ -102,13 +102,8 @@
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
 
-// The _bp entries (entry_asm.h) of the scheduler's preserve_none entries:
-// cacs_yield's here, the waiting calls' in coro.c.
-        SAVE_BP cacs__yield_pn
-        SAVE_BP cacs__park_pn
-        SAVE_BP cacs__park_timeout_pn
-        SAVE_BP cacs__sleep_pn
-        SAVE_BP cacs__join_pn
+// The _bp entries of cacs_yield and of the waiting calls (entry_asm.h).
+        CORE_SAVE_BP
 
 // Resume the coroutine whose saved sp is `to_sp` (rdi) without saving
 // anything: cacs_exit. Never returns.

@@ -64,56 +64,49 @@ extern "C" {
 // The calls that may wait bind as coro.h's waiting calls do (see
 // cacs_yield there): to preserve_none entries cacs__<name>_pn (or _pn_bp)
 // where the compiler and the flags allow, so that -fauto-preserve-none
-// reaches the code calling them; the default-convention symbols of the
-// plain names stay. lib/io.c, which defines the entries, asks for their
-// plain names (CACS__DEFINE_PN_ENTRIES).
-#ifdef CACS__DEFINE_PN_ENTRIES
-#define CACS__IO_DECL CACS__PN_DEF
-#define CACS__IO_ENTRY(name) __asm__("cacs__" #name "_pn")
-#else
-#define CACS__IO_DECL CACS__PN_ARGS_DECL
-#define CACS__IO_ENTRY(name) CACS__PN_ARGS_ENTRY(name)
-#endif
+// reaches the code calling them (CACS__WAIT_DECL, CACS__WAIT_ENTRY); the
+// default-convention symbols of the plain names stay.
 
 /// Wait until `fd` is ready for `events` (EPOLLIN, EPOLLOUT or both; ready
 /// means a call would not block: data, end of file, an error or a hangup
 /// count as ready). Level semantics: returns 0 at once if `fd` is ready now
 /// (one poll(2) to find out), else parks. Returns -1 with errno as above.
-CACS__IO_DECL int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us)
-    CACS__IO_ENTRY(wait_fd);
+CACS__WAIT_DECL int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us)
+    CACS__WAIT_ENTRY(wait_fd);
 
-CACS__IO_DECL ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us)
-    CACS__IO_ENTRY(read);
-CACS__IO_DECL ssize_t cacs_write(int fd, const void *buf, size_t n,
-                                 int64_t timeout_us) CACS__IO_ENTRY(write);
-CACS__IO_DECL ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
-                                 int64_t timeout_us) CACS__IO_ENTRY(readv);
-CACS__IO_DECL ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
-                                  int64_t timeout_us) CACS__IO_ENTRY(writev);
-CACS__IO_DECL ssize_t cacs_recv(int fd, void *buf, size_t n, int flags,
-                                int64_t timeout_us) CACS__IO_ENTRY(recv);
-CACS__IO_DECL ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
-                                int64_t timeout_us) CACS__IO_ENTRY(send);
+CACS__WAIT_DECL ssize_t cacs_read(int fd, void *buf, size_t n,
+                                  int64_t timeout_us) CACS__WAIT_ENTRY(read);
+CACS__WAIT_DECL ssize_t cacs_write(int fd, const void *buf, size_t n,
+                                   int64_t timeout_us) CACS__WAIT_ENTRY(write);
+CACS__WAIT_DECL ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
+                                   int64_t timeout_us) CACS__WAIT_ENTRY(readv);
+CACS__WAIT_DECL ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
+                                    int64_t timeout_us)
+    CACS__WAIT_ENTRY(writev);
+CACS__WAIT_DECL ssize_t cacs_recv(int fd, void *buf, size_t n, int flags,
+                                  int64_t timeout_us) CACS__WAIT_ENTRY(recv);
+CACS__WAIT_DECL ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
+                                  int64_t timeout_us) CACS__WAIT_ENTRY(send);
 
 /// Write all `n` bytes (looping over short writes). Returns n, or -1 with
 /// errno; on an error some of the bytes may have been written.
-CACS__IO_DECL ssize_t cacs_write_all(int fd, const void *buf, size_t n,
-                                     int64_t timeout_us)
-    CACS__IO_ENTRY(write_all);
+CACS__WAIT_DECL ssize_t cacs_write_all(int fd, const void *buf, size_t n,
+                                       int64_t timeout_us)
+    CACS__WAIT_ENTRY(write_all);
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: returns a non-blocking
 /// descriptor, or -1 with errno.
-CACS__IO_DECL int cacs_accept(int lfd, struct sockaddr *addr,
-                              socklen_t *addrlen, int64_t timeout_us)
-    CACS__IO_ENTRY(accept);
+CACS__WAIT_DECL int cacs_accept(int lfd, struct sockaddr *addr,
+                                socklen_t *addrlen, int64_t timeout_us)
+    CACS__WAIT_ENTRY(accept);
 
 /// Connect a socket (made non-blocking): on EINPROGRESS waits until it is
 /// writable and reports the outcome from SO_ERROR (ECONNREFUSED, ...).
 /// After ETIMEDOUT or EINTR the attempt continues in the kernel: close
 /// the socket.
-CACS__IO_DECL int cacs_connect(int fd, const struct sockaddr *addr,
-                               socklen_t addrlen, int64_t timeout_us)
-    CACS__IO_ENTRY(connect);
+CACS__WAIT_DECL int cacs_connect(int fd, const struct sockaddr *addr,
+                                 socklen_t addrlen, int64_t timeout_us)
+    CACS__WAIT_ENTRY(connect);
 
 /// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
 /// the descriptor, then close(2) it. Returns close's result.

@@ -42,6 +42,11 @@
 extern "C" {
 #endif
 
+// The calls that may wait bind as coro.h's waiting calls do (see
+// cacs_yield there), so that -fauto-preserve-none reaches the code calling
+// them, except that they have no _bp entries: for callers that would need
+// one they keep the default convention (CACS__WAIT_NO_BP_DECL).
+
 /// A FIFO of waiting coroutines (private layout: the records live on the
 /// waiters' stacks).
 typedef struct cacs__waitq {
@@ -60,7 +65,8 @@ typedef struct cacs_mutex {
 
 void cacs_mutex_init(cacs_mutex *m);
 /// 0, ETIMEDOUT, EDEADLK (the caller owns it already), ENOMEM.
-int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(mutex_lock);
 /// 0, or EBUSY if another coroutine owns it (or waits for it).
 int cacs_mutex_trylock(cacs_mutex *m);
 /// 0, or EPERM if the caller does not own it. Hands it to the first waiter.
@@ -81,7 +87,9 @@ void cacs_cond_init(cacs_cond *c);
 /// EPERM (the caller does not own `m`), ENOMEM. Returns 0 only when a
 /// signal or broadcast chose this waiter; re-check the predicate anyway
 /// (another coroutine may have changed it before the mutex came back).
-int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_cond_wait(cacs_cond *c, cacs_mutex *m,
+                                         int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(cond_wait);
 /// Wake the longest waiter / every waiter (no effect if none waits).
 void cacs_cond_signal(cacs_cond *c);
 void cacs_cond_broadcast(cacs_cond *c);
@@ -98,7 +106,8 @@ typedef struct cacs_sem {
 
 void cacs_sem_init(cacs_sem *s, uint64_t count);
 /// Take one unit: 0, ETIMEDOUT, ENOMEM.
-int cacs_sem_wait(cacs_sem *s, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_sem_wait(cacs_sem *s, int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(sem_wait);
 /// 0, or EAGAIN when no unit is free.
 int cacs_sem_trywait(cacs_sem *s);
 /// Give one unit (to the longest waiter if any).
@@ -120,7 +129,9 @@ void cacs_waitgroup_init(cacs_waitgroup *wg);
 void cacs_waitgroup_add(cacs_waitgroup *wg, int64_t n);
 void cacs_waitgroup_done(cacs_waitgroup *wg); ///< add(-1)
 /// Wait until the counter is 0: 0, ETIMEDOUT, ENOMEM.
-int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_waitgroup_wait(cacs_waitgroup *wg,
+                                              int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(waitgroup_wait);
 
 // --- Bounded channel ----------------------------------------------------
 //
@@ -144,10 +155,14 @@ cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags);
 int cacs_chan_destroy(cacs_chan *ch);
 /// Copy item_size bytes from `item` into the channel: 0, ETIMEDOUT, EPIPE,
 /// ENOMEM.
-int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_chan_send(cacs_chan *ch, const void *item,
+                                         int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(chan_send);
 /// Copy the oldest item to `item`: 0, ETIMEDOUT, EPIPE (closed and empty),
 /// ENOMEM.
-int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_chan_recv(cacs_chan *ch, void *item,
+                                         int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(chan_recv);
 /// 0, or EPIPE if it was closed already. Wakes every waiter.
 int cacs_chan_close(cacs_chan *ch);
 /// Items buffered now (a snapshot for a shared channel).
@@ -172,7 +187,8 @@ typedef struct cacs_xsem {
 
 int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
 void cacs_xsem_destroy(cacs_xsem *s); ///< no coroutine may wait on it
-int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
+CACS__WAIT_NO_BP_DECL int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us)
+    CACS__WAIT_NO_BP_ENTRY(xsem_wait);
 int cacs_xsem_trywait(cacs_xsem *s); ///< 0, or EAGAIN
 void cacs_xsem_post(cacs_xsem *s);
 
