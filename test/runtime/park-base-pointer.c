@@ -1,27 +1,33 @@
 // The waiting calls do not hand rbx / x19 back either (like cacs_yield, see
 // yield-base-pointer.c): a caller that addresses its frame through a base
 // pointer there (over-aligned locals + a dynamic allocation) and waits in
-// cacs_park, cacs_park_timeout, cacs_sleep or cacs_join is correct when
+// cacs_park, cacs_park_timeout, cacs_sleep, cacs_join, cacs_read or
+// cacs_sem_wait is correct when
 // compiled by cacs (its safety pass shields the call) and, by default, with
 // stock clang, whose calls coro.h binds to the _bp entries. Stock clang 19
 // forced onto the plain entries (CACS_YIELD_SAVE_BP=0) reloads through a
 // base pointer another coroutine left behind: the last RUN line shows that
 // it fails (LLVM 22 saves rbx itself).
 //
-// RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t && %t | FileCheck %s
-// RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s
-// RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
-// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
-// RUN: %stock_clang -O2 -DCACS_YIELD_SAVE_BP=0 -I%cacs_include %s %cacs_rt_x86_64 -o %tu
+// RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %t && %t | FileCheck %s
+// RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s
+// RUN: %clang -O0 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %t0 && %t0 | FileCheck %s
+// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
+// RUN: %stock_clang -O2 -DCACS_YIELD_SAVE_BP=0 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %tu
 // RUN: %if llvm-19 %{ ! %tu %}
 //
 // CHECK: base pointer ok
 
-#include "cacs/coro.h"
+#include "cacs/io.h"
+#include "cacs/sync.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+static int pipe_fds[2]; // never written: reads time out
+static cacs_sem never;  // never posted: waits time out
 
 static volatile int sink, stop;
 static cacs_coro *users[5];
@@ -50,8 +56,9 @@ __attribute__((noinline)) static int bp_user(int n, int tag) {
   for (int i = 0; i < 64; ++i)
     big[i] = (char)(tag + 1);
   int bad = 0;
-  for (int k = 0; k < 20; ++k) {
-    switch (k % 5) {
+  char c;
+  for (int k = 0; k < 21; ++k) {
+    switch (k % 7) {
     case 0:
       cacs_park();
       break;
@@ -66,6 +73,12 @@ __attribute__((noinline)) static int bp_user(int n, int tag) {
       break;
     case 4:
       cacs_join(cacs_create(finisher, NULL, 0));
+      break;
+    case 5:
+      cacs_read(pipe_fds[0], &c, 1, 100);
+      break;
+    case 6:
+      cacs_sem_wait(&never, 100);
       break;
     }
     bad += big[k] != (char)(tag + 1);
@@ -82,6 +95,9 @@ static void entry(void *arg) {
 }
 
 int main(void) {
+  if (pipe(pipe_fds) != 0)
+    return 2;
+  cacs_sem_init(&never, 0);
   users[4] = cacs_self();
   for (int i = 0; i < 4; ++i)
     users[i] = cacs_create(entry, (void *)(intptr_t)i, 0);
