@@ -28,7 +28,7 @@ extern "C" {
 /// the address. Its call to the entry makes the compiler save every
 /// callee-saved register that the entry may clobber.
 #define CACS__DEFAULT_ENTRY(ret, name, entry, params, args)                    \
-  ret cacs__##name##_default params __asm__("cacs_" #name);                   \
+  ret cacs__##name##_default params __asm__("cacs_" #name);                    \
   ret cacs__##name##_default params { return entry args; }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock of every deadline.

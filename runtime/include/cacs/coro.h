@@ -81,7 +81,8 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// switch; for comparisons such as bench/net's mocked clients).
 ///
 /// The waiting calls below (cacs_park, cacs_park_timeout, cacs_sleep,
-/// cacs_join) and those of cacs/io.h bind the same way, by the same macros:
+/// cacs_join) and those of cacs/io.h and cacs/sync.h (which has no _bp
+/// entries: see CACS__WAIT_NO_BP_DECL) bind the same way, by the same macros:
 /// CACS__PN_DECL and CACS__PN_ENTRY(name) name the preserve_none entry
 /// cacs__<name>_pn (or cacs__<name>_pn_bp, which saves rbx/x19), and the
 /// default-convention symbol of the plain name stays for gcc, for
@@ -140,7 +141,7 @@ CACS__PN_DECL void cacs_yield(void) CACS__PN_ENTRY(yield);
 // preserve_none function whose frame ASan realigns and gives a dynamic
 // alloca (its use-after-return fallback); cacs splits such functions, with
 // other compilers they go uninstrumented.
-#if defined(CACS__ASAN) && defined(__x86_64__) && __clang_major__ < 22 &&     \
+#if defined(CACS__ASAN) && defined(__x86_64__) && __clang_major__ < 22 &&      \
     !defined(__CACS__)
 #define CACS__PN_DEF                                                           \
   CACS_PRESERVE_NONE __attribute__((nothrow, no_sanitize("address")))
@@ -162,7 +163,7 @@ CACS__PN_DECL void cacs_yield(void) CACS__PN_ENTRY(yield);
 // cacs/sync.h's waits have no _bp entries (they would have to be in every
 // object that defines or lists sync.c): where the others bind to one, they
 // keep the default convention.
-#if !defined(CACS__DEFINE_PN_ENTRIES) && defined(CACS_YIELD_SAVE_BP) &&       \
+#if !defined(CACS__DEFINE_PN_ENTRIES) && defined(CACS_YIELD_SAVE_BP) &&        \
     CACS_YIELD_SAVE_BP
 #define CACS__WAIT_NO_BP_DECL
 #define CACS__WAIT_NO_BP_ENTRY(name)
