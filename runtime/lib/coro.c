@@ -422,7 +422,7 @@ int cacs__join_pn(cacs_coro *c) {
   while (c->state != CORO_DONE) {
     c->joiner = self;
     park_self(self);
-    self = S.current; // not kept across the switch, which clobbers all
+    self = S.current; // resumed: current again (no spill of `self`)
   }
   S.count--;
   cacs_stack_free(&c->stack);
