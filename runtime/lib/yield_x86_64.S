@@ -36,7 +36,7 @@
 //        preserve_none call: cacs's preserve-none-safety pass routes such
 //        calls through a shield that saves it (LLVM 22 saves it itself).
 //        Callers compiled by stock clang 19 without that pass get
-//        cacs__yield_pn_bp below (coro.h selects it; see CACS_CALLER_SHIELDED).
+//        cacs__yield_pn_bp (entry_asm.h; coro.h selects it, CACS_YIELD_SAVE_BP).
 //   everything else: clobbered, as preserve_none allows; the caller's
 //        compiler spilled what is live (this is CACS).
 //   MXCSR / x87 CW: shared by the thread's coroutines unless one was created
