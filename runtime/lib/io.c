@@ -204,7 +204,8 @@ static void io_poll(int64_t timeout_us) {
     uint32_t e = ev[i].events;
     if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
       r->tcp = 0; // a state a call does not consume: always try from now on
-    if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+    // An urgent byte alone comes without EPOLLIN; recv(MSG_OOB) reads it.
+    if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
       r->drained[DIR_IN] = 0;
       wake_all(r, DIR_IN, 0);
     }
