@@ -46,6 +46,9 @@ struct cacs_coro {
   void *unsafe_sp;         // SafeStack: its unsafe stack pointer while out
   void *scs_sp;            // shadow call stack: its x18 while switched out
   void *tsan_fiber;        // ThreadSanitizer: its fiber (main's included)
+  // ThreadSanitizer: the fiber to go back to, the one that was running when
+  // it switched out: a generator's, if it waits inside the generator's body.
+  void *tsan_resume;
   // -fsplit-stack: libgcc's per-thread split-stack state while switched out.
   void *split_ctx[CACS_SPLIT_CTX_WORDS];
 };
@@ -113,7 +116,7 @@ static void sched_init(void) {
   S.main.next = S.main.prev = &S.main;
   S.unsafe_sp_slot = cacs__unsafe_sp_slot();
   if (cacs__tsan_on())
-    S.main.tsan_fiber = __tsan_get_current_fiber();
+    S.main.tsan_fiber = S.main.tsan_resume = __tsan_get_current_fiber();
   S.slow = slow_always();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
@@ -173,7 +176,7 @@ static int tools_init(cacs_coro *c, size_t size) {
   if (c->tools.unsafe)
     c->unsafe_sp = c->tools.unsafe->top;
   c->scs_sp = c->tools.scs_map;
-  c->tsan_fiber = c->tools.tsan_fiber;
+  c->tsan_fiber = c->tsan_resume = c->tools.tsan_fiber;
   if (cacs__split_on())
     cacs__split_ctx_init(c->split_ctx, &c->stack);
   return 0;
@@ -317,8 +320,10 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   scs_switch(from, to);
   split_switch(from, to);
   asan_start(from, to, 0);
-  if (to->tsan_fiber) // right before the switch, as TSan asks
-    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+  if (to->tsan_resume) { // right before the switch, as TSan asks
+    from->tsan_resume = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  }
   coro_swap(from, to);
   asan_finish(from);
 }
@@ -408,8 +413,8 @@ void cacs_exit(void) {
   scs_switch(NULL, to);
   split_switch(c, to);
   asan_start(c, to, 1);
-  if (to->tsan_fiber)
-    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+  if (to->tsan_resume)
+    __tsan_switch_to_fiber(to->tsan_resume, 0);
   cacs__coro_resume(to->sp);
 }
 
