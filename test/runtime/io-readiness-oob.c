@@ -12,20 +12,14 @@
 // CHECK-NEXT: slept 0
 // CHECK-NEXT: oob 1 'Z'
 // CHECK-NEXT: read 2 'cd'
+// CHECK-NEXT: descriptors: none leaked
 // CHECK-NEXT: PASS
 
 #include "cacs/coro.h"
-#include "cacs/io.h"
 
-#include <errno.h>
-#include <netinet/in.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "Inputs/io-test.h"
 
 static int peer, sock;
-static int failures;
 static volatile int oob_done;
 
 static void result(const char *what, ssize_t n, const char *b) {
@@ -63,15 +57,11 @@ static void writer(void *arg) {
 }
 
 int main(void) {
-  int l = socket(AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in sa = {.sin_family = AF_INET,
-                           .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  socklen_t sl = sizeof sa;
-  if (bind(l, (struct sockaddr *)&sa, sl) || listen(l, 1) ||
-      getsockname(l, (struct sockaddr *)&sa, &sl))
-    return 1;
+  int fds = test_begin(30);
+  struct sockaddr_in sa;
+  int l = listen_loopback(1, &sa);
   peer = socket(AF_INET, SOCK_STREAM, 0);
-  if (connect(peer, (struct sockaddr *)&sa, sl))
+  if (l < 0 || connect(peer, (struct sockaddr *)&sa, sizeof sa) != 0)
     return 1;
   sock = accept(l, NULL, NULL);
   close(l);
@@ -79,6 +69,7 @@ int main(void) {
   cacs_coro *w = cacs_create(writer, NULL, 0);
   cacs_join(r);
   cacs_join(w);
-  printf("%s\n", failures ? "FAIL" : "PASS");
-  return 0;
+  cacs_close(sock);
+  close(peer);
+  return test_end(fds);
 }

@@ -45,6 +45,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "Inputs/io-test.h"
+
 #define NW 4
 #define ROUNDS 60
 #define NOPS 9
@@ -211,15 +213,10 @@ static void worker(void *a) {
 
 int main(void) {
   for (int i = 0; i < NW; ++i) {
-    int l = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET,
-                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t sl = sizeof sa;
-    if (bind(l, (struct sockaddr *)&sa, sl) || listen(l, 1) ||
-        getsockname(l, (struct sockaddr *)&sa, &sl))
-      return perror("listen"), 1;
+    struct sockaddr_in sa;
+    int l = listen_loopback(1, &sa);
     wfd[i] = socket(AF_INET, SOCK_STREAM, 0);
-    if (connect(wfd[i], (struct sockaddr *)&sa, sl))
+    if (l < 0 || connect(wfd[i], (struct sockaddr *)&sa, sizeof sa) != 0)
       return perror("connect"), 1;
     int one = 1;
     setsockopt(wfd[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
