@@ -20,7 +20,9 @@ if [ "$launcher" = sccache ]; then
   # A server of its own on a free port, stopped on exit, idle after 2 min.
   export SCCACHE_DIR=$work/sccache SCCACHE_CONF=$work/sccache.toml
   export SCCACHE_IDLE_TIMEOUT=120 SCCACHE_ERROR_LOG=$work/sccache.log
-  : > "$SCCACHE_CONF"
+  # Under load (the suite runs two workers beside other work) the server
+  # can take longer than sccache's default 10 s to start.
+  echo 'server_startup_timeout_ms = 60000' > "$SCCACHE_CONF"
   export SCCACHE_SERVER_PORT=$(python3 -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   sccache --start-server > /dev/null || { echo "cannot start sccache" >&2; exit 1; }
