@@ -351,10 +351,8 @@ CACS_PRESERVE_NONE void cacs__yield_pn_bp(void);
 
 // Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
 // sched.h; spelled out for the two without a result).
-void cacs__yield_default(void) __asm__("cacs_yield");
-void cacs__yield_default(void) { cacs__yield_pn(); }
-void cacs__park_default(void) __asm__("cacs_park");
-void cacs__park_default(void) { cacs__park_pn(); }
+void(cacs_yield)(void) { cacs__yield_pn(); }
+void(cacs_park)(void) { cacs__park_pn(); }
 CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
 CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
 CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))
