@@ -331,9 +331,9 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
 #if !CACS_HAS_PRESERVE_NONE
 #error "libcacs must be built by a compiler with preserve_none (clang >= 19)"
 #endif
-// The preserve_none entries (coro.h binds the public names to them, or to
-// their _bp variants in yield_<arch>.S, which save rbx/x19 around them).
-// cacs__yield_pn is assembly; the waiting ones are below.
+// The preserve_none entries (coro.h binds calls of the public names to them,
+// or to their _bp variants in yield_<arch>.S, which save rbx/x19 around
+// them). cacs__yield_pn is assembly; the waiting ones are below.
 CACS_PRESERVE_NONE void cacs__yield_pn(void);
 CACS__PN_DEF void cacs__park_pn(void);
 CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);
@@ -351,10 +351,8 @@ CACS_PRESERVE_NONE void cacs__yield_pn_bp(void);
 
 // Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
 // sched.h; spelled out for the two without a result).
-void cacs__yield_default(void) __asm__("cacs_yield");
-void cacs__yield_default(void) { cacs__yield_pn(); }
-void cacs__park_default(void) __asm__("cacs_park");
-void cacs__park_default(void) { cacs__park_pn(); }
+void(cacs_yield)(void) { cacs__yield_pn(); }
+void(cacs_park)(void) { cacs__park_pn(); }
 CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
 CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
 CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))

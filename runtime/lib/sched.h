@@ -23,13 +23,13 @@ extern "C" {
 #endif
 
 /// Define cacs_<name>, the default-convention symbol of a waiting call
-/// whose preserve_none entry the C identifier `entry` names (cacs/coro.h,
-/// "CACS__PN_ENTRY"): for gcc callers, CACS_YIELD_FULL_SAVE=1 and taking
-/// the address. Its call to the entry makes the compiler save every
-/// callee-saved register that the entry may clobber.
+/// whose preserve_none entry the C expression `entry` reaches (cacs/coro.h,
+/// "Only calls bind"): for gcc callers, CACS_YIELD_FULL_SAVE=1, calls that
+/// do not bind and every address of the name. Its call to the entry makes
+/// the compiler save every callee-saved register that the entry may
+/// clobber. The parentheses keep the header's macro from renaming it.
 #define CACS__DEFAULT_ENTRY(ret, name, entry, params, args)                    \
-  ret cacs__##name##_default params __asm__("cacs_" #name);                    \
-  ret cacs__##name##_default params { return entry args; }
+  ret(cacs_##name) params { return entry args; }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock of every deadline.
 static inline uint64_t cacs__now_ns(void) {

@@ -1,6 +1,7 @@
 // Under -fpreserve-none-callee-saved=none (x86-64, LLVM 22) cacs/coro.h binds
-// the call cacs_yield() to cacs__yield_pn_none, which does not save rbp, and
-// the name cacs_yield (its address) to cacs__yield_pn, which does. The pass
+// the call cacs_yield() to cacs__yield_pn_none, which does not save rbp;
+// the name cacs_yield without a call (its address) is the default-convention
+// symbol, which saves every callee-saved register. The pass
 // gives the entry the empty list: a preserve_none caller that keeps rbp (an
 // exported one) calls it instead of jumping to it (a jump would return to
 // its own callers with rbp clobbered); a caller that saves nothing jumps.
@@ -26,7 +27,7 @@ CACS_PRESERVE_NONE void exported_yield(void) {
 }
 
 // CHECK-LABEL: by_address:
-// CHECK: callq cacs__yield_pn@PLT
+// CHECK: jmp cacs_yield@PLT
 // CHECK: .cfi_endproc
 void by_address(void) { (cacs_yield)(); }
 

@@ -2,14 +2,15 @@
 // through a base pointer, with many values live across them. cacs/coro.h
 // and cacs/io.h bind a call per compiler to a preserve_none entry (_pn or
 // _pn_bp) or to the default-convention symbol; a pointer declared with the
-// call's own type (__typeof__) takes the entry the call would, so a call
-// through it must be as safe as the direct one: every callee-saved register
-// live (a trasher coroutine fills them with garbage before each switch
-// back), over-aligned locals and a dynamic allocation (a base pointer in
-// rbx / x19), calls of cacs_sleep, cacs_park_timeout, cacs_park, cacs_join
-// and cacs_read, direct and through pointers. Waits that time out or are
-// woken early are fine; what the frames compute must equal the result of
-// the stock clang -O0 build without the waits (-DREF).
+// name's type (__typeof__) takes the default-convention symbol (see
+// park-address.c), and calls through it must be as safe as the direct
+// ones: every callee-saved register live (a trasher coroutine fills them
+// with garbage before each switch back), over-aligned locals and a dynamic
+// allocation (a base pointer in rbx / x19), calls of cacs_sleep,
+// cacs_park_timeout, cacs_park, cacs_join and cacs_read, direct and
+// through pointers. Waits that time out or are woken early are fine; what
+// the frames compute must equal the result of the stock clang -O0 build
+// without the waits (-DREF).
 //
 // RUN: %stock_clang -O0 -DREF -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %tref && %tref > %t.ref
 // RUN: FileCheck %s < %t.ref

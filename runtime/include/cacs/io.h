@@ -62,51 +62,104 @@ extern "C" {
 #endif
 
 // The calls that may wait bind as coro.h's waiting calls do (see
-// cacs_yield there): to preserve_none entries cacs__<name>_pn (or _pn_bp)
-// where the compiler and the flags allow, so that -fauto-preserve-none
-// reaches the code calling them (CACS__WAIT_DECL, CACS__WAIT_ENTRY); the
-// default-convention symbols of the plain names stay.
+// cacs_yield there): each name is declared with the default convention, so
+// its address is the default-convention symbol under every compiler; where
+// the compiler and the flags allow (CACS__WAIT_BIND), a function-like macro
+// of the same name sends a call to cacs__call_<name>, labelled with the
+// preserve_none entry cacs__<name>_pn (or _pn_bp), so that
+// -fauto-preserve-none reaches the code calling them.
 
 /// Wait until `fd` is ready for `events` (EPOLLIN, EPOLLOUT or both; ready
 /// means a call would not block: data, end of file, an error or a hangup
 /// count as ready). Level semantics: returns 0 at once if `fd` is ready now
 /// (one poll(2) to find out), else parks. Returns -1 with errno as above.
-CACS__WAIT_DECL int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us)
+int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL int cacs__call_wait_fd(int fd, uint32_t events,
+                                       int64_t timeout_us)
     CACS__WAIT_ENTRY(wait_fd);
+#define cacs_wait_fd(...) cacs__call_wait_fd(__VA_ARGS__)
+#endif
 
-CACS__WAIT_DECL ssize_t cacs_read(int fd, void *buf, size_t n,
-                                  int64_t timeout_us) CACS__WAIT_ENTRY(read);
-CACS__WAIT_DECL ssize_t cacs_write(int fd, const void *buf, size_t n,
-                                   int64_t timeout_us) CACS__WAIT_ENTRY(write);
-CACS__WAIT_DECL ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
-                                   int64_t timeout_us) CACS__WAIT_ENTRY(readv);
-CACS__WAIT_DECL ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
-                                    int64_t timeout_us)
+ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_read(int fd, void *buf, size_t n,
+                                        int64_t timeout_us)
+    CACS__WAIT_ENTRY(read);
+#define cacs_read(...) cacs__call_read(__VA_ARGS__)
+#endif
+ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_write(int fd, const void *buf, size_t n,
+                                         int64_t timeout_us)
+    CACS__WAIT_ENTRY(write);
+#define cacs_write(...) cacs__call_write(__VA_ARGS__)
+#endif
+ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
+                   int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_readv(int fd, const struct iovec *iov,
+                                         int iovcnt, int64_t timeout_us)
+    CACS__WAIT_ENTRY(readv);
+#define cacs_readv(...) cacs__call_readv(__VA_ARGS__)
+#endif
+ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
+                    int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_writev(int fd, const struct iovec *iov,
+                                          int iovcnt, int64_t timeout_us)
     CACS__WAIT_ENTRY(writev);
-CACS__WAIT_DECL ssize_t cacs_recv(int fd, void *buf, size_t n, int flags,
-                                  int64_t timeout_us) CACS__WAIT_ENTRY(recv);
-CACS__WAIT_DECL ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
-                                  int64_t timeout_us) CACS__WAIT_ENTRY(send);
+#define cacs_writev(...) cacs__call_writev(__VA_ARGS__)
+#endif
+ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_recv(int fd, void *buf, size_t n, int flags,
+                                        int64_t timeout_us)
+    CACS__WAIT_ENTRY(recv);
+#define cacs_recv(...) cacs__call_recv(__VA_ARGS__)
+#endif
+ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
+                  int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_send(int fd, const void *buf, size_t n,
+                                        int flags, int64_t timeout_us)
+    CACS__WAIT_ENTRY(send);
+#define cacs_send(...) cacs__call_send(__VA_ARGS__)
+#endif
 
 /// Write all `n` bytes (looping over short writes). Returns n, or -1 with
 /// errno; on an error some of the bytes may have been written.
-CACS__WAIT_DECL ssize_t cacs_write_all(int fd, const void *buf, size_t n,
-                                       int64_t timeout_us)
+ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL ssize_t cacs__call_write_all(int fd, const void *buf, size_t n,
+                                             int64_t timeout_us)
     CACS__WAIT_ENTRY(write_all);
+#define cacs_write_all(...) cacs__call_write_all(__VA_ARGS__)
+#endif
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: returns a non-blocking
 /// descriptor, or -1 with errno.
-CACS__WAIT_DECL int cacs_accept(int lfd, struct sockaddr *addr,
-                                socklen_t *addrlen, int64_t timeout_us)
+int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL int cacs__call_accept(int lfd, struct sockaddr *addr,
+                                      socklen_t *addrlen, int64_t timeout_us)
     CACS__WAIT_ENTRY(accept);
+#define cacs_accept(...) cacs__call_accept(__VA_ARGS__)
+#endif
 
 /// Connect a socket (made non-blocking): on EINPROGRESS waits until it is
 /// writable and reports the outcome from SO_ERROR (ECONNREFUSED, ...).
 /// After ETIMEDOUT or EINTR the attempt continues in the kernel: close
 /// the socket.
-CACS__WAIT_DECL int cacs_connect(int fd, const struct sockaddr *addr,
-                                 socklen_t addrlen, int64_t timeout_us)
+int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
+                 int64_t timeout_us);
+#if CACS__WAIT_BIND
+CACS__WAIT_DECL int cacs__call_connect(int fd, const struct sockaddr *addr,
+                                       socklen_t addrlen, int64_t timeout_us)
     CACS__WAIT_ENTRY(connect);
+#define cacs_connect(...) cacs__call_connect(__VA_ARGS__)
+#endif
 
 /// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
 /// the descriptor, then close(2) it. Returns close's result.

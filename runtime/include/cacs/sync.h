@@ -43,9 +43,12 @@ extern "C" {
 #endif
 
 // The calls that may wait bind as coro.h's waiting calls do (see
-// cacs_yield there), so that -fauto-preserve-none reaches the code calling
-// them, except that they have no _bp entries: for callers that would need
-// one they keep the default convention (CACS__WAIT_NO_BP_DECL).
+// cacs_yield there): the names and their addresses are the
+// default-convention symbols, and a function-like macro of the same name
+// sends a call to a preserve_none entry, so that -fauto-preserve-none
+// reaches the code calling them. They have no _bp entries: for callers that
+// would need one, calls stay calls of the default-convention symbols
+// (CACS__WAIT_NO_BP_BIND).
 
 /// A FIFO of waiting coroutines (private layout: the records live on the
 /// waiters' stacks).
@@ -65,8 +68,12 @@ typedef struct cacs_mutex {
 
 void cacs_mutex_init(cacs_mutex *m);
 /// 0, ETIMEDOUT, EDEADLK (the caller owns it already), ENOMEM.
-CACS__WAIT_NO_BP_DECL int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(mutex_lock);
+int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_mutex_lock(cacs_mutex *m, int64_t timeout_us)
+    CACS__WAIT_ENTRY(mutex_lock);
+#define cacs_mutex_lock(...) cacs__call_mutex_lock(__VA_ARGS__)
+#endif
 /// 0, or EBUSY if another coroutine owns it (or waits for it).
 int cacs_mutex_trylock(cacs_mutex *m);
 /// 0, or EPERM if the caller does not own it. Hands it to the first waiter.
@@ -87,9 +94,13 @@ void cacs_cond_init(cacs_cond *c);
 /// EPERM (the caller does not own `m`), ENOMEM. Returns 0 only when a
 /// signal or broadcast chose this waiter; re-check the predicate anyway
 /// (another coroutine may have changed it before the mutex came back).
-CACS__WAIT_NO_BP_DECL int cacs_cond_wait(cacs_cond *c, cacs_mutex *m,
+int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_cond_wait(cacs_cond *c, cacs_mutex *m,
                                          int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(cond_wait);
+    CACS__WAIT_ENTRY(cond_wait);
+#define cacs_cond_wait(...) cacs__call_cond_wait(__VA_ARGS__)
+#endif
 /// Wake the longest waiter / every waiter (no effect if none waits).
 void cacs_cond_signal(cacs_cond *c);
 void cacs_cond_broadcast(cacs_cond *c);
@@ -106,8 +117,12 @@ typedef struct cacs_sem {
 
 void cacs_sem_init(cacs_sem *s, uint64_t count);
 /// Take one unit: 0, ETIMEDOUT, ENOMEM.
-CACS__WAIT_NO_BP_DECL int cacs_sem_wait(cacs_sem *s, int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(sem_wait);
+int cacs_sem_wait(cacs_sem *s, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_sem_wait(cacs_sem *s, int64_t timeout_us)
+    CACS__WAIT_ENTRY(sem_wait);
+#define cacs_sem_wait(...) cacs__call_sem_wait(__VA_ARGS__)
+#endif
 /// 0, or EAGAIN when no unit is free.
 int cacs_sem_trywait(cacs_sem *s);
 /// Give one unit (to the longest waiter if any).
@@ -129,9 +144,13 @@ void cacs_waitgroup_init(cacs_waitgroup *wg);
 void cacs_waitgroup_add(cacs_waitgroup *wg, int64_t n);
 void cacs_waitgroup_done(cacs_waitgroup *wg); ///< add(-1)
 /// Wait until the counter is 0: 0, ETIMEDOUT, ENOMEM.
-CACS__WAIT_NO_BP_DECL int cacs_waitgroup_wait(cacs_waitgroup *wg,
+int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_waitgroup_wait(cacs_waitgroup *wg,
                                               int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(waitgroup_wait);
+    CACS__WAIT_ENTRY(waitgroup_wait);
+#define cacs_waitgroup_wait(...) cacs__call_waitgroup_wait(__VA_ARGS__)
+#endif
 
 // --- Bounded channel ----------------------------------------------------
 //
@@ -155,14 +174,22 @@ cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags);
 int cacs_chan_destroy(cacs_chan *ch);
 /// Copy item_size bytes from `item` into the channel: 0, ETIMEDOUT, EPIPE,
 /// ENOMEM.
-CACS__WAIT_NO_BP_DECL int cacs_chan_send(cacs_chan *ch, const void *item,
+int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_chan_send(cacs_chan *ch, const void *item,
                                          int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(chan_send);
+    CACS__WAIT_ENTRY(chan_send);
+#define cacs_chan_send(...) cacs__call_chan_send(__VA_ARGS__)
+#endif
 /// Copy the oldest item to `item`: 0, ETIMEDOUT, EPIPE (closed and empty),
 /// ENOMEM.
-CACS__WAIT_NO_BP_DECL int cacs_chan_recv(cacs_chan *ch, void *item,
+int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_chan_recv(cacs_chan *ch, void *item,
                                          int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(chan_recv);
+    CACS__WAIT_ENTRY(chan_recv);
+#define cacs_chan_recv(...) cacs__call_chan_recv(__VA_ARGS__)
+#endif
 /// 0, or EPIPE if it was closed already. Wakes every waiter.
 int cacs_chan_close(cacs_chan *ch);
 /// Items buffered now (a snapshot for a shared channel).
@@ -187,8 +214,12 @@ typedef struct cacs_xsem {
 
 int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
 void cacs_xsem_destroy(cacs_xsem *s); ///< no coroutine may wait on it
-CACS__WAIT_NO_BP_DECL int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us)
-    CACS__WAIT_NO_BP_ENTRY(xsem_wait);
+int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
+#if CACS__WAIT_NO_BP_BIND
+CACS__WAIT_DECL int cacs__call_xsem_wait(cacs_xsem *s, int64_t timeout_us)
+    CACS__WAIT_ENTRY(xsem_wait);
+#define cacs_xsem_wait(...) cacs__call_xsem_wait(__VA_ARGS__)
+#endif
 int cacs_xsem_trywait(cacs_xsem *s); ///< 0, or EAGAIN
 void cacs_xsem_post(cacs_xsem *s);
 
