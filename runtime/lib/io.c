@@ -1,13 +1,23 @@
-//===- lib/io.c - Descriptor I/O for coroutines: the epoll loop ----------===//
+//===- lib/io.c - Descriptor I/O for coroutines: the event loop ----------===//
 //
-// One epoll instance per thread, plugged into the core scheduler through
+// One event loop per thread, plugged into the core scheduler through
 // lib/sched.h: the service coroutine calls io_poll once per round of the
 // ready ring, and blocks in it when nothing else is ready.
 //
 // Design:
-// - Every descriptor is registered once, edge-triggered, for both
-//   directions (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET), the first time a
-//   coroutine waits on it; no epoll_ctl per wait. Edge-triggered is correct
+// - Two ways to wait. A loop starts in poll mode: a poll(2) array holds the
+//   descriptors that have waiters, each for the directions waited on, and
+//   the core's wake-up eventfd; a wait adds its descriptor, readiness or
+//   the wait's end removes it (O(1): the last entry takes the free place).
+//   The kernel hooks a sleeping poll(2) into each socket's wait queue only
+//   for the duration of the call; an epoll registration stays hooked, and
+//   every arrival on the socket then calls into the epoll instance in the
+//   sender's context, which over loopback makes the peer slower (see
+//   cacs/io.h). When more than poll_max descriptors wait at once, the loop
+//   registers them all with epoll and stays in epoll mode:
+// - In epoll mode every descriptor is registered once, edge-triggered, for
+//   both directions (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET), the first time
+//   a coroutine waits on it; no epoll_ctl per wait. Edge-triggered is correct
 //   because a coroutine waits only right after its system call returned
 //   EAGAIN: any readiness after that point produces a new edge (and one
 //   that came before the registration is reported by EPOLL_CTL_ADD itself).
@@ -19,10 +29,11 @@
 //   EAGAIN (one system call saved per request on a ping-pong connection).
 //   Any event for the direction clears the mark. Sound because TCP ends a
 //   short read only on an empty queue, and every byte that arrives after
-//   the read makes an edge; the states a read does not consume (end of
-//   file, an error, an urgent byte that stops a read short) make their own
-//   event (EPOLLRDHUP, EPOLLERR/HUP, EPOLLPRI), after which the descriptor
-//   is always tried. Other descriptors (pipes, UNIX sockets, whose short
+//   the read makes an edge (and poll(2) reports the level it leaves); the
+//   states a read does not consume (end of file, an error, an urgent byte
+//   that stops a read short) make their own event (EPOLLRDHUP,
+//   EPOLLERR/HUP, EPOLLPRI; POLLRDHUP, ...), after which the descriptor is
+//   always tried. Other descriptors (pipes, UNIX sockets, whose short
 //   reads stop before passed descriptors) are always tried.
 // - Per descriptor number a record (struct io_fd) holds the two lists of
 //   waiters (readers, writers). A waiter is a node on the waiting
@@ -67,16 +78,32 @@ struct io_fd {
   unsigned char registered;     // in the epoll set
   unsigned char tcp;            // a short transfer drains it (see above)
   unsigned char drained[2];     // not ready, and no event since: wait first
+  unsigned pidx;                // poll mode: 1 + its index in L.pfds, or 0
 };
 
 typedef struct io_loop {
   int epfd; // -1 until the thread's first wait
   int no_pwait2;
+  int64_t spin_us; // cacs_io_set_spin; -1: not set, the default applies
   struct io_fd *fds;
   size_t nfds;
+  // Poll mode (see "Two ways to wait" above): the descriptors with waiters
+  // and the core's wake-up eventfd, as poll(2) takes them.
+  int use_epoll;   // every wait registers with epoll from now on
+  int wake_fd;     // the core's wake-up eventfd, or -1
+  size_t poll_max; // more descriptors than this: switch to epoll
+  struct pollfd *pfds;
+  size_t npfds, cap_pfds;
 } io_loop;
 
-static CACS_TLS io_loop L = {.epfd = -1};
+#define IO_LOOP_INIT                                                           \
+  { .epfd = -1, .spin_us = -1, .wake_fd = -1 }
+static CACS_TLS io_loop L = IO_LOOP_INIT;
+
+// epoll_wait's batch: the events one poll hands out.
+enum { IO_EVENTS = 128 };
+// Poll mode's most descriptors (the default of CACS_IO_POLL_MAX).
+enum { IO_POLL_MAX = 1024 };
 
 // --- records ------------------------------------------------------------
 
@@ -163,12 +190,89 @@ static void waiter_unlink(int fd, int dir, struct io_waiter *w) {
     w->next->prev = w->prev;
 }
 
+// --- poll mode's set ------------------------------------------------------
+
+static int fd_register(int fd, struct io_fd *r);
+
+// Leave poll mode: register every descriptor of the poll set with epoll
+// (EPOLL_CTL_ADD reports the readiness it finds as an edge, so no wake-up
+// is lost) and wait with epoll from now on.
+__attribute__((noinline, cold)) static void switch_to_epoll(void) {
+  L.use_epoll = 1;
+  for (size_t i = 0; i < L.npfds; i++) {
+    int fd = L.pfds[i].fd;
+    if (fd == L.wake_fd) {
+      struct epoll_event ev = {EPOLLIN, {.fd = fd}};
+      epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev);
+      continue;
+    }
+    L.fds[fd].pidx = 0;
+    fd_register(fd, &L.fds[fd]); // failed: the waiters' timeouts end them
+  }
+  free(L.pfds);
+  L.pfds = NULL;
+  L.npfds = L.cap_pfds = 0;
+}
+
+// Append `fd` to the poll set; 0, or -1 with errno ENOMEM.
+static int pset_add(int fd, short events) {
+  if (L.npfds == L.cap_pfds) {
+    size_t cap = L.cap_pfds ? 2 * L.cap_pfds : 64;
+    struct pollfd *t = (struct pollfd *)realloc(L.pfds, cap * sizeof *t);
+    if (!t) {
+      errno = ENOMEM;
+      return -1;
+    }
+    L.pfds = t;
+    L.cap_pfds = cap;
+  }
+  L.pfds[L.npfds] = (struct pollfd){fd, events, 0};
+  return (int)++L.npfds;
+}
+
+// Poll mode: make the poll set watch `fd` for the directions it has
+// waiters in (and drop it when it has none). 0, or -1 with errno.
+static int pset_update(int fd, struct io_fd *r) {
+  if (L.use_epoll)
+    return 0;
+  short events =
+      (short)((r->waiters[DIR_IN] ? POLLIN | POLLPRI | POLLRDHUP : 0) |
+              (r->waiters[DIR_OUT] ? POLLOUT : 0));
+  if (r->pidx) {
+    size_t i = r->pidx - 1;
+    if (events) {
+      L.pfds[i].events = events;
+      return 0;
+    }
+    // Remove: the last entry takes its place.
+    r->pidx = 0;
+    struct pollfd last = L.pfds[--L.npfds];
+    if (i != L.npfds) {
+      L.pfds[i] = last;
+      L.fds[last.fd].pidx = (unsigned)i + 1;
+    }
+    return 0;
+  }
+  if (!events)
+    return 0;
+  if (L.npfds >= L.poll_max) {
+    switch_to_epoll();
+    return r->registered ? 0 : fd_register(fd, r);
+  }
+  int n = pset_add(fd, events);
+  if (n < 0)
+    return -1;
+  r->pidx = (unsigned)n;
+  return 0;
+}
+
 static void fd_forget(int fd, int deregister) {
   if ((size_t)fd >= L.nfds)
     return;
   struct io_fd *r = &L.fds[fd];
   wake_all(r, DIR_IN, ECANCELED);
   wake_all(r, DIR_OUT, ECANCELED);
+  pset_update(fd, r);
   if (deregister && r->registered)
     epoll_ctl(L.epfd, EPOLL_CTL_DEL, fd, NULL);
   memset(r, 0, sizeof *r);
@@ -178,41 +282,81 @@ static void fd_forget(int fd, int deregister) {
 
 static int loop_init(void);
 
+// Readiness `e` (epoll's bits; poll(2)'s have the same values) came for
+// `r`: wake the waiters of each direction it concerns.
+static void fd_ready(struct io_fd *r, uint32_t e) {
+  if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
+    r->tcp = 0; // a state a call does not consume: always try from now on
+  // An urgent byte alone comes without EPOLLIN; recv(MSG_OOB) reads it.
+  if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+    r->drained[DIR_IN] = 0;
+    wake_all(r, DIR_IN, 0);
+  }
+  if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
+    r->drained[DIR_OUT] = 0;
+    wake_all(r, DIR_OUT, 0);
+  }
+}
+
+// One epoll_wait or poll(2) of the loop's set for up to `timeout_us`
+// (-1: forever; rounded up to milliseconds where the call takes those);
+// the number of events, 0, or -1 (errno).
+static int loop_wait(struct epoll_event *ev, int64_t timeout_us) {
+  struct timespec ts = {(time_t)(timeout_us / 1000000),
+                        (long)(timeout_us % 1000000) * 1000};
+  if (!L.use_epoll)
+    return ppoll(L.pfds, L.npfds, timeout_us < 0 ? NULL : &ts, NULL);
+  if (timeout_us > 0 && !L.no_pwait2) {
+    int n = epoll_pwait2(L.epfd, ev, IO_EVENTS, &ts, NULL);
+    if (n >= 0 || errno != ENOSYS)
+      return n;
+    L.no_pwait2 = 1; // older kernels, qemu-user
+  }
+  // Milliseconds, rounded up so that a timer is never polled early.
+  int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
+  return epoll_wait(L.epfd, ev, IO_EVENTS, ms);
+}
+
 static void io_poll(int64_t timeout_us) {
-  struct epoll_event ev[128];
-  int n;
+  struct epoll_event ev[IO_EVENTS];
+  int n = 0;
   if (L.epfd < 0 && loop_init() != 0) // a child after fork
     return;
-  if (timeout_us > 0 && !L.no_pwait2) {
-    struct timespec ts = {(time_t)(timeout_us / 1000000),
-                          (long)(timeout_us % 1000000) * 1000};
-    n = epoll_pwait2(L.epfd, ev, 128, &ts, NULL);
-    if (n < 0 && errno == ENOSYS) { // older kernels, qemu-user
-      L.no_pwait2 = 1;
-      return;
+  // Spin before sleeping (see cacs_io_set_spin); never past the timeout.
+  uint64_t spin_ns = (uint64_t)L.spin_us * 1000u;
+  if (timeout_us >= 0 && (uint64_t)timeout_us * 1000u < spin_ns)
+    spin_ns = (uint64_t)timeout_us * 1000u;
+  if (spin_ns) {
+    uint64_t end = cacs__now_ns() + spin_ns;
+    while ((n = loop_wait(ev, 0)) == 0 && cacs__now_ns() < end) {
     }
+    if (timeout_us > 0)
+      timeout_us -= (int64_t)(spin_ns / 1000u); // spun that long already
+    if (n == 0 && timeout_us != 0)
+      n = loop_wait(ev, timeout_us);
   } else {
-    // Milliseconds, rounded up so that a timer is never polled early.
-    int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
-    n = epoll_wait(L.epfd, ev, 128, ms);
+    n = loop_wait(ev, timeout_us);
   }
-  for (int i = 0; i < n; i++) {
-    size_t fd = (size_t)ev[i].data.fd;
-    if (fd >= L.nfds)
+  if (n <= 0)
+    return;
+  if (L.use_epoll) {
+    for (int i = 0; i < n; i++) {
+      size_t fd = (size_t)ev[i].data.fd;
+      if (fd < L.nfds)
+        fd_ready(&L.fds[fd], ev[i].events);
+    }
+    return;
+  }
+  // From the end: an entry that leaves the set takes the last one's place,
+  // which has been seen already. The wake-up eventfd is the core's.
+  for (size_t i = L.npfds; i-- > 0;) {
+    struct pollfd p = L.pfds[i];
+    if (!p.revents || p.fd == L.wake_fd)
       continue;
-    struct io_fd *r = &L.fds[fd];
-    uint32_t e = ev[i].events;
-    if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
-      r->tcp = 0; // a state a call does not consume: always try from now on
-    // An urgent byte alone comes without EPOLLIN; recv(MSG_OOB) reads it.
-    if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-      r->drained[DIR_IN] = 0;
-      wake_all(r, DIR_IN, 0);
-    }
-    if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
-      r->drained[DIR_OUT] = 0;
-      wake_all(r, DIR_OUT, 0);
-    }
+    struct io_fd *r = &L.fds[p.fd];
+    // Closed behind the module's back: the retried call reports EBADF.
+    fd_ready(r, p.revents & POLLNVAL ? EPOLLIN | EPOLLOUT : p.revents);
+    pset_update(p.fd, r);
   }
 }
 
@@ -225,7 +369,8 @@ static void loop_destroy(void *unused) {
   if (L.epfd >= 0)
     close(L.epfd);
   free(L.fds);
-  L = (io_loop){.epfd = -1};
+  free(L.pfds);
+  L = (io_loop)IO_LOOP_INIT;
 }
 
 // fork(): the child would share the parent's epoll instance, and either
@@ -262,25 +407,73 @@ static int fd_register(int fd, struct io_fd *r) {
 // it, and then has nothing more to watch.
 int cacs__poll_wake_fd(void) __attribute__((weak));
 
+// The spin a thread's loop starts with: CACS_IO_SPIN_US from the
+// environment if it is a number of microseconds up to a second, else
+// CACS_IO_SPIN_DEFAULT_US.
+static int64_t default_spin_us(void) {
+  const char *e = getenv("CACS_IO_SPIN_US");
+  if (e && *e) {
+    char *end;
+    long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 0 && v <= 1000000)
+      return (int64_t)v;
+  }
+  return CACS_IO_SPIN_DEFAULT_US;
+}
+
+int64_t cacs_io_set_spin(int64_t usec) {
+  int64_t old = L.spin_us < 0 ? default_spin_us() : L.spin_us;
+  L.spin_us = usec < 0 ? default_spin_us() : usec > 1000000 ? 1000000 : usec;
+  return old;
+}
+
+// The most descriptors poll mode watches: CACS_IO_POLL_MAX from the
+// environment if it is a number (0: always epoll), else IO_POLL_MAX.
+static size_t poll_max(void) {
+  const char *e = getenv("CACS_IO_POLL_MAX");
+  if (e && *e) {
+    char *end;
+    long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 0)
+      return (size_t)v;
+  }
+  return IO_POLL_MAX;
+}
+
 static int loop_init(void) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
   if (epfd < 0)
     return -1;
+  if (L.spin_us < 0)
+    L.spin_us = default_spin_us();
+  if (!L.poll_max) {
+    L.poll_max = poll_max();
+    L.use_epoll = L.poll_max == 0;
+  }
   pthread_once(&loop_key_once, loop_key_init);
   pthread_setspecific(loop_key, &L);
   L.epfd = epfd;
   cacs__set_poll_hook(io_poll);
   // Level-triggered; the core resets it, and io_poll finds no waiter on it.
   int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
-  if (wake_fd >= 0) {
-    struct epoll_event ev = {EPOLLIN, {.fd = wake_fd}};
-    epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev);
+  if (L.use_epoll) {
+    if (wake_fd >= 0) {
+      struct epoll_event ev = {EPOLLIN, {.fd = wake_fd}};
+      epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev);
+    }
+    for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
+      struct io_fd *r = &L.fds[fd];
+      if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
+        fd_register((int)fd, r);
+    }
+  } else if (wake_fd >= 0) {
+    // First in the set, where no removal moves it (after fork, in place).
+    if (L.wake_fd >= 0 && L.npfds && L.pfds[0].fd == L.wake_fd)
+      L.pfds[0].fd = wake_fd;
+    else if (pset_add(wake_fd, POLLIN) < 0)
+      wake_fd = -1;
   }
-  for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
-    struct io_fd *r = &L.fds[fd];
-    if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
-      fd_register((int)fd, r);
-  }
+  L.wake_fd = wake_fd;
   return 0;
 }
 
@@ -318,7 +511,7 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return errno;
-  if (!r->registered && fd_register(fd, r) != 0)
+  if (L.use_epoll && !r->registered && fd_register(fd, r) != 0)
     return errno;
   struct io_waiter w[2];
   for (int dir = 0; dir < 2; dir++) {
@@ -327,8 +520,8 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
     if (dirs & (1u << dir))
       waiter_link(fd, dir, &w[dir]);
   }
-  int parked = ENOMEM;
-  if (cacs__io_wait_begin() == 0) {
+  int parked = errno = ENOMEM;
+  if (pset_update(fd, r) == 0 && cacs__io_wait_begin() == 0) {
     parked = cacs_park_timeout(timeout);
     cacs__io_wait_end();
   }
@@ -342,6 +535,7 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
     else if (result != ECANCELED)
       result = w[dir].result;
   }
+  pset_update(fd, &L.fds[fd]); // drop what the waiters left
   if (result >= 0)
     return result; // ready (even if the timer fired too), or closed
   return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake
