@@ -13,5 +13,5 @@
 // The test fails where a call loses the base pointer (x19): stock clang
 // made to bind to the plain entries.
 // RUN: %stock_clang %aarch64_flags -O2 -DCACS_YIELD_SAVE_BP=0 -I%cacs_include %S/park-pointers.c %cacs_io_aarch64 %cacs_rt_aarch64 -o %tu
-// RUN: %run_aarch64 %tu > %tu.out || true
+// RUN: timeout 20 %run_aarch64 %tu > %tu.out || true
 // RUN: not diff %t.ref %tu.out

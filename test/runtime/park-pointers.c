@@ -27,7 +27,7 @@
 // The test fails where a call loses the base pointer: stock clang 19 made
 // to bind to the plain entries.
 // RUN: %stock_clang -O2 -DCACS_YIELD_SAVE_BP=0 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %tu
-// RUN: %tu > %tu.out || true
+// RUN: timeout 20 %tu > %tu.out || true
 // RUN: %if llvm-19 %{ not diff %t.ref %tu.out %}
 //
 // CHECK: sum {{[0-9a-f]+}}
