@@ -21,7 +21,10 @@ Parts (--only, comma-separated; default all):
 Every server runs pinned to --server-cpu, the load (loadgen, wrk) and the
 mocked clients to --load-cpu. Each point is run --reps times, interleaved
 round-robin over the variants so that load changes on a shared machine hit
-all alike; the report gives medians. Everything is bounded in time: a
+all alike; the report gives medians. Where allowed (root, CAP_SYS_NICE),
+they run SCHED_FIFO (--rt, on by default): on a shared machine, work of
+normal priority then cannot preempt them, which keeps the request rates
+near a quiet machine's. Everything is bounded in time: a
 server that does not answer is killed, a run that hangs times out.
 """
 
@@ -97,10 +100,29 @@ def free_port():
         return s.getsockname()[1]
 
 
+# Real-time priority for the servers and the load (--rt): set by main() to
+# the chrt prefix when the system allows it.
+RT_PREFIX = []
+
+
+def rt_prefix(priority):
+    """["chrt", "-f", P] if this process may run a command SCHED_FIFO, else
+    []: on a shared machine, other work then cannot preempt the measured
+    processes (the kernel still keeps 5% of each second for others)."""
+    cmd = ["chrt", "-f", str(priority)]
+    if not shutil.which("chrt"):
+        return []
+    try:
+        ok = subprocess.run(cmd + ["true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return cmd if ok else []
+
+
 def pinned(cpu, cmd):
     if cpu is not None and shutil.which("taskset"):
-        return ["taskset", "-c", str(cpu)] + cmd
-    return cmd
+        return RT_PREFIX + ["taskset", "-c", str(cpu)] + cmd
+    return RT_PREFIX + cmd
 
 
 def wait_port(port, proc, timeout):
@@ -664,7 +686,9 @@ def write_report(outdir, data, a):
          "mean: [ANALYSIS.md](ANALYSIS.md).", "",
          f"Machine: {cpu_model(data['machine'])}, {os.cpu_count()} cores, "
          f"{data['machine'].get('kernel', '')}. Server pinned to CPU {a.server_cpu}, "
-         f"load (loadgen, wrk, mocked clients) to CPU {a.load_cpu}.", "",
+         f"load (loadgen, wrk, mocked clients) to CPU {a.load_cpu}"
+         + (f", both real-time (`{data['rt']}`: other work on the machine "
+            "cannot preempt them)." if data.get("rt") else "."), "",
          f"**Load average** (1/5/15 min) before: {' '.join(data['load_before'])}, "
          f"after: {' '.join(data['load_after'])}. "
          + ("The machine was shared with other work: times are indicative; "
@@ -877,6 +901,10 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--load-cpu", type=int, default=1)
+    ap.add_argument("--rt", type=int, default=10, metavar="PRIORITY",
+                    help="run servers and load SCHED_FIFO at PRIORITY (chrt) "
+                    "where allowed, so that other work on a shared machine "
+                    "does not preempt them; 0: normal scheduling")
     ap.add_argument("--segs", default="4096,1448",
                     help="mocked clients: bytes per socket read, comma-separated")
     ap.add_argument("--coros", type=int, default=64)
@@ -895,10 +923,13 @@ def main():
         a.server_cpu = a.load_cpu = None
     bdir = os.path.join(a.build, "bench")
     only = set(a.only.split(","))
+    global RT_PREFIX
+    RT_PREFIX = rt_prefix(a.rt) if a.rt > 0 else []
     t0 = time.time()
     data = {"command": a.argv or "scripts/bench-net", "quick": a.quick,
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": machine(a.build), "load_before": loadavg(), "notes": []}
+            "machine": machine(a.build), "load_before": loadavg(), "notes": [],
+            "rt": " ".join(RT_PREFIX)}
     servers = [b for _, b, _ in SERVERS]
     points, http_conns = ECHO_POINTS, [100, 1000]
     if a.quick:
