@@ -53,6 +53,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -312,9 +313,11 @@ static int loop_wait(struct epoll_event *ev, int64_t timeout_us) {
       return n;
     L.no_pwait2 = 1; // older kernels, qemu-user
   }
-  // Milliseconds, rounded up so that a timer is never polled early.
-  int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
-  return epoll_wait(L.epfd, ev, IO_EVENTS, ms);
+  // Milliseconds, rounded up so that a timer is never polled early; a
+  // timer past INT_MAX ms (24.8 days) is polled early, and the core waits
+  // again.
+  int64_t ms = timeout_us < 0 ? -1 : (timeout_us + 999) / 1000;
+  return epoll_wait(L.epfd, ev, IO_EVENTS, ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 static void io_poll(int64_t timeout_us) {
