@@ -22,7 +22,7 @@ Every server runs pinned to --server-cpu, the load (loadgen, wrk) and the
 mocked clients to --load-cpu. Each point is run --reps times, interleaved
 round-robin over the variants so that load changes on a shared machine hit
 all alike; the report gives medians. Where allowed (root, CAP_SYS_NICE),
-they run SCHED_FIFO (--rt, on by default): on a shared machine, work of
+they run SCHED_RR (--rt, on by default): on a shared machine, work of
 normal priority then cannot preempt them, which keeps the request rates
 near a quiet machine's. Everything is bounded in time: a
 server that does not answer is killed, a run that hangs times out.
@@ -106,10 +106,13 @@ RT_PREFIX = []
 
 
 def rt_prefix(priority):
-    """["chrt", "-f", P] if this process may run a command SCHED_FIFO, else
+    """["chrt", "-r", P] if this process may run a command SCHED_RR, else
     []: on a shared machine, other work then cannot preempt the measured
-    processes (the kernel still keeps 5% of each second for others)."""
-    cmd = ["chrt", "-f", str(priority)]
+    processes (the kernel still keeps 5% of each second for others).
+    Round-robin, not FIFO: wrk's timer thread and Go's threads share their
+    pinned CPU with a busy thread of the same priority, which FIFO never
+    preempts (wrk ran past its duration until killed)."""
+    cmd = ["chrt", "-r", str(priority)]
     if not shutil.which("chrt"):
         return []
     try:
@@ -902,7 +905,7 @@ def main():
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--load-cpu", type=int, default=1)
     ap.add_argument("--rt", type=int, default=10, metavar="PRIORITY",
-                    help="run servers and load SCHED_FIFO at PRIORITY (chrt) "
+                    help="run servers and load SCHED_RR at PRIORITY (chrt) "
                     "where allowed, so that other work on a shared machine "
                     "does not preempt them; 0: normal scheduling")
     ap.add_argument("--segs", default="4096,1448",
