@@ -115,7 +115,7 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   q_push(q, w);
   // The clock is read again only after a stray wake-up.
   uint64_t deadline =
-      timeout_us < 0 ? 0 : cacs__now_ns() + (uint64_t)timeout_us * 1000u;
+      timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__now_ns(), timeout_us);
   int64_t left = timeout_us;
   int r;
   for (;;) {
