@@ -48,21 +48,6 @@
 namespace cacs {
 
 namespace detail {
-/// A timeout in whole microseconds, rounded up (never shorter than asked);
-/// a negative duration is 0 (do not wait).
-template <class Rep, class Period>
-int64_t to_us(const std::chrono::duration<Rep, Period> &D) {
-  using namespace std::chrono;
-  if (D <= D.zero())
-    return 0;
-  if (duration_cast<duration<double, std::micro>>(D).count() >= 9.0e18)
-    return CACS_FOREVER;
-  auto Us = duration_cast<microseconds>(D);
-  if (Us < D)
-    ++Us;
-  return static_cast<int64_t>(Us.count());
-}
-
 inline void check(int Err, const char *What) {
   if (Err)
     throw std::system_error(Err, std::generic_category(), What);
@@ -152,6 +137,10 @@ public:
   template <class Rep, class Period, class Pred>
   bool wait_for(std::unique_lock<mutex> &L,
                 const std::chrono::duration<Rep, Period> &D, Pred P) {
+    if (detail::to_us(D) == CACS_FOREVER) { // now + D would overflow
+      wait(L, std::move(P));
+      return true;
+    }
     return wait_until(L, std::chrono::steady_clock::now() + D, std::move(P));
   }
   cacs_cond *native_handle() noexcept { return &C; }
