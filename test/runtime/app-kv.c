@@ -21,6 +21,8 @@
 // RUN: printf 'fun:kv_*\nfun:srv_*\nfun:cli_*\n' > %t.list
 // RUN: %clang -O2 -fpreserve-none-list=%t.list -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tp && %tp | diff %t.ref -
 // RUN: %clang -O0 -fpreserve-none-list=%t.list -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tp0 && %tp0 | diff %t.ref -
+// RUN: %if llvm-22 %{ %clang -O2 -fauto-preserve-none -fpreserve-none-callee-saved=none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tn && %tn | diff %t.ref - %}
+// RUN: %if gcc %{ gcc -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tg && %tg | diff %t.ref - %}
 // AArch64, ASan and valgrind: app-kv-aarch64.c, app-kv-tools.test.
 //
 // CHECK: server: 31 connections, 1040 requests (as many as sent), 2 closed idle, 8 dropped mid-request

@@ -20,6 +20,8 @@
 // RUN: %clangxx -std=c++17 -O2 -flto -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tl && %tl | diff %t.ref -
 // RUN: printf 'fun:*pipe*\n' > %t.list
 // RUN: %clangxx -std=c++17 -O2 -fpreserve-none-list=%t.list -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tp && %tp | diff %t.ref -
+// RUN: %if llvm-22 %{ %clangxx -std=c++17 -O2 -fauto-preserve-none -fpreserve-none-callee-saved=none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tn && %tn | diff %t.ref - %}
+// RUN: %if gcc %{ g++ -std=c++17 -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tg && %tg | diff %t.ref - %}
 // AArch64, ASan and TSan: app-pipeline-aarch64.cpp, app-pipeline-tools.test.
 //
 // CHECK: producer: 400 jobs, 2 stages, {{[0-9]+}} bytes

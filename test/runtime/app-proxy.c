@@ -21,6 +21,8 @@
 // RUN: %clang -O2 -flto -fauto-preserve-none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tl && %tl | diff %t.ref -
 // RUN: printf 'fun:px_*\nfun:echo_*\nfun:cl_*\n' > %t.list
 // RUN: %clang -O2 -fpreserve-none-list=%t.list -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tp && %tp | diff %t.ref -
+// RUN: %if llvm-22 %{ %clang -O2 -fauto-preserve-none -fpreserve-none-callee-saved=none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tn && %tn | diff %t.ref - %}
+// RUN: %if gcc %{ gcc -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %tg && %tg | diff %t.ref - %}
 // AArch64, ASan and valgrind: app-proxy-aarch64.c, app-proxy-tools.test.
 //
 // CHECK: clients: 12 echoed in full ({{[0-9]+}} bytes, checksums match), 3 aborted

@@ -217,7 +217,10 @@ typedef struct cacs_xsem {
 } cacs_xsem;
 
 int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
-void cacs_xsem_destroy(cacs_xsem *s); ///< no coroutine may wait on it
+/// No coroutine may wait on it, nor be still returning from a wait that a
+/// post served (it takes the lock again): destroy it from the waiting side,
+/// or once the waiter has told you it is done.
+void cacs_xsem_destroy(cacs_xsem *s);
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
 #if CACS__WAIT_NO_BP_BIND
 CACS__WAIT_DECL int cacs__call_xsem_wait(cacs_xsem *s, int64_t timeout_us)
