@@ -21,7 +21,12 @@
 // channel<T> copies trivially copyable T through the channel; any other
 // movable T (std::string, std::unique_ptr, ...) travels as a pointer to a
 // heap copy made on send and freed on receive (one allocation per item).
-// Items left in a channel when it is destroyed are destroyed with it.
+// Items left in a channel when it is destroyed are destroyed with it. A
+// shared channel must outlive every call on it, also one on another thread
+// that a send or close has just served (its coroutine takes the channel's
+// lock again before it returns): destroying it earlier aborts with a
+// message. A one-thread channel may be destroyed as soon as no coroutine
+// is queued on it (a one-shot reply channel, right after the reply).
 //
 //===----------------------------------------------------------------------===//
 
