@@ -764,7 +764,7 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
   }
   if (timeout_us == 0)
     return ETIMEDOUT;
-  if (timer_arm(self, cacs__now_ns() + (uint64_t)timeout_us * 1000u) != 0 ||
+  if (timer_arm(self, cacs__deadline_ns(cacs__now_ns(), timeout_us)) != 0 ||
       service_ensure() != 0) {
     if (self->timer_slot)
       timer_disarm(self);

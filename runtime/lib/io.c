@@ -495,7 +495,7 @@ static int64_t remaining_us(struct io_deadline *d) {
     return d->timeout_us;
   uint64_t now = cacs__now_ns();
   if (d->at_ns == 0) {
-    d->at_ns = now + (uint64_t)d->timeout_us * 1000u;
+    d->at_ns = cacs__deadline_ns(now, d->timeout_us);
     return d->timeout_us;
   }
   return cacs__us_until(d->at_ns, now);

@@ -45,6 +45,17 @@ static inline int64_t cacs__us_until(uint64_t deadline_ns, uint64_t now_ns) {
                                : (int64_t)((deadline_ns - now_ns + 999) / 1000);
 }
 
+/// The deadline `timeout_us` (>= 0) microseconds after `now_ns`. A timeout
+/// beyond the clock's range (INT64_MAX: some 292,000 years) saturates
+/// instead of wrapping around into the past, where it would expire at once.
+static inline uint64_t cacs__deadline_ns(uint64_t now_ns, int64_t timeout_us) {
+  uint64_t ns;
+  if (__builtin_mul_overflow((uint64_t)timeout_us, (uint64_t)1000, &ns) ||
+      __builtin_add_overflow(ns, now_ns, &ns))
+    return UINT64_MAX;
+  return ns;
+}
+
 typedef void (*cacs__poll_fn)(int64_t timeout_us);
 
 /// Install the calling thread's poll hook (NULL removes it).

@@ -115,7 +115,7 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   q_push(q, w);
   // The clock is read again only after a stray wake-up.
   uint64_t deadline =
-      timeout_us < 0 ? 0 : cacs__now_ns() + (uint64_t)timeout_us * 1000u;
+      timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__now_ns(), timeout_us);
   int64_t left = timeout_us;
   int r;
   for (;;) {
@@ -288,6 +288,12 @@ int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us) {
 // --- channel
 // -------------------------------------------------------------------
 //
+// A waiter that was served is off the queue, but has not returned yet: the
+// one-thread calls never touch the channel after their wait (`l` is a
+// copy), so the server may destroy it at once (a one-shot reply channel);
+// a shared channel stays busy until the waiter has taken the lock again
+// and left (`inside`).
+//
 // Invariants (under the lock): receivers wait only while the buffer is
 // empty and no sender waits; senders wait only while the buffer is full
 // (always, for capacity 0) and no receiver waits; nobody waits once closed.
@@ -296,6 +302,9 @@ struct cacs_chan {
   size_t item_size, cap;
   size_t head, count; // ring buffer: `count` items from slot `head`
   int closed;
+  // Shared channels: coroutines inside a wait on it, queued or served but
+  // not back yet (a served waiter takes the lock again before it returns).
+  size_t inside;
   lock_t lock; // &mutex for CACS_CHAN_SHARED, else NULL
   pthread_mutex_t mutex;
   cacs__waitq senders, receivers;
@@ -336,7 +345,7 @@ cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags) {
 
 int cacs_chan_destroy(cacs_chan *ch) {
   lock(ch->lock);
-  int busy = ch->senders.head || ch->receivers.head;
+  int busy = ch->senders.head || ch->receivers.head || ch->inside;
   unlock(ch->lock);
   if (busy)
     return EBUSY;
@@ -346,8 +355,22 @@ int cacs_chan_destroy(cacs_chan *ch) {
   return 0;
 }
 
+// wait_on for a channel's call; called and returns with the lock held.
+// The channel may be gone when a one-thread waiter returns.
+static int chan_wait(cacs_chan *ch, cacs__waitq *q, waiter *w,
+                     int64_t timeout_us) {
+  lock_t l = ch->lock;
+  if (!l)
+    return wait_on(q, w, timeout_us, NULL);
+  ch->inside++;
+  int r = wait_on(q, w, timeout_us, l);
+  ch->inside--;
+  return r;
+}
+
 int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us) {
-  lock(ch->lock);
+  lock_t l = ch->lock;
+  lock(l);
   int r = 0;
   waiter *w;
   if (ch->closed) {
@@ -362,14 +385,15 @@ int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us) {
   } else {
     waiter self;
     self.item = (void *)item; // a receiver copies it out, then serves us
-    r = wait_on(&ch->senders, &self, timeout_us, ch->lock);
+    r = chan_wait(ch, &ch->senders, &self, timeout_us);
   }
-  unlock(ch->lock);
+  unlock(l);
   return r;
 }
 
 int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
-  lock(ch->lock);
+  lock_t l = ch->lock;
+  lock(l);
   int r = 0;
   waiter *w;
   if (ch->count > 0) {
@@ -390,9 +414,9 @@ int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
   } else {
     waiter self;
     self.item = item; // a sender copies into it, then serves us
-    r = wait_on(&ch->receivers, &self, timeout_us, ch->lock);
+    r = chan_wait(ch, &ch->receivers, &self, timeout_us);
   }
-  unlock(ch->lock);
+  unlock(l);
   return r;
 }
 

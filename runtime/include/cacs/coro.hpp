@@ -15,6 +15,8 @@
 
 #include "cacs/coro.h"
 
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -25,7 +27,28 @@
 
 namespace cacs {
 
+/// A timeout that never passes (for the timed calls of cacs/io.hpp and
+/// cacs/sync.hpp).
+constexpr std::chrono::microseconds forever = std::chrono::microseconds::max();
+
 namespace detail {
+/// A std::chrono timeout in the whole microseconds of the C API: rounded
+/// up, so that a positive timeout never becomes 0 (do not wait); zero or
+/// negative (a deadline already passed) is 0, as for std:: timed waits;
+/// cacs::forever, and anything as long, is CACS_FOREVER.
+template <class Rep, class Period>
+int64_t to_us(const std::chrono::duration<Rep, Period> &D) {
+  using namespace std::chrono;
+  if (D <= D.zero())
+    return 0;
+  if (duration_cast<duration<double, std::micro>>(D).count() >= 9.0e18)
+    return CACS_FOREVER;
+  auto Us = duration_cast<microseconds>(D);
+  if (Us < D)
+    ++Us;
+  return static_cast<int64_t>(Us.count());
+}
+
 [[noreturn]] inline void escaped(const char *What) {
   std::fprintf(stderr, "cacs: uncaught exception in coroutine '%s': %s\n",
                cacs_name(cacs_self()), What);

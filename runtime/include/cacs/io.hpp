@@ -11,37 +11,22 @@
 //   // ~fd(): cacs_close
 //
 // cacs::fd owns a descriptor and closes it with cacs_close. Its calls are
-// those of cacs/io.h with std::chrono timeouts (cacs::forever: no limit;
-// a positive timeout shorter than a microsecond counts as one) and the same
-// results: -1 with errno on failure, no exceptions.
+// those of cacs/io.h with std::chrono timeouts, as for std:: timed waits
+// (cacs::forever: no limit; zero or negative, a deadline already passed:
+// do not wait; a positive timeout shorter than a microsecond counts as
+// one) and the same results: -1 with errno on failure, no exceptions.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_IO_HPP
 #define CACS_IO_HPP
 
+#include "cacs/coro.hpp"
 #include "cacs/io.h"
 
 #include <chrono>
 
 namespace cacs {
-
-/// A timeout that never passes.
-constexpr std::chrono::microseconds forever{CACS_FOREVER};
-
-namespace detail {
-/// Microseconds for cacs/io.h: rounded up, so that a positive timeout
-/// never becomes 0 (do not wait).
-template <class Rep, class Period>
-int64_t micros(std::chrono::duration<Rep, Period> D) {
-  if (D < D.zero())
-    return CACS_FOREVER;
-  auto U = std::chrono::duration_cast<std::chrono::microseconds>(D);
-  if (U < D)
-    ++U;
-  return static_cast<int64_t>(U.count());
-}
-} // namespace detail
 
 class fd {
 public:
@@ -76,49 +61,49 @@ public:
 
   template <class D = timeout>
   ssize_t read(void *Buf, size_t N, D Timeout = forever) const {
-    return cacs_read(Fd, Buf, N, detail::micros(Timeout));
+    return cacs_read(Fd, Buf, N, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t write(const void *Buf, size_t N, D Timeout = forever) const {
-    return cacs_write(Fd, Buf, N, detail::micros(Timeout));
+    return cacs_write(Fd, Buf, N, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t write_all(const void *Buf, size_t N, D Timeout = forever) const {
-    return cacs_write_all(Fd, Buf, N, detail::micros(Timeout));
+    return cacs_write_all(Fd, Buf, N, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t readv(const struct iovec *Iov, int Count, D Timeout = forever) const {
-    return cacs_readv(Fd, Iov, Count, detail::micros(Timeout));
+    return cacs_readv(Fd, Iov, Count, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t writev(const struct iovec *Iov, int Count,
                  D Timeout = forever) const {
-    return cacs_writev(Fd, Iov, Count, detail::micros(Timeout));
+    return cacs_writev(Fd, Iov, Count, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t recv(void *Buf, size_t N, int Flags, D Timeout = forever) const {
-    return cacs_recv(Fd, Buf, N, Flags, detail::micros(Timeout));
+    return cacs_recv(Fd, Buf, N, Flags, detail::to_us(Timeout));
   }
   template <class D = timeout>
   ssize_t send(const void *Buf, size_t N, int Flags,
                D Timeout = forever) const {
-    return cacs_send(Fd, Buf, N, Flags, detail::micros(Timeout));
+    return cacs_send(Fd, Buf, N, Flags, detail::to_us(Timeout));
   }
   /// 0 when ready for `Events` (EPOLLIN, EPOLLOUT), else -1 with errno.
   template <class D = timeout>
   int wait(uint32_t Events, D Timeout = forever) const {
-    return cacs_wait_fd(Fd, Events, detail::micros(Timeout));
+    return cacs_wait_fd(Fd, Events, detail::to_us(Timeout));
   }
   /// The accepted connection; an empty fd (errno set) on failure.
   template <class D = timeout>
   fd accept(struct sockaddr *Addr = nullptr, socklen_t *Len = nullptr,
             D Timeout = forever) const {
-    return fd(cacs_accept(Fd, Addr, Len, detail::micros(Timeout)));
+    return fd(cacs_accept(Fd, Addr, Len, detail::to_us(Timeout)));
   }
   template <class D = timeout>
   int connect(const struct sockaddr *Addr, socklen_t Len,
               D Timeout = forever) const {
-    return cacs_connect(Fd, Addr, Len, detail::micros(Timeout));
+    return cacs_connect(Fd, Addr, Len, detail::to_us(Timeout));
   }
 
 private:

@@ -170,7 +170,11 @@ enum cacs_chan_flags {
 
 /// NULL (errno ENOMEM or EINVAL for item_size 0) on failure.
 cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags);
-/// Free it. EBUSY (and nothing freed) while a coroutine waits on it.
+/// Free it. EBUSY (and nothing freed) while a coroutine waits on it; for a
+/// shared channel also while a coroutine that a send, receive or close
+/// served has not returned from its call yet (it takes the channel's lock
+/// again). A one-thread channel may be freed right after the send or close
+/// that served its last waiter (a one-shot reply channel).
 int cacs_chan_destroy(cacs_chan *ch);
 /// Copy item_size bytes from `item` into the channel: 0, ETIMEDOUT, EPIPE,
 /// ENOMEM.
@@ -213,7 +217,10 @@ typedef struct cacs_xsem {
 } cacs_xsem;
 
 int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
-void cacs_xsem_destroy(cacs_xsem *s); ///< no coroutine may wait on it
+/// No coroutine may wait on it, nor be still returning from a wait that a
+/// post served (it takes the lock again): destroy it from the waiting side,
+/// or once the waiter has told you it is done.
+void cacs_xsem_destroy(cacs_xsem *s);
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
 #if CACS__WAIT_NO_BP_BIND
 CACS__WAIT_DECL int cacs__call_xsem_wait(cacs_xsem *s, int64_t timeout_us)

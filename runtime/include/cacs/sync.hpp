@@ -21,7 +21,12 @@
 // channel<T> copies trivially copyable T through the channel; any other
 // movable T (std::string, std::unique_ptr, ...) travels as a pointer to a
 // heap copy made on send and freed on receive (one allocation per item).
-// Items left in a channel when it is destroyed are destroyed with it.
+// Items left in a channel when it is destroyed are destroyed with it. A
+// shared channel must outlive every call on it, also one on another thread
+// that a send or close has just served (its coroutine takes the channel's
+// lock again before it returns): destroying it earlier aborts with a
+// message. A one-thread channel may be destroyed as soon as no coroutine
+// is queued on it (a one-shot reply channel, right after the reply).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,21 +53,6 @@
 namespace cacs {
 
 namespace detail {
-/// A timeout in whole microseconds, rounded up (never shorter than asked);
-/// a negative duration is 0 (do not wait).
-template <class Rep, class Period>
-int64_t to_us(const std::chrono::duration<Rep, Period> &D) {
-  using namespace std::chrono;
-  if (D <= D.zero())
-    return 0;
-  if (duration_cast<duration<double, std::micro>>(D).count() >= 9.0e18)
-    return CACS_FOREVER;
-  auto Us = duration_cast<microseconds>(D);
-  if (Us < D)
-    ++Us;
-  return static_cast<int64_t>(Us.count());
-}
-
 inline void check(int Err, const char *What) {
   if (Err)
     throw std::system_error(Err, std::generic_category(), What);
@@ -152,6 +142,10 @@ public:
   template <class Rep, class Period, class Pred>
   bool wait_for(std::unique_lock<mutex> &L,
                 const std::chrono::duration<Rep, Period> &D, Pred P) {
+    if (detail::to_us(D) == CACS_FOREVER) { // now + D would overflow
+      wait(L, std::move(P));
+      return true;
+    }
     return wait_until(L, std::chrono::steady_clock::now() + D, std::move(P));
   }
   cacs_cond *native_handle() noexcept { return &C; }
