@@ -694,8 +694,11 @@ def write_report(outdir, data, a):
             "cannot preempt them)." if data.get("rt") else "."), "",
          f"**Load average** (1/5/15 min) before: {' '.join(data['load_before'])}, "
          f"after: {' '.join(data['load_after'])}. "
-         + ("The machine was shared with other work: times are indicative; "
-            "callgrind and system call counts are the repeatable figures." if
+         + (("Other work ran on the machine at normal priority; the measured "
+             "processes preempted it (real-time), and the min..max ranges show "
+             "the noise left." if data.get("rt") else
+             "The machine was shared with other work: times are indicative; "
+             "callgrind and system call counts are the repeatable figures.") if
             data['load_before'] and float(data['load_before'][0]) > 0.5 else ""), ""]
     if "echo" in data or "http" in data:
         L += [f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
