@@ -202,16 +202,45 @@ void removeEntryHooks(llvm::Function &F);
 unsigned integerArgumentRegisters(const llvm::FunctionType &FTy,
                                   const llvm::AttributeList &Attrs = {});
 
-/// The register a preserve_none call with type \p FTy and attributes
-/// \p Attrs would pass an integer argument in (its number in \p Number,
-/// from 1) although \p Caller reserves it for other uses (AArch64
-/// -ffixed-xN, as for a global register variable: the call would overwrite
-/// it), or "" if none. A shield would not help: it reserves the register
-/// too.
-std::string reservedArgumentRegister(const llvm::Function &Caller,
-                                     const llvm::FunctionType &FTy,
-                                     const llvm::AttributeList &Attrs,
-                                     const RuleContext &RC, unsigned &Number);
+/// A register that a preserve_none call may overwrite although its caller
+/// reserves it for other uses (AArch64 -ffixed-xN, as for a global register
+/// variable, which the backend refuses to read without it).
+struct ReservedRegisterHazard {
+  enum Kind {
+    None,
+    /// The call passes an integer argument in it (\p Number, from 1). A
+    /// shield would not help: it reserves the register too.
+    Argument,
+    /// It is callee-saved in the C convention but not in preserve_none
+    /// (x20-x28). LLVM 19 saves such a register in the prologue of every C
+    /// function that modifies it, reserved or not, so after a C call it is
+    /// always what it was: a shield (which modifies it by its call) restores
+    /// it just as well.
+    Restore,
+    /// The same, on LLVM 22, which saves a register only where it is not
+    /// reserved: after a C call it is what it was if the callee was compiled
+    /// without -ffixed-xN, and what the callee wrote if compiled with it.
+    /// Unless the callee's definition is in view and reserves it too, cacs
+    /// cannot tell which, and a shield (or none) may be wrong.
+    Unknown,
+  };
+  Kind What = None;
+  std::string Reg;
+  unsigned Number = 0;
+  /// Unknown: the callee's definition, as the linker keeps it, is in view
+  /// (and does not reserve Reg).
+  bool CalleeSeen = false;
+  explicit operator bool() const { return What != None; }
+};
+
+/// What a preserve_none call from \p Caller with type \p FTy and attributes
+/// \p Attrs may do to a register Caller reserves. \p Callee is the function
+/// called, null if unknown (an indirect call).
+ReservedRegisterHazard reservedRegisterHazard(const llvm::Function &Caller,
+                                              const llvm::FunctionType &FTy,
+                                              const llvm::AttributeList &Attrs,
+                                              const llvm::Function *Callee,
+                                              const RuleContext &RC);
 
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {
@@ -223,6 +252,9 @@ enum class ShieldReason {
   /// RuleContext::mayFastISelLowerAll), and would pass the call's arguments
   /// in the AAPCS registers.
   FastISel,
+  /// The caller reserves a register the C convention preserves and
+  /// preserve_none does not (ReservedRegisterHazard::Restore).
+  ReservedRegister,
 };
 
 /// Must \p CB, a preserve_none call, go through a shield?

@@ -25,6 +25,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -123,28 +124,56 @@ static bool hasTargetFeature(const Function &F, StringRef Feature) {
   return is_contained(Features, Feature);
 }
 
-std::string cacs::reservedArgumentRegister(const Function &Caller,
-                                           const FunctionType &FTy,
-                                           const AttributeList &Attrs,
-                                           const RuleContext &RC,
-                                           unsigned &Number) {
+ReservedRegisterHazard cacs::reservedRegisterHazard(const Function &Caller,
+                                                    const FunctionType &FTy,
+                                                    const AttributeList &Attrs,
+                                                    const Function *Callee,
+                                                    const RuleContext &RC) {
   // AArch64 preserve_none passes integer arguments in x20-x28, x0-x7,
   // x10-x14, x9, x15; -ffixed-xN reserves any of them ("+reserve-xN").
   static const unsigned AArch64Regs[] = {20, 21, 22, 23, 24, 25, 26, 27,
                                          28, 0,  1,  2,  3,  4,  5,  6,
                                          7,  10, 11, 12, 13, 14, 9,  15};
+  ReservedRegisterHazard H;
   if (!RC.isAArch64())
-    return "";
+    return H;
+  auto Reserves = [](const Function &F, unsigned N) {
+    return hasTargetFeature(F, "+reserve-x" + std::to_string(N));
+  };
   unsigned Regs = std::min<unsigned>(integerArgumentRegisters(FTy, Attrs),
                                      std::size(AArch64Regs));
-  for (unsigned I = 0; I != Regs; ++I) {
-    std::string Reg = "x" + std::to_string(AArch64Regs[I]);
-    if (hasTargetFeature(Caller, "+reserve-" + Reg)) {
-      Number = I + 1;
-      return Reg;
+  for (unsigned I = 0; I != Regs; ++I)
+    if (Reserves(Caller, AArch64Regs[I])) {
+      H.What = ReservedRegisterHazard::Argument;
+      H.Reg = "x" + std::to_string(AArch64Regs[I]);
+      H.Number = I + 1;
+      return H;
+    }
+  // x19 cannot be reserved (it may be the base pointer); x20-x28 are
+  // callee-saved in the C convention only. The other reservable registers
+  // are not preserved across a C call either, so every unit must reserve
+  // them anyway. Only a definition that the linker keeps says how the callee
+  // was compiled: clang gives a declaration the unit's own target features,
+  // and another unit's copy, compiled otherwise, may replace a linkonce or
+  // weak one.
+  bool CalleeSeen =
+      Callee && !Callee->isDeclaration() && Callee->isDefinitionExact();
+  for (unsigned N = 20; N <= 28; ++N) {
+    if (!Reserves(Caller, N))
+      continue;
+    H.Reg = "x" + std::to_string(N);
+    if (LLVM_VERSION_MAJOR < 22) {
+      H.What = ReservedRegisterHazard::Restore;
+      return H;
+    }
+    if (!(CalleeSeen && Reserves(*Callee, N))) {
+      H.What = ReservedRegisterHazard::Unknown;
+      H.CalleeSeen = CalleeSeen;
+      return H;
     }
   }
-  return "";
+  H.Reg.clear();
+  return H;
 }
 
 /// The name of a calling convention in messages.
@@ -385,17 +414,22 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::MustTailCallSite,
           ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
-    unsigned Number = 0;
-    std::string Reg = reservedArgumentRegister(*Caller, *CB->getFunctionType(),
-                                               CB->getAttributes(), RC, Number);
-    if (!Reg.empty())
-      return reject(Ineligible::CallerReservedRegister,
-                    ("its caller '" + Caller->getName() + "' reserves " + Reg +
-                     " (-ffixed-" + Reg +
-                     "), in which the call would pass its integer argument " +
-                     Twine(Number))
-                        .str(),
-                    Caller);
+    if (ReservedRegisterHazard H = reservedRegisterHazard(
+            *Caller, *CB->getFunctionType(), CB->getAttributes(), &F, RC))
+      return reject(
+          Ineligible::CallerReservedRegister,
+          ("its caller '" + Caller->getName() + "' reserves " + H.Reg +
+           " (-ffixed-" + H.Reg + "), " +
+           (H.What == ReservedRegisterHazard::Argument
+                ? "in which the call would pass its integer argument " +
+                      Twine(H.Number)
+            : H.What == ReservedRegisterHazard::Restore
+                ? Twine("which it would no longer preserve")
+                : "which it would no longer preserve: it does not "
+                  "reserve " +
+                      Twine(H.Reg)))
+              .str(),
+          Caller);
     // A call that would need a shield once it is preserve_none: infecting
     // would only move the cost into the shield.
     switch (needsShield(*CB, RC)) {
@@ -408,6 +442,8 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
                      "not kept across preserve_none calls")
                         .str(),
                     Caller);
+    case ShieldReason::ReservedRegister:
+      llvm_unreachable("reservedRegisterHazard rejected it above");
     case ShieldReason::FastISel:
       return reject(
           Ineligible::CallerOptNone,
@@ -463,6 +499,10 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   if (RC.isAArch64() && (Caller.hasOptNone() || RC.mayFastISelLowerAll()) &&
       !CB.getFunctionType()->isVarArg())
     return ShieldReason::FastISel;
+  if (reservedRegisterHazard(Caller, *CB.getFunctionType(), CB.getAttributes(),
+                             CB.getCalledFunction(), RC)
+          .What == ReservedRegisterHazard::Restore)
+    return ShieldReason::ReservedRegister;
   return ShieldReason::None;
 }
 

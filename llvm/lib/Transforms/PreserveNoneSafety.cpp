@@ -293,24 +293,39 @@ private:
       shield(F, *CB, Why);
   }
 
-  /// A call that would overwrite a register its caller reserves.
+  /// A call that may overwrite a register its caller reserves.
   void checkReservedRegister(Function &Caller, CallBase &CB) {
-    unsigned Number = 0;
-    std::string Reg = reservedArgumentRegister(Caller, *CB.getFunctionType(),
-                                               CB.getAttributes(), RC, Number);
-    if (Reg.empty())
-      return;
     Function *Callee = CB.getCalledFunction();
-    error(Caller,
-          "preserve_none call " +
-              (Callee ? "to '" + Callee->getName() + "' "
-                      : Twine("through a pointer ")) +
-              "in '" + Caller.getName() + "' passes its integer argument " +
-              Twine(Number) + " in " + Reg + ", which -ffixed-" + Reg +
-              " reserves (for a global register variable, say); do not "
-              "reserve " +
-              Reg + " in code that calls preserve_none functions",
-          CB.getDebugLoc());
+    ReservedRegisterHazard H = reservedRegisterHazard(
+        Caller, *CB.getFunctionType(), CB.getAttributes(), Callee, RC);
+    // A register LLVM 19 would restore: the call goes through a shield.
+    if (!H || H.What == ReservedRegisterHazard::Restore)
+      return;
+    std::string Call = ("preserve_none call " +
+                        (Callee ? "to '" + Callee->getName() + "' "
+                                : Twine("through a pointer ")) +
+                        "in '" + Caller.getName() + "' ")
+                           .str();
+    std::string Fix = "do not reserve " + H.Reg +
+                      " in code that calls preserve_none functions";
+    if (H.What == ReservedRegisterHazard::Argument)
+      error(Caller,
+            Call + "passes its integer argument " + Twine(H.Number) + " in " +
+                H.Reg + ", which -ffixed-" + H.Reg +
+                " reserves (for a global register variable, say); " + Fix,
+            CB.getDebugLoc());
+    else
+      error(Caller,
+            Call + "may overwrite " + H.Reg + ", which -ffixed-" + H.Reg +
+                " reserves (for a global register variable, say): a "
+                "preserve_none function need not preserve " +
+                H.Reg + ", and " +
+                (H.CalleeSeen
+                     ? "'" + Callee->getName() + "' does not reserve it"
+                     : Twine("cacs cannot see whether the callee reserves "
+                             "it")) +
+                "; " + Fix,
+            CB.getDebugLoc());
     recoverFromError(CB);
   }
 
@@ -429,17 +444,20 @@ private:
     auto *CI = dyn_cast<CallInst>(&CB);
     if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
         CB.getFunctionType()->isVarArg()) {
-      std::string What =
-          Why == ShieldReason::BasePointer
-              ? "addresses its stack frame through a base pointer, which "
-                "this preserve_none call does not preserve"
-              : std::string(
-                    Caller.hasOptNone()
-                        ? "is optnone"
-                        : "is lowered by FastISel (-O0 code generation or "
-                          "-mllvm -fast-isel)") +
-                    ", and on AArch64 LLVM passes the arguments of its "
-                    "preserve_none calls in the wrong registers";
+      std::string What;
+      if (Why == ShieldReason::BasePointer)
+        What = "addresses its stack frame through a base pointer, which "
+               "this preserve_none call does not preserve";
+      else if (Why == ShieldReason::ReservedRegister)
+        What = "reserves a register (-ffixed-xN) that a C call preserves "
+               "and this preserve_none call does not";
+      else
+        What = std::string(Caller.hasOptNone()
+                               ? "is optnone"
+                               : "is lowered by FastISel (-O0 code "
+                                 "generation or -mllvm -fast-isel)") +
+               ", and on AArch64 LLVM passes the arguments of its "
+               "preserve_none calls in the wrong registers";
       error(Caller,
             "'" + Caller.getName() + "' " + What +
                 ", and cacs cannot route this call through a shield "
@@ -484,8 +502,11 @@ private:
         << "' goes through a shield";
       if (Callee)
         R << " (callee '" << ore::NV("Callee", Callee->getName()) << "')";
-      R << (Why == ShieldReason::BasePointer
-                ? ": the caller may use a base pointer"
+      R << (Why == ShieldReason::BasePointer ? ": the caller may use a base "
+                                               "pointer"
+            : Why == ShieldReason::ReservedRegister
+                ? ": the caller reserves a register that preserve_none "
+                  "does not preserve"
                 : ": the caller is lowered by AArch64 FastISel");
       return R;
     });
