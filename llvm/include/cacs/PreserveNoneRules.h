@@ -287,6 +287,16 @@ enum class BindingHazard {
 /// the caller and the callee.
 BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
 
+/// Would \p CB, a preserve_none call, find no register for its target if
+/// made a jump (a sibling call: `tail`; or `musttail`)? x86-64 jumps to an
+/// address in a register that carries no argument and is not restored
+/// before the jump (rax, rcx, rdx, rsi, rdi, r8, r9, r11), every one of which
+/// preserve_none passes an argument in from 12 integer arguments; a call to
+/// a pointer or through the GOT (nonlazybind: -fno-plt, or bound at load time
+/// by cacs) needs one. LLVM 19 and 22 then stop with "ran out of registers
+/// during register allocation"; a `tail` call can be made an ordinary one.
+bool jumpTargetLacksRegister(const llvm::CallBase &CB, const RuleContext &RC);
+
 /// Must every reference this module makes to \p F be bound at load time? True
 /// for a preserve_none function that may be bound lazily and whose integer
 /// arguments reach a register the lazy resolver clobbers. Not only its

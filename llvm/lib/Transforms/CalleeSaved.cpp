@@ -465,27 +465,27 @@ private:
     });
   }
 
-  /// An indirect preserve_none musttail call whose arguments take all 12
-  /// integer argument registers leaves none for the target address (x86-64,
-  /// LLVM 19 and 22: "ran out of registers during register allocation").
-  /// The registers are counted by the rules' integerArgumentRegisters (an
-  /// i128 takes two). Diagnosed in every phase: the sooner the better.
+  /// A preserve_none musttail call through a pointer or the GOT whose
+  /// arguments take all 12 integer argument registers leaves none for the
+  /// target address (x86-64, LLVM 19 and 22: "ran out of registers during
+  /// register allocation"; jumpTargetLacksRegister). Diagnosed in every
+  /// phase: the sooner the better.
   bool checkMustTailCalls() {
     bool Changed = false;
+    RuleContext RC(M);
     for (Function &F : M)
       for (Instruction &I : instructions(F)) {
         auto *CI = dyn_cast<CallInst>(&I);
-        if (!CI || !CI->isMustTailCall() || CI->getCalledFunction() ||
-            CI->isInlineAsm() ||
-            CI->getCallingConv() != CallingConv::PreserveNone)
+        if (!CI || !CI->isMustTailCall() || !jumpTargetLacksRegister(*CI, RC))
           continue;
         unsigned Regs = integerArgumentRegisters(*CI->getFunctionType(),
                                                  CI->getAttributes());
-        if (Regs < NumIntArgRegs)
-          continue;
+        const Function *Callee = CI->getCalledFunction();
         emitError(F,
-                  "indirect preserve_none musttail call in '" + F.getName() +
-                      "' needs " + Twine(Regs) +
+                  (Callee ? "preserve_none musttail call to '" +
+                                Callee->getName() + "' through the GOT"
+                          : Twine("indirect preserve_none musttail call")) +
+                      " in '" + F.getName() + "' needs " + Twine(Regs) +
                       " integer argument registers; on x86-64 at most " +
                       Twine(NumIntArgRegs - 1) +
                       " leave one for the target address",

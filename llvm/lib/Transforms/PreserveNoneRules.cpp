@@ -540,14 +540,28 @@ bool cacs::mustBindAtLoadTime(const Function &F, const RuleContext &RC) {
          lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(F);
 }
 
+/// Does \p CB take its target from a register: a call through a pointer,
+/// or through the GOT? A dso_local callee is called directly whatever
+/// nonlazybind says.
+static bool callsThroughRegister(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  return !Callee || (Callee->hasFnAttribute(Attribute::NonLazyBind) &&
+                     !Callee->isDSOLocal());
+}
+
+bool cacs::jumpTargetLacksRegister(const CallBase &CB, const RuleContext &RC) {
+  return RC.isX86_64() && !CB.isInlineAsm() &&
+         CB.getCallingConv() == CallingConv::PreserveNone &&
+         callsThroughRegister(CB) &&
+         integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes()) >=
+             12;
+}
+
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   unsigned Regs =
       integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes());
   const Function *Callee = CB.getCalledFunction();
-  // A dso_local callee is called directly whatever nonlazybind says.
-  bool ThroughGOT =
-      !Callee ||
-      (Callee->hasFnAttribute(Attribute::NonLazyBind) && !Callee->isDSOLocal());
+  bool ThroughGOT = callsThroughRegister(CB);
   bool LazyHazard =
       Callee && lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(*Callee);
   // An x86-64 retpoline thunk takes the target in r11, the 11th argument.

@@ -84,6 +84,17 @@ public:
     if (returnedArgumentMiscompiles(T))
       for (Function &F : M)
         dropReturned(F);
+    // 4. Sibling calls whose target address would find no register once the
+    // calls are bound: ordinary calls instead (musttail ones are the
+    // callee-saved pass's error).
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (auto *CI = dyn_cast<CallInst>(&I);
+            CI && CI->getTailCallKind() == CallInst::TCK_Tail &&
+            jumpTargetLacksRegister(*CI, RC)) {
+          CI->setTailCallKind(CallInst::TCK_None);
+          Changed = true;
+        }
     return Changed;
   }
 
