@@ -139,9 +139,14 @@ public:
   /// lazily bound PLT entry the function's address in the whole program (a
   /// canonical PLT entry), and no call of it can be bound at load time.
   bool takesAbsoluteAddresses() const { return AbsoluteAddresses; }
+  /// Is the code linked with -z now, which binds every PLT entry at load
+  /// time (the setting cacs-link-binds-now: only a command that compiles and
+  /// links knows)?
+  bool linkBindsNow() const { return LinkBindsNow; }
 
 private:
-  bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses;
+  bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses,
+      LinkBindsNow;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneRules.h"
+#include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 #include "cacs/StackFrame.h"
 
@@ -42,7 +43,8 @@ static bool fastISelOptionGiven() {
 }
 
 RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
-    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0) {
+    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0),
+      LinkBindsNow(flagSetting(SettingID::LinkBindsNow)) {
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
@@ -529,6 +531,8 @@ static bool usesIndirectThunkCalls(const Function &F) {
 /// Do \p Regs integer argument registers reach one that the lazy resolver
 /// clobbers?
 static bool lazyResolverClobbers(unsigned Regs, const RuleContext &RC) {
+  if (RC.linkBindsNow())
+    return false;
   unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
   return Lazy && Regs >= Lazy;
 }

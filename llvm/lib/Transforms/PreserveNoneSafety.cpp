@@ -411,7 +411,8 @@ private:
                    "the large code model (-mcmodel=large) that is not "
                    "position-independent takes its address directly, which "
                    "makes the PLT entry its address everywhere, so cacs "
-                   "cannot bind it at load time; compile with -fPIC or -fPIE");
+                   "cannot bind it at load time; compile with -fPIC or -fPIE, "
+                   "or link with -z now in the command that compiles");
     F.addFnAttr(Attribute::NonLazyBind);
     F.setDSOLocal(false);
     if (RC.isAArch64() && T.isOSBinFormatELF())
