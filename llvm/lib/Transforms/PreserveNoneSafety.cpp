@@ -177,16 +177,11 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
-    else if (E.Why == Ineligible::EntryHookArgument) {
-      // Unlike a probed frame, this changes what a profile or a tracer
-      // shows: the hook sees the body, not F.
-      emit(M.getContext(), DS_Warning,
-           "preserve_none function '" + F.getName() + "': " + E.Detail +
-               "; cacs moves its body and the hook into the C-convention "
-               "function '" +
-               F.getName() + ".cacs.body'");
+    else if (E.Why == Ineligible::EntryHookArgument)
+      // What a profile or a tracer shows changes (the hook sees the body),
+      // what the program computes does not: a remark, not a warning, which
+      // -Werror would make an error with no way to build the program.
       splitFrame(F, E.Detail);
-    }
     if (mustBindAtLoadTime(F, RC))
       bindAtLoadTime(F);
   }
@@ -257,7 +252,8 @@ private:
     // an entry hook: the body has it, in the C convention, and a symbol of
     // its own, so that a profile names it.
     F.removeFnAttr("split-stack");
-    if (hasEntryHook(F)) {
+    bool MovedHook = hasEntryHook(F);
+    if (MovedHook) {
       removeEntryHooks(F);
       Body->setLinkage(GlobalValue::InternalLinkage);
     }
@@ -265,10 +261,13 @@ private:
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
     ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "Split", &F)
-             << "the body of preserve_none '"
-             << ore::NV("Function", F.getName())
-             << "' moves into a C-convention function: " << Why;
+      OptimizationRemark R(DEBUG_TYPE, "Split", &F);
+      R << "the body of preserve_none '" << ore::NV("Function", F.getName())
+        << "' moves into a C-convention function: " << Why;
+      if (MovedHook)
+        R << "; the hook moves with it, so the hook and a profile see '"
+          << ore::NV("Body", Body->getName()) << "'";
+      return R;
     });
   }
 
