@@ -79,6 +79,9 @@ public:
       if (!F->isDeclaration() && !F->getName().ends_with(".cacs.shield"))
         visitCalls(*F);
     }
+    // The bodies that splitFrame moved out hold the split functions' calls.
+    for (Function *Body : SplitBodies)
+      visitCalls(*Body);
     // 3. Attributes the backend lowers wrongly, on every preserve_none
     // function and call left (the shields' calls included).
     if (returnedArgumentMiscompiles(T))
@@ -104,6 +107,9 @@ private:
   RuleContext RC;
   WrapperBuilder Wrappers;
   bool Changed = false;
+  /// The C-convention bodies splitFrame made, whose calls are still to be
+  /// visited.
+  SmallVector<Function *, 4> SplitBodies;
 
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
@@ -257,6 +263,7 @@ private:
       removeEntryHooks(F);
       Body->setLinkage(GlobalValue::InternalLinkage);
     }
+    SplitBodies.push_back(Body);
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
