@@ -180,6 +180,10 @@ std::string settingsPragma(const CACSFlags &F,
   SHA256 H;
   for (const cacs::Setting &S : cacs::Settings) {
     unsigned I = static_cast<unsigned>(S.ID);
+    // A fact of this command's link, which a preprocessed file compiled
+    // elsewhere need not share.
+    if (S.ID == cacs::SettingID::LinkBindsNow)
+      continue;
     if (S.isChoice()) {
       H.update(S.name());
       H.update(("=" + S.Choices[F.Choice[I]] + ";").str());
