@@ -247,6 +247,16 @@ ReservedRegisterHazard reservedRegisterHazard(const llvm::Function &Caller,
                                               const llvm::Function *Callee,
                                               const RuleContext &RC);
 
+/// May \p CB, a preserve_none call on x86-64, pass an argument on the
+/// stack: more than 12 integer or 8 float/double arguments, or one that may
+/// go to memory for another reason (an aggregate, a vector, i128, x86_fp80,
+/// a byval, inalloca, preallocated or nest parameter, a result returned
+/// through memory)? LLVM 22 saves the caller's frame and base pointers around
+/// a call that may clobber them by pushing them, and then stores such
+/// arguments over them ("Interference usage of base pointer/frame
+/// pointer", or a garbage frame).
+bool mayPassArgumentsOnStack(const llvm::CallBase &CB);
+
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {
   None,

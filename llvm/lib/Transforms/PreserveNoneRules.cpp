@@ -480,17 +480,50 @@ Eligibility cacs::canTakePreserveNone(const Function &F, RuleContext &RC,
   return {};
 }
 
+static bool isIntegerScalar(Type *T) {
+  return T->isPointerTy() ||
+         (T->isIntegerTy() && T->getIntegerBitWidth() <= 64);
+}
+
+static bool isFPScalar(Type *T) { return T->isFloatTy() || T->isDoubleTy(); }
+
+bool cacs::mayPassArgumentsOnStack(const CallBase &CB) {
+  Type *Ret = CB.getType();
+  if (!Ret->isVoidTy() && !isIntegerScalar(Ret) && !isFPScalar(Ret))
+    return true;
+  const AttributeList &Attrs = CB.getAttributes();
+  unsigned IntRegs = 0, FPRegs = 0;
+  for (unsigned I = 0, E = CB.arg_size(); I != E; ++I) {
+    Type *T = CB.getArgOperand(I)->getType();
+    if (Attrs.hasParamAttr(I, Attribute::ByVal) ||
+        Attrs.hasParamAttr(I, Attribute::InAlloca) ||
+        Attrs.hasParamAttr(I, Attribute::Preallocated) ||
+        Attrs.hasParamAttr(I, Attribute::Nest))
+      return true;
+    if (isIntegerScalar(T))
+      ++IntRegs;
+    else if (isFPScalar(T))
+      ++FPRegs;
+    else
+      return true;
+  }
+  // r12-r15, rdi, rsi, rdx, rcx, r8, r9, r11, rax; xmm0-xmm7.
+  return IntRegs > 12 || FPRegs > 8;
+}
+
 /// Does a caller that uses a base pointer lose it across this preserve_none
 /// call? x86-64 was fixed by LLVM 22, which saves rbx around a call, but not
 /// around an invoke: there the backend stops with "Stack realignment in
 /// presence of dynamic allocas is not supported with this calling
 /// convention" (a C++ frame with ASan, or an over-aligned local and a VLA,
-/// calling a preserve_none function inside a destructor's scope). AArch64
-/// does not save x19 in 19 nor in 22.
+/// calling a preserve_none function inside a destructor's scope); nor
+/// around a call with arguments on the stack ("Interference usage of base
+/// pointer/frame pointer"). AArch64 does not save x19 in 19 nor in 22.
 static bool basePointerLostAcrossCall(const CallBase &CB,
                                       const RuleContext &RC) {
   // Other targets: assume the worst.
-  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22) || isa<InvokeInst>(CB);
+  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22) || isa<InvokeInst>(CB) ||
+         mayPassArgumentsOnStack(CB);
 }
 
 ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
