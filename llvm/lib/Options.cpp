@@ -64,6 +64,7 @@ void cacs::setChoiceSetting(SettingID ID, unsigned Index) {
 static FlagOption AutoPreserveNone(SettingID::AutoPreserveNone);
 static FlagOption ExportWarning(SettingID::PreserveNoneListExportWarning);
 static FlagOption WarnUnusedPerTU(SettingID::PreserveNoneListWarnUnused);
+static FlagOption LinkBindsNow(SettingID::LinkBindsNow);
 
 /// The list files, normalized and each once, whichever spelling named them.
 static std::vector<std::string> &listFiles() {
@@ -87,6 +88,8 @@ static cl::opt<bool> &flagOption(SettingID ID) {
     return ExportWarning;
   case SettingID::PreserveNoneListWarnUnused:
     return WarnUnusedPerTU;
+  case SettingID::LinkBindsNow:
+    return LinkBindsNow;
   case SettingID::PreserveNoneList:
   case SettingID::PreserveNoneCalleeSaved:
     break;

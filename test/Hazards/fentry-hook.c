@@ -4,8 +4,9 @@
 // preserve_none; glibc's __fentry__ leaves r11 alone only by accident. This
 // program's own (Inputs/fentry-r11.h) clobbers r10 and r11. cacs never
 // infects such a function (APN), and splits a preserve_none definition
-// (attribute or list) with a warning: the body and the hook move into a
-// C-convention function. Without the rule every line but the reference's
+// (attribute or list): the body and the hook move into a C-convention
+// function. That is a remark (-Rpass=preserve-none-safety), not a warning:
+// a -Werror build must still build the right program. Without the rule every line but the reference's
 // printed 16674579825 instead of 1036. The output must be stock clang -O0's
 // without the attribute.
 //
@@ -13,14 +14,14 @@
 // RUN: %clang -O0 -pg -mfentry -fauto-preserve-none %s -o %t.apn0 && %t.apn0 > %t.apn0.out && diff %t.expected %t.apn0.out
 // RUN: %clang -O2 -pg -mfentry -fauto-preserve-none %s -o %t.apn2 && %t.apn2 > %t.apn2.out && diff %t.expected %t.apn2.out
 // RUN: %clang -O2 -flto -pg -mfentry -fauto-preserve-none %s -o %t.apnlto && %t.apnlto > %t.apnlto.out && diff %t.expected %t.apnlto.out
-// RUN: %clang -O0 -pg -mfentry -DATTR %s -o %t.attr0 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: %clang -O0 -pg -mfentry -DATTR -Werror %s -o %t.attr0 -Rpass=preserve-none-safety 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=warning:
 // RUN: %t.attr0 > %t.attr0.out && diff %t.expected %t.attr0.out
 // RUN: %clang -O2 -pg -mfentry -DATTR %s -o %t.attr2 && %t.attr2 > %t.attr2.out && diff %t.expected %t.attr2.out
 // RUN: echo 'fun:f' > %t.list
 // RUN: %clang -O2 -pg -mfentry -fpreserve-none-list=%t.list %s -o %t.list2 && %t.list2 > %t.list2.out && diff %t.expected %t.list2.out
 // RUN: %clang -O2 -pg -mfentry -fauto-preserve-none -c %s -o /dev/null -Rpass-missed=auto-preserve-none 2>&1 | FileCheck %s --check-prefix=APN
 //
-// WARN: warning: preserve_none function 'f': its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve r11, its integer argument 11; cacs moves its body and the hook into the C-convention function 'f.cacs.body' [-Wbackend-plugin]
+// REMARK: remark: the body of preserve_none 'f' moves into a C-convention function: its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve r11, its integer argument 11; the hook moves with it, so the hook and a profile see 'f.cacs.body' [-Rpass=preserve-none-safety]
 // APN: remark: 'f' calls preserve_none 'seed' but is not made preserve_none: its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve r11, its integer argument 11 [-Rpass-missed=auto-preserve-none]
 #include <stdio.h>
 

@@ -79,6 +79,9 @@ struct CACSFlags {
   bool HasIRInput = false; // .ll/.bc inputs skip the clang plugin
   bool DepFile = false;    // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
   bool FoundCACSFlag = false;
+  /// What the command line gives the linker, in order: -Wl, (split at
+  /// commas), -Xlinker, -z.
+  std::vector<std::string> LinkerArgs;
 
   CACSFlags() {
     for (const cacs::Setting &S : cacs::Settings)
@@ -91,6 +94,22 @@ struct CACSFlags {
 };
 
 [[noreturn]] void fatal(StringRef Prog, const Twine &Msg);
+
+/// Do the linker arguments ask for -z now (-z now, -znow; the last of it and
+/// -z lazy wins)?
+bool linksBindNow(ArrayRef<std::string> LinkerArgs) {
+  bool Now = false;
+  for (size_t I = 0; I < LinkerArgs.size(); ++I) {
+    StringRef A = LinkerArgs[I];
+    if (A == "-z" && I + 1 < LinkerArgs.size())
+      A = LinkerArgs[++I];
+    else if (!A.consume_front("-z"))
+      continue;
+    if (A == "now" || A == "lazy")
+      Now = A == "now";
+  }
+  return Now;
+}
 
 /// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file,
 /// -f<name>=choice): record it in F and return true.
@@ -161,6 +180,10 @@ std::string settingsPragma(const CACSFlags &F,
   SHA256 H;
   for (const cacs::Setting &S : cacs::Settings) {
     unsigned I = static_cast<unsigned>(S.ID);
+    // A fact of this command's link, which a preprocessed file compiled
+    // elsewhere need not share.
+    if (S.ID == cacs::SettingID::LinkBindsNow)
+      continue;
     if (S.isChoice()) {
       H.update(S.name());
       H.update(("=" + S.Choices[F.Choice[I]] + ";").str());
@@ -273,6 +296,15 @@ scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
       F.FullLTO = F.AnyLTO = false;
     } else if (A.starts_with("-fuse-ld=") || A == "-fuse-ld") {
       F.HasFuseLd = true;
+    } else if (A.starts_with("-Wl,")) {
+      SmallVector<StringRef, 4> Parts;
+      A.drop_front(4).split(Parts, ',');
+      F.LinkerArgs.insert(F.LinkerArgs.end(), Parts.begin(), Parts.end());
+    } else if ((A == "-Xlinker" || A == "-z") && I + 1 < Args.size()) {
+      if (A == "-z")
+        F.LinkerArgs.push_back("-z");
+      F.LinkerArgs.push_back(Args[I + 1]);
+      Out.push_back(Args[I++]);
     } else if (!A.starts_with("-") &&
                (A.ends_with(".ll") || A.ends_with(".bc"))) {
       F.HasIRInput = true;
@@ -376,6 +408,10 @@ int main(int Argc, const char **Argv) {
 
   CACSFlags F;
   std::vector<const char *> Rest = scanArguments(Prog, Expanded, F);
+  // Only a command that compiles and links knows the link's -z now. A
+  // full-LTO link runs the passes again in lld, which cannot be told.
+  F.flag(cacs::SettingID::LinkBindsNow) =
+      !F.NoLink && !F.AnyLTO && linksBindNow(F.LinkerArgs);
   if (!F.FoundCACSFlag) {
     Rest.assign(Argv + 1, Argv + Argc);
     FromResponseFile = false;

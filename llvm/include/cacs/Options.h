@@ -39,6 +39,7 @@ enum class SettingID {
   PreserveNoneListExportWarning,
   PreserveNoneListWarnUnused,
   PreserveNoneCalleeSaved,
+  LinkBindsNow,
 };
 
 /// The values of -fpreserve-none-callee-saved= (see cacs/CalleeSaved.h); the
@@ -94,6 +95,10 @@ inline constexpr Setting Settings[] = {
      "Callee-saved registers of preserve_none functions: upstream's list, or "
      "none where that is sound (x86-64, LLVM 22)",
      CalleeSavedChoices},
+    {SettingID::LinkBindsNow, "cacs-link-binds-now", false, false, false,
+     "The code is linked with -z now, which binds every PLT entry at load "
+     "time (the front door sets it when it compiles and links in one "
+     "command)"},
 };
 
 inline constexpr const Setting &setting(SettingID ID) {

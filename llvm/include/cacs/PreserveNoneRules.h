@@ -139,9 +139,14 @@ public:
   /// lazily bound PLT entry the function's address in the whole program (a
   /// canonical PLT entry), and no call of it can be bound at load time.
   bool takesAbsoluteAddresses() const { return AbsoluteAddresses; }
+  /// Is the code linked with -z now, which binds every PLT entry at load
+  /// time (the setting cacs-link-binds-now: only a command that compiles and
+  /// links knows)?
+  bool linkBindsNow() const { return LinkBindsNow; }
 
 private:
-  bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses;
+  bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses,
+      LinkBindsNow;
   llvm::SmallPtrSet<const llvm::GlobalValue *, 8> Used;
   llvm::DenseMap<const llvm::Function *, bool> DynamicStack;
 };
@@ -202,16 +207,55 @@ void removeEntryHooks(llvm::Function &F);
 unsigned integerArgumentRegisters(const llvm::FunctionType &FTy,
                                   const llvm::AttributeList &Attrs = {});
 
-/// The register a preserve_none call with type \p FTy and attributes
-/// \p Attrs would pass an integer argument in (its number in \p Number,
-/// from 1) although \p Caller reserves it for other uses (AArch64
-/// -ffixed-xN, as for a global register variable: the call would overwrite
-/// it), or "" if none. A shield would not help: it reserves the register
-/// too.
-std::string reservedArgumentRegister(const llvm::Function &Caller,
-                                     const llvm::FunctionType &FTy,
-                                     const llvm::AttributeList &Attrs,
-                                     const RuleContext &RC, unsigned &Number);
+/// A register that a preserve_none call may overwrite although its caller
+/// reserves it for other uses (AArch64 -ffixed-xN, as for a global register
+/// variable, which the backend refuses to read without it).
+struct ReservedRegisterHazard {
+  enum Kind {
+    None,
+    /// The call passes an integer argument in it (\p Number, from 1). A
+    /// shield would not help: it reserves the register too.
+    Argument,
+    /// It is callee-saved in the C convention but not in preserve_none
+    /// (x20-x28). LLVM 19 saves such a register in the prologue of every C
+    /// function that modifies it, reserved or not, so after a C call it is
+    /// always what it was: a shield (which modifies it by its call) restores
+    /// it just as well.
+    Restore,
+    /// The same, on LLVM 22, which saves a register only where it is not
+    /// reserved: after a C call it is what it was if the callee was compiled
+    /// without -ffixed-xN, and what the callee wrote if compiled with it.
+    /// Unless the callee's definition is in view and reserves it too, cacs
+    /// cannot tell which, and a shield (or none) may be wrong.
+    Unknown,
+  };
+  Kind What = None;
+  std::string Reg;
+  unsigned Number = 0;
+  /// Unknown: the callee's definition, as the linker keeps it, is in view
+  /// (and does not reserve Reg).
+  bool CalleeSeen = false;
+  explicit operator bool() const { return What != None; }
+};
+
+/// What a preserve_none call from \p Caller with type \p FTy and attributes
+/// \p Attrs may do to a register Caller reserves. \p Callee is the function
+/// called, null if unknown (an indirect call).
+ReservedRegisterHazard reservedRegisterHazard(const llvm::Function &Caller,
+                                              const llvm::FunctionType &FTy,
+                                              const llvm::AttributeList &Attrs,
+                                              const llvm::Function *Callee,
+                                              const RuleContext &RC);
+
+/// May \p CB, a preserve_none call on x86-64, pass an argument on the
+/// stack: more than 12 integer or 8 float/double arguments, or one that may
+/// go to memory for another reason (an aggregate, a vector, i128, x86_fp80,
+/// a byval, inalloca, preallocated or nest parameter, a result returned
+/// through memory)? LLVM 22 saves the caller's frame and base pointers around
+/// a call that may clobber them by pushing them, and then stores such
+/// arguments over them ("Interference usage of base pointer/frame
+/// pointer", or a garbage frame).
+bool mayPassArgumentsOnStack(const llvm::CallBase &CB);
 
 /// Why a preserve_none call must go through a shield.
 enum class ShieldReason {
@@ -223,6 +267,9 @@ enum class ShieldReason {
   /// RuleContext::mayFastISelLowerAll), and would pass the call's arguments
   /// in the AAPCS registers.
   FastISel,
+  /// The caller reserves a register the C convention preserves and
+  /// preserve_none does not (ReservedRegisterHazard::Restore).
+  ReservedRegister,
 };
 
 /// Must \p CB, a preserve_none call, go through a shield?
@@ -254,6 +301,16 @@ enum class BindingHazard {
 /// What may happen to the arguments of \p CB, a preserve_none call, between
 /// the caller and the callee.
 BindingHazard bindingHazard(const llvm::CallBase &CB, const RuleContext &RC);
+
+/// Would \p CB, a preserve_none call, find no register for its target if
+/// made a jump (a sibling call: `tail`; or `musttail`)? x86-64 jumps to an
+/// address in a register that carries no argument and is not restored
+/// before the jump (rax, rcx, rdx, rsi, rdi, r8, r9, r11), every one of which
+/// preserve_none passes an argument in from 12 integer arguments; a call to
+/// a pointer or through the GOT (nonlazybind: -fno-plt, or bound at load time
+/// by cacs) needs one. LLVM 19 and 22 then stop with "ran out of registers
+/// during register allocation"; a `tail` call can be made an ordinary one.
+bool jumpTargetLacksRegister(const llvm::CallBase &CB, const RuleContext &RC);
 
 /// Must every reference this module makes to \p F be bound at load time? True
 /// for a preserve_none function that may be bound lazily and whose integer

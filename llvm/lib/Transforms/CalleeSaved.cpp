@@ -89,51 +89,9 @@ constexpr const char *NoCalleeSavedAttr = "no_callee_saved_registers";
 /// Registers preserve_none passes arguments in on x86-64: r12-r15, rdi, rsi,
 /// rdx, rcx, r8, r9, r11, rax, then xmm0-xmm7 as the C convention does.
 constexpr unsigned NumIntArgRegs = 12;
-constexpr unsigned NumFPArgRegs = 8;
 
 bool isX86_64(const Module &M) {
   return Triple(M.getTargetTriple()).getArch() == Triple::x86_64;
-}
-
-/// How many integer registers the arguments of \p CB take under
-/// preserve_none on x86-64, and whether some argument may go to memory for
-/// another reason than running out of registers (an aggregate, a vector,
-/// i128, x86_fp80, a byval or nest parameter, a result returned through
-/// memory).
-struct ArgumentLayout {
-  unsigned IntRegs = 0;
-  unsigned FPRegs = 0;
-  bool MayUseMemory = false;
-};
-
-bool isIntegerScalar(Type *T) {
-  return T->isPointerTy() ||
-         (T->isIntegerTy() && T->getIntegerBitWidth() <= 64);
-}
-
-bool isFPScalar(Type *T) { return T->isFloatTy() || T->isDoubleTy(); }
-
-ArgumentLayout layoutOf(const CallBase &CB) {
-  ArgumentLayout L;
-  Type *Ret = CB.getType();
-  if (!Ret->isVoidTy() && !isIntegerScalar(Ret) && !isFPScalar(Ret))
-    L.MayUseMemory = true;
-  const AttributeList &Attrs = CB.getAttributes();
-  for (unsigned I = 0, E = CB.arg_size(); I != E; ++I) {
-    Type *T = CB.getArgOperand(I)->getType();
-    if (Attrs.hasParamAttr(I, Attribute::ByVal) ||
-        Attrs.hasParamAttr(I, Attribute::InAlloca) ||
-        Attrs.hasParamAttr(I, Attribute::Preallocated) ||
-        Attrs.hasParamAttr(I, Attribute::Nest))
-      L.MayUseMemory = true;
-    else if (isIntegerScalar(T))
-      ++L.IntRegs;
-    else if (isFPScalar(T))
-      ++L.FPRegs;
-    else
-      L.MayUseMemory = true;
-  }
-  return L;
 }
 
 /// The one rule for call sites: why may this call not get the empty register
@@ -149,8 +107,7 @@ const char *whyCallKeepsMask(const CallBase &CB) {
     return "it is invoked";
   if (CB.getFunctionType()->isVarArg())
     return "a call of it is variadic";
-  ArgumentLayout L = layoutOf(CB);
-  if (L.MayUseMemory || L.IntRegs > NumIntArgRegs || L.FPRegs > NumFPArgRegs)
+  if (mayPassArgumentsOnStack(CB))
     return "a call of it may pass arguments on the stack";
   return nullptr;
 }
@@ -465,27 +422,27 @@ private:
     });
   }
 
-  /// An indirect preserve_none musttail call whose arguments take all 12
-  /// integer argument registers leaves none for the target address (x86-64,
-  /// LLVM 19 and 22: "ran out of registers during register allocation").
-  /// The registers are counted by the rules' integerArgumentRegisters (an
-  /// i128 takes two). Diagnosed in every phase: the sooner the better.
+  /// A preserve_none musttail call through a pointer or the GOT whose
+  /// arguments take all 12 integer argument registers leaves none for the
+  /// target address (x86-64, LLVM 19 and 22: "ran out of registers during
+  /// register allocation"; jumpTargetLacksRegister). Diagnosed in every
+  /// phase: the sooner the better.
   bool checkMustTailCalls() {
     bool Changed = false;
+    RuleContext RC(M);
     for (Function &F : M)
       for (Instruction &I : instructions(F)) {
         auto *CI = dyn_cast<CallInst>(&I);
-        if (!CI || !CI->isMustTailCall() || CI->getCalledFunction() ||
-            CI->isInlineAsm() ||
-            CI->getCallingConv() != CallingConv::PreserveNone)
+        if (!CI || !CI->isMustTailCall() || !jumpTargetLacksRegister(*CI, RC))
           continue;
         unsigned Regs = integerArgumentRegisters(*CI->getFunctionType(),
                                                  CI->getAttributes());
-        if (Regs < NumIntArgRegs)
-          continue;
+        const Function *Callee = CI->getCalledFunction();
         emitError(F,
-                  "indirect preserve_none musttail call in '" + F.getName() +
-                      "' needs " + Twine(Regs) +
+                  (Callee ? "preserve_none musttail call to '" +
+                                Callee->getName() + "' through the GOT"
+                          : Twine("indirect preserve_none musttail call")) +
+                      " in '" + F.getName() + "' needs " + Twine(Regs) +
                       " integer argument registers; on x86-64 at most " +
                       Twine(NumIntArgRegs - 1) +
                       " leave one for the target address",

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs/PreserveNoneRules.h"
+#include "cacs/Options.h"
 #include "cacs/PreserveNoneList.h"
 #include "cacs/StackFrame.h"
 
@@ -25,6 +26,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -41,7 +43,8 @@ static bool fastISelOptionGiven() {
 }
 
 RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
-    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0) {
+    : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0),
+      LinkBindsNow(flagSetting(SettingID::LinkBindsNow)) {
   Triple T(M.getTargetTriple());
   AArch64 = T.isAArch64();
   X86_64 = T.getArch() == Triple::x86_64;
@@ -123,28 +126,56 @@ static bool hasTargetFeature(const Function &F, StringRef Feature) {
   return is_contained(Features, Feature);
 }
 
-std::string cacs::reservedArgumentRegister(const Function &Caller,
-                                           const FunctionType &FTy,
-                                           const AttributeList &Attrs,
-                                           const RuleContext &RC,
-                                           unsigned &Number) {
+ReservedRegisterHazard cacs::reservedRegisterHazard(const Function &Caller,
+                                                    const FunctionType &FTy,
+                                                    const AttributeList &Attrs,
+                                                    const Function *Callee,
+                                                    const RuleContext &RC) {
   // AArch64 preserve_none passes integer arguments in x20-x28, x0-x7,
   // x10-x14, x9, x15; -ffixed-xN reserves any of them ("+reserve-xN").
   static const unsigned AArch64Regs[] = {20, 21, 22, 23, 24, 25, 26, 27,
                                          28, 0,  1,  2,  3,  4,  5,  6,
                                          7,  10, 11, 12, 13, 14, 9,  15};
+  ReservedRegisterHazard H;
   if (!RC.isAArch64())
-    return "";
+    return H;
+  auto Reserves = [](const Function &F, unsigned N) {
+    return hasTargetFeature(F, "+reserve-x" + std::to_string(N));
+  };
   unsigned Regs = std::min<unsigned>(integerArgumentRegisters(FTy, Attrs),
                                      std::size(AArch64Regs));
-  for (unsigned I = 0; I != Regs; ++I) {
-    std::string Reg = "x" + std::to_string(AArch64Regs[I]);
-    if (hasTargetFeature(Caller, "+reserve-" + Reg)) {
-      Number = I + 1;
-      return Reg;
+  for (unsigned I = 0; I != Regs; ++I)
+    if (Reserves(Caller, AArch64Regs[I])) {
+      H.What = ReservedRegisterHazard::Argument;
+      H.Reg = "x" + std::to_string(AArch64Regs[I]);
+      H.Number = I + 1;
+      return H;
+    }
+  // x19 cannot be reserved (it may be the base pointer); x20-x28 are
+  // callee-saved in the C convention only. The other reservable registers
+  // are not preserved across a C call either, so every unit must reserve
+  // them anyway. Only a definition that the linker keeps says how the callee
+  // was compiled: clang gives a declaration the unit's own target features,
+  // and another unit's copy, compiled otherwise, may replace a linkonce or
+  // weak one.
+  bool CalleeSeen =
+      Callee && !Callee->isDeclaration() && Callee->isDefinitionExact();
+  for (unsigned N = 20; N <= 28; ++N) {
+    if (!Reserves(Caller, N))
+      continue;
+    H.Reg = "x" + std::to_string(N);
+    if (LLVM_VERSION_MAJOR < 22) {
+      H.What = ReservedRegisterHazard::Restore;
+      return H;
+    }
+    if (!(CalleeSeen && Reserves(*Callee, N))) {
+      H.What = ReservedRegisterHazard::Unknown;
+      H.CalleeSeen = CalleeSeen;
+      return H;
     }
   }
-  return "";
+  H.Reg.clear();
+  return H;
 }
 
 /// The name of a calling convention in messages.
@@ -385,17 +416,22 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
       return reject(
           Ineligible::MustTailCallSite,
           ("'" + Caller->getName() + "' calls it with musttail").str(), Caller);
-    unsigned Number = 0;
-    std::string Reg = reservedArgumentRegister(*Caller, *CB->getFunctionType(),
-                                               CB->getAttributes(), RC, Number);
-    if (!Reg.empty())
-      return reject(Ineligible::CallerReservedRegister,
-                    ("its caller '" + Caller->getName() + "' reserves " + Reg +
-                     " (-ffixed-" + Reg +
-                     "), in which the call would pass its integer argument " +
-                     Twine(Number))
-                        .str(),
-                    Caller);
+    if (ReservedRegisterHazard H = reservedRegisterHazard(
+            *Caller, *CB->getFunctionType(), CB->getAttributes(), &F, RC))
+      return reject(
+          Ineligible::CallerReservedRegister,
+          ("its caller '" + Caller->getName() + "' reserves " + H.Reg +
+           " (-ffixed-" + H.Reg + "), " +
+           (H.What == ReservedRegisterHazard::Argument
+                ? "in which the call would pass its integer argument " +
+                      Twine(H.Number)
+            : H.What == ReservedRegisterHazard::Restore
+                ? Twine("which it would no longer preserve")
+                : "which it would no longer preserve: it does not "
+                  "reserve " +
+                      Twine(H.Reg)))
+              .str(),
+          Caller);
     // A call that would need a shield once it is preserve_none: infecting
     // would only move the cost into the shield.
     switch (needsShield(*CB, RC)) {
@@ -408,6 +444,8 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
                      "not kept across preserve_none calls")
                         .str(),
                     Caller);
+    case ShieldReason::ReservedRegister:
+      llvm_unreachable("reservedRegisterHazard rejected it above");
     case ShieldReason::FastISel:
       return reject(
           Ineligible::CallerOptNone,
@@ -442,17 +480,50 @@ Eligibility cacs::canTakePreserveNone(const Function &F, RuleContext &RC,
   return {};
 }
 
+static bool isIntegerScalar(Type *T) {
+  return T->isPointerTy() ||
+         (T->isIntegerTy() && T->getIntegerBitWidth() <= 64);
+}
+
+static bool isFPScalar(Type *T) { return T->isFloatTy() || T->isDoubleTy(); }
+
+bool cacs::mayPassArgumentsOnStack(const CallBase &CB) {
+  Type *Ret = CB.getType();
+  if (!Ret->isVoidTy() && !isIntegerScalar(Ret) && !isFPScalar(Ret))
+    return true;
+  const AttributeList &Attrs = CB.getAttributes();
+  unsigned IntRegs = 0, FPRegs = 0;
+  for (unsigned I = 0, E = CB.arg_size(); I != E; ++I) {
+    Type *T = CB.getArgOperand(I)->getType();
+    if (Attrs.hasParamAttr(I, Attribute::ByVal) ||
+        Attrs.hasParamAttr(I, Attribute::InAlloca) ||
+        Attrs.hasParamAttr(I, Attribute::Preallocated) ||
+        Attrs.hasParamAttr(I, Attribute::Nest))
+      return true;
+    if (isIntegerScalar(T))
+      ++IntRegs;
+    else if (isFPScalar(T))
+      ++FPRegs;
+    else
+      return true;
+  }
+  // r12-r15, rdi, rsi, rdx, rcx, r8, r9, r11, rax; xmm0-xmm7.
+  return IntRegs > 12 || FPRegs > 8;
+}
+
 /// Does a caller that uses a base pointer lose it across this preserve_none
 /// call? x86-64 was fixed by LLVM 22, which saves rbx around a call, but not
 /// around an invoke: there the backend stops with "Stack realignment in
 /// presence of dynamic allocas is not supported with this calling
 /// convention" (a C++ frame with ASan, or an over-aligned local and a VLA,
-/// calling a preserve_none function inside a destructor's scope). AArch64
-/// does not save x19 in 19 nor in 22.
+/// calling a preserve_none function inside a destructor's scope); nor
+/// around a call with arguments on the stack ("Interference usage of base
+/// pointer/frame pointer"). AArch64 does not save x19 in 19 nor in 22.
 static bool basePointerLostAcrossCall(const CallBase &CB,
                                       const RuleContext &RC) {
   // Other targets: assume the worst.
-  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22) || isa<InvokeInst>(CB);
+  return !(RC.isX86_64() && LLVM_VERSION_MAJOR >= 22) || isa<InvokeInst>(CB) ||
+         mayPassArgumentsOnStack(CB);
 }
 
 ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
@@ -463,6 +534,10 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   if (RC.isAArch64() && (Caller.hasOptNone() || RC.mayFastISelLowerAll()) &&
       !CB.getFunctionType()->isVarArg())
     return ShieldReason::FastISel;
+  if (reservedRegisterHazard(Caller, *CB.getFunctionType(), CB.getAttributes(),
+                             CB.getCalledFunction(), RC)
+          .What == ReservedRegisterHazard::Restore)
+    return ShieldReason::ReservedRegister;
   return ShieldReason::None;
 }
 
@@ -489,6 +564,8 @@ static bool usesIndirectThunkCalls(const Function &F) {
 /// Do \p Regs integer argument registers reach one that the lazy resolver
 /// clobbers?
 static bool lazyResolverClobbers(unsigned Regs, const RuleContext &RC) {
+  if (RC.linkBindsNow())
+    return false;
   unsigned Lazy = firstClobberedArgument(RC, ScratchUser::LazyBinding);
   return Lazy && Regs >= Lazy;
 }
@@ -500,14 +577,28 @@ bool cacs::mustBindAtLoadTime(const Function &F, const RuleContext &RC) {
          lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(F);
 }
 
+/// Does \p CB take its target from a register: a call through a pointer,
+/// or through the GOT? A dso_local callee is called directly whatever
+/// nonlazybind says.
+static bool callsThroughRegister(const CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  return !Callee || (Callee->hasFnAttribute(Attribute::NonLazyBind) &&
+                     !Callee->isDSOLocal());
+}
+
+bool cacs::jumpTargetLacksRegister(const CallBase &CB, const RuleContext &RC) {
+  return RC.isX86_64() && !CB.isInlineAsm() &&
+         CB.getCallingConv() == CallingConv::PreserveNone &&
+         callsThroughRegister(CB) &&
+         integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes()) >=
+             12;
+}
+
 BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   unsigned Regs =
       integerArgumentRegisters(*CB.getFunctionType(), CB.getAttributes());
   const Function *Callee = CB.getCalledFunction();
-  // A dso_local callee is called directly whatever nonlazybind says.
-  bool ThroughGOT =
-      !Callee ||
-      (Callee->hasFnAttribute(Attribute::NonLazyBind) && !Callee->isDSOLocal());
+  bool ThroughGOT = callsThroughRegister(CB);
   bool LazyHazard =
       Callee && lazyResolverClobbers(Regs, RC) && mayBeBoundLazily(*Callee);
   // An x86-64 retpoline thunk takes the target in r11, the 11th argument.

@@ -79,11 +79,25 @@ public:
       if (!F->isDeclaration() && !F->getName().ends_with(".cacs.shield"))
         visitCalls(*F);
     }
+    // The bodies that splitFrame moved out hold the split functions' calls.
+    for (Function *Body : SplitBodies)
+      visitCalls(*Body);
     // 3. Attributes the backend lowers wrongly, on every preserve_none
     // function and call left (the shields' calls included).
     if (returnedArgumentMiscompiles(T))
       for (Function &F : M)
         dropReturned(F);
+    // 4. Sibling calls whose target address would find no register once the
+    // calls are bound: ordinary calls instead (musttail ones are the
+    // callee-saved pass's error).
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (auto *CI = dyn_cast<CallInst>(&I);
+            CI && CI->getTailCallKind() == CallInst::TCK_Tail &&
+            jumpTargetLacksRegister(*CI, RC)) {
+          CI->setTailCallKind(CallInst::TCK_None);
+          Changed = true;
+        }
     return Changed;
   }
 
@@ -93,6 +107,9 @@ private:
   RuleContext RC;
   WrapperBuilder Wrappers;
   bool Changed = false;
+  /// The C-convention bodies splitFrame made, whose calls are still to be
+  /// visited.
+  SmallVector<Function *, 4> SplitBodies;
 
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
@@ -166,16 +183,11 @@ private:
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
-    else if (E.Why == Ineligible::EntryHookArgument) {
-      // Unlike a probed frame, this changes what a profile or a tracer
-      // shows: the hook sees the body, not F.
-      emit(M.getContext(), DS_Warning,
-           "preserve_none function '" + F.getName() + "': " + E.Detail +
-               "; cacs moves its body and the hook into the C-convention "
-               "function '" +
-               F.getName() + ".cacs.body'");
+    else if (E.Why == Ineligible::EntryHookArgument)
+      // What a profile or a tracer shows changes (the hook sees the body),
+      // what the program computes does not: a remark, not a warning, which
+      // -Werror would make an error with no way to build the program.
       splitFrame(F, E.Detail);
-    }
     if (mustBindAtLoadTime(F, RC))
       bindAtLoadTime(F);
   }
@@ -246,18 +258,23 @@ private:
     // an entry hook: the body has it, in the C convention, and a symbol of
     // its own, so that a profile names it.
     F.removeFnAttr("split-stack");
-    if (hasEntryHook(F)) {
+    bool MovedHook = hasEntryHook(F);
+    if (MovedHook) {
       removeEntryHooks(F);
       Body->setLinkage(GlobalValue::InternalLinkage);
     }
+    SplitBodies.push_back(Body);
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
     ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "Split", &F)
-             << "the body of preserve_none '"
-             << ore::NV("Function", F.getName())
-             << "' moves into a C-convention function: " << Why;
+      OptimizationRemark R(DEBUG_TYPE, "Split", &F);
+      R << "the body of preserve_none '" << ore::NV("Function", F.getName())
+        << "' moves into a C-convention function: " << Why;
+      if (MovedHook)
+        R << "; the hook moves with it, so the hook and a profile see '"
+          << ore::NV("Body", Body->getName()) << "'";
+      return R;
     });
   }
 
@@ -293,24 +310,39 @@ private:
       shield(F, *CB, Why);
   }
 
-  /// A call that would overwrite a register its caller reserves.
+  /// A call that may overwrite a register its caller reserves.
   void checkReservedRegister(Function &Caller, CallBase &CB) {
-    unsigned Number = 0;
-    std::string Reg = reservedArgumentRegister(Caller, *CB.getFunctionType(),
-                                               CB.getAttributes(), RC, Number);
-    if (Reg.empty())
-      return;
     Function *Callee = CB.getCalledFunction();
-    error(Caller,
-          "preserve_none call " +
-              (Callee ? "to '" + Callee->getName() + "' "
-                      : Twine("through a pointer ")) +
-              "in '" + Caller.getName() + "' passes its integer argument " +
-              Twine(Number) + " in " + Reg + ", which -ffixed-" + Reg +
-              " reserves (for a global register variable, say); do not "
-              "reserve " +
-              Reg + " in code that calls preserve_none functions",
-          CB.getDebugLoc());
+    ReservedRegisterHazard H = reservedRegisterHazard(
+        Caller, *CB.getFunctionType(), CB.getAttributes(), Callee, RC);
+    // A register LLVM 19 would restore: the call goes through a shield.
+    if (!H || H.What == ReservedRegisterHazard::Restore)
+      return;
+    std::string Call = ("preserve_none call " +
+                        (Callee ? "to '" + Callee->getName() + "' "
+                                : Twine("through a pointer ")) +
+                        "in '" + Caller.getName() + "' ")
+                           .str();
+    std::string Fix = "do not reserve " + H.Reg +
+                      " in code that calls preserve_none functions";
+    if (H.What == ReservedRegisterHazard::Argument)
+      error(Caller,
+            Call + "passes its integer argument " + Twine(H.Number) + " in " +
+                H.Reg + ", which -ffixed-" + H.Reg +
+                " reserves (for a global register variable, say); " + Fix,
+            CB.getDebugLoc());
+    else
+      error(Caller,
+            Call + "may overwrite " + H.Reg + ", which -ffixed-" + H.Reg +
+                " reserves (for a global register variable, say): a "
+                "preserve_none function need not preserve " +
+                H.Reg + ", and " +
+                (H.CalleeSeen
+                     ? "'" + Callee->getName() + "' does not reserve it"
+                     : Twine("cacs cannot see whether the callee reserves "
+                             "it")) +
+                "; " + Fix,
+            CB.getDebugLoc());
     recoverFromError(CB);
   }
 
@@ -385,7 +417,8 @@ private:
                    "the large code model (-mcmodel=large) that is not "
                    "position-independent takes its address directly, which "
                    "makes the PLT entry its address everywhere, so cacs "
-                   "cannot bind it at load time; compile with -fPIC or -fPIE");
+                   "cannot bind it at load time; compile with -fPIC or -fPIE, "
+                   "or link with -z now in the command that compiles");
     F.addFnAttr(Attribute::NonLazyBind);
     F.setDSOLocal(false);
     if (RC.isAArch64() && T.isOSBinFormatELF())
@@ -429,17 +462,20 @@ private:
     auto *CI = dyn_cast<CallInst>(&CB);
     if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
         CB.getFunctionType()->isVarArg()) {
-      std::string What =
-          Why == ShieldReason::BasePointer
-              ? "addresses its stack frame through a base pointer, which "
-                "this preserve_none call does not preserve"
-              : std::string(
-                    Caller.hasOptNone()
-                        ? "is optnone"
-                        : "is lowered by FastISel (-O0 code generation or "
-                          "-mllvm -fast-isel)") +
-                    ", and on AArch64 LLVM passes the arguments of its "
-                    "preserve_none calls in the wrong registers";
+      std::string What;
+      if (Why == ShieldReason::BasePointer)
+        What = "addresses its stack frame through a base pointer, which "
+               "this preserve_none call does not preserve";
+      else if (Why == ShieldReason::ReservedRegister)
+        What = "reserves a register (-ffixed-xN) that a C call preserves "
+               "and this preserve_none call does not";
+      else
+        What = std::string(Caller.hasOptNone()
+                               ? "is optnone"
+                               : "is lowered by FastISel (-O0 code "
+                                 "generation or -mllvm -fast-isel)") +
+               ", and on AArch64 LLVM passes the arguments of its "
+               "preserve_none calls in the wrong registers";
       error(Caller,
             "'" + Caller.getName() + "' " + What +
                 ", and cacs cannot route this call through a shield "
@@ -484,8 +520,11 @@ private:
         << "' goes through a shield";
       if (Callee)
         R << " (callee '" << ore::NV("Callee", Callee->getName()) << "')";
-      R << (Why == ShieldReason::BasePointer
-                ? ": the caller may use a base pointer"
+      R << (Why == ShieldReason::BasePointer ? ": the caller may use a base "
+                                               "pointer"
+            : Why == ShieldReason::ReservedRegister
+                ? ": the caller reserves a register that preserve_none "
+                  "does not preserve"
                 : ": the caller is lowered by AArch64 FastISel");
       return R;
     });

@@ -33,17 +33,29 @@ macro'd away (stock clang may itself be wrong with the attribute)."""
 
 import collections
 
-Shape = collections.namedtuple("Shape", "name kinds")
+# ret: how the function returns its result.
+#   sum    the value it computed (a long)
+#   arg    its first argument unchanged (LLVM infers `returned`, which the
+#          AArch64 backend lowered with the C convention's register mask);
+#          the value goes to hz_sink
+#   tail   its first argument, through a tail call of a function of the
+#          same convention that returns its own first argument
+#   pair   a two-long struct (in two registers: rax:rdx, x0:x1)
+#   sret   a four-long struct (in memory: the caller passes its address)
+Shape = collections.namedtuple("Shape", "name kinds ret")
+RET_TYPES = {"sum": "long", "arg": "long", "tail": "long", "pair": "struct hz_pair",
+             "sret": "struct hz_quad"}
 
 
-def _shape(kind, n):
+def _shape(kind, n, ret="sum"):
     if kind == "int":
         kinds = "i" * n
     elif kind == "fp":
         kinds = "d" * n
     else:  # mixed: alternating, integer first
         kinds = "".join("id"[i % 2] for i in range(n))
-    return Shape("%s%d" % (kind, n), kinds)
+    name = "%s%d" % (kind, n) if ret == "sum" else "%s-int%d" % (ret, n)
+    return Shape(name, kinds, ret)
 
 
 # From 1 up to past the last argument register: x86-64 passes 12 integer
@@ -55,7 +67,13 @@ def _shape(kind, n):
 # stack.
 SHAPES = ([_shape("int", n) for n in (1, 6, 10, 11, 12, 13, 17, 18, 24, 26)]
           + [_shape("fp", n) for n in (1, 8, 9, 12)]
-          + [_shape("mixed", n) for n in (4, 24, 40)])
+          + [_shape("mixed", n) for n in (4, 24, 40)]
+          # Other ways to return: the argument counts cover x86-64 r11 and
+          # stack arguments (13) and AArch64 x9-x15 and the stack (26).
+          + [_shape("int", n, "arg") for n in (1, 13, 26)]
+          + [_shape("int", n, "tail") for n in (2, 13, 26)]
+          + [_shape("int", n, "pair") for n in (3, 13, 26)]
+          + [_shape("int", n, "sret") for n in (3, 13, 26)])
 SHAPE_NAMES = [s.name for s in SHAPES]
 
 
@@ -90,6 +108,8 @@ PRELUDE = r"""
 #define HZ_PART 0
 #endif
 #define HZ_NOINLINE __attribute__((noinline))
+struct hz_pair { long a, b; };
+struct hz_quad { long a, b, c, d; };
 
 #if defined(HZ_CYG) && !defined(HZ_ONLY_HELPER)
 __attribute__((no_instrument_function, visibility("hidden"))) void
@@ -146,11 +166,13 @@ static inline long hz_helper(long n) { return (n & 15) + 1; }
 
 LIB_COMMON = r"""
 __thread long hz_tl;
+long hz_sink;
 HZ_SEED HZ_NOINLINE void hz_seed(long *p) { *p ^= 0x5a5a; }
 """
 
 MAIN_DECLS = r"""
 extern __thread long hz_tl;
+extern long hz_sink;
 HZ_SEED void hz_seed(long *p);
 """
 
@@ -162,6 +184,36 @@ __attribute__((constructor, no_sanitize("shadow-call-stack"))) static void hz_sc
 }
 #endif
 """
+
+
+def _args_of(shape):
+    return ", ".join("a%d" % i for i in range(len(shape.kinds)))
+
+
+def _tail_callee(shape):
+    """What a `tail` shape's function calls in tail position: it returns
+    its first argument too."""
+    return ("HZ_STATIC HZ_PN HZ_NOINLINE long f_%(n)s_id(%(p)s) {\n"
+            "  long t = %(sum)s;\n"
+            "  hz_seed(&t);\n"
+            "  hz_sink ^= t;\n"
+            "  return a0;\n"
+            "}\n") % {"n": shape.name.replace("-", "_"), "p": _params(shape),
+                      "sum": " + ".join("a%d * %dL" % (i, i + 2) for i in range(len(shape.kinds)))}
+
+
+# The last statements of a function, by shape.ret: s is what it computed.
+RETURNS = {
+    "sum": ["  return s;"],
+    "arg": ["  hz_sink += s;", "  return a0;"],
+    "tail": ["  hz_sink += s;", "  return f_%(n)s_id(%(args)s);"],
+    "pair": ["  struct hz_pair r = {s, s ^ a0};", "  return r;"],
+    "sret": ["  struct hz_quad r = {s, a0, s >> 3, s * 5};", "  return r;"],
+}
+
+
+def _cname(shape):
+    return shape.name.replace("-", "_")
 
 
 def _function(shape):
@@ -180,30 +232,50 @@ def _function(shape):
              "  s += hz_helper(s);",
              "#ifdef HZ_BIAS",
              "  s += HZ_BIAS;",
-             "#endif",
-             "  return s;"]
-    return "HZ_STATIC HZ_PN HZ_NOINLINE long f_%s(%s) {\n%s\n}\n" % (
-        shape.name, _params(shape), "\n".join(body).replace("%%", "%"))
+             "#endif"]
+    body += [line % {"n": _cname(shape), "args": _args_of(shape)} for line in RETURNS[shape.ret]]
+    callee = _tail_callee(shape) if shape.ret == "tail" else ""
+    return callee + "HZ_STATIC HZ_PN HZ_NOINLINE %s f_%s(%s) {\n%s\n}\n" % (
+        RET_TYPES[shape.ret], _cname(shape), _params(shape), "\n".join(body).replace("%%", "%"))
 
 
 def _decl(shape):
-    return "HZ_STATIC HZ_PN long f_%s(%s);\n" % (shape.name, _params(shape))
+    return "HZ_STATIC HZ_PN %s f_%s(%s);\n" % (RET_TYPES[shape.ret], _cname(shape), _params(shape))
+
+
+# How a runner turns a call's result into the long it prints (%(v)s: the
+# call), by shape.ret: a statement sequence that leaves it in %(r)s.
+COLLECT = {
+    "sum": "  long %(r)s = %(v)s;\n",
+    "arg": "  long %(r)s = %(v)s;\n  %(r)s += 3 * hz_sink;\n",
+    "pair": "  struct hz_pair %(r)s_p = %(v)s;\n  long %(r)s = %(r)s_p.a * 3 + %(r)s_p.b;\n",
+    "sret": ("  struct hz_quad %(r)s_q = %(v)s;\n"
+             "  long %(r)s = %(r)s_q.a + 2 * %(r)s_q.b + 3 * %(r)s_q.c + 4 * %(r)s_q.d;\n"),
+}
+COLLECT["tail"] = COLLECT["arg"]
 
 
 def _runner(shape):
+    n = _cname(shape)
+    calls = {"r0": "f_%s(%s)" % (n, _args(shape, 0)), "r1": "f_%s(%s)" % (n, _args(shape, 1)),
+             "r2d": "f_%s(%s)" % (n, _args(shape, 2)), "r2i": "fp(%s)" % _args(shape, 2)}
+    c = COLLECT[shape.ret]
     return ("static void run_%(n)s(void) {\n"
             "  hz_tl = 0;\n"
-            "  long r0 = f_%(n)s(%(a0)s);\n"
-            "  long r1 = f_%(n)s(%(a1)s);\n"
+            "  hz_sink = 0;\n"
+            "%(c0)s%(c1)s"
             "#ifdef HZ_INDIRECT\n"
-            "  long (*volatile fp)(%(p)s) HZ_PN = f_%(n)s;\n"
-            "  long r2 = fp(%(a2)s);\n"
+            "  %(t)s (*volatile fp)(%(p)s) HZ_PN = f_%(n)s;\n"
+            "%(c2i)s"
             "#else\n"
-            "  long r2 = f_%(n)s(%(a2)s);\n"
+            "%(c2d)s"
             "#endif\n"
-            "  printf(\"%(n)s %%ld %%ld %%ld\\n\", r0, r1, r2);\n"
-            "}\n") % {"n": shape.name, "p": _params(shape),
-                      "a0": _args(shape, 0), "a1": _args(shape, 1), "a2": _args(shape, 2)}
+            "  printf(\"%(name)s %%ld %%ld %%ld\\n\", r0, r1, r2);\n"
+            "}\n") % {"n": n, "name": shape.name, "p": _params(shape), "t": RET_TYPES[shape.ret],
+                      "c0": c % {"r": "r0", "v": calls["r0"]},
+                      "c1": c % {"r": "r1", "v": calls["r1"]},
+                      "c2i": c % {"r": "r2", "v": calls["r2i"]},
+                      "c2d": c % {"r": "r2", "v": calls["r2d"]}}
 
 
 def source(shapes):
@@ -219,7 +291,7 @@ def source(shapes):
     out += [_runner(s) for s in shapes]
     out.append("int main(int argc, char **argv) {\n")
     for s in shapes:
-        out.append("  if (argc < 2 || !strcmp(argv[1], \"%s\")) run_%s();\n" % (s.name, s.name))
+        out.append("  if (argc < 2 || !strcmp(argv[1], \"%s\")) run_%s();\n" % (s.name, _cname(s)))
     out.append("  return 0;\n}\n#endif\n#endif\n")
     return "".join(out)
 

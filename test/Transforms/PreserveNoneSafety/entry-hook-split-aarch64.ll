@@ -6,13 +6,13 @@
 ; function from 18 integer arguments; 17 stay in registers the hook
 ; preserves (x20-x28 callee-saved, x0-x7 arguments).
 ;
-; RUN: %opt_cacs -passes=preserve-none-safety -S %s 2>%t.err | FileCheck %s
-; RUN: FileCheck %s --check-prefix=WARN < %t.err
+; RUN: %opt_cacs -passes=preserve-none-safety -pass-remarks=preserve-none-safety -S %s 2>%t.err | FileCheck %s
+; RUN: FileCheck %s --check-prefix=REMARK < %t.err
 
 target triple = "aarch64-unknown-linux-gnu"
 
-; WARN: warning: preserve_none function 'patched': its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve x9-x15, its integer arguments from 18; cacs moves its body and the hook into the C-convention function 'patched.cacs.body'
-; WARN-NOT: warning
+; REMARK: remark: {{.*}}the body of preserve_none 'patched' moves into a C-convention function: its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve x9-x15, its integer arguments from 18; the hook moves with it, so the hook and a profile see 'patched.cacs.body'
+; REMARK-NOT: warning
 
 ; CHECK-LABEL: define internal preserve_nonecc i64 @patched(
 ; CHECK-SAME: #[[ENTRY:[0-9]+]] {

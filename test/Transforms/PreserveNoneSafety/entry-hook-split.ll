@@ -6,15 +6,15 @@
 ; so that a profile names it); the preserve_none entry has no hook. Ten
 ; arguments leave r11 alone. Hazards/fentry-hook.c runs it.
 ;
-; RUN: %opt_cacs -passes=preserve-none-safety -S %s 2>%t.err | FileCheck %s
-; RUN: FileCheck %s --check-prefix=WARN < %t.err
+; RUN: %opt_cacs -passes=preserve-none-safety -pass-remarks=preserve-none-safety -S %s 2>%t.err | FileCheck %s
+; RUN: FileCheck %s --check-prefix=REMARK < %t.err
 ; RUN: %opt_cacs -passes=preserve-none-safety %s 2>/dev/null | llc -O2 | FileCheck %s --check-prefix=ASM
 
 target triple = "x86_64-unknown-linux-gnu"
 
-; WARN: warning: preserve_none function 'fentry': its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve r11, its integer argument 11; cacs moves its body and the hook into the C-convention function 'fentry.cacs.body'
-; WARN: warning: preserve_none function 'patched': its entry calls a hook
-; WARN-NOT: warning
+; REMARK: remark: {{.*}}the body of preserve_none 'fentry' moves into a C-convention function: its entry calls a hook before the prologue (-mfentry, -fpatchable-function-entry) that need not preserve r11, its integer argument 11; the hook moves with it, so the hook and a profile see 'fentry.cacs.body'
+; REMARK: remark: {{.*}}the body of preserve_none 'patched' moves into a C-convention function: its entry calls a hook
+; REMARK-NOT: warning
 
 ; CHECK: define preserve_nonecc i64 @fentry(i64 %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5, i64 %6, i64 %7, i64 %8, i64 %9, i64 %10) #[[ENTRY:[0-9]+]] {
 ; CHECK-NEXT: entry:
