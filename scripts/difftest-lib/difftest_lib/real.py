@@ -1,4 +1,4 @@
-"""--real lua|zlib|sqlite|jsoncpp: real C and C++ projects from Debian
+"""--real lua|zlib|sqlite|jsoncpp|mawk: real C and C++ projects from Debian
 source (apt-get source; deb-src is added if missing; cached in
 ~/.cache/cacs-difftest), each built stock and with cacs from the same
 sources, the cacs builds tested against the stock one.
@@ -81,6 +81,16 @@ jsoncpp  JsonCpp 1.9 (C++17: exceptions, virtual calls, templates,
          the .actual, .rewrite and .actual-rewrite files it writes must
          equal the stock build's (the fail*.json files exit 1 in every
          build).
+mawk     mawk 1.3.4 (an AWK interpreter; its configure runs once, with
+         gcc, for config.h; mawk's own regular-expression engine, as
+         upstream builds it). No API: everything but main is listed.
+         Callbacks into the C library (qsort of array keys, tsearch),
+         setjmp/longjmp out of the regex compiler on a bad expression,
+         a SIGFPE handler, variadic error reporting, fork and pipes.
+         Tests: its own test/mawktest and test/fpe_test (their report
+         lines), and the scripts of scripts/difftest-lib/mawk/ (with their
+         .dat input), whose output, errors and exit status must equal the
+         stock build's.
 --arch aarch64 cross-compiles and runs the tests under qemu-aarch64.
 Each build logs its build and test times.
 """
@@ -340,6 +350,7 @@ class Sqlite(Project):
     name, package, probe = "sqlite", "sqlite3", "tool/mksqlite3c.tcl"
     link_flags = ("-lpthread", "-ldl", "-lm")
     stock_must_pass = False  # the scripts' SQL errors exit 1 on purpose
+    pn_files = ("shell.c",)  # sqlite3.c would take as long as a build
     AMALGAMATION = "cacs-amalgamation"  # made from the source tree, beside it
     SCRIPTS = os.path.join(ROOT, "scripts", "difftest-lib", "sqlite")
 
@@ -378,9 +389,6 @@ class Sqlite(Project):
         self.programs = [("sqlite3", ["sqlite3", "shell"]), ("speedtest1", ["sqlite3", "speedtest1"])]
         self.library = ("sqlite3", ["sqlite3"])
 
-    @property
-    def pn_files(self):  # the amalgamation takes as long as a build
-        return ("shell.c",) if self.quick else ("sqlite3.c", "shell.c")
 
     def is_api(self, f):
         return f.startswith("sqlite3_")
@@ -416,7 +424,7 @@ class Jsoncpp(Project):
     name, package, probe = "jsoncpp", "libjsoncpp", "src/lib_json/json_value.cpp"
     cxx = True
     nm_kinds = ("T", "t", "W")
-    pn_files = ("lib_json/json_value.cpp", "test_lib_json/main.cpp")
+    pn_files = ("lib_json/json_value.cpp", "test_lib_json/jsontest.cpp")
     stock_must_pass = True  # its unit tests; the reader tests exit 0 too
 
     def __init__(self, src):
@@ -461,6 +469,75 @@ class Jsoncpp(Project):
             # A file meant to be rejected (fail*.json) exits 1 in every build.
             rc = 0 if name.startswith("fail") and r.rc == 1 else r.rc
             yield "jsontestrunner %s %s" % (" ".join(targs), name), out, rc, r.err, r.timeout
+
+
+class Mawk(Project):
+    name, package, probe = "mawk", "mawk", "rexp.c"
+    link_flags = ("-lm",)
+    pn_files = ("execute.c", "regexp.c")
+    stock_must_pass = False  # features.awk ends on a bad regular expression
+    CONFIG = "cacs-config"  # config.h as configure makes it, beside the source
+    SCRIPTS = os.path.join(ROOT, "scripts", "difftest-lib", "mawk")
+    UNITS = ("parse scan memory main hash execute code da error init bi_vars cast print bi_funct kw jmp "
+             "array field split re_cmpl regexp zmalloc fin files scancode matherr fcall version").split()
+
+    @classmethod
+    def prepare(cls, src):
+        """config.h from mawk's configure (run once, with gcc; the same for
+        both targets, LP64 Linux), with mawk's own regular-expression engine
+        (Debian's package uses the C library's) and srand/rand, which a
+        script can seed; scancode.c, which its makefile makes."""
+        out = os.path.join(src, cls.CONFIG)
+        if all(os.path.exists(os.path.join(out, f)) for f in ("config.h", "scancode.c")):
+            return True
+        tmp = out + ".tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        r = run([os.path.join(src, "configure"), "CC=gcc", "--with-builtin-regex", "--enable-builtin-srand"], cwd=tmp, timeout=600)
+        if r.ok:
+            r = run(["make", "scancode.c"], cwd=tmp, timeout=600)
+        if not r.ok:
+            log("difftest: mawk's configure or make scancode.c failed: %s" % (r.out + r.err).strip()[-500:])
+            return False
+        os.makedirs(out, exist_ok=True)
+        for f in ("config.h", "scancode.c"):
+            shutil.copy(os.path.join(tmp, f), os.path.join(out, f))
+        shutil.rmtree(tmp, ignore_errors=True)
+        return True
+
+    def __init__(self, src):
+        self.srcdir = src
+        # configure passes these on the command line, not in config.h
+        self.cflags = ["-DHAVE_CONFIG_H", "-DLOCAL_REGEXP", "-D_DEFAULT_SOURCE", "-D_XOPEN_SOURCE=500",
+                       "-I" + os.path.join(src, self.CONFIG),
+                       "-I" + src]
+        self.sources = [os.path.join(src, self.CONFIG if u == "scancode" else "", u + ".c") for u in self.UNITS]
+        self.programs = [("mawk", list(self.UNITS))]
+        self.library = ("mawk", [u for u in self.UNITS if u != "main"])
+
+    def is_api(self, f):
+        return False  # a program: everything but main is internal
+
+    def tests(self, exes, runp, work):
+        """(test, output, exit status, stderr, timed out): mawk's own
+        tests (test/mawktest, test/fpe_test, with the examples they use)
+        and the scripts of scripts/difftest-lib/mawk/."""
+        os.makedirs(work, exist_ok=True)
+        for d in ("test", "examples"):
+            shutil.rmtree(os.path.join(work, d), ignore_errors=True)
+            shutil.copytree(os.path.join(self.srcdir, d), os.path.join(work, d))
+        for f in glob.glob(os.path.join(self.srcdir, "*.[ch]")):  # mawktest reads ../scan.c
+            shutil.copy(f, work)
+        prog = " ".join(runp + [exes["mawk"]])
+        for t in ("mawktest", "fpe_test"):
+            r = run(["env", "MAWK=" + prog, "TMPDIR=" + work, "sh", t], timeout=900,
+                    cwd=os.path.join(work, "test"))
+            yield t, r.out.replace(prog, "MAWK") + "--- stderr\n" + r.err.replace(prog, "MAWK"), r.rc, r.err, r.timeout
+        for s in sorted(glob.glob(os.path.join(self.SCRIPTS, "*.awk"))):
+            data = s[:-len(".awk")] + ".dat"
+            r = run(runp + [exes["mawk"], "-f", s] + ([data] if os.path.exists(data) else []),
+                    timeout=900, cwd=work)
+            yield os.path.basename(s), r.out + "--- stderr\n" + r.err, r.rc, r.err, r.timeout
 
 
 def real_builds(args, af, cflags, lists, library):
@@ -592,14 +669,14 @@ def run_real(project, args, tools, summary, workroot):
 
 
 # --real NAME: the function that builds and tests NAME.
-PROJECTS = {p.name: functools.partial(run_real, p) for p in (Lua, Zlib, Sqlite, Jsoncpp)}
+PROJECTS = {p.name: functools.partial(run_real, p) for p in (Lua, Zlib, Sqlite, Jsoncpp, Mawk)}
 
 
 def fetch_all():
     """Fetch (or find cached) every project's source; whether all are there.
     scripts/setup calls this, so that the tests need no network."""
     ok = True
-    for project in (Lua, Zlib, Sqlite, Jsoncpp):
+    for project in (Lua, Zlib, Sqlite, Jsoncpp, Mawk):
         src = fetch_source(project.package, project.probe)
         if src is not None and not project.prepare(src):
             src = None
