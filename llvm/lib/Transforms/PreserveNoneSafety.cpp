@@ -79,6 +79,7 @@ public:
       if (!F->isDeclaration() && !F->getName().ends_with(".cacs.shield"))
         visitCalls(*F);
     }
+    visitSplitBodies();
     // 3. Attributes the backend lowers wrongly, on every preserve_none
     // function and call left (the shields' calls included).
     if (returnedArgumentMiscompiles(T))
@@ -93,6 +94,8 @@ private:
   RuleContext RC;
   WrapperBuilder Wrappers;
   bool Changed = false;
+  /// The C-convention bodies splitFrame made; see visitSplitBodies.
+  SmallVector<Function *, 4> SplitBodies;
 
   void error(const Function &Where, const Twine &Msg,
              const DebugLoc &DL = DebugLoc()) {
@@ -212,6 +215,7 @@ private:
     Body->setLinkage(GlobalValue::PrivateLinkage);
     Body->setVisibility(GlobalValue::DefaultVisibility);
     Body->setComdat(nullptr);
+    SplitBodies.push_back(Body);
     Body->splice(Body->begin(), &F);
     Body->setSubprogram(F.getSubprogram());
     F.setSubprogram(nullptr);
@@ -259,6 +263,15 @@ private:
              << ore::NV("Function", F.getName())
              << "' moves into a C-convention function: " << Why;
     });
+  }
+
+  /// A split body holds the calls its preserve_none entry made, in the frame
+  /// that made the entry ineligible (realigned and dynamic, with a base
+  /// pointer): they need the same shields as any other function's, but the
+  /// bodies were made after the functions to visit were listed.
+  void visitSplitBodies() {
+    for (Function *Body : SplitBodies)
+      visitCalls(*Body);
   }
 
   void visitCalls(Function &F) {
