@@ -544,9 +544,12 @@ class Mawk(Project):
 
 def real_builds(args, af, cflags, lists, library):
     """The cacs builds --real-variants selects: (name, flags, shared
-    library or None). The hazard builds add to APN and the internal list
-    what often breaks calling-convention changes; they compare with the
-    stock -O2 build too."""
+    library or None, reference). The hazard builds add to APN and the
+    internal list what often breaks calling-convention changes; they
+    compare with the stock -O2 build too, but for the sanitizers, whose
+    reports of the project's own undefined behaviour or leaks are part of
+    the output: their reference is stock -O2 with the same sanitizer
+    (reference: the flags that build adds, else None)."""
     quiet = ["-Wno-backend-plugin"]  # the list's warning about exported functions
     # DIFFTEST_EXTRA_CACS_FLAGS: as for --programs, a way to make a cacs
     # build differ on purpose (to see a slice fail).
@@ -555,20 +558,20 @@ def real_builds(args, af, cflags, lists, library):
     listed = apn + ["-fpreserve-none-list=" + lists["internal"]] + quiet
     x86 = args.arch == "x86_64"
     builds = [
-        ("cacs-apn", apn, None),
-        ("cacs-list", listed, None),
-        ("cacs-all", apn + ["-fpreserve-none-list=" + lists["all"]] + quiet, None),
-        ("cacs-lto", listed + ["-flto"], None),
+        ("cacs-apn", apn, None, None),
+        ("cacs-list", listed, None, None),
+        ("cacs-all", apn + ["-fpreserve-none-list=" + lists["all"]] + quiet, None, None),
+        ("cacs-lto", listed + ["-flto"], None, None),
         # hazards
-        ("cacs-O3", listed + ["-O3"], None),
-        ("cacs-Os", listed + ["-Os"], None),
+        ("cacs-O3", listed + ["-O3"], None, None),
+        ("cacs-Os", listed + ["-Os"], None, None),
         ("cacs-hardened", listed + ["-fstack-clash-protection", "-fno-plt"]
-         + (["-fcf-protection=full"] if x86 else ["-mbranch-protection=standard"]), None),
-        ("cacs-ubsan", listed + ["-fsanitize=undefined"], None),
-        ("cacs-asan", listed + ["-fsanitize=address"], None),
+         + (["-fcf-protection=full"] if x86 else ["-mbranch-protection=standard"]), None, None),
+        ("cacs-ubsan", listed + ["-fsanitize=undefined"], None, ["-fsanitize=undefined"]),
+        ("cacs-asan", listed + ["-fsanitize=address"], None, ["-fsanitize=address"]),
         # a real shared-library boundary with lazy PLT binding; the list of
         # every function, exported ones included, on both sides
-        ("cacs-so", apn + ["-fPIC", "-fpreserve-none-list=" + lists["all"]] + quiet, library),
+        ("cacs-so", apn + ["-fPIC", "-fpreserve-none-list=" + lists["all"]] + quiet, library, None),
     ]
     standard = ["cacs-apn", "cacs-list", "cacs-all", "cacs-lto"]
     hazards = [b[0] for b in builds if b[0] not in standard]
@@ -584,6 +587,20 @@ def real_builds(args, af, cflags, lists, library):
     if args.quick and not args.real_variants:  # the lit slice: APN alone runs in the list builds as well
         want.remove("cacs-apn")
     return [b for b in builds if b[0] in want]
+
+
+def reference_results(p, exes, runp, work, what, summary):
+    """{test: (output, exit status)} of a stock build; a failing test is
+    a failure where the project's tests must pass, else a note."""
+    expected = {}
+    for test, out, rc, err, timeout in p.tests(exes, runp, work):
+        expected[test] = (out, rc)
+        if rc != 0 and p.stock_must_pass:
+            summary.add_fail("%s stock %s" % (what, test), "stock-failure",
+                             "rc %d; %s" % (rc, (out + err).strip()[-300:]))
+        elif rc != 0:
+            log("  note: stock %s exits %d on %s: %s" % (p.name, rc, test, (err.strip().splitlines() or [""])[0][:200]))
+    return expected
 
 
 def run_real(project, args, tools, summary, workroot):
@@ -628,16 +645,24 @@ def run_real(project, args, tools, summary, workroot):
         % (p.name, len(funcs), len(internal), 100 * len(internal) // max(1, len(funcs)),
            len(everything) - len(internal), len(everything)))
     t1 = time.time()
-    expected = {}
-    for test, out, rc, err, timeout in p.tests(stock, runp, os.path.join(d, "stock", "run")):
-        expected[test] = (out, rc)
-        if rc != 0 and p.stock_must_pass:
-            summary.add_fail("%s stock %s" % (what, test), "stock-failure",
-                             "rc %d; %s" % (rc, (out + err).strip()[-300:]))
-        elif rc != 0:
-            log("  note: stock %s exits %d on %s: %s" % (p.name, rc, test, (err.strip().splitlines() or [""])[0][:200]))
+    expected = reference_results(p, stock, runp, os.path.join(d, "stock", "run"), what, summary)
     log("real %s: stock built in %.0f s, tested in %.1f s" % (p.name, t1 - t0, time.time() - t1))
-    for name, flags, shared in real_builds(args, af, p.cflags, lists, p.library):
+    os.environ.setdefault("ASAN_OPTIONS", "detect_leaks=0")  # leak reports name process ids
+    references = {None: expected}
+    for name, flags, shared, ref in real_builds(args, af, p.cflags, lists, p.library):
+        key = " ".join(ref or []) or None
+        if key not in references:
+            t0 = time.time()
+            rname = "stock-" + name[len("cacs-"):]
+            rexes, err = build(rname, stock_cc, ["-O2", "-w"] + af + p.cflags + ref, p.sources, p.programs,
+                               os.path.join(d, rname), p.link_flags)
+            if not rexes:
+                summary.add_fail("%s %s" % (what, rname), "stock-build-failure", err)
+                continue
+            t1 = time.time()
+            references[key] = reference_results(p, rexes, runp, os.path.join(d, rname, "run"), what, summary)
+            log("real %s: %s built in %.0f s, tested in %.1f s" % (p.name, rname, t1 - t0, time.time() - t1))
+        expected = references[key]
         t0 = time.time()
         exes, err = build(name, cacs_cc, flags, p.sources, p.programs, os.path.join(d, name),
                           p.link_flags, p.no_lto, shared)
