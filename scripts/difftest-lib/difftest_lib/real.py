@@ -179,7 +179,8 @@ def build(name, cc, flags, sources, programs, outdir, link_flags=(), no_lto=(), 
         cflags = [f for f in flags if f != "-flto"] if stem in no_lto else flags
         r = run_tool([cc] + cflags + ["-c", c, "-o", o], timeout=1200)
         if not r.ok:
-            return None, "%s: compiling %s failed: %s" % (name, os.path.basename(c), r.err.strip()[-500:])
+            return None, "%s: compiling %s %s: %s" % (name, os.path.basename(c), "timed out after %.0f s"
+                                                     % r.secs if r.timeout else "failed", r.err.strip()[-500:])
         if r.err.strip():
             log("  %s: %s: %s" % (name, os.path.basename(c), r.err.strip().splitlines()[0]))
     libs, in_lib = [], ()
