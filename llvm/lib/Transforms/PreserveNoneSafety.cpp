@@ -224,6 +224,7 @@ private:
     Body->setLinkage(GlobalValue::PrivateLinkage);
     Body->setVisibility(GlobalValue::DefaultVisibility);
     Body->setComdat(nullptr);
+    SplitBodies.push_back(Body);
     Body->splice(Body->begin(), &F);
     Body->setSubprogram(F.getSubprogram());
     F.setSubprogram(nullptr);
@@ -263,7 +264,6 @@ private:
       removeEntryHooks(F);
       Body->setLinkage(GlobalValue::InternalLinkage);
     }
-    SplitBodies.push_back(Body);
     ++NumSplit;
     Changed = true;
     OptimizationRemarkEmitter ORE(&F);
