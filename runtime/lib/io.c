@@ -195,6 +195,13 @@ static void waiter_unlink(int fd, int dir, struct io_waiter *w) {
 
 static int fd_register(int fd, struct io_fd *r);
 
+// epoll mode: watch the core's wake-up eventfd, level-triggered; the core
+// resets it, and io_poll finds no waiter on it.
+static void epoll_watch_wake_fd(int fd) {
+  struct epoll_event ev = {EPOLLIN, {.fd = fd}};
+  epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
 // Leave poll mode: register every descriptor of the poll set with epoll
 // (EPOLL_CTL_ADD reports the readiness it finds as an edge, so no wake-up
 // is lost) and wait with epoll from now on.
@@ -203,8 +210,7 @@ __attribute__((noinline, cold)) static void switch_to_epoll(void) {
   for (size_t i = 0; i < L.npfds; i++) {
     int fd = L.pfds[i].fd;
     if (fd == L.wake_fd) {
-      struct epoll_event ev = {EPOLLIN, {.fd = fd}};
-      epoll_ctl(L.epfd, EPOLL_CTL_ADD, fd, &ev);
+      epoll_watch_wake_fd(fd);
       continue;
     }
     L.fds[fd].pidx = 0;
@@ -410,18 +416,24 @@ static int fd_register(int fd, struct io_fd *r) {
 // it, and then has nothing more to watch.
 int cacs__poll_wake_fd(void) __attribute__((weak));
 
-// The spin a thread's loop starts with: CACS_IO_SPIN_US from the
-// environment if it is a number of microseconds up to a second, else
-// CACS_IO_SPIN_DEFAULT_US.
-static int64_t default_spin_us(void) {
-  const char *e = getenv("CACS_IO_SPIN_US");
+// The number in the environment variable `name` if it is one from 0 to
+// `max`, else `fallback`.
+static long long env_number(const char *name, long long max,
+                            long long fallback) {
+  const char *e = getenv(name);
   if (e && *e) {
     char *end;
     long long v = strtoll(e, &end, 10);
-    if (*end == '\0' && v >= 0 && v <= 1000000)
-      return (int64_t)v;
+    if (*end == '\0' && v >= 0 && v <= max)
+      return v;
   }
-  return CACS_IO_SPIN_DEFAULT_US;
+  return fallback;
+}
+
+// The spin a thread's loop starts with: CACS_IO_SPIN_US from the
+// environment (microseconds, up to a second), else CACS_IO_SPIN_DEFAULT_US.
+static int64_t default_spin_us(void) {
+  return env_number("CACS_IO_SPIN_US", 1000000, CACS_IO_SPIN_DEFAULT_US);
 }
 
 int64_t cacs_io_set_spin(int64_t usec) {
@@ -431,16 +443,9 @@ int64_t cacs_io_set_spin(int64_t usec) {
 }
 
 // The most descriptors poll mode watches: CACS_IO_POLL_MAX from the
-// environment if it is a number (0: always epoll), else IO_POLL_MAX.
+// environment (0: always epoll), else IO_POLL_MAX.
 static size_t poll_max(void) {
-  const char *e = getenv("CACS_IO_POLL_MAX");
-  if (e && *e) {
-    char *end;
-    long long v = strtoll(e, &end, 10);
-    if (*end == '\0' && v >= 0)
-      return (size_t)v;
-  }
-  return IO_POLL_MAX;
+  return (size_t)env_number("CACS_IO_POLL_MAX", LLONG_MAX, IO_POLL_MAX);
 }
 
 static int loop_init(void) {
@@ -457,13 +462,10 @@ static int loop_init(void) {
   pthread_setspecific(loop_key, &L);
   L.epfd = epfd;
   cacs__set_poll_hook(io_poll);
-  // Level-triggered; the core resets it, and io_poll finds no waiter on it.
   int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
   if (L.use_epoll) {
-    if (wake_fd >= 0) {
-      struct epoll_event ev = {EPOLLIN, {.fd = wake_fd}};
-      epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev);
-    }
+    if (wake_fd >= 0)
+      epoll_watch_wake_fd(wake_fd);
     for (size_t fd = 0; fd < L.nfds; fd++) { // after fork: the waiters
       struct io_fd *r = &L.fds[fd];
       if (r->waiters[DIR_IN] || r->waiters[DIR_OUT])
