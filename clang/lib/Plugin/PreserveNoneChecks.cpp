@@ -140,7 +140,7 @@ private:
 class CheckConsumer : public ASTConsumer {
 public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    // The one rule, shared with the final check of the pass plugin.
+    // The one rule, shared with the safety pass (PreserveNoneSafety).
     if (!cacs::variadicPreserveNoneMiscompiles(Ctx.getTargetInfo().getTriple()))
       return;
     Checker C(Ctx.getDiagnostics());

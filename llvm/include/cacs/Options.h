@@ -42,7 +42,7 @@ enum class SettingID {
   LinkBindsNow,
 };
 
-/// The values of -fpreserve-none-callee-saved= (see cacs/CalleeSaved.h); the
+/// The values of -fpreserve-none-callee-saved= (see cacs/PreserveNoneCalleeSaved.h); the
 /// first is the default.
 inline constexpr llvm::StringLiteral CalleeSavedChoices[] = {"upstream",
                                                              "none"};

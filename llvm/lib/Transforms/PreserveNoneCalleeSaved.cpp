@@ -1,10 +1,10 @@
-//===- CalleeSaved.cpp - The preserve_none callee-saved list --------------===//
+//===- PreserveNoneCalleeSaved.cpp - The preserve_none callee-saved list --===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
 //
-// See cacs/CalleeSaved.h. Upstream keeps rbp callee-saved under preserve_none
+// See cacs/PreserveNoneCalleeSaved.h. Upstream keeps rbp callee-saved under preserve_none
 // on x86-64; the paper's convention saves nothing. With the setting `none`
 // this pass gives preserve_none functions and calls x86's
 // "no_callee_saved_registers" attribute where that is sound. What the backend
@@ -52,7 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/CalleeSaved.h"
+#include "cacs/PreserveNoneCalleeSaved.h"
 #include "cacs/Diagnostics.h"
 #include "cacs/Options.h"
 #include "cacs/PreserveNoneRules.h"

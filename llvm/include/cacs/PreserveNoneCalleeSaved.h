@@ -1,4 +1,4 @@
-//===- cacs/CalleeSaved.h - The preserve_none callee-saved list -*- C++ -*-===//
+//===- PreserveNoneCalleeSaved.h - preserve_none callee-saved list -*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -31,8 +31,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_CALLEESAVED_H
-#define CACS_CALLEESAVED_H
+#ifndef CACS_PRESERVENONECALLEESAVED_H
+#define CACS_PRESERVENONECALLEESAVED_H
 
 #include "llvm/IR/PassManager.h"
 
@@ -73,4 +73,4 @@ private:
 
 } // namespace cacs
 
-#endif // CACS_CALLEESAVED_H
+#endif // CACS_PRESERVENONECALLEESAVED_H
