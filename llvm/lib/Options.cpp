@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The cl::opt spelling of the settings table in cacs/Options.h.
+// The cl::opt spelling of the settings table in Options.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/Options.h"
+#include "cacs-compiler/Options.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -11,14 +11,14 @@
 //     -fplugin-arg-cacs-<name>, -fplugin-arg-cacs-no-<name>  (flags)
 //     -fplugin-arg-cacs-<name>=<file>                         (lists)
 //
-// for every setting of the table in cacs/Options.h.
+// for every setting of the table in Options.h.
 //
 // The front door passes settings this way, not with -mllvm, because -mllvm
 // also reaches the integrated assembler (cc1as), which knows no cacs option.
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/Options.h"
+#include "cacs-compiler/Options.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -49,7 +49,7 @@ protected:
     return true;
   }
 
-  /// One argument, spelled as cacs/Options.h's table says: <name>,
+  /// One argument, spelled as Options.h's table says: <name>,
   /// no-<name> for a flag; <name>=<file> for a list; <name>=<choice>.
   static bool parseSetting(StringRef Arg) {
     for (const cacs::Setting &S : cacs::Settings) {

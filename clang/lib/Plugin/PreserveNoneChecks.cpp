@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"

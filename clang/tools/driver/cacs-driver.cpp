@@ -11,7 +11,7 @@
 //   -fpreserve-none-list=<file>                      (may be repeated)
 //   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
-// (spelled as the settings table of cacs/Options.h says). It takes those
+// (spelled as the settings table of Options.h says). It takes those
 // flags out of the command line, loads the cacs plugins into every compile
 // job, hands them the settings as plugin arguments, and execs the stock
 // driver, so that everything else (modes, diagnostics, exit status, -###) is
@@ -31,8 +31,9 @@
 
 // The settings table (Options.cpp) and the list file checks of the pass
 // (PreserveNoneListFile.cpp), compiled in.
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
+#include "cacs-compiler/Options.h"
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs/detail/contract.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -65,7 +66,7 @@ namespace {
 
 /// What the cacs flags of one command line ask for.
 struct CACSFlags {
-  /// The flag settings of cacs/Options.h's table, by SettingID.
+  /// The flag settings of Options.h's table, by SettingID.
   bool Flag[std::size(cacs::Settings)];
   /// The choice settings' values, as indexes into their Choices.
   unsigned Choice[std::size(cacs::Settings)] = {};
@@ -438,7 +439,7 @@ int main(int Argc, const char **Argv) {
   // (not a plugin predefine) so that -E output, which ccache and distcc
   // compile, sees it too; unused by assembler and link jobs.
   Added.push_back("--start-no-unused-arguments");
-  Added.push_back("-D__CACS__=1");
+  Added.push_back("-D" CACS_CONTRACT_MACRO_CACS "=1");
   // cacs/coro.h binds cacs_yield() to the entry that does not save rbp when
   // the setting asks for the empty list (it checks for x86-64 and LLVM 22
   // itself: the setting is an error or has no effect elsewhere). Not under
@@ -449,10 +450,10 @@ int main(int Argc, const char **Argv) {
         cacs::setting(cacs::SettingID::PreserveNoneCalleeSaved);
     bool ThinLTO = F.AnyLTO && !F.FullLTO;
     if (CS.Choices[F.choice(CS.ID)] == "none" && !ThinLTO)
-      Added.push_back("-D__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__=1");
+      Added.push_back("-D" CACS_CONTRACT_MACRO_CALLEE_SAVED_NONE "=1");
   }
   Added.push_back("--end-no-unused-arguments");
-  // The settings, spelled as the table of cacs/Options.h says: as plugin
+  // The settings, spelled as the table of Options.h says: as plugin
   // arguments; and where cc1 compiles IR, whose clang plugin never sees its
   // arguments (IR inputs, -save-temps), as -mllvm options too, given with
   // -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,

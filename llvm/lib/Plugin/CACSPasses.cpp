@@ -27,12 +27,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/AutoPreserveNone.h"
-#include "cacs/PreserveNoneCalleeSaved.h"
-#include "cacs/InstackYield.h"
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
-#include "cacs/PreserveNoneSafety.h"
+#include "cacs-compiler/AutoPreserveNone.h"
+#include "cacs-compiler/PreserveNoneCalleeSaved.h"
+#include "cacs-compiler/InstackYield.h"
+#include "cacs-compiler/Options.h"
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneSafety.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"

@@ -37,8 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/AutoPreserveNone.h"
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/AutoPreserveNone.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,4 +1,4 @@
-//===- PreserveNoneCalleeSaved.h - preserve_none callee-saved list -*- C++ -*-===//
+//===- PreserveNoneCalleeSaved.h - Callee-saved registers -------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -34,6 +34,8 @@
 #ifndef CACS_PRESERVENONECALLEESAVED_H
 #define CACS_PRESERVENONECALLEESAVED_H
 
+#include "cacs/detail/contract.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace cacs {
@@ -46,7 +48,7 @@ inline constexpr const char *CalleeSavedNoneAttr =
 /// The annotation (__attribute__((annotate(...)))) on a declaration of
 /// external code that saves no register, rbp included.
 inline constexpr const char *SavesNothingAnnotation =
-    "cacs.no_callee_saved_registers";
+    CACS_CONTRACT_SAVES_NOTHING_ANNOTATION;
 
 class PreserveNoneCalleeSavedPass
     : public llvm::PassInfoMixin<PreserveNoneCalleeSavedPass> {

@@ -1,4 +1,4 @@
-//===- cacs/Options.h - Settings shared by the cacs passes ------*- C++ -*-===//
+//===- Options.h - Settings shared by the cacs passes -----------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -42,8 +42,8 @@ enum class SettingID {
   LinkBindsNow,
 };
 
-/// The values of -fpreserve-none-callee-saved= (see cacs/PreserveNoneCalleeSaved.h); the
-/// first is the default.
+/// The values of -fpreserve-none-callee-saved= (see
+/// PreserveNoneCalleeSaved.h); the first is the default.
 inline constexpr llvm::StringLiteral CalleeSavedChoices[] = {"upstream",
                                                              "none"};
 

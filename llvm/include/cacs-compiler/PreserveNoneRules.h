@@ -1,4 +1,4 @@
-//===- cacs/PreserveNoneRules.h - When preserve_none is safe ----*- C++ -*-===//
+//===- PreserveNoneRules.h - When preserve_none is safe ---------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
