@@ -11,7 +11,7 @@
 //   -fpreserve-none-list=<file>                      (may be repeated)
 //   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
-// (spelled as the settings table of Options.h says). It takes those
+// (spelled as the settings table of Settings.def says). It takes those
 // flags out of the command line, loads the cacs plugins into every compile
 // job, hands them the settings as plugin arguments, and execs the stock
 // driver, so that everything else (modes, diagnostics, exit status, -###) is
@@ -29,10 +29,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The settings table (Options.cpp) and the list file checks of the pass
-// (PreserveNoneListFile.cpp), compiled in.
-#include "cacs-compiler/Options.h"
+// The settings table (Settings.def) and its parser, and the list file checks
+// of the pass (PreserveNoneListFile.cpp).
 #include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs/detail/contract.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -66,10 +66,10 @@ namespace {
 
 /// What the cacs flags of one command line ask for.
 struct CACSFlags {
-  /// The flag settings of Options.h's table, by SettingID.
-  bool Flag[std::size(cacs::Settings)];
+  /// The flag settings of Settings.def's table, by SettingID.
+  bool Flag[cacs::NumSettings];
   /// The choice settings' values, as indexes into their Choices.
-  unsigned Choice[std::size(cacs::Settings)] = {};
+  unsigned Choice[cacs::NumSettings] = {};
   std::vector<std::string> ListFiles;
   bool Version = false;
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
@@ -118,33 +118,28 @@ bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
   StringRef Arg = A;
   if (!A.consume_front("-f"))
     return false;
-  for (const cacs::Setting &S : cacs::Settings) {
-    if (!S.FrontDoorFlag)
-      continue;
-    StringRef Rest = A;
-    if (S.isChoice()) {
-      if (!Rest.consume_front(S.name()) || !Rest.consume_front("="))
-        continue;
-      int I = S.findChoice(Rest);
-      if (I < 0) // As clang says it of its own -f<name>=<value> flags.
-        fatal(Prog, "invalid value '" + Rest + "' in '" + Arg + "'");
-      F.choice(S.ID) = I;
-      return true;
-    }
-    if (S.IsFileList) {
-      if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
-        F.ListFiles.push_back(Rest.str());
-        return true;
-      }
-      continue;
-    }
-    bool On = !Rest.consume_front("no-");
-    if (Rest == S.name()) {
-      F.flag(S.ID) = On;
-      return true;
-    }
+  cacs::SettingArg S;
+  switch (cacs::parseSetting(A, S, /*FrontDoorOnly=*/true)) {
+  case cacs::SettingParse::NotASetting:
+    return false;
+  case cacs::SettingParse::BadChoice: // As clang says it of its own
+                                      // -f<name>=<value> flags.
+    fatal(Prog, "invalid value '" + A.split('=').second + "' in '" + Arg + "'");
+  case cacs::SettingParse::Parsed:
+    break;
   }
-  return false;
+  switch (cacs::setting(S.ID).Kind) {
+  case cacs::Setting::Flag:
+    F.flag(S.ID) = S.On;
+    break;
+  case cacs::Setting::List:
+    F.ListFiles.push_back(S.File.str());
+    break;
+  case cacs::Setting::Choice:
+    F.choice(S.ID) = S.Choice;
+    break;
+  }
+  return true;
 }
 
 /// The flags every clang error carries: "clang: error: ...", as the stock
@@ -170,7 +165,8 @@ std::string validateListFile(StringRef Prog, StringRef Path) {
 }
 
 /// The most list files a compile takes (the settings header names each).
-constexpr unsigned MaxListFiles = 16;
+constexpr unsigned MaxListFiles =
+    cacs::setting(cacs::SettingID::PreserveNoneList).MaxFiles;
 
 /// What the settings of a compile are, as one line that the front door puts
 /// into the translation unit (see cacs-settings.h): this cacs build and a
@@ -188,7 +184,7 @@ std::string settingsPragma(const CACSFlags &F,
     if (S.isChoice()) {
       H.update(S.name());
       H.update(("=" + S.Choices[F.Choice[I]] + ";").str());
-    } else if (!S.IsFileList) {
+    } else if (!S.isList()) {
       H.update(S.name());
       H.update(F.Flag[I] ? "=1;" : "=0;");
     }
@@ -453,7 +449,7 @@ int main(int Argc, const char **Argv) {
       Added.push_back("-D" CACS_CONTRACT_MACRO_CALLEE_SAVED_NONE "=1");
   }
   Added.push_back("--end-no-unused-arguments");
-  // The settings, spelled as the table of Options.h says: as plugin
+  // The settings, spelled as the table of Settings.def says: as plugin
   // arguments; and where cc1 compiles IR, whose clang plugin never sees its
   // arguments (IR inputs, -save-temps), as -mllvm options too, given with
   // -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,
@@ -469,7 +465,7 @@ int main(int Argc, const char **Argv) {
   for (const std::string &L : F.ListFiles)
     Lists.push_back(cacs::normalizeListPath(L));
   for (const cacs::Setting &S : cacs::Settings) {
-    if (S.IsFileList) {
+    if (S.isList()) {
       for (const std::string &L : Lists) {
         Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
         if (CC1CompilesIR)
@@ -520,11 +516,13 @@ int main(int Argc, const char **Argv) {
     Added.push_back("--start-no-unused-arguments");
     Added.push_back("-include");
     Added.push_back(siblingPath(Self, "share/cacs", "cacs-settings.h"));
-    Added.push_back("-D__CACS_SETTINGS=_Pragma(" +
-                    quoteCString("cacs settings " + Pragma) + ")");
+    Added.push_back(("-D" + cacs::SettingsPragmaMacro + "=_Pragma(" +
+                     quoteCString("cacs settings " + Pragma) + ")")
+                        .str());
     for (size_t I = 0; I < F.ListFiles.size(); ++I)
-      Added.push_back("-D__CACS_LIST_" + std::to_string(I + 1) + "=" +
-                      quoteCString(F.ListFiles[I]));
+      Added.push_back(("-D" + cacs::ListFileMacroPrefix + Twine(I + 1) + "=" +
+                       quoteCString(F.ListFiles[I]))
+                          .str());
     Added.push_back("--end-no-unused-arguments");
   }
   // A full-LTO link runs the cacs passes inside lld; the settings of each

@@ -30,7 +30,7 @@
 #include "cacs-compiler/AutoPreserveNone.h"
 #include "cacs-compiler/PreserveNoneCalleeSaved.h"
 #include "cacs-compiler/InstackYield.h"
-#include "cacs-compiler/Options.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneList.h"
 #include "cacs-compiler/PreserveNoneSafety.h"
 

@@ -54,7 +54,7 @@
 
 #include "cacs-compiler/PreserveNoneCalleeSaved.h"
 #include "cacs-compiler/Diagnostics.h"
-#include "cacs-compiler/Options.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -75,7 +75,7 @@ using namespace cacs;
 
 namespace {
 
-/// -fpreserve-none-callee-saved=none (Options.h's table).
+/// -fpreserve-none-callee-saved=none (Settings.def's table).
 bool calleeSavedNone() {
   return setting(SettingID::PreserveNoneCalleeSaved)
              .Choices[choiceSetting(SettingID::PreserveNoneCalleeSaved)] ==

@@ -72,7 +72,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/PreserveNoneList.h"
-#include "cacs-compiler/Options.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneRules.h"
 
 #include "PreserveNoneListMatch.h"

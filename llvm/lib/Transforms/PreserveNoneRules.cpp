@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/PreserveNoneRules.h"
-#include "cacs-compiler/Options.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneList.h"
 #include "cacs-compiler/StackFrame.h"
 
