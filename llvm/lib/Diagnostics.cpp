@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/Diagnostics.h"
+#include "cacs-compiler/Diagnostics.h"
 
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticPrinter.h"

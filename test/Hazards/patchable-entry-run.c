@@ -6,7 +6,7 @@
 // preserve_none's 11th and its 18th-24th integer arguments; stock clang with
 // the attribute gets a wrong sum. cacs moves the body and the sled of a
 // preserve_none definition whose arguments reach them into a C-convention
-// function (the IR is test/Transforms/PreserveNoneSafety/entry-hook-split*.ll);
+// function (the IR is test/PreserveNoneSafety/entry-hook-split*.ll);
 // the program must compute what stock clang -O0 computes without the
 // attribute, and the hook must run once per call.
 //

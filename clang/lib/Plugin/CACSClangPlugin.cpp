@@ -11,14 +11,14 @@
 //     -fplugin-arg-cacs-<name>, -fplugin-arg-cacs-no-<name>  (flags)
 //     -fplugin-arg-cacs-<name>=<file>                         (lists)
 //
-// for every setting of the table in cacs/Options.h.
+// for every setting of the table in Settings.def.
 //
 // The front door passes settings this way, not with -mllvm, because -mllvm
 // also reaches the integrated assembler (cc1as), which knows no cacs option.
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/Options.h"
+#include "cacs-compiler/Settings.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
@@ -49,34 +49,15 @@ protected:
     return true;
   }
 
-  /// One argument, spelled as cacs/Options.h's table says: <name>,
+  /// One argument, spelled as Settings.def's table says: <name>,
   /// no-<name> for a flag; <name>=<file> for a list; <name>=<choice>.
   static bool parseSetting(StringRef Arg) {
-    for (const cacs::Setting &S : cacs::Settings) {
-      StringRef Rest = Arg;
-      if (S.isChoice()) {
-        if (!Rest.consume_front(S.name()) || !Rest.consume_front("="))
-          continue;
-        int I = S.findChoice(Rest);
-        if (I < 0)
-          return false;
-        cacs::setChoiceSetting(S.ID, I);
-        return true;
-      }
-      if (S.IsFileList) {
-        if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
-          cacs::addPreserveNoneListFile(Rest);
-          return true;
-        }
-        continue;
-      }
-      bool On = !Rest.consume_front("no-");
-      if (Rest == S.name()) {
-        cacs::setFlagSetting(S.ID, On);
-        return true;
-      }
-    }
-    return false;
+    cacs::SettingArg A;
+    if (cacs::parseSetting(Arg, A, /*FrontDoorOnly=*/false) !=
+        cacs::SettingParse::Parsed)
+      return false;
+    cacs::applySetting(A);
+    return true;
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }

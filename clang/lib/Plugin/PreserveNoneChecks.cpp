@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -140,7 +140,7 @@ private:
 class CheckConsumer : public ASTConsumer {
 public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    // The one rule, shared with the final check of the pass plugin.
+    // The one rule, shared with the safety pass (PreserveNoneSafety).
     if (!cacs::variadicPreserveNoneMiscompiles(Ctx.getTargetInfo().getTriple()))
       return;
     Checker C(Ctx.getDiagnostics());

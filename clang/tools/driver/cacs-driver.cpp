@@ -11,7 +11,7 @@
 //   -fpreserve-none-list=<file>                      (may be repeated)
 //   -f[no-]preserve-none-list-export-warning         (the last one wins)
 //
-// (spelled as the settings table of cacs/Options.h says). It takes those
+// (spelled as the settings table of Settings.def says). It takes those
 // flags out of the command line, loads the cacs plugins into every compile
 // job, hands them the settings as plugin arguments, and execs the stock
 // driver, so that everything else (modes, diagnostics, exit status, -###) is
@@ -29,10 +29,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The settings table (Options.cpp) and the list file checks of the pass
-// (PreserveNoneListFile.cpp), compiled in.
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
+// The settings table (Settings.def) and its parser, and the list file checks
+// of the pass (PreserveNoneListFile.cpp).
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs/detail/contract.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -65,10 +66,10 @@ namespace {
 
 /// What the cacs flags of one command line ask for.
 struct CACSFlags {
-  /// The flag settings of cacs/Options.h's table, by SettingID.
-  bool Flag[std::size(cacs::Settings)];
+  /// The flag settings of Settings.def's table, by SettingID.
+  bool Flag[cacs::NumSettings];
   /// The choice settings' values, as indexes into their Choices.
-  unsigned Choice[std::size(cacs::Settings)] = {};
+  unsigned Choice[cacs::NumSettings] = {};
   std::vector<std::string> ListFiles;
   bool Version = false;
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
@@ -117,33 +118,28 @@ bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
   StringRef Arg = A;
   if (!A.consume_front("-f"))
     return false;
-  for (const cacs::Setting &S : cacs::Settings) {
-    if (!S.FrontDoorFlag)
-      continue;
-    StringRef Rest = A;
-    if (S.isChoice()) {
-      if (!Rest.consume_front(S.name()) || !Rest.consume_front("="))
-        continue;
-      int I = S.findChoice(Rest);
-      if (I < 0) // As clang says it of its own -f<name>=<value> flags.
-        fatal(Prog, "invalid value '" + Rest + "' in '" + Arg + "'");
-      F.choice(S.ID) = I;
-      return true;
-    }
-    if (S.IsFileList) {
-      if (Rest.consume_front(S.name()) && Rest.consume_front("=")) {
-        F.ListFiles.push_back(Rest.str());
-        return true;
-      }
-      continue;
-    }
-    bool On = !Rest.consume_front("no-");
-    if (Rest == S.name()) {
-      F.flag(S.ID) = On;
-      return true;
-    }
+  cacs::SettingArg S;
+  switch (cacs::parseSetting(A, S, /*FrontDoorOnly=*/true)) {
+  case cacs::SettingParse::NotASetting:
+    return false;
+  case cacs::SettingParse::BadChoice: // As clang says it of its own
+                                      // -f<name>=<value> flags.
+    fatal(Prog, "invalid value '" + A.split('=').second + "' in '" + Arg + "'");
+  case cacs::SettingParse::Parsed:
+    break;
   }
-  return false;
+  switch (cacs::setting(S.ID).Kind) {
+  case cacs::Setting::Flag:
+    F.flag(S.ID) = S.On;
+    break;
+  case cacs::Setting::List:
+    F.ListFiles.push_back(S.File.str());
+    break;
+  case cacs::Setting::Choice:
+    F.choice(S.ID) = S.Choice;
+    break;
+  }
+  return true;
 }
 
 /// The flags every clang error carries: "clang: error: ...", as the stock
@@ -169,7 +165,8 @@ std::string validateListFile(StringRef Prog, StringRef Path) {
 }
 
 /// The most list files a compile takes (the settings header names each).
-constexpr unsigned MaxListFiles = 16;
+constexpr unsigned MaxListFiles =
+    cacs::setting(cacs::SettingID::PreserveNoneList).MaxFiles;
 
 /// What the settings of a compile are, as one line that the front door puts
 /// into the translation unit (see cacs-settings.h): this cacs build and a
@@ -187,7 +184,7 @@ std::string settingsPragma(const CACSFlags &F,
     if (S.isChoice()) {
       H.update(S.name());
       H.update(("=" + S.Choices[F.Choice[I]] + ";").str());
-    } else if (!S.IsFileList) {
+    } else if (!S.isList()) {
       H.update(S.name());
       H.update(F.Flag[I] ? "=1;" : "=0;");
     }
@@ -369,188 +366,262 @@ int runWithResponseFile(StringRef Prog, StringRef Driver,
   return RC;
 }
 
-} // namespace
+/// One run of the front door, filled in phase by phase: who it is (start),
+/// what the command line asks (parseCommandLine), what follows from that
+/// (decide), the stock driver's command line (buildCommand), and running it
+/// (run).
+struct Invocation {
+  // start
+  std::string Self;            ///< This program's path.
+  StringRef Prog;              ///< "clang" or "clang++", for messages.
+  SmallString<256> RealDriver; ///< The stock driver to run.
+  ArrayRef<const char *> Args; ///< The command line, without argv[0].
 
-int main(int Argc, const char **Argv) {
-  std::string Self = sys::fs::getMainExecutable(
+  // parseCommandLine
+  BumpPtrAllocator Alloc;
+  CACSFlags F;
+  /// The arguments that go on to the stock driver, cacs flags removed.
+  std::vector<const char *> Rest;
+  /// Whether a response file held part of the command line.
+  bool FromResponseFile = false;
+
+  // decide
+  std::vector<std::string> ListTexts; ///< Each list file's text.
+  std::vector<std::string> Lists;     ///< Each list file's normalized path.
+  std::string Pragma; ///< The settings pragma; empty without cacs flags.
+
+  // buildCommand
+  std::string PassPlugin;
+  std::vector<std::string> Added; ///< What goes before Rest.
+
+  /// Adds an -mllvm option for cc1 only (see addSettingArguments).
+  void addMLLVM(const std::string &Opt) {
+    for (const char *A : {"-Xclang", "-mllvm", "-Xclang"})
+      Added.push_back(A);
+    Added.push_back(Opt);
+  }
+};
+
+/// Who this program is and which stock driver it stands for. "clang -cc1
+/// ..." and friends are the frontend's own command lines, not the driver's:
+/// they go to the stock clang unchanged, and take no driver flags.
+void start(Invocation &I, int Argc, const char **Argv) {
+  I.Self = sys::fs::getMainExecutable(
       Argv[0], reinterpret_cast<void *>(&validateListFile));
-  StringRef Base = sys::path::filename(Argv[0]);
-  bool CXX = Base.contains("++");
-  StringRef Prog = CXX ? "clang++" : "clang";
+  bool CXX = sys::path::filename(Argv[0]).contains("++");
+  I.Prog = CXX ? "clang++" : "clang";
+  I.RealDriver = CACS_LLVM_BINDIR;
+  sys::path::append(I.RealDriver, CXX ? "clang++" : "clang");
+  I.Args = ArrayRef(Argv + 1, Argc - 1);
 
-  SmallString<256> RealDriver(CACS_LLVM_BINDIR);
-  sys::path::append(RealDriver, CXX ? "clang++" : "clang");
-
-  // "clang -cc1 ..." and friends are the frontend's own command lines, not
-  // the driver's: they must come first, and they take no driver flags.
   if (Argc > 1 && StringRef(Argv[1]).starts_with("-cc1")) {
     std::vector<const char *> Same(Argv, Argv + Argc);
-    Same[0] = RealDriver.c_str();
+    Same[0] = I.RealDriver.c_str();
     Same.push_back(nullptr);
-    execv(RealDriver.c_str(), const_cast<char *const *>(Same.data()));
-    fatal(Prog, "cannot run '" + RealDriver + "': " + std::strerror(errno));
+    execv(I.RealDriver.c_str(), const_cast<char *const *>(Same.data()));
+    fatal(I.Prog, "cannot run '" + I.RealDriver + "': " + std::strerror(errno));
   }
+}
 
-  // Look into response files too: a cacs flag may hide there. If one does,
-  // the front door writes the command line it passes on into a response
-  // file of its own (it may be too long for execv); otherwise the original
-  // command line goes on unchanged.
-  BumpPtrAllocator Alloc;
-  StringSaver Saver(Alloc);
-  SmallVector<const char *, 64> Expanded(Argv + 1, Argv + Argc);
+/// Reads the cacs flags and what else the front door must know. It looks
+/// into response files too: a cacs flag may hide there. If one does, the
+/// command line passed on goes into a response file of our own (it may be
+/// too long for execv); otherwise the original command line goes on
+/// unchanged.
+void parseCommandLine(Invocation &I) {
+  StringSaver Saver(I.Alloc);
+  SmallVector<const char *, 64> Expanded(I.Args.begin(), I.Args.end());
   if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Expanded))
-    Expanded.assign(Argv + 1, Argv + Argc); // clang will report it.
-  bool FromResponseFile =
-      Expanded.size() != size_t(Argc - 1) ||
+    Expanded.assign(I.Args.begin(), I.Args.end()); // clang will report it.
+  I.FromResponseFile =
+      Expanded.size() != I.Args.size() ||
       !std::equal(
-          Expanded.begin(), Expanded.end(), Argv + 1,
+          Expanded.begin(), Expanded.end(), I.Args.begin(),
           [](const char *A, const char *B) { return StringRef(A) == B; });
 
-  CACSFlags F;
-  std::vector<const char *> Rest = scanArguments(Prog, Expanded, F);
+  I.Rest = scanArguments(I.Prog, Expanded, I.F);
+  if (!I.F.FoundCACSFlag) {
+    I.Rest.assign(I.Args.begin(), I.Args.end());
+    I.FromResponseFile = false;
+  }
+}
+
+/// What follows from the flags: the settings the command line does not
+/// spell, the lists' texts (each checked), and the settings pragma, which
+/// preprocessed inputs must match.
+void decide(Invocation &I) {
+  CACSFlags &F = I.F;
   // Only a command that compiles and links knows the link's -z now. A
   // full-LTO link runs the passes again in lld, which cannot be told.
   F.flag(cacs::SettingID::LinkBindsNow) =
       !F.NoLink && !F.AnyLTO && linksBindNow(F.LinkerArgs);
-  if (!F.FoundCACSFlag) {
-    Rest.assign(Argv + 1, Argv + Argc);
-    FromResponseFile = false;
-  }
 
-  std::vector<std::string> ListTexts;
   for (const std::string &L : F.ListFiles)
-    ListTexts.push_back(validateListFile(Prog, L));
+    I.ListTexts.push_back(validateListFile(I.Prog, L));
   if (F.ListFiles.size() > MaxListFiles)
-    fatal(Prog, "more than " + Twine(MaxListFiles) +
-                    " '-fpreserve-none-list=' files; merge some of them");
-  std::string Pragma = F.FoundCACSFlag ? settingsPragma(F, ListTexts) : "";
-  checkPreprocessedInputs(Prog, Rest, Pragma);
+    fatal(I.Prog, "more than " + Twine(MaxListFiles) +
+                      " '-fpreserve-none-list=' files; merge some of them");
+  // A list is named by its normalized path everywhere, as the passes will
+  // record it.
+  for (const std::string &L : F.ListFiles)
+    I.Lists.push_back(cacs::normalizeListPath(L));
 
-  std::string PassPlugin = siblingPath(Self, "lib", "CACSPasses.so");
-  std::string ClangPlugin = siblingPath(Self, "lib", "CACSClangPlugin.so");
+  I.Pragma = F.FoundCACSFlag ? settingsPragma(F, I.ListTexts) : "";
+  checkPreprocessedInputs(I.Prog, I.Rest, I.Pragma);
+}
 
-  std::vector<std::string> Added;
-  Added.push_back("-fplugin=" + ClangPlugin);
-  Added.push_back("-fpass-plugin=" + PassPlugin);
+/// Loads the plugins into every compile job, and defines the macros code
+/// compiled by cacs may test.
+void addPluginsAndMacros(Invocation &I) {
+  I.PassPlugin = siblingPath(I.Self, "lib", "CACSPasses.so");
+  I.Added.push_back("-fplugin=" +
+                    siblingPath(I.Self, "lib", "CACSClangPlugin.so"));
+  I.Added.push_back("-fpass-plugin=" + I.PassPlugin);
   // Code compiled by cacs may rely on what its passes guarantee: libcacs's
   // cacs_yield leaves the base pointer to the safety pass's shields, and
   // binds to an entry that saves it where __CACS__ is not defined. A macro
   // (not a plugin predefine) so that -E output, which ccache and distcc
   // compile, sees it too; unused by assembler and link jobs.
-  Added.push_back("--start-no-unused-arguments");
-  Added.push_back("-D__CACS__=1");
+  I.Added.push_back("--start-no-unused-arguments");
+  I.Added.push_back("-D" CACS_CONTRACT_MACRO_CACS "=1");
   // cacs/coro.h binds cacs_yield() to the entry that does not save rbp when
   // the setting asks for the empty list (it checks for x86-64 and LLVM 22
   // itself: the setting is an error or has no effect elsewhere). Not under
   // ThinLTO, whose backends do not run the pass that keeps callers that
   // keep rbp from jumping to that entry.
-  {
-    const cacs::Setting &CS =
-        cacs::setting(cacs::SettingID::PreserveNoneCalleeSaved);
-    bool ThinLTO = F.AnyLTO && !F.FullLTO;
-    if (CS.Choices[F.choice(CS.ID)] == "none" && !ThinLTO)
-      Added.push_back("-D__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__=1");
-  }
-  Added.push_back("--end-no-unused-arguments");
-  // The settings, spelled as the table of cacs/Options.h says: as plugin
-  // arguments; and where cc1 compiles IR, whose clang plugin never sees its
-  // arguments (IR inputs, -save-temps), as -mllvm options too, given with
-  // -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,
-  // which know no cacs option. A list is named by its normalized path in
-  // both, as the passes will record it.
+  const cacs::Setting &CS =
+      cacs::setting(cacs::SettingID::PreserveNoneCalleeSaved);
+  bool ThinLTO = I.F.AnyLTO && !I.F.FullLTO;
+  if (CS.Choices[I.F.choice(CS.ID)] == "none" && !ThinLTO)
+    I.Added.push_back("-D" CACS_CONTRACT_MACRO_CALLEE_SAVED_NONE "=1");
+  I.Added.push_back("--end-no-unused-arguments");
+}
+
+/// The settings, spelled as the table of Settings.def says: as plugin
+/// arguments; and where cc1 compiles IR, whose clang plugin never sees its
+/// arguments (IR inputs, -save-temps), as -mllvm options too, given with
+/// -Xclang: a plain -mllvm would also reach the assembler (cc1as) and lld,
+/// which know no cacs option.
+void addSettingArguments(Invocation &I) {
+  const CACSFlags &F = I.F;
   bool CC1CompilesIR = F.HasIRInput || F.SaveTemps;
-  auto AddMLLVM = [&](const std::string &Opt) {
-    for (const char *A : {"-Xclang", "-mllvm", "-Xclang"})
-      Added.push_back(A);
-    Added.push_back(Opt);
-  };
-  std::vector<std::string> Lists;
-  for (const std::string &L : F.ListFiles)
-    Lists.push_back(cacs::normalizeListPath(L));
   for (const cacs::Setting &S : cacs::Settings) {
-    if (S.IsFileList) {
-      for (const std::string &L : Lists) {
-        Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
+    if (S.isList()) {
+      for (const std::string &L : I.Lists) {
+        I.Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" + L);
         if (CC1CompilesIR)
-          AddMLLVM("-" + S.OptionName.str() + "=" + L);
+          I.addMLLVM("-" + S.OptionName.str() + "=" + L);
       }
       continue;
     }
     if (S.isChoice()) {
-      unsigned I = F.choice(S.ID);
-      if (I == 0)
+      unsigned C = F.Choice[static_cast<unsigned>(S.ID)];
+      if (C == 0)
         continue;
-      Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" +
-                      S.Choices[I].str());
+      I.Added.push_back("-fplugin-arg-cacs-" + S.name().str() + "=" +
+                        S.Choices[C].str());
       if (CC1CompilesIR)
-        AddMLLVM("-" + S.OptionName.str() + "=" + S.Choices[I].str());
+        I.addMLLVM("-" + S.OptionName.str() + "=" + S.Choices[C].str());
       continue;
     }
-    bool On = F.flag(S.ID);
+    bool On = F.Flag[static_cast<unsigned>(S.ID)];
     if (On == S.Default)
       continue;
-    Added.push_back("-fplugin-arg-cacs-" + std::string(On ? "" : "no-") +
-                    S.name().str());
+    I.Added.push_back("-fplugin-arg-cacs-" + std::string(On ? "" : "no-") +
+                      S.name().str());
     if (CC1CompilesIR)
-      AddMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
+      I.addMLLVM("-" + S.OptionName.str() + (On ? "" : "=false"));
   }
-  // The lists are inputs of the compilation: name them in -MD output, as
-  // clang does for -fsanitize-ignorelist= files, by their absolute path, and
-  // also as the command line does when that differs (relative to the working
-  // directory, like the source file): ccache's depend mode, which hashes
-  // what -MD names, must not take another directory's list for this one.
-  // (-Xclang reaches cc1 only, never cc1as.)
-  auto AddDepEntry = [&](const std::string &Path) {
-    Added.push_back("-Xclang");
-    Added.push_back("-fdepfile-entry=" + Path);
-  };
-  if (F.DepFile)
-    for (size_t I = 0; I < Lists.size(); ++I) {
-      AddDepEntry(Lists[I]);
-      if (F.ListFiles[I] != Lists[I])
-        AddDepEntry(F.ListFiles[I]);
-    }
-  // The settings travel in the translation unit itself, for the tools that
-  // only look at the preprocessed source (ccache, sccache, distcc): a forced
-  // include puts the settings pragma into it and names every list file in a
-  // line marker, as written (relative to the working directory), so that
-  // ccache's direct mode hashes the list as an included file.
-  if (!Pragma.empty()) {
-    Added.push_back("--start-no-unused-arguments");
-    Added.push_back("-include");
-    Added.push_back(siblingPath(Self, "share/cacs", "cacs-settings.h"));
-    Added.push_back("-D__CACS_SETTINGS=_Pragma(" +
-                    quoteCString("cacs settings " + Pragma) + ")");
-    for (size_t I = 0; I < F.ListFiles.size(); ++I)
-      Added.push_back("-D__CACS_LIST_" + std::to_string(I + 1) + "=" +
-                      quoteCString(F.ListFiles[I]));
-    Added.push_back("--end-no-unused-arguments");
-  }
-  // A full-LTO link runs the cacs passes inside lld; the settings of each
-  // compile step travel in the IR.
-  if (F.AnyLTO && !F.NoLink) {
-    if (!F.HasFuseLd)
-      Added.push_back("-fuse-ld=lld");
-    Added.push_back("-Wl,--load-pass-plugin=" + PassPlugin);
-  }
+}
 
-  // Our arguments go first: after a user's "--" they would be inputs.
+/// The lists are inputs of the compilation: name them in -MD output, as
+/// clang does for -fsanitize-ignorelist= files, by their absolute path, and
+/// also as the command line does when that differs (relative to the working
+/// directory, like the source file): ccache's depend mode, which hashes
+/// what -MD names, must not take another directory's list for this one.
+/// (-Xclang reaches cc1 only, never cc1as.)
+void addDepFileEntries(Invocation &I) {
+  if (!I.F.DepFile)
+    return;
+  auto AddDepEntry = [&](const std::string &Path) {
+    I.Added.push_back("-Xclang");
+    I.Added.push_back("-fdepfile-entry=" + Path);
+  };
+  for (size_t N = 0; N < I.Lists.size(); ++N) {
+    AddDepEntry(I.Lists[N]);
+    if (I.F.ListFiles[N] != I.Lists[N])
+      AddDepEntry(I.F.ListFiles[N]);
+  }
+}
+
+/// The settings travel in the translation unit itself, for the tools that
+/// only look at the preprocessed source (ccache, sccache, distcc): a forced
+/// include puts the settings pragma into it and names every list file in a
+/// line marker, as written (relative to the working directory), so that
+/// ccache's direct mode hashes the list as an included file.
+void addSettingsHeader(Invocation &I) {
+  if (I.Pragma.empty())
+    return;
+  I.Added.push_back("--start-no-unused-arguments");
+  I.Added.push_back("-include");
+  I.Added.push_back(siblingPath(I.Self, "share/cacs", "cacs-settings.h"));
+  I.Added.push_back(("-D" + cacs::SettingsPragmaMacro + "=_Pragma(" +
+                     quoteCString("cacs settings " + I.Pragma) + ")")
+                        .str());
+  for (size_t N = 0; N < I.F.ListFiles.size(); ++N)
+    I.Added.push_back(("-D" + cacs::ListFileMacroPrefix + Twine(N + 1) + "=" +
+                       quoteCString(I.F.ListFiles[N]))
+                          .str());
+  I.Added.push_back("--end-no-unused-arguments");
+}
+
+/// A full-LTO link runs the cacs passes inside lld; the settings of each
+/// compile step travel in the IR.
+void addLTOLink(Invocation &I) {
+  if (!I.F.AnyLTO || I.F.NoLink)
+    return;
+  if (!I.F.HasFuseLd)
+    I.Added.push_back("-fuse-ld=lld");
+  I.Added.push_back("-Wl,--load-pass-plugin=" + I.PassPlugin);
+}
+
+void buildCommand(Invocation &I) {
+  addPluginsAndMacros(I);
+  addSettingArguments(I);
+  addDepFileEntries(I);
+  addSettingsHeader(I);
+  addLTOLink(I);
+}
+
+/// Runs the stock driver with our arguments first (after a user's "--" they
+/// would be inputs), then the user's.
+int run(Invocation &I) {
   std::vector<StringRef> NewArgs;
-  NewArgs.push_back(RealDriver);
-  for (const std::string &A : Added)
-    NewArgs.push_back(A);
-  NewArgs.insert(NewArgs.end(), Rest.begin(), Rest.end());
+  NewArgs.push_back(I.RealDriver);
+  NewArgs.insert(NewArgs.end(), I.Added.begin(), I.Added.end());
+  NewArgs.insert(NewArgs.end(), I.Rest.begin(), I.Rest.end());
 
   // --version: clang's banner first (tools such as Meson read its first
   // line), then cacs's own line.
-  if (F.Version) {
-    int RC = runAndWait(Prog, RealDriver, NewArgs);
+  if (I.F.Version) {
+    int RC = runAndWait(I.Prog, I.RealDriver, NewArgs);
     outs() << "cacs version " << CACS_VERSION << " (" << CACS_BUILD_ID
            << ", preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
            << CACS_LLVM_BINDIR << ")\n";
     return RC;
   }
-  if (FromResponseFile)
-    return runWithResponseFile(Prog, RealDriver, NewArgs);
-  execArgs(Prog, RealDriver, NewArgs);
+  if (I.FromResponseFile)
+    return runWithResponseFile(I.Prog, I.RealDriver, NewArgs);
+  execArgs(I.Prog, I.RealDriver, NewArgs);
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  Invocation I;
+  start(I, Argc, Argv);
+  parseCommandLine(I);
+  decide(I);
+  buildCommand(I);
+  return run(I);
 }

@@ -12,25 +12,27 @@
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>, instack-yield;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
-//    as the settings of the compilation ask: the list at its start, APN and
-//    the safety checks at its end (after the in-stack yields' frames);
+//    as the settings of the compilation ask: the list at its start,
+//    AutoPreserveNone and the safety checks at its end (after the in-stack
+//    yields' frames);
 //  - in the full-LTO link pipeline, where the settings are read back from the
-//    IR: the list at its start, APN and the safety checks at its end.
+//    IR: the list at its start, AutoPreserveNone and the safety checks at its
+//    end.
 //
 // The list runs first because it changes conventions that code compiled
 // without it may disagree with; run later, the link's InstCombine would have
-// turned each mismatched call into unreachable already. APN runs last, when
-// inlining has settled which calls remain, and rewrites a function and all
-// its call sites in one step, so no call ever mismatches.
+// turned each mismatched call into unreachable already. AutoPreserveNone runs
+// last, when inlining has settled which calls remain, and rewrites a function
+// and all its call sites in one step, so no call ever mismatches.
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/AutoPreserveNone.h"
-#include "cacs/CalleeSaved.h"
-#include "cacs/InstackYield.h"
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
-#include "cacs/PreserveNoneSafety.h"
+#include "cacs-compiler/AutoPreserveNone.h"
+#include "cacs-compiler/PreserveNoneCalleeSaved.h"
+#include "cacs-compiler/InstackYield.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneSafety.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -45,7 +47,7 @@ using namespace cacs;
 
 namespace {
 
-using APNPhase = AutoPreserveNonePass::Phase;
+using AutoPreserveNonePhase = AutoPreserveNonePass::Phase;
 using ListPhase = PreserveNoneListPass::Phase;
 using CalleeSavedPhase = PreserveNoneCalleeSavedPass::Phase;
 
@@ -54,7 +56,8 @@ std::vector<std::string> listFilesFromSettings() {
   return {Files.begin(), Files.end()};
 }
 
-/// The per-TU head of the pipeline: what the list names also seeds APN.
+/// The per-TU head of the pipeline: what the list names also seeds
+/// AutoPreserveNone.
 void addPerTUStartPasses(ModulePassManager &MPM) {
   if (!preserveNoneListFiles().empty())
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
@@ -65,7 +68,7 @@ void addPerTUStartPasses(ModulePassManager &MPM) {
 void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   MPM.addPass(InstackYieldPass());
   if (autoPreserveNoneEnabled())
-    MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
   MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
 }
@@ -79,14 +82,14 @@ void addLTOLinkStartPasses(ModulePassManager &MPM) {
 
 void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   MPM.addPass(InstackYieldPass());
-  MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
+  MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
   MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
   MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
 }
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   if (Name == "auto-preserve-none") {
-    MPM.addPass(AutoPreserveNonePass(APNPhase::PerTU));
+    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
     return true;
   }
   if (Name == "instack-yield") {
@@ -94,7 +97,7 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     return true;
   }
   if (Name == "auto-preserve-none<lto>") {
-    MPM.addPass(AutoPreserveNonePass(APNPhase::LTOLink));
+    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
     return true;
   }
   if (Name == "preserve-none-list") {
@@ -149,7 +152,7 @@ void registerCallbacks(PassBuilder &PB) {
       });
 #else
   // LLVM 19 does not tell the pre-link compile apart; the setting `none` is
-  // an error there anyway (see CalleeSaved.cpp).
+  // an error there anyway (see PreserveNoneCalleeSaved.cpp).
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         addPerTUPasses(MPM, Level);

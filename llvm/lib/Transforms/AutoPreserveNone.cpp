@@ -27,8 +27,8 @@
 // its frame is not probed by a loop that clobbers an argument register
 // (-fstack-clash-protection with 11+ integer arguments on x86-64); and it has
 // no musttail call and no dynamic stack, now or after AddressSanitizer.
-// An infected function carries APNInfectedAttr: the final check (the safety
-// pass) reverts it, with its call sites, if later steps make it ineligible.
+// An infected function carries APNInfectedAttr: the safety pass reverts it,
+// with its call sites, if later steps make it ineligible.
 //
 // In the full-LTO link (Phase::LTOLink) only functions that carry
 // APNEnabledAttr are eligible, so that each translation unit's
@@ -37,8 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/AutoPreserveNone.h"
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/AutoPreserveNone.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -153,8 +153,8 @@ Eligibility AutoPreserveNone::check(const Function &F) {
 
 void AutoPreserveNone::infect(Function &F, const Function &Callee) {
   F.setCallingConv(CallingConv::PreserveNone);
-  // The final check (the safety pass) may revert what later steps made
-  // ineligible; only what APN did is its to revert.
+  // The safety pass may revert what later steps made ineligible; only what
+  // AutoPreserveNone did is its to revert.
   F.addFnAttr(APNInfectedAttr);
   unsigned Rewritten = 0;
   for (User *U : F.users()) {

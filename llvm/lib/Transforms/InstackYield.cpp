@@ -45,7 +45,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/InstackYield.h"
+#include "cacs-compiler/InstackYield.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"

@@ -71,9 +71,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/PreserveNoneList.h"
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "PreserveNoneListMatch.h"
 #include "PreserveNoneListRecord.h"

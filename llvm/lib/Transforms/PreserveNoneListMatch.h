@@ -13,12 +13,12 @@
 #ifndef CACS_LIB_TRANSFORMS_PRESERVENONELISTMATCH_H
 #define CACS_LIB_TRANSFORMS_PRESERVENONELISTMATCH_H
 
-#include "cacs/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneList.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "cacs/Diagnostics.h"
+#include "cacs-compiler/Diagnostics.h"
 #include "llvm/Support/SpecialCaseList.h"
 
 #include <memory>

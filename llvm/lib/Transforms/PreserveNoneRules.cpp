@@ -4,14 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See cacs/PreserveNoneRules.h.
+// See PreserveNoneRules.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/PreserveNoneRules.h"
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneList.h"
-#include "cacs/StackFrame.h"
+#include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/StackFrame.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Config/llvm-config.h"

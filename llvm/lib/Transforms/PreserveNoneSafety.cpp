@@ -4,14 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See cacs/PreserveNoneSafety.h. The facts this pass relies on are pinned by
+// See PreserveNoneSafety.h. The facts this pass relies on are pinned by
 // the tests in test/CodeGen (preserve_none-base-pointer, -byval, -varargs).
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/PreserveNoneSafety.h"
-#include "cacs/Diagnostics.h"
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneSafety.h"
+#include "cacs-compiler/Diagnostics.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/StackFrame.h"
+#include "cacs-compiler/StackFrame.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"

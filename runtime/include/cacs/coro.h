@@ -27,6 +27,7 @@
 #ifndef CACS_CORO_H
 #define CACS_CORO_H
 
+#include "cacs/detail/contract.h"
 #include "cacs/stack.h"
 #include "cacs/switch.h"
 
@@ -154,7 +155,7 @@ __attribute__((nothrow)) void cacs_yield(void);
 #if !CACS_YIELD_SAVE_BP && defined(__x86_64__) &&                              \
     defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) && __clang_major__ >= 22
 CACS_PRESERVE_NONE
-__attribute__((nothrow, annotate("cacs.no_callee_saved_registers"))) void
+__attribute__((nothrow, annotate(CACS_CONTRACT_SAVES_NOTHING_ANNOTATION))) void
 cacs__yield_none(void) __asm__("cacs__yield_pn_none");
 #define cacs_yield() cacs__yield_none()
 #else

@@ -49,6 +49,7 @@
 #ifndef CACS_INSTACK_H
 #define CACS_INSTACK_H
 
+#include "cacs/detail/contract.h"
 #include "cacs/switch.h"
 
 #include <stddef.h>
@@ -132,12 +133,11 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
 // __CACS__ and loads the pass plugin), the pass gives the marked yield such
 // a frame: the marker, an `.error` line that the pass removes, stops the
 // build if the plugin did not run (the pass matches the text exactly:
-// cacs::InstackYieldMarker, llvm/include/cacs/InstackYield.h). AArch64 needs neither: its stack pointer
-// is always 16-byte aligned and Linux has no red zone there.
+// cacs/detail/contract.h). AArch64 needs neither: its stack pointer is
+// always 16-byte aligned and Linux has no red zone there.
 #if defined(__x86_64__) && defined(__CACS__)
 #define CACS__ISG_YIELD_NEEDS_CALL 0
-#define CACS__ISG_YIELD_MARK                                                   \
-  ".error \"cacs: this in-stack yield needs the cacs pass plugin\"\n\t"
+#define CACS__ISG_YIELD_MARK CACS_CONTRACT_INSTACK_YIELD_MARKER
 #elif defined(__x86_64__)
 #define CACS__ISG_YIELD_NEEDS_CALL 1
 #define CACS__ISG_YIELD_MARK ""
@@ -211,12 +211,10 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_resume(cacs_isg *g, uint64_t in) {
 // (silent wrong values). The cacs pass plugin tells SafeStack that the
 // assembly neither keeps nor reads the address (it removes this marker, an
 // `.error` line, so that a build without the plugin stops instead:
-// cacs::InstackConsumerMarker, llvm/include/cacs/InstackYield.h).
+// cacs/detail/contract.h).
 #if defined(__has_feature)
 #if __has_feature(safe_stack)
-#define CACS__ISG_CONSUMER_MARK                                                \
-  ".error \"cacs: an in-stack generator under SafeStack needs the cacs pass "  \
-  "plugin\"\n\t"
+#define CACS__ISG_CONSUMER_MARK CACS_CONTRACT_INSTACK_CONSUMER_MARKER
 #endif
 #endif
 #ifndef CACS__ISG_CONSUMER_MARK

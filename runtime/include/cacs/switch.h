@@ -24,7 +24,7 @@
 //   - FP control (MXCSR + x87 control word, FPCR) is *shared* by all contexts
 //     of a thread; it is not switched here. coro.h offers per-coroutine save.
 //   - CET IBT / BTI: resume labels get `endbr64` / `bti j` when the build
-//     enables them; CACS_TAIL_SWITCH then degrades to the plain switch since
+//     enables them; CACS_TAIL_SWITCH_BP then degrades to the plain switch since
 //     return sites carry no landing pad. Shadow stacks (CET SHSTK) and the
 //     AArch64 shadow call stack are NOT supported.
 //
@@ -147,27 +147,9 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
   } while (0)
 #endif
 
-/// Older, simpler spelling for a void function: the rbx/x19 value handed
-/// back is the one at the switch, not the caller's (no base-pointer guard;
-/// prefer CACS_SAVE_CALLER_BP + CACS_TAIL_SWITCH_VOID_BP).
-#define CACS_TAIL_SWITCH(from, to)                                             \
-  CACS_TAIL_SWITCH_VOID_BP(from, to, cacs__bp_get())
-
 /// First statement of a preserve_none switching function: remember the
 /// caller's base-pointer register (see cacs__bp_get).
 #define CACS_SAVE_CALLER_BP(bp) void *bp = cacs__bp_get()
-/// Return from such a function without switching.
-#define CACS_RETURN_VOID_BP(bp)                                                \
-  do {                                                                         \
-    cacs__bp_set(bp);                                                          \
-    return;                                                                    \
-  } while (0)
-#define CACS_RETURN_BP(bp, val)                                                \
-  do {                                                                         \
-    uint64_t cacs_r_ = (val);                                                  \
-    cacs__bp_set(bp);                                                          \
-    return cacs_r_;                                                            \
-  } while (0)
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1,4 +1,4 @@
-//===- cacs/PreserveNoneList.h - -fpreserve-none-list= pass -----*- C++ -*-===//
+//===- PreserveNoneList.h - -fpreserve-none-list= pass ----------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //

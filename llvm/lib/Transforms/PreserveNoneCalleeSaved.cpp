@@ -1,14 +1,14 @@
-//===- CalleeSaved.cpp - The preserve_none callee-saved list --------------===//
+//===- PreserveNoneCalleeSaved.cpp - The preserve_none callee-saved list --===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
 //
-// See cacs/CalleeSaved.h. Upstream keeps rbp callee-saved under preserve_none
-// on x86-64; the paper's convention saves nothing. With the setting `none`
-// this pass gives preserve_none functions and calls x86's
+// See PreserveNoneCalleeSaved.h. Upstream keeps rbp callee-saved under
+// preserve_none on x86-64; the paper's convention saves nothing. With the
+// setting `none` this pass gives preserve_none functions and calls x86's
 // "no_callee_saved_registers" attribute where that is sound. What the backend
-// does with it (LLVM 22, pinned by test/CalleeSaved):
+// does with it (LLVM 22, pinned by test/PreserveNoneCalleeSaved):
 //
 //  - X86RegisterInfo::getCalleeSavedRegs: a function carrying it saves
 //    nothing, so rbp is allocated like any other register;
@@ -52,10 +52,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs/CalleeSaved.h"
-#include "cacs/Diagnostics.h"
-#include "cacs/Options.h"
-#include "cacs/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneCalleeSaved.h"
+#include "cacs-compiler/Diagnostics.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -75,7 +75,7 @@ using namespace cacs;
 
 namespace {
 
-/// -fpreserve-none-callee-saved=none (cacs/Options.h's table).
+/// -fpreserve-none-callee-saved=none (Settings.def's table).
 bool calleeSavedNone() {
   return setting(SettingID::PreserveNoneCalleeSaved)
              .Choices[choiceSetting(SettingID::PreserveNoneCalleeSaved)] ==

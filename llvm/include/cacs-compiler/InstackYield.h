@@ -1,4 +1,4 @@
-//===- cacs/InstackYield.h - In-stack yield frames --------------*- C++ -*-===//
+//===- InstackYield.h - In-stack yield frames -------------------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -17,16 +17,18 @@
 #ifndef CACS_INSTACKYIELD_H
 #define CACS_INSTACKYIELD_H
 
+#include "cacs/detail/contract.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace cacs {
 
-/// The first line of a marked yield's assembly: CACS__ISG_YIELD_MARK of
-/// cacs/instack.h, character for character, which the pass removes. Assembled
-/// as it is (the pass did not run), it stops the build with its message instead
-/// of producing a misaligned frame.
+/// The first line of a marked yield's assembly (CACS__ISG_YIELD_MARK of
+/// cacs/instack.h), which the pass removes. Assembled as it is (the pass did
+/// not run), it stops the build with its message instead of producing a
+/// misaligned frame.
 inline constexpr const char *InstackYieldMarker =
-    ".error \"cacs: this in-stack yield needs the cacs pass plugin\"\n\t";
+    CACS_CONTRACT_INSTACK_YIELD_MARKER;
 
 /// The first line of the assembly that keeps an in-stack generator's
 /// consumer frame marker (CACS__ISG_CONSUMER_MARK of cacs/instack.h), put
@@ -34,8 +36,7 @@ inline constexpr const char *InstackYieldMarker =
 /// assembly takes as neither captured nor read, so that SafeStack leaves the
 /// marker's allocation on the real stack.
 inline constexpr const char *InstackConsumerMarker =
-    ".error \"cacs: an in-stack generator under SafeStack needs the cacs pass "
-    "plugin\"\n\t";
+    CACS_CONTRACT_INSTACK_CONSUMER_MARKER;
 
 class InstackYieldPass : public llvm::PassInfoMixin<InstackYieldPass> {
 public:

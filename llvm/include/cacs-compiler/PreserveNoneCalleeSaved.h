@@ -1,4 +1,4 @@
-//===- cacs/CalleeSaved.h - The preserve_none callee-saved list -*- C++ -*-===//
+//===- PreserveNoneCalleeSaved.h - Callee-saved registers -------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -31,8 +31,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_CALLEESAVED_H
-#define CACS_CALLEESAVED_H
+#ifndef CACS_PRESERVENONECALLEESAVED_H
+#define CACS_PRESERVENONECALLEESAVED_H
+
+#include "cacs/detail/contract.h"
 
 #include "llvm/IR/PassManager.h"
 
@@ -46,7 +48,7 @@ inline constexpr const char *CalleeSavedNoneAttr =
 /// The annotation (__attribute__((annotate(...)))) on a declaration of
 /// external code that saves no register, rbp included.
 inline constexpr const char *SavesNothingAnnotation =
-    "cacs.no_callee_saved_registers";
+    CACS_CONTRACT_SAVES_NOTHING_ANNOTATION;
 
 class PreserveNoneCalleeSavedPass
     : public llvm::PassInfoMixin<PreserveNoneCalleeSavedPass> {
@@ -73,4 +75,4 @@ private:
 
 } // namespace cacs
 
-#endif // CACS_CALLEESAVED_H
+#endif // CACS_PRESERVENONECALLEESAVED_H

@@ -1,4 +1,4 @@
-//===- cacs/PreserveNoneSafety.h - Guard against known miscompiles -*- C++ -*-//
+//===- PreserveNoneSafety.h - Guard against known miscompiles ---*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -9,7 +9,7 @@
 // flags are given, after the passes that create preserve_none calls:
 //
 //  - A function that addresses its frame through a base pointer (rbx on
-//    x86-64, x19 on AArch64; see cacs/StackFrame.h for when) loses it
+//    x86-64, x19 on AArch64; see StackFrame.h for when) loses it
 //    across a call to a preserve_none function, which need not preserve
 //    that register: LLVM 19 on x86-64 and LLVM 19 and 22 on
 //    AArch64 reload through the clobbered register. The pass fixes it: such a

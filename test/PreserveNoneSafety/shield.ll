@@ -1,5 +1,5 @@
 ; A preserve_none call in a function that may need a base pointer (any
-; dynamic stack allocation; see cacs/StackFrame.h) is routed through a private C-convention shield
+; dynamic stack allocation; see StackFrame.h) is routed through a private C-convention shield
 ; that makes the call without a tail jump, on AArch64 always and on x86-64
 ; before LLVM 22 (which saves rbx itself around a call, but stops with a
 ; fatal error at an invoke). Invokes are rewritten in place.

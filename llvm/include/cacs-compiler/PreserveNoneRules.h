@@ -1,4 +1,4 @@
-//===- cacs/PreserveNoneRules.h - When preserve_none is safe ----*- C++ -*-===//
+//===- PreserveNoneRules.h - When preserve_none is safe ---------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -6,7 +6,7 @@
 //
 // The one place that decides
 //  - whether a function may take preserve_nonecc (canTakePreserveNone), for
-//    APN, the list pass and the final check (the safety pass), which differ
+//    APN, the list pass and the safety pass, which differ
 //    only in the questions they ask;
 //  - whether a preserve_none call must go through a shield (needsShield),
 //    for the safety pass and APN;
@@ -43,7 +43,7 @@ class Value;
 
 namespace cacs {
 
-/// Marks a function APN made preserve_none: the final check may revert it
+/// Marks a function APN made preserve_none: the safety pass may revert it
 /// (with all its call sites) when later steps made it ineligible.
 inline constexpr const char *APNInfectedAttr = "cacs-apn-infected";
 
@@ -172,7 +172,7 @@ bool variadicPreserveNoneMiscompiles(const llvm::Triple &T);
 /// return" register mask, which keeps x0 and x19-x28 across the call,
 /// although the argument went in x20 and the callee saves none of them)?
 /// LLVM's function-attribute inference adds `returned` to any function that
-/// returns its first argument, so the final check removes it there.
+/// returns its first argument, so the safety pass removes it there.
 bool returnedArgumentMiscompiles(const llvm::Triple &T);
 
 /// The number of integer argument registers of preserve_none on the target

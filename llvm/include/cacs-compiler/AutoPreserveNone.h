@@ -1,4 +1,4 @@
-//===- cacs/AutoPreserveNone.h - APN pass -----------------------*- C++ -*-===//
+//===- AutoPreserveNone.h - AutoPreserveNone pass ---------------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //

@@ -1,4 +1,4 @@
-//===- cacs/Diagnostics.h - How the cacs passes report ----------*- C++ -*-===//
+//===- Diagnostics.h - How the cacs passes report ---------------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //

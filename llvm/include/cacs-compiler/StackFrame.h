@@ -1,4 +1,4 @@
-//===- cacs/StackFrame.h - Stack frame facts the passes share ---*- C++ -*-===//
+//===- StackFrame.h - Stack frame facts the passes share --------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
