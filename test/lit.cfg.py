@@ -46,6 +46,11 @@ config.substitutions.extend(
         # The I/O module; link it before libcacs.
         ("%cacs_io_x86_64", os.path.join(rt_dir, "x86_64", "libcacs_io.a")),
         ("%cacs_io_aarch64", os.path.join(rt_dir, "aarch64", "libcacs_io.a")),
+        # libcacs's and the I/O module's sources, for tests that build the
+        # runtime with their own flags (each .S is empty on the other
+        # architecture).
+        ("%cacs_rt_srcs", config.cacs_rt_srcs),
+        ("%cacs_io_srcs", config.cacs_io_srcs),
         ("%aarch64_flags", "--target=aarch64-linux-gnu"),
         ("%run_aarch64", "%s -L %s" % (config.qemu_aarch64, config.aarch64_sysroot)),
         ("%cacs_src_root", config.cacs_src_root),

@@ -1,8 +1,8 @@
-//===- lib/coro_layout.h - Offsets shared by coro.c and yield_*.S -*- C -*-===//
+//===- lib/coro_layout.h - Offsets for sched.c and yield_*.S ---*- C -*-===//
 //
 // The symmetric-coroutine switch (cacs_yield) is written in assembly, one
 // file per architecture (yield_x86_64.S, yield_aarch64.S). This table is the
-// only place the assembly learns where the fields it touches live; coro.c
+// only place the assembly learns where the fields it touches live; sched.c
 // pins every entry with _Static_assert(offsetof(...)), so a reordered struct
 // fails to compile instead of corrupting stacks.
 //

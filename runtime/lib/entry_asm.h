@@ -15,9 +15,9 @@
 //                     cacs__yield_pn (coro_layout.h), through which every
 //                     entry switches.
 //   CORE_SAVE_BP      the _bp entries of cacs_yield and of the waiting
-//                     calls of cacs/coro.h (coro.c), made by yield_<arch>.S
-//                     (the I/O module's are in io_entries.S; cacs/sync.h
-//                     has none)
+//                     calls of cacs/coro.h (wait.c, join.c), made by
+//                     yield_<arch>.S (the I/O module's are in
+//                     io_entries.S; cacs/sync.h has none)
 //   ENTRY_NOTES       the GNU property note (IBT / BTI) and the
 //                     non-executable-stack note, at the end of a file
 //

@@ -1,6 +1,6 @@
 //===- lib/instack_x86_64.S - In-stack generator entry, x86-64 --*- asm -*-===//
 //
-// cacs__isg_entry: called by cacs_isg_start (cacs/instack_x86_64.h) with
+// cacs__isg_entry: called by cacs_isg_start (cacs/detail/instack_x86_64.h) with
 //   rdi = consumer resume address, rsi = consumer frame pointer, rcx =
 //   consumer rbx, rdx = fn, r8 = arg, rsp = the consumer's stack pointer - 8 (16-aligned
 //   before the call).

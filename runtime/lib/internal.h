@@ -20,7 +20,15 @@
 #define CACS_TLS_LE __thread __attribute__((tls_model("local-exec")))
 #endif
 
+// For what the library's files share and nothing else may call: hidden
+// in a shared object that links libcacs in, cacs__-prefixed because a
+// static library's hidden symbols still meet the program's at link time.
+#define CACS_HIDDEN __attribute__((visibility("hidden")))
+
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
+/// Where a fresh context starts (trampoline_<arch>.S): called through the
+/// first switch into it, with {fn, arg} at the stack pointer.
+CACS_HIDDEN void cacs__trampoline(void);
 /// Write `msg` (a string literal, newline included) to stderr and abort.
 __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 

@@ -1,12 +1,12 @@
 //===- lib/sched.h - The scheduler's hooks for the I/O module ---*- C -*-===//
 //
-// Private interface between the core scheduler (coro.c) and the optional
-// I/O module (cacs_io). The core owns the ready ring, parking and timers;
-// the module owns file-descriptor readiness. The core calls the module's
-// poll hook from its service coroutine: once per round of the ready ring
-// with timeout 0 while other coroutines are ready, and with the time to the
-// next timer (or -1, forever) when nothing else is. The hook wakes
-// (cacs_wake) every coroutine whose descriptor became ready.
+// Private interface between the core scheduler (core.h, wait.c) and the
+// optional I/O module (cacs_io). The core owns the ready ring, parking and
+// timers; the module owns file-descriptor readiness. The core calls the
+// module's poll hook from its service coroutine: once per round of the
+// ready ring with timeout 0 while other coroutines are ready, and with the
+// time to the next timer (or -1, forever) when nothing else is. The hook
+// wakes (cacs_wake) every coroutine whose descriptor became ready.
 //
 //===----------------------------------------------------------------------===//
 

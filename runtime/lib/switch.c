@@ -1,11 +1,9 @@
-//===- lib/switch.c - Context initialisation and start trampoline --------===//
+//===- lib/switch.c - Context initialisation -----------------------------===//
 
-#define CACS_DEFINE_TRAMPOLINE 1
 #include "cacs/switch.h"
+#include "internal.h"
 
 #include <stdint.h>
-
-void cacs__trampoline(void);
 
 void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
                        void *arg) {

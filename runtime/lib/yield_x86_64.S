@@ -19,7 +19,7 @@
 // (in the red zone: signal frames skip it) rather than pushed, so that an
 // entry that need not save rbp leaves the same layout with one instruction
 // less; the word then holds garbage, which the resumer loads into the rbp
-// of a caller that treats rbp as clobbered. Every entry and coro.c's slow
+// of a caller that treats rbp as clobbered. Every entry and sched.c's slow
 // path resume through that word, so any of them may resume any other.
 //
 // Registers, and why each is or is not saved:

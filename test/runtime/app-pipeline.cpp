@@ -12,7 +12,7 @@
 //
 // The output of every build must equal the plain one: libcacs compiled from
 // its sources with stock clang -O0, no cacs flags.
-// RUN: rm -rf %t.rt && mkdir %t.rt && cd %t.rt && %stock_clang -O0 -I%cacs_include -c %cacs_src_root/runtime/lib/coro.c %cacs_src_root/runtime/lib/stack.c %cacs_src_root/runtime/lib/switch.c %cacs_src_root/runtime/lib/sync.c %cacs_src_root/runtime/lib/yield_x86_64.S
+// RUN: rm -rf %t.rt && mkdir %t.rt && cd %t.rt && %stock_clang -O0 -I%cacs_include -c %cacs_rt_srcs 
 // RUN: %stock_clangxx -std=c++17 -O0 -I%cacs_include %s %t.rt/*.o -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clangxx -std=c++17 -O0 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | diff %t.ref -

@@ -2,13 +2,14 @@
 // and at the trampoline entry, tail switch disabled, still runs (qemu).
 // REQUIRES: qemu-aarch64
 // RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include -E -dM %S/cet-bti.c | FileCheck %S/cet-bti.c --check-prefix=MACRO
-// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -DCACS_DEFINE_TRAMPOLINE -I%cacs_include -S -o - %S/cet-bti.c | FileCheck %s
-// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include %S/cet-bti.c %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t && %run_aarch64 %t | FileCheck %S/cet-bti.c
+// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include -S -o - %S/cet-bti.c | FileCheck %s
+// RUN: %clang %aarch64_flags -mbranch-protection=standard -E %cacs_src_root/runtime/lib/trampoline_aarch64.S | FileCheck %s --check-prefix=TRAMP
+// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include %S/cet-bti.c %cacs_rt_srcs -o %t && %run_aarch64 %t | FileCheck %S/cet-bti.c
 //
-// CHECK: cacs__trampoline:
-// CHECK-NEXT: .cfi_startproc
-// CHECK-NEXT: .cfi_undefined w30
-// CHECK-NEXT: {{hint #36|bti j}}
+// TRAMP: cacs__trampoline:
+// TRAMP-NEXT: .cfi_startproc
+// TRAMP-NEXT: .cfi_undefined x30
+// TRAMP-NEXT: {{hint #36|bti j}}
 // CHECK-LABEL: sum:
 // CHECK: br x9
 // CHECK-NEXT: .Ltmp{{[0-9]+}}:

@@ -5,16 +5,17 @@
 // generated code and that everything still runs with the flags on.
 //
 // RUN: %clang -O2 -fcf-protection=full -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=MACRO
-// RUN: %clang -O2 -fcf-protection=full -DCACS_DEFINE_TRAMPOLINE -I%cacs_include -S -o - %s | FileCheck %s --check-prefix=X86
-// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -o %t && %t | FileCheck %s
+// RUN: %clang -O2 -fcf-protection=full -I%cacs_include -S -o - %s | FileCheck %s --check-prefix=X86
+// RUN: %clang -fcf-protection=full -E %cacs_src_root/runtime/lib/trampoline_x86_64.S | FileCheck %s --check-prefix=TRAMP
+// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s %cacs_rt_srcs -o %t && %t | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=NOPAD
 //
 // MACRO: #define CACS_HAS_TAIL_SWITCH 0
 // NOPAD: #define CACS_HAS_TAIL_SWITCH 1
-// X86: cacs__trampoline:
-// X86-NEXT: .cfi_startproc
-// X86-NEXT: .cfi_undefined %rip
-// X86-NEXT: endbr64
+// TRAMP: cacs__trampoline:
+// TRAMP-NEXT: .cfi_startproc
+// TRAMP-NEXT: .cfi_undefined %rip
+// TRAMP-NEXT: endbr64
 // X86-LABEL: sum:
 // X86: jmpq *8(%rsi)
 // X86-NEXT: .Ltmp{{[0-9]+}}:

@@ -2,5 +2,5 @@
 // with ASan too, so they use the fiber annotations
 // (__sanitizer_{start,finish}_switch_fiber); a libcacs.a built without ASan
 // has none and is not meant for ASan builds.
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/coro-scheduler.c %S/../../runtime/lib/coro.c %S/../../runtime/lib/generator.c %S/../../runtime/lib/stack.c %S/../../runtime/lib/switch.c %S/../../runtime/lib/yield_x86_64.S %S/../../runtime/lib/yield_aarch64.S -lpthread -lm -o %t
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/coro-scheduler.c %cacs_rt_srcs -lpthread -lm -o %t
 // RUN: env ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 %t 100000 20000 2>&1 | FileCheck %S/coro-scheduler.c

@@ -27,6 +27,7 @@
 #ifndef CACS_CORO_H
 #define CACS_CORO_H
 
+#include "cacs/detail/bind.h"
 #include "cacs/detail/contract.h"
 #include "cacs/stack.h"
 #include "cacs/switch.h"
@@ -85,122 +86,13 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// cacs_join) and those of cacs/io.h and cacs/sync.h (which has no _bp
 /// entries: see CACS__WAIT_NO_BP_BIND) bind the same way, by the same macros.
 ///
-/// Only calls bind to a preserve_none entry. Each name is declared with the
-/// default convention, so its address (`cacs_sleep`, `&cacs_sleep`, a
-/// cast, `__typeof__(cacs_read) *`, a C++ std::function or template
-/// argument) is the default-convention symbol under every compiler: a
-/// plain function pointer may call it, and gcc and clang units agree on its
-/// type. Where the compiler and the flags allow, a function-like macro of
-/// the same name sends a call `cacs_sleep(t)` to a preserve_none
-/// declaration of its own, cacs__call_<name> (CACS__PN_DECL), whose asm
-/// label (CACS__PN_ENTRY) is the entry cacs__<name>_pn, or
-/// cacs__<name>_pn_bp, which saves rbx/x19. `(cacs_sleep)(t)` or
-/// `#undef cacs_sleep` calls the default-convention symbol (correct, not
-/// as cheap). The macros take the arguments as `...`, so a template
-/// argument list with commas passes through. A C++ member or namespace
-/// function named like one of these calls is renamed by the macro where it
-/// is declared and called: name it otherwise. The switch out of every entry
-/// is cacs_yield's. CACS__PN_BIND says whether cacs_yield and cacs_park
-/// bind; calls with arguments say it with CACS__PN_ARGS_BIND: on AArch64
-/// stock clang's FastISel (-O0, optnone) passes preserve_none arguments in
-/// the wrong registers, so there they bind to a preserve_none entry only
-/// under cacs, whose safety pass shields such calls.
-#if defined(__SANITIZE_ADDRESS__)
-#define CACS__ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CACS__ASAN 1
-#endif
-#endif
-#if CACS_HAS_PRESERVE_NONE &&                                                  \
-    !(defined(CACS_YIELD_FULL_SAVE) && CACS_YIELD_FULL_SAVE)
-#if !defined(CACS_YIELD_SAVE_BP) && defined(CACS__ASAN)
-#define CACS_YIELD_SAVE_BP 1
-#endif
-#if !defined(CACS_YIELD_SAVE_BP)
-#if defined(__CACS__) || (defined(__x86_64__) && __clang_major__ >= 22)
-#define CACS_YIELD_SAVE_BP 0
-#else
-#define CACS_YIELD_SAVE_BP 1
-#endif
-#endif
-// nothrow: a switch never throws, and in C++ a call inside a destructor's
-// scope must stay a call: LLVM 22 saves rbx around a preserve_none call but
-// stops with a fatal error at such an invoke from a base-pointer frame.
-#define CACS__PN_DECL CACS_PRESERVE_NONE __attribute__((nothrow))
-#if CACS_YIELD_SAVE_BP
-#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn_bp")
-#else
-#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn")
-#endif
-#define CACS__PN_BIND 1
-#if defined(__aarch64__) && !defined(__CACS__)
-#define CACS__PN_ARGS_BIND 0
-#else
-#define CACS__PN_ARGS_BIND 1
-#endif
-#else
-#define CACS__PN_BIND 0
-#define CACS__PN_ARGS_BIND 0
-#endif
-
+/// Only calls bind to a preserve_none entry: the address of each of these
+/// names (`cacs_sleep`, `&cacs_sleep`, a C++ template argument) is a
+/// default-convention function under every compiler, and `(cacs_sleep)(t)`
+/// calls it. A C++ member or namespace function named like one of these
+/// calls is renamed by the binding macro: name it otherwise. How calls bind:
+/// cacs/detail/bind.h.
 __attribute__((nothrow)) void cacs_yield(void);
-#if CACS__PN_BIND
-/// With -fpreserve-none-callee-saved=none (x86-64, LLVM 22; the front door
-/// defines __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__), a call cacs_yield()
-/// binds to an entry that does not save rbp either: such a call carries the
-/// empty register mask, so the caller saves rbp itself where it needs it.
-/// The annotation tells the cacs passes that the entry saves nothing
-/// (nothrow: never an invoke).
-#if !CACS_YIELD_SAVE_BP && defined(__x86_64__) &&                              \
-    defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) && __clang_major__ >= 22
-CACS_PRESERVE_NONE
-__attribute__((nothrow, annotate(CACS_CONTRACT_SAVES_NOTHING_ANNOTATION))) void
-cacs__yield_none(void) __asm__("cacs__yield_pn_none");
-#define cacs_yield() cacs__yield_none()
-#else
-CACS__PN_DECL void cacs__call_yield(void) CACS__PN_ENTRY(yield);
-#define cacs_yield() cacs__call_yield()
-#endif
-#endif
-
-// libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
-// stock clang 19 stops with a backend fatal error at an x86-64
-// preserve_none function whose frame ASan realigns and gives a dynamic
-// alloca (its use-after-return fallback); cacs splits such functions, with
-// other compilers they go uninstrumented.
-#if defined(CACS__ASAN) && defined(__x86_64__) && __clang_major__ < 22 &&      \
-    !defined(__CACS__)
-#define CACS__PN_DEF                                                           \
-  CACS_PRESERVE_NONE __attribute__((nothrow, no_sanitize("address")))
-#else
-#define CACS__PN_DEF CACS_PRESERVE_NONE __attribute__((nothrow))
-#endif
-
-// The waiting calls of cacs/io.h and cacs/sync.h bind as the ones below
-// that take arguments; the library source that defines them (lib/io.c,
-// lib/sync.c) defines CACS__DEFINE_PN_ENTRIES and so gets their plain
-// preserve_none entries: there the macro turns the definition of
-// cacs_read(...) into that of the entry cacs__call_read, labelled
-// cacs__read_pn.
-#ifdef CACS__DEFINE_PN_ENTRIES
-#define CACS__WAIT_BIND 1
-#define CACS__WAIT_DECL CACS__PN_DEF
-#define CACS__WAIT_ENTRY(name) __asm__("cacs__" #name "_pn")
-#else
-#define CACS__WAIT_BIND CACS__PN_ARGS_BIND
-#define CACS__WAIT_DECL CACS__PN_DECL
-#define CACS__WAIT_ENTRY(name) CACS__PN_ENTRY(name)
-#endif
-// cacs/sync.h's waits have no _bp entries (they would have to be in every
-// object that defines or lists sync.c): where the others bind to one, calls
-// of them stay calls of the default-convention symbols.
-#if !defined(CACS__DEFINE_PN_ENTRIES) && defined(CACS_YIELD_SAVE_BP) &&        \
-    CACS_YIELD_SAVE_BP
-#define CACS__WAIT_NO_BP_BIND 0
-#else
-#define CACS__WAIT_NO_BP_BIND CACS__WAIT_BIND
-#endif
 
 /// Finish the calling coroutine (not main). Returning from entry is the same.
 __attribute__((noreturn)) void cacs_exit(void);
@@ -208,10 +100,6 @@ __attribute__((noreturn)) void cacs_exit(void);
 /// Wait until `c` has finished, then free it. Returns 0, or -1 if `c` is
 /// the caller or main.
 int cacs_join(cacs_coro *c);
-#if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_join(cacs_coro *c) CACS__PN_ENTRY(join);
-#define cacs_join(...) cacs__call_join(__VA_ARGS__)
-#endif
 
 /// Let `c` (the caller included) free itself when it finishes, instead of
 /// being joined: a server's per-connection coroutines. Its stack is freed
@@ -244,19 +132,10 @@ size_t cacs_count(void);
 
 /// Leave the ready ring until cacs_wake(self).
 __attribute__((nothrow)) void cacs_park(void);
-#if CACS__PN_BIND
-CACS__PN_DECL void cacs__call_park(void) CACS__PN_ENTRY(park);
-#define cacs_park() cacs__call_park()
-#endif
 /// Leave the ready ring until cacs_wake(self) or the timeout. Returns 0 if
 /// woken, ETIMEDOUT when the timeout passed (at once for 0), ENOMEM if the
 /// timer could not be armed.
 int cacs_park_timeout(int64_t timeout_us);
-#if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_park_timeout(int64_t timeout_us)
-    CACS__PN_ENTRY(park_timeout);
-#define cacs_park_timeout(...) cacs__call_park_timeout(__VA_ARGS__)
-#endif
 /// Make a parked coroutine ready again; it runs after every coroutine ready
 /// now. No effect on a coroutine that is ready, running or finished.
 /// Only from a coroutine of the thread that owns `c`.
@@ -264,10 +143,8 @@ void cacs_wake(cacs_coro *c);
 /// Sleep for `usec` microseconds (<= 0: yield once). Returns 0, or -1 with
 /// errno EINTR if cacs_wake ended the sleep early.
 int cacs_sleep(int64_t usec);
-#if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_sleep(int64_t usec) CACS__PN_ENTRY(sleep);
-#define cacs_sleep(...) cacs__call_sleep(__VA_ARGS__)
-#endif
+
+#include "cacs/detail/coro_bind.h"
 
 #ifdef __cplusplus
 } // extern "C"

@@ -148,9 +148,9 @@ typedef uint64_t (*cacs_isg_fn)(cacs_isg_ctx *ctx, void *arg);
 #pragma clang diagnostic push
 #pragma clang diagnostic error "-Winline-asm"
 #if defined(__x86_64__)
-#include "cacs/instack_x86_64.h"
+#include "cacs/detail/instack_x86_64.h"
 #elif defined(__aarch64__)
-#include "cacs/instack_aarch64.h"
+#include "cacs/detail/instack_aarch64.h"
 #endif
 #pragma clang diagnostic pop
 

@@ -84,79 +84,25 @@ extern "C" {
 /// count as ready). Level semantics: returns 0 at once if `fd` is ready now
 /// (one poll(2) to find out), else parks. Returns -1 with errno as above.
 int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL int cacs__call_wait_fd(int fd, uint32_t events,
-                                       int64_t timeout_us)
-    CACS__WAIT_ENTRY(wait_fd);
-#define cacs_wait_fd(...) cacs__call_wait_fd(__VA_ARGS__)
-#endif
 
 ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_read(int fd, void *buf, size_t n,
-                                        int64_t timeout_us)
-    CACS__WAIT_ENTRY(read);
-#define cacs_read(...) cacs__call_read(__VA_ARGS__)
-#endif
 ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_write(int fd, const void *buf, size_t n,
-                                         int64_t timeout_us)
-    CACS__WAIT_ENTRY(write);
-#define cacs_write(...) cacs__call_write(__VA_ARGS__)
-#endif
 ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
                    int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_readv(int fd, const struct iovec *iov,
-                                         int iovcnt, int64_t timeout_us)
-    CACS__WAIT_ENTRY(readv);
-#define cacs_readv(...) cacs__call_readv(__VA_ARGS__)
-#endif
 ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
                     int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_writev(int fd, const struct iovec *iov,
-                                          int iovcnt, int64_t timeout_us)
-    CACS__WAIT_ENTRY(writev);
-#define cacs_writev(...) cacs__call_writev(__VA_ARGS__)
-#endif
 ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_recv(int fd, void *buf, size_t n, int flags,
-                                        int64_t timeout_us)
-    CACS__WAIT_ENTRY(recv);
-#define cacs_recv(...) cacs__call_recv(__VA_ARGS__)
-#endif
 ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
                   int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_send(int fd, const void *buf, size_t n,
-                                        int flags, int64_t timeout_us)
-    CACS__WAIT_ENTRY(send);
-#define cacs_send(...) cacs__call_send(__VA_ARGS__)
-#endif
 
 /// Write all `n` bytes (looping over short writes). Returns n, or -1 with
 /// errno; on an error some of the bytes may have been written.
 ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL ssize_t cacs__call_write_all(int fd, const void *buf, size_t n,
-                                             int64_t timeout_us)
-    CACS__WAIT_ENTRY(write_all);
-#define cacs_write_all(...) cacs__call_write_all(__VA_ARGS__)
-#endif
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: returns a non-blocking
 /// descriptor, or -1 with errno.
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL int cacs__call_accept(int lfd, struct sockaddr *addr,
-                                      socklen_t *addrlen, int64_t timeout_us)
-    CACS__WAIT_ENTRY(accept);
-#define cacs_accept(...) cacs__call_accept(__VA_ARGS__)
-#endif
 
 /// Connect a socket (made non-blocking): on EINPROGRESS waits until it is
 /// writable and reports the outcome from SO_ERROR (ECONNREFUSED, ...).
@@ -164,12 +110,6 @@ CACS__WAIT_DECL int cacs__call_accept(int lfd, struct sockaddr *addr,
 /// the socket.
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us);
-#if CACS__WAIT_BIND
-CACS__WAIT_DECL int cacs__call_connect(int fd, const struct sockaddr *addr,
-                                       socklen_t addrlen, int64_t timeout_us)
-    CACS__WAIT_ENTRY(connect);
-#define cacs_connect(...) cacs__call_connect(__VA_ARGS__)
-#endif
 
 /// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
 /// the descriptor, then close(2) it. Returns close's result.
@@ -200,6 +140,8 @@ void cacs_io_forget(int fd);
 /// CACS_IO_SPIN_DEFAULT_US); values above a second are capped. Returns the
 /// previous setting.
 int64_t cacs_io_set_spin(int64_t usec);
+
+#include "cacs/detail/io_bind.h"
 
 #ifdef __cplusplus
 } // extern "C"

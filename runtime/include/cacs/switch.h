@@ -81,9 +81,9 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
                        void *arg);
 
 #if defined(__x86_64__)
-#include "cacs/switch_x86_64.h"
+#include "cacs/detail/switch_x86_64.h"
 #elif defined(__aarch64__)
-#include "cacs/switch_aarch64.h"
+#include "cacs/detail/switch_aarch64.h"
 #else
 #error "cacs: unsupported architecture (x86-64 and AArch64 only)"
 #endif

@@ -69,11 +69,6 @@ typedef struct cacs_mutex {
 void cacs_mutex_init(cacs_mutex *m);
 /// 0, ETIMEDOUT, EDEADLK (the caller owns it already), ENOMEM.
 int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_mutex_lock(cacs_mutex *m, int64_t timeout_us)
-    CACS__WAIT_ENTRY(mutex_lock);
-#define cacs_mutex_lock(...) cacs__call_mutex_lock(__VA_ARGS__)
-#endif
 /// 0, or EBUSY if another coroutine owns it (or waits for it).
 int cacs_mutex_trylock(cacs_mutex *m);
 /// 0, or EPERM if the caller does not own it. Hands it to the first waiter.
@@ -95,12 +90,6 @@ void cacs_cond_init(cacs_cond *c);
 /// signal or broadcast chose this waiter; re-check the predicate anyway
 /// (another coroutine may have changed it before the mutex came back).
 int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_cond_wait(cacs_cond *c, cacs_mutex *m,
-                                         int64_t timeout_us)
-    CACS__WAIT_ENTRY(cond_wait);
-#define cacs_cond_wait(...) cacs__call_cond_wait(__VA_ARGS__)
-#endif
 /// Wake the longest waiter / every waiter (no effect if none waits).
 void cacs_cond_signal(cacs_cond *c);
 void cacs_cond_broadcast(cacs_cond *c);
@@ -118,11 +107,6 @@ typedef struct cacs_sem {
 void cacs_sem_init(cacs_sem *s, uint64_t count);
 /// Take one unit: 0, ETIMEDOUT, ENOMEM.
 int cacs_sem_wait(cacs_sem *s, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_sem_wait(cacs_sem *s, int64_t timeout_us)
-    CACS__WAIT_ENTRY(sem_wait);
-#define cacs_sem_wait(...) cacs__call_sem_wait(__VA_ARGS__)
-#endif
 /// 0, or EAGAIN when no unit is free.
 int cacs_sem_trywait(cacs_sem *s);
 /// Give one unit (to the longest waiter if any).
@@ -145,12 +129,6 @@ void cacs_waitgroup_add(cacs_waitgroup *wg, int64_t n);
 void cacs_waitgroup_done(cacs_waitgroup *wg); ///< add(-1)
 /// Wait until the counter is 0: 0, ETIMEDOUT, ENOMEM.
 int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_waitgroup_wait(cacs_waitgroup *wg,
-                                              int64_t timeout_us)
-    CACS__WAIT_ENTRY(waitgroup_wait);
-#define cacs_waitgroup_wait(...) cacs__call_waitgroup_wait(__VA_ARGS__)
-#endif
 
 // --- Bounded channel ----------------------------------------------------
 //
@@ -179,21 +157,9 @@ int cacs_chan_destroy(cacs_chan *ch);
 /// Copy item_size bytes from `item` into the channel: 0, ETIMEDOUT, EPIPE,
 /// ENOMEM.
 int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_chan_send(cacs_chan *ch, const void *item,
-                                         int64_t timeout_us)
-    CACS__WAIT_ENTRY(chan_send);
-#define cacs_chan_send(...) cacs__call_chan_send(__VA_ARGS__)
-#endif
 /// Copy the oldest item to `item`: 0, ETIMEDOUT, EPIPE (closed and empty),
 /// ENOMEM.
 int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_chan_recv(cacs_chan *ch, void *item,
-                                         int64_t timeout_us)
-    CACS__WAIT_ENTRY(chan_recv);
-#define cacs_chan_recv(...) cacs__call_chan_recv(__VA_ARGS__)
-#endif
 /// 0, or EPIPE if it was closed already. Wakes every waiter.
 int cacs_chan_close(cacs_chan *ch);
 /// Items buffered now (a snapshot for a shared channel).
@@ -222,13 +188,10 @@ int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
 /// or once the waiter has told you it is done.
 void cacs_xsem_destroy(cacs_xsem *s);
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
-#if CACS__WAIT_NO_BP_BIND
-CACS__WAIT_DECL int cacs__call_xsem_wait(cacs_xsem *s, int64_t timeout_us)
-    CACS__WAIT_ENTRY(xsem_wait);
-#define cacs_xsem_wait(...) cacs__call_xsem_wait(__VA_ARGS__)
-#endif
 int cacs_xsem_trywait(cacs_xsem *s); ///< 0, or EAGAIN
 void cacs_xsem_post(cacs_xsem *s);
+
+#include "cacs/detail/sync_bind.h"
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1,6 +1,7 @@
-//===- cacs/switch_aarch64.h - CACS for AArch64 AAPCS64 ---------*- C -*-===//
+//===- cacs/detail/switch_aarch64.h - CACS for AArch64 AAPCS64 --*- C -*-===//
 //
-// Included by cacs/switch.h only.
+// Internal: included by cacs/switch.h only; do not include it directly (its
+// contents are not API and may change between releases).
 //
 // Register roles in the switch (AAPCS64, Linux):
 //   x1 = from, x2 = to, x0 = carried value: bound with register variables
@@ -25,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_SWITCH_AARCH64_H
-#define CACS_SWITCH_AARCH64_H
+#ifndef CACS_DETAIL_SWITCH_AARCH64_H
+#define CACS_DETAIL_SWITCH_AARCH64_H
 
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define CACS_ARCH_NEEDS_LANDING_PADS 1
@@ -122,23 +123,7 @@ static CACS_ALWAYS_INLINE void cacs__bp_set(void *v) {
   __asm__ volatile("" : : "r"(x19) : "memory");
 }
 
-// Start trampoline, defined once in libcacs. Entered by a switch with sp
-// 16-byte aligned pointing at {fn, arg}, x29 = 0 and x0 = first value. CFI
-// marks the return address undefined so unwinders and debuggers stop here.
-#ifdef CACS_DEFINE_TRAMPOLINE
-__asm__(".text\n"
-        ".globl cacs__trampoline\n"
-        ".hidden cacs__trampoline\n"
-        ".type cacs__trampoline,%function\n"
-        ".p2align 2\n"
-        "cacs__trampoline:\n\t"
-        ".cfi_startproc\n\t"
-        ".cfi_undefined x30\n\t" CACS__LANDING_PAD "mov x1, x0\n\t"
-        "ldp x9, x0, [sp]\n\t"
-        "blr x9\n\t"
-        "brk #1\n\t"
-        ".cfi_endproc\n"
-        ".size cacs__trampoline, .-cacs__trampoline\n");
-#endif
+// The start trampoline that cacs_context_init points a fresh context at is
+// libcacs's (lib/trampoline_aarch64.S).
 
-#endif // CACS_SWITCH_AARCH64_H
+#endif // CACS_DETAIL_SWITCH_AARCH64_H

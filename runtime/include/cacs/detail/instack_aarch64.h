@@ -1,7 +1,7 @@
-//===- cacs/instack_aarch64.h - In-stack generator switch, AArch64 -*- C
-//-*-===//
+//===- cacs/detail/instack_aarch64.h - In-stack switch, AArch64 -*- C -*-===//
 //
-// Included by cacs/instack.h only.
+// Internal: included by cacs/instack.h only; do not include it directly (its
+// contents are not API and may change between releases).
 //
 // Register protocol (see instack_x86_64.h):
 //   consumer -> generator: x1 = consumer resume address, x2 = consumer frame
@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_INSTACK_AARCH64_H
-#define CACS_INSTACK_AARCH64_H
+#ifndef CACS_DETAIL_INSTACK_AARCH64_H
+#define CACS_DETAIL_INSTACK_AARCH64_H
 
 // All but x0-x6 (operands), x19 and x29 (exchanged), x20-x23 (the
 // generator's, see CACS__ISG_KEEP_DECL), sp.
@@ -150,4 +150,4 @@ static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
   return x0;
 }
 
-#endif // CACS_INSTACK_AARCH64_H
+#endif // CACS_DETAIL_INSTACK_AARCH64_H

@@ -1,6 +1,7 @@
-//===- cacs/instack_x86_64.h - In-stack generator switch, x86-64 -*- C -*-===//
+//===- cacs/detail/instack_x86_64.h - In-stack switch, x86-64 --*- C -*-===//
 //
-// Included by cacs/instack.h only.
+// Internal: included by cacs/instack.h only; do not include it directly (its
+// contents are not API and may change between releases).
 //
 // Register protocol (fixed, so neither side stores anything):
 //   generator -> consumer (yield): `call *%rdi`, rdi = consumer resume
@@ -44,8 +45,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_INSTACK_X86_64_H
-#define CACS_INSTACK_X86_64_H
+#ifndef CACS_DETAIL_INSTACK_X86_64_H
+#define CACS_DETAIL_INSTACK_X86_64_H
 
 // Every register but rax/rcx/rsi/rdi (operands), rbx, rbp (exchanged),
 // r12-r15 (the generator's) and rsp.
@@ -171,4 +172,4 @@ static CACS_ALWAYS_INLINE uint64_t cacs__isg_yield(cacs_isg_ctx *ctx,
   return v;
 }
 
-#endif // CACS_INSTACK_X86_64_H
+#endif // CACS_DETAIL_INSTACK_X86_64_H

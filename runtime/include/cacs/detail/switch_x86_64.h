@@ -1,6 +1,7 @@
-//===- cacs/switch_x86_64.h - CACS for x86-64 SysV --------------*- C -*-===//
+//===- cacs/detail/switch_x86_64.h - CACS for x86-64 SysV -------*- C -*-===//
 //
-// Included by cacs/switch.h only.
+// Internal: included by cacs/switch.h only; do not include it directly (its
+// contents are not API and may change between releases).
 //
 // Register roles in the switch (SysV x86-64):
 //   rdi = from, rsi = to, rax = carried value. They are passed as in/out
@@ -26,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CACS_SWITCH_X86_64_H
-#define CACS_SWITCH_X86_64_H
+#ifndef CACS_DETAIL_SWITCH_X86_64_H
+#define CACS_DETAIL_SWITCH_X86_64_H
 
 #if defined(__CET__) && (__CET__ & 1)
 #define CACS_ARCH_NEEDS_LANDING_PADS 1
@@ -116,23 +117,7 @@ static CACS_ALWAYS_INLINE void cacs__bp_set(void *v) {
   __asm__ volatile("" : : "b"(v) : "memory");
 }
 
-// Start trampoline, defined once in libcacs (lib/switch.c defines
-// CACS_DEFINE_TRAMPOLINE). Entered by a switch with rsp 16-byte aligned
-// pointing at {fn, arg}, rbp = 0 and rax = first value. CFI marks the return
-// address undefined so unwinders and debuggers stop here.
-#ifdef CACS_DEFINE_TRAMPOLINE
-__asm__(".text\n"
-        ".globl cacs__trampoline\n"
-        ".hidden cacs__trampoline\n"
-        ".type cacs__trampoline,@function\n"
-        "cacs__trampoline:\n\t"
-        ".cfi_startproc\n\t"
-        ".cfi_undefined rip\n\t" CACS__LANDING_PAD "movq 8(%rsp), %rdi\n\t"
-        "movq %rax, %rsi\n\t"
-        "callq *(%rsp)\n\t"
-        "ud2\n\t"
-        ".cfi_endproc\n"
-        ".size cacs__trampoline, .-cacs__trampoline\n");
-#endif
+// The start trampoline that cacs_context_init points a fresh context at is
+// libcacs's (lib/trampoline_x86_64.S).
 
-#endif // CACS_SWITCH_X86_64_H
+#endif // CACS_DETAIL_SWITCH_X86_64_H

@@ -1,0 +1,199 @@
+//===- lib/core.h - The core scheduler's private state ------------*- C -*-===//
+//
+// What the files of the core scheduler share (sched.c, coro.c, join.c,
+// wait.c, inbox.c, coro_info.c): a coroutine's control block, the
+// per-thread scheduler state, the ready ring and the preserve_none entries
+// of the waiting calls. Private to libcacs; the I/O module reaches the core
+// through sched.h only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_CORE_H
+#define CACS_LIB_CORE_H
+
+#include "cacs/coro.h"
+#include "coro_layout.h"
+#include "internal.h"
+#include "sched.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum coro_state {
+  CORO_READY,  // on the ready ring (the running coroutine included)
+  CORO_PARKED, // off the ring until cacs_wake or its timer
+  CORO_DONE,   // finished, off the ring, waiting for cacs_join
+};
+
+struct cacs_coro {
+  void *sp;               // saved stack pointer while switched out (layout:
+  cacs_coro *next, *prev; // coro_layout.h); ready ring, parked/done unlinked
+  cacs_stack stack;       // this block lives at the top of that stack
+  cacs_entry_fn entry;
+  void *arg;
+  unsigned flags;
+  unsigned char state; // enum coro_state
+  // Freed when it finishes, without a join (cacs_detach).
+  unsigned char detached;
+  int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
+  size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
+  uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
+  cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
+  uint32_t fpenv[2];   // private MXCSR+x87 CW / FPCR (CACS_CORO_SAVE_FPENV)
+  void *asan_fake;     // ASan fake-stack handle while switched out
+  const void *asan_lo; // ASan view of this coroutine's stack
+  size_t asan_size;
+  cacs__tool_stacks tools; // SafeStack, shadow call stack, TSan (not main's)
+  void *unsafe_sp;         // SafeStack: its unsafe stack pointer while out
+  void *scs_sp;            // shadow call stack: its x18 while switched out
+  void *tsan_fiber;        // ThreadSanitizer: its fiber (main's included)
+  // ThreadSanitizer: the fiber to go back to, the one that was running when
+  // it switched out: a generator's, if it waits inside the generator's body.
+  void *tsan_resume;
+  // -fsplit-stack: libgcc's per-thread split-stack state while switched out.
+  void *split_ctx[CACS_SPLIT_CTX_WORDS];
+};
+
+// Cross-thread wake-ups posted to a thread (sched.h). Other threads touch
+// only this; `lock` guards the list and `signalled`.
+struct cacs__inbox {
+  pthread_mutex_t lock;
+  cacs__xwait *head, *tail;
+  int efd;       // eventfd (nonblocking), valid once `ready`
+  int ready;     // lock and efd set up (by the owner thread)
+  int signalled; // efd written since the last drain
+  int pending;   // atomic hint: the list may be non-empty
+};
+
+typedef struct sched {
+  cacs_coro *current;     // &cacs__idle until the scheduler is set up
+  unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
+  unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
+  cacs_coro *switch_from; // for ASan: who switched to the running coroutine
+  void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
+  uint64_t next_id;
+  size_t count;
+  uint32_t shared_fpenv[2];
+  cacs_coro main;
+  // Waiting (see "Waiting" below).
+  cacs_coro *service; // expires timers, polls I/O; NULL until needed
+  cacs_coro **timers; // min-heap on deadline
+  size_t ntimers, timers_cap;
+  size_t io_waiters;       // coroutines blocked in the I/O module
+  cacs__poll_fn poll_hook; // the I/O module's event loop, if linked in
+  cacs_coro *zombies;      // detached and finished, stacks not yet freed
+  size_t remote_waiters;   // coroutines another thread may wake
+  int hook_has_wake_fd;    // the poll hook watches inbox.efd
+  struct cacs__inbox inbox;
+} sched;
+
+// The running thread's scheduler (sched.c). Hidden, not static: yield_<arch>.S
+// reads it (local-exec TLS, see there).
+extern CACS_HIDDEN CACS_TLS_LE sched cacs__sched;
+#define S cacs__sched
+
+// Read by cacs_yield before the thread has a scheduler: its ring holds only
+// itself, so yield returns at once without a separate NULL check. Never
+// written (sched.c).
+extern CACS_HIDDEN cacs_coro cacs__idle;
+
+// Whether every switch must take cacs__yield_slow whatever the coroutines'
+// flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
+// shadow call stack and the split-stack state are switched there.
+static inline unsigned char slow_always(void) {
+  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
+         cacs__tsan_on() || cacs__split_on();
+}
+
+/// Set up the calling thread's scheduler (its main coroutine).
+CACS_HIDDEN void cacs__sched_init(void);
+
+static inline cacs_coro *current(void) {
+  if (__builtin_expect(S.current == &cacs__idle, 0))
+    cacs__sched_init();
+  return S.current;
+}
+
+static inline void ring_unlink(cacs_coro *c) {
+  c->prev->next = c->next;
+  c->next->prev = c->prev;
+  c->next = c->prev = c;
+}
+
+static inline void ring_insert_before(cacs_coro *at, cacs_coro *c) {
+  c->next = at;
+  c->prev = at->prev;
+  at->prev->next = c;
+  at->prev = c;
+}
+
+/// Abort: every coroutine of the thread waits and nothing can wake one.
+__attribute__((noreturn, cold)) CACS_HIDDEN void
+cacs__deadlock(const cacs_coro *self);
+
+/// A coroutine ready to start, on no ring yet (coro.c); NULL on failure.
+CACS_HIDDEN cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
+                                      const cacs_coro_attr *attr);
+/// Free a finished coroutine's stack and what is bound to it (coro.c).
+CACS_HIDDEN void cacs__coro_free(cacs_coro *c);
+/// Free the stacks of detached coroutines that have finished (coro.c).
+CACS_HIDDEN void cacs__reap_zombies(void);
+/// Switch the FP environment from `from`'s to `to`'s (sched.c).
+CACS_HIDDEN void cacs__fpenv_switch(cacs_coro *from, cacs_coro *to);
+/// Free the thread's scheduler state when the thread exits (sched.c).
+CACS_HIDDEN void cacs__sched_free_at_exit(void);
+/// Put the service coroutine on the ring, creating it the first time
+/// (wait.c); -1 if it cannot be created.
+CACS_HIDDEN int cacs__service_ensure(void);
+/// Cross-thread wake-ups (inbox.c): wake every coroutine posted to this
+/// thread; block until a post or the next timer; fork's child handler.
+CACS_HIDDEN void cacs__inbox_drain(void);
+CACS_HIDDEN void cacs__inbox_sleep(uint64_t now);
+CACS_HIDDEN void cacs__inbox_after_fork(void);
+
+// In yield_<arch>.S: resume the coroutine whose saved sp this is.
+__attribute__((noreturn)) void cacs__coro_resume(void *sp);
+
+#if !CACS_HAS_PRESERVE_NONE
+#error "libcacs must be built by a compiler with preserve_none (clang >= 19)"
+#endif
+// The preserve_none entries (coro.h binds calls of the public names to them,
+// or to their _bp variants in yield_<arch>.S, which save rbx/x19 around
+// them). cacs__yield_pn is assembly; the waiting ones are below.
+CACS_PRESERVE_NONE void cacs__yield_pn(void);
+CACS__PN_DEF void cacs__park_pn(void);
+CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);
+CACS__PN_DEF int cacs__sleep_pn(int64_t usec);
+CACS__PN_DEF int cacs__join_pn(cacs_coro *c);
+// The switch the waiting entries make. Under ASan, which may realign their
+// frames and keep a base pointer in rbx/x19 across it (coro.h takes the
+// same view of ASan-instrumented callers), the entry that saves it.
+#if CACS_ASAN
+CACS_PRESERVE_NONE void cacs__yield_pn_bp(void);
+#define switch_pn cacs__yield_pn_bp
+#else
+#define switch_pn cacs__yield_pn
+#endif
+
+// Leave the ready ring and switch to the coroutine that followed `self` on
+// it; returns once cacs_wake has put `self` back and it is resumed. The
+// switch is cacs_yield's (switch_pn, cacs__yield_pn: preserve_none, it saves
+// the frame pointer only, or takes cacs__yield_slow); it goes to
+// current->next: unlinking leaves self->next pointing there (cacs_wake sets
+// it again).
+// Inlined into the preserve_none entries only, which save nothing for
+// their callers: only what they keep across the switch is spilled.
+static inline __attribute__((always_inline)) void park_self(cacs_coro *self) {
+  if (S.zombies)
+    cacs__reap_zombies();
+  cacs_coro *to = self->next;
+  if (to == self)
+    cacs__deadlock(self);
+  to->prev = self->prev;
+  self->prev->next = to;
+  self->state = CORO_PARKED;
+  switch_pn();
+}
+
+#endif // CACS_LIB_CORE_H

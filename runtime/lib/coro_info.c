@@ -1,0 +1,21 @@
+//===- lib/coro_info.c - Coroutine identity: self, ids, names, count ------===//
+//
+// What a coroutine can be asked: which one is running, whether it is the
+// thread's main one or finished, its id and name (a coroutine's name and id
+// live in its stack descriptor, where the overflow report finds them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "core.h"
+
+cacs_coro *cacs_self(void) { return current(); }
+int cacs_is_main(const cacs_coro *c) { return c == &S.main; }
+int cacs_done(const cacs_coro *c) { return c->state == CORO_DONE; }
+uint64_t cacs_id(const cacs_coro *c) { return c->stack.owner_id; }
+const char *cacs_name(const cacs_coro *c) { return c->stack.owner; }
+void cacs_set_name(cacs_coro *c, const char *name) {
+  cacs_stack_set_owner(&c->stack, name, c->stack.owner_id);
+  if (c->tsan_fiber) // TSan's reports name the coroutine
+    __tsan_set_fiber_name(c->tsan_fiber, c->stack.owner);
+}
+size_t cacs_count(void) { return S.count; }

@@ -1,0 +1,77 @@
+//===- lib/join.c - The end of a coroutine: exit, join, detach ------------===//
+//
+// A coroutine finishes (cacs_exit, or by returning from its entry) and is
+// then either joined, by a coroutine of its thread that waits for it and
+// frees it, or, detached, freed by the scheduler.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "core.h"
+#include "switch_tools.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))
+
+void cacs_exit(void) {
+  cacs_coro *c = current();
+  if (c == &S.main) {
+    static const char msg[] =
+        "cacs: cacs_exit() called on the main coroutine\n";
+    ssize_t r = write(2, msg, sizeof msg - 1);
+    (void)r;
+    abort();
+  }
+  c->state = CORO_DONE;
+  if (c->joiner)
+    cacs_wake(c->joiner);
+  cacs_coro *to = c->next;
+  if (to == c)
+    cacs__deadlock(c);
+  ring_unlink(c);
+  if (c->detached) { // its stack is freed by the next cacs__reap_zombies()
+    c->next = S.zombies;
+    S.zombies = c;
+    S.count--;
+  }
+  S.current = to;
+  if (__builtin_expect(S.fpenv_users != 0, 0))
+    cacs__fpenv_switch(c, to);
+  if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
+    S.slow = slow_always();
+  unsafe_switch(NULL, to);
+  scs_switch(NULL, to);
+  split_switch(c, to);
+  asan_start(c, to, 1);
+  if (to->tsan_resume)
+    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  cacs__coro_resume(to->sp);
+}
+
+int cacs__join_pn(cacs_coro *c) {
+  cacs_coro *self = current();
+  if (!c || c == self || c == &S.main || c == S.service || c->detached)
+    return -1;
+  while (c->state != CORO_DONE) {
+    c->joiner = self;
+    park_self(self);
+    self = S.current; // resumed: current again (no spill of `self`)
+  }
+  S.count--;
+  cacs__coro_free(c);
+  return 0;
+}
+
+int cacs_detach(cacs_coro *c) {
+  if (!c || c == &S.main || c == S.service || c->detached || c->joiner)
+    return -1;
+  if (c->state == CORO_DONE) {
+    S.count--;
+    cacs__coro_free(c);
+  } else {
+    c->detached = 1;
+  }
+  return 0;
+}

@@ -1,0 +1,128 @@
+//===- lib/sched.c - Per-thread scheduler state, the slow switch ----------===//
+//
+// Every thread has its own scheduler (cacs__sched, thread-local), set up on
+// first use, its original stack the main coroutine. This file owns that
+// state: its setup and teardown at thread exit, the slow path of the switch
+// (cacs__yield_slow, which the assembly of yield_<arch>.S takes when there
+// is more to switch than the stack pointer) and the deadlock report.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "core.h"
+#include "switch_tools.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include "coro_swap_x86_64.h"
+#elif defined(__aarch64__)
+#include "coro_swap_aarch64.h"
+#endif
+
+cacs_coro cacs__idle = {.next = &cacs__idle, .prev = &cacs__idle};
+
+// The assembly (yield_<arch>.S) addresses these fields through
+// coro_layout.h; keep the two in step.
+_Static_assert(offsetof(cacs_coro, sp) == CACS_CORO_SP, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
+_Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
+               "coro_layout.h");
+_Static_assert(offsetof(sched, slow) == CACS_SCHED_SLOW, "coro_layout.h");
+
+CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle};
+
+void cacs__sched_init(void) {
+  S.main.next = S.main.prev = &S.main;
+  S.unsafe_sp_slot = cacs__unsafe_sp_slot();
+  if (cacs__tsan_on())
+    S.main.tsan_fiber = S.main.tsan_resume = __tsan_get_current_fiber();
+  S.slow = slow_always();
+  cacs_stack_set_owner(&S.main.stack, "main", 0);
+  S.current = &S.main;
+}
+
+// Coroutines without CACS_CORO_SAVE_FPENV share the thread's environment;
+// when one with a private environment runs, the shared one is parked in S.
+// Out of line: only programs with such coroutines call it.
+__attribute__((noinline)) void cacs__fpenv_switch(cacs_coro *from,
+                                                  cacs_coro *to) {
+  if (!((from->flags | to->flags) & CACS_CORO_SAVE_FPENV))
+    return; // both use the shared environment
+  fpenv_save((from->flags & CACS_CORO_SAVE_FPENV) ? from->fpenv
+                                                  : S.shared_fpenv);
+  fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv : S.shared_fpenv);
+}
+
+// cacs__yield_pn (assembly) jumps here when S.slow is set: FP environments
+// to switch, or ASan annotations to make. Default convention: it returns to
+// the caller of cacs__yield_pn (cacs_yield's caller, or a waiting entry).
+__attribute__((visibility("hidden"))) void cacs__yield_slow(cacs_coro *from,
+                                                            cacs_coro *to);
+void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
+  S.current = to;
+  if (S.fpenv_users != 0)
+    cacs__fpenv_switch(from, to);
+  unsafe_switch(from, to);
+  scs_switch(from, to);
+  split_switch(from, to);
+  asan_start(from, to, 0);
+  if (to->tsan_resume) { // right before the switch, as TSan asks
+    from->tsan_resume = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  }
+  coro_swap(from, to);
+  asan_finish(from);
+}
+
+// The default-convention entry under the public name (the waiting calls'
+// are in wait.c and join.c).
+void(cacs_yield)(void) { cacs__yield_pn(); }
+
+void cacs__deadlock(const cacs_coro *self) {
+  char msg[160];
+  int n = snprintf(msg, sizeof msg,
+                   "cacs: deadlock: every coroutine of this thread is waiting "
+                   "and no timer or I/O wait can wake one (in '%s')\n",
+                   self->stack.owner);
+  ssize_t r = write(2, msg, n > 0 && (size_t)n < sizeof msg ? (size_t)n : 0);
+  (void)r;
+  abort();
+}
+
+// A thread that waited keeps a timer heap, a service coroutine, maybe a
+// wake-up eventfd and the stacks of finished detached coroutines; they go
+// when the thread exits (not at process exit: the
+// main thread's stay reachable through its TLS).
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void sched_thread_exit(void *arg) {
+  (void)arg;
+  cacs__reap_zombies();
+  free(S.timers);
+  S.timers = NULL;
+  S.ntimers = S.timers_cap = 0;
+  if (S.service) {
+    cacs__coro_free(S.service);
+    S.service = NULL;
+  }
+  if (S.inbox.ready) {
+    close(S.inbox.efd);
+    pthread_mutex_destroy(&S.inbox.lock);
+    S.inbox.ready = 0;
+  }
+}
+
+static void exit_key_create(void) {
+  if (pthread_key_create(&exit_key, sched_thread_exit) != 0 ||
+      pthread_atfork(NULL, NULL, cacs__inbox_after_fork) != 0)
+    abort();
+}
+
+void cacs__sched_free_at_exit(void) {
+  pthread_once(&exit_key_once, exit_key_create);
+  pthread_setspecific(exit_key, &S); // any non-NULL value
+}

@@ -1,0 +1,42 @@
+//===- lib/trampoline_aarch64.S - Start of a fresh context ----*- asm -*-===//
+//
+// cacs__trampoline: where the first switch into a context prepared by
+// cacs_context_init (switch.c) or a fresh coroutine (coro.c) lands. It is
+// entered with sp 16-byte aligned pointing at {fn, arg}, x29 = 0 and x0 =
+// the value carried by the switch, and calls fn(arg, value). fn never
+// returns (it switches away for good); brk catches one that does.
+//
+// The CFI marks the return address undefined, so unwinders, debuggers and
+// profilers stop here. Switches reach it by `br` (cacs_switch) or `ret`:
+// under BTI it starts with `bti j` (hint #36), the landing pad for br,
+// not the `bti c` of the other entries, which are called.
+//
+//===----------------------------------------------------------------------===//
+
+#if defined(__aarch64__)
+#include "entry_asm.h"
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
+#define JUMP_LANDING hint #36
+#else
+#define JUMP_LANDING
+#endif
+
+        .text
+        .p2align 2
+        .globl  cacs__trampoline
+        .hidden cacs__trampoline
+        .type   cacs__trampoline,%function
+cacs__trampoline:
+        .cfi_startproc
+        .cfi_undefined x30
+        JUMP_LANDING
+        mov     x1, x0
+        ldp     x9, x0, [sp]
+        blr     x9
+        brk     #1
+        .cfi_endproc
+        .size   cacs__trampoline, .-cacs__trampoline
+
+        ENTRY_NOTES
+#endif // __aarch64__

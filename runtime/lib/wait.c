@@ -1,0 +1,220 @@
+//===- lib/wait.c - Parking, timers and the service coroutine -------------===//
+//
+// A parked coroutine is off the ready ring; cacs_wake puts it back. Timers
+// are a binary min-heap of parked coroutines keyed on their deadline. While
+// a timer is armed or a coroutine waits in the I/O module, a service
+// coroutine is on the ring: once per round it expires timers and polls the
+// I/O module without blocking, and when it is the only ready coroutine it
+// blocks (in the I/O module's poll, or in clock_nanosleep) until the next
+// deadline. cacs_yield's fast path never looks at any of this.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "core.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+// Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
+// sched.h; spelled out for the one without a result).
+void(cacs_park)(void) { cacs__park_pn(); }
+CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
+CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
+
+static void heap_place(size_t i, cacs_coro *c) {
+  S.timers[i] = c;
+  c->timer_slot = i + 1;
+}
+
+static void heap_up(size_t i) {
+  cacs_coro *c = S.timers[i];
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (S.timers[parent]->deadline <= c->deadline)
+      break;
+    heap_place(i, S.timers[parent]);
+    i = parent;
+  }
+  heap_place(i, c);
+}
+
+static void heap_down(size_t i) {
+  cacs_coro *c = S.timers[i];
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= S.ntimers)
+      break;
+    if (child + 1 < S.ntimers &&
+        S.timers[child + 1]->deadline < S.timers[child]->deadline)
+      child++;
+    if (c->deadline <= S.timers[child]->deadline)
+      break;
+    heap_place(i, S.timers[child]);
+    i = child;
+  }
+  heap_place(i, c);
+}
+
+static int timer_arm(cacs_coro *c, uint64_t deadline) {
+  if (S.ntimers == S.timers_cap) {
+    size_t cap = S.timers_cap ? 2 * S.timers_cap : 64;
+    cacs_coro **t = (cacs_coro **)realloc(S.timers, cap * sizeof *t);
+    if (!t)
+      return -1;
+    S.timers = t;
+    S.timers_cap = cap;
+    cacs__sched_free_at_exit();
+  }
+  c->deadline = deadline;
+  S.timers[S.ntimers++] = c;
+  heap_up(S.ntimers - 1);
+  return 0;
+}
+
+static void timer_disarm(cacs_coro *c) {
+  size_t i = c->timer_slot - 1;
+  c->timer_slot = 0;
+  cacs_coro *last = S.timers[--S.ntimers];
+  if (last == c)
+    return;
+  S.timers[i] = last;
+  last->timer_slot = i + 1;
+  if (i > 0 && S.timers[(i - 1) / 2]->deadline > last->deadline)
+    heap_up(i);
+  else
+    heap_down(i);
+}
+
+static int service_needed(void) {
+  return S.ntimers != 0 || S.io_waiters != 0 || S.remote_waiters != 0;
+}
+
+static void service_main(void *arg);
+
+// Put the service coroutine on the ring (creating it the first time).
+int cacs__service_ensure(void) {
+  if (!S.service) {
+    static const cacs_coro_attr attr = {0, 0, 0, "cacs-service"};
+    S.service = cacs__coro_new(service_main, NULL, &attr);
+    if (!S.service)
+      return -1;
+    S.service->state = CORO_PARKED;
+    cacs__sched_free_at_exit();
+  }
+  if (S.service->state == CORO_PARKED)
+    cacs_wake(S.service);
+  return 0;
+}
+
+static void expire_timers(uint64_t now) {
+  while (S.ntimers != 0 && S.timers[0]->deadline <= now) {
+    cacs_coro *c = S.timers[0];
+    timer_disarm(c);
+    c->wake_result = ETIMEDOUT;
+    cacs_wake(c);
+  }
+}
+
+// Microseconds until the earliest deadline, rounded up; -1: no timer.
+static int64_t next_timeout_us(uint64_t now) {
+  if (S.ntimers == 0)
+    return -1;
+  return cacs__us_until(S.timers[0]->deadline, now);
+}
+
+static void service_main(void *arg) {
+  (void)arg;
+  cacs_coro *self = S.service;
+  for (;;) {
+    uint64_t now = cacs__now_ns();
+    expire_timers(now);
+    cacs__inbox_drain();
+    int alone = self->next == self;
+    if (S.poll_hook && S.io_waiters != 0) {
+      int64_t t = alone ? next_timeout_us(now) : 0;
+      // A hook blind to the wake-up eventfd must come back to drain.
+      if (S.remote_waiters != 0 && !S.hook_has_wake_fd && (t < 0 || t > 1000))
+        t = 1000;
+      S.poll_hook(t);
+    } else if (alone && S.remote_waiters != 0) {
+      cacs__inbox_sleep(now);
+      continue;
+    } else if (alone && S.ntimers != 0) {
+      struct timespec ts = {(time_t)(S.timers[0]->deadline / 1000000000u),
+                            (long)(S.timers[0]->deadline % 1000000000u)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+             EINTR) {
+      }
+      continue;
+    }
+    if (!service_needed()) {
+      cacs_park(); // nothing to serve: off the ring until cacs__service_ensure
+      continue;
+    }
+    if (self->next != self)
+      cacs_yield();
+  }
+}
+
+void cacs__park_pn(void) { park_self(current()); }
+
+void cacs_wake(cacs_coro *c) {
+  if (!c || c->state != CORO_PARKED)
+    return;
+  if (c->timer_slot)
+    timer_disarm(c);
+  c->state = CORO_READY;
+  // Just before the running coroutine: it runs after everything that is
+  // ready now, so coroutines woken in a loop cannot starve the others.
+  ring_insert_before(S.current, c);
+}
+
+int cacs__park_timeout_pn(int64_t timeout_us) {
+  cacs_coro *self = current();
+  if (timeout_us < 0) {
+    park_self(self);
+    return 0;
+  }
+  if (timeout_us == 0)
+    return ETIMEDOUT;
+  if (timer_arm(self, cacs__deadline_ns(cacs__now_ns(), timeout_us)) != 0 ||
+      cacs__service_ensure() != 0) {
+    if (self->timer_slot)
+      timer_disarm(self);
+    return ENOMEM;
+  }
+  self->wake_result = 0;
+  park_self(self);
+  return S.current->wake_result; // resumed: we are current again
+}
+
+int cacs__sleep_pn(int64_t usec) {
+  if (usec <= 0) {
+    switch_pn();
+    return 0;
+  }
+  int r = cacs__park_timeout_pn(usec);
+  if (r == ETIMEDOUT)
+    return 0;
+  errno = r == 0 ? EINTR : r;
+  return -1;
+}
+
+void cacs__set_poll_hook(cacs__poll_fn fn) {
+  (void)current();
+  S.poll_hook = fn;
+}
+
+int cacs__io_wait_begin(void) {
+  (void)current();
+  S.io_waiters++;
+  if (cacs__service_ensure() != 0) {
+    S.io_waiters--;
+    return -1;
+  }
+  return 0;
+}
+
+void cacs__io_wait_end(void) { S.io_waiters--; }
