@@ -100,9 +100,9 @@
 #include "llvm/Support/SpecialCaseList.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <memory>
 #include <optional>
-#include <map>
 #include <set>
 #include <utility>
 
@@ -168,6 +168,19 @@ private:
     unsigned Line = 0;
     std::string SrcFile; // Set when a src: entry restricted the hit.
   };
+
+  /// What the lists name, and the lines that name it.
+  MapVector<Function *, Hit> Listed;
+  /// The listed functions that keep their convention.
+  SetVector<Function *> Blocked;
+
+  void collect();
+  void decide();
+  void blockMustTailMismatches();
+  bool willBePreserveNone(const Function *F) const;
+  bool apply();
+  bool convert(Function &F, const Hit &H, bool &AddressTaken);
+  bool redirectAddressUses(Function &F, const Hit &H);
 
   std::optional<Hit> match(Function &F);
   bool listsAlias(const GlobalAlias &A);
@@ -250,10 +263,13 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
       if (!F.hasLocalLinkage()) {
         if (P == PreserveNoneListPass::Phase::PerTU)
           emit(Ctx, DS_Warning,
-                 "function '" + F.getName() + "' matched by preserve-none "
-                 "list " + where(H) + " is left as is: 'src:' entries "
-                 "restrict only functions with internal linkage, and it is "
-                 "externally visible; list it in a section without 'src:'");
+               "function '" + F.getName() +
+                   "' matched by preserve-none "
+                   "list " +
+                   where(H) +
+                   " is left as is: 'src:' entries "
+                   "restrict only functions with internal linkage, and it is "
+                   "externally visible; list it in a section without 'src:'");
         continue;
       }
       if (!Result)
@@ -332,65 +348,80 @@ void ListApplier::warnUnused() {
         }
         if (!Hit && ++Unused <= MaxWarnings)
           emit(Ctx, DS_Warning,
-                 "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
-                     ": '" + quoteListText(E.Text) + "' matched no function " +
-                     Where);
+               "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
+                   ": '" + quoteListText(E.Text) + "' matched no function " +
+                   Where);
       }
     if (Unused > MaxWarnings)
       emit(Ctx, DS_Warning,
-             "preserve-none list '" + L->Path +
-                 "': " + Twine(Unused - MaxWarnings) +
-                 (Unused - MaxWarnings == 1 ? " more entry" : " more entries") +
-                 " matched no function " + Where);
+           "preserve-none list '" + L->Path +
+               "': " + Twine(Unused - MaxWarnings) +
+               (Unused - MaxWarnings == 1 ? " more entry" : " more entries") +
+               " matched no function " + Where);
   }
 }
 
 bool ListApplier::run() {
+  collect();
+  decide();
+  return apply();
+}
+
+//===----------------------------------------------------------------------===//
+// 1. Collect: what the lists name.
+//===----------------------------------------------------------------------===//
+
+void ListApplier::collect() {
   WarnUnused = P == PreserveNoneListPass::Phase::LTOLink ||
                preserveNoneListWarnUnusedPerTU();
-
-  // 1. What the lists name.
-  MapVector<Function *, Hit> Listed;
   for (Function &F : M) {
     // cacs's own wrappers are not the program's functions, whatever a glob
     // of the list matches: at a full-LTO link, a unit's shield of a listed
     // `f` is `f.cacs.shield`, which `fun:f*` names too.
-    if (F.isIntrinsic() || F.getName().starts_with("llvm.") ||
-        isCACSWrapper(F))
+    if (F.isIntrinsic() || F.getName().starts_with("llvm.") || isCACSWrapper(F))
       continue;
     if (std::optional<Hit> H = match(F))
       Listed.insert({&F, std::move(*H)});
   }
   if (WarnUnused)
     warnUnused();
+}
 
-  // 2. What cannot take the convention. Signature reasons are seen alike in
-  // every translation unit, so leaving the function as is keeps them in
-  // agreement.
-  SetVector<Function *> Blocked;
+//===----------------------------------------------------------------------===//
+// 2. Decide: what cannot take the convention (the legality, asked of
+// canTakePreserveNone, and the musttail calls that tie two functions).
+//===----------------------------------------------------------------------===//
+
+void ListApplier::decide() {
+  // Signature reasons are seen alike in every translation unit, so leaving
+  // the function as is keeps them in agreement.
   for (auto &[F, H] : Listed) {
     // What only the defining module sees (a probed frame) is made safe by
     // the final check, which splits the definition.
     Eligibility E = canTakePreserveNone(*F, RC, AskSignature);
     if (E)
       continue;
-    const std::string &Why = E.Detail;
     // Said per TU; the full-LTO link would repeat it for every module.
     if (P == PreserveNoneListPass::Phase::PerTU)
       emit(Ctx, DS_Warning,
-             "function '" + F->getName() + "' from preserve-none list " +
-                 where(H) + " cannot be preserve_none: " + Why +
-                 "; left as is");
+           "function '" + F->getName() + "' from preserve-none list " +
+               where(H) + " cannot be preserve_none: " + E.Detail +
+               "; left as is");
     Blocked.insert(F);
   }
-  auto WillBePN = [&](const Function *F) {
-    if (!F)
-      return false;
-    auto It = Listed.find(const_cast<Function *>(F));
-    if (It != Listed.end() && !Blocked.count(It->first))
-      return true;
-    return F->getCallingConv() == CallingConv::PreserveNone;
-  };
+  blockMustTailMismatches();
+}
+
+bool ListApplier::willBePreserveNone(const Function *F) const {
+  if (!F)
+    return false;
+  auto It = Listed.find(const_cast<Function *>(F));
+  if (It != Listed.end() && !Blocked.count(It->first))
+    return true;
+  return F->getCallingConv() == CallingConv::PreserveNone;
+}
+
+void ListApplier::blockMustTailMismatches() {
   // musttail: caller and callee must keep one convention. Iterate: leaving
   // one function as is may strand another.
   SmallVector<CallBase *, 8> MustTails;
@@ -403,9 +434,10 @@ bool ListApplier::run() {
     for (CallBase *CB : MustTails) {
       Function *Caller = CB->getFunction();
       Function *Callee = CB->getCalledFunction();
-      bool CallerPN = WillBePN(Caller);
-      bool CalleePN = Callee ? WillBePN(Callee)
-                             : CB->getCallingConv() == CallingConv::PreserveNone;
+      bool CallerPN = willBePreserveNone(Caller);
+      bool CalleePN = Callee
+                          ? willBePreserveNone(Callee)
+                          : CB->getCallingConv() == CallingConv::PreserveNone;
       if (CallerPN == CalleePN)
         continue;
       Function *Victim = CallerPN ? Caller : Callee;
@@ -422,101 +454,117 @@ bool ListApplier::run() {
       const Hit &H = Listed.find(Victim)->second;
       if (Victim->hasLocalLinkage())
         emit(Ctx, DS_Warning,
-               "function '" + Victim->getName() + "' from preserve-none list " +
-                   where(H) + " cannot be preserve_none: " + Why +
-                   "; left as is");
+             "function '" + Victim->getName() + "' from preserve-none list " +
+                 where(H) + " cannot be preserve_none: " + Why +
+                 "; left as is");
       else
         emit(Ctx, DS_Error,
-               "function '" + Victim->getName() + "' from preserve-none list " +
-                   where(H) + " cannot be preserve_none: " + Why +
-                   "; it is externally visible, and other translation units "
-                   "compiled with the list would call it as preserve_none");
+             "function '" + Victim->getName() + "' from preserve-none list " +
+                 where(H) + " cannot be preserve_none: " + Why +
+                 "; it is externally visible, and other translation units "
+                 "compiled with the list would call it as preserve_none");
       Blocked.insert(Victim);
       Changed = true;
     }
   }
+}
 
-  // 3. Apply.
+//===----------------------------------------------------------------------===//
+// 3. Apply: the convention on each function left listed, its direct calls,
+// and C entries where its address is taken.
+//===----------------------------------------------------------------------===//
+
+bool ListApplier::apply() {
   bool Changed = false;
   for (auto &[F, H] : Listed) {
     if (Blocked.count(F))
       continue;
-    bool Converted = F->getCallingConv() != CallingConv::PreserveNone ||
-                     F->hasFnAttribute(ConvertedAttr);
-    if (F->getCallingConv() != CallingConv::PreserveNone) {
-      F->setCallingConv(CallingConv::PreserveNone);
-      F->addFnAttr(ConvertedAttr);
-      Changed = true;
-      if (P == PreserveNoneListPass::Phase::PerTU &&
-          preserveNoneListExportWarning() &&
-          !F->isDeclaration() && !F->hasLocalLinkage())
-        emit(Ctx, DS_Warning,
-               "function '" + F->getName() + "' from preserve-none list " +
-                   where(H) + " is exported: code compiled without the list "
-                   "will call it with the C convention "
-                   "(-fpreserve-none-list-export-warning)");
-    }
-    if (!H.SrcFile.empty() && !F->hasFnAttribute(SrcAttr))
-      F->addFnAttr(SrcAttr, H.SrcFile);
-
     bool AddressTaken = false;
-    for (Use &U : F->uses()) {
-      if (isDirectCall(U)) {
-        auto *CB = cast<CallBase>(U.getUser());
-        if (CB->getCallingConv() != CallingConv::PreserveNone) {
-          CB->setCallingConv(CallingConv::PreserveNone);
-          Changed = true;
-        }
-      } else if (Converted && !isa<BlockAddress>(U.getUser()) &&
-                 !isUsedListUse(U)) {
-        AddressTaken = true;
-      }
-    }
-    if (!AddressTaken)
-      continue;
-    if (F->hasExternalWeakLinkage()) {
-      // `if (&f) f();` must still see a null address when f is missing; a
-      // thunk never is null.
-      emit(Ctx, DS_Error,
-             "the address of weak function '" + F->getName() +
-                 "' from preserve-none list " + where(H) +
-                 " is taken: its C-entry thunk could not be null when the "
-                 "function is missing; do not list it, or define it");
-      continue;
-    }
-    Function *Thunk = getOrCreateThunk(*F);
-    // An alias must not point into the thunk's comdat, which the linker may
-    // discard for another unit's copy. A listed alias is called as
-    // preserve_none wherever it is declared: it stays the body, its calls
-    // here become preserve_none, and its address is the thunk's. Any other
-    // alias gets a C entry of its own, outside any comdat.
-    SmallVector<GlobalAlias *, 2> Aliases;
-    for (User *U : F->users())
-      if (auto *GA = dyn_cast<GlobalAlias>(U))
-        Aliases.push_back(GA);
-    for (GlobalAlias *GA : Aliases) {
-      if (!listsAlias(*GA)) {
-        GA->setAliasee(getOrCreateAliasEntry(*F));
-        continue;
-      }
-      for (Use &U : make_early_inc_range(GA->uses())) {
-        if (isDirectCall(U))
-          cast<CallBase>(U.getUser())
-              ->setCallingConv(CallingConv::PreserveNone);
-        else if (!isa<GlobalAlias>(U.getUser()) && !isUsedListUse(U))
-          U.set(Thunk);
-      }
-    }
-    F->replaceUsesWithIf(Thunk, [&](Use &U) {
-      if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
-          isa<GlobalAlias>(U.getUser()) || isUsedListUse(U))
-        return false;
-      // The thunk's own call of F is a direct call; nothing else in it.
-      return true;
-    });
-    Changed = true;
+    Changed |= convert(*F, H, AddressTaken);
+    if (AddressTaken)
+      Changed |= redirectAddressUses(*F, H);
   }
   return Changed;
+}
+
+bool ListApplier::convert(Function &F, const Hit &H, bool &AddressTaken) {
+  bool Changed = false;
+  bool Converted = F.getCallingConv() != CallingConv::PreserveNone ||
+                   F.hasFnAttribute(ConvertedAttr);
+  if (F.getCallingConv() != CallingConv::PreserveNone) {
+    F.setCallingConv(CallingConv::PreserveNone);
+    F.addFnAttr(ConvertedAttr);
+    Changed = true;
+    if (P == PreserveNoneListPass::Phase::PerTU &&
+        preserveNoneListExportWarning() && !F.isDeclaration() &&
+        !F.hasLocalLinkage())
+      emit(Ctx, DS_Warning,
+           "function '" + F.getName() + "' from preserve-none list " +
+               where(H) +
+               " is exported: code compiled without the list "
+               "will call it with the C convention "
+               "(-fpreserve-none-list-export-warning)");
+  }
+  if (!H.SrcFile.empty() && !F.hasFnAttribute(SrcAttr))
+    F.addFnAttr(SrcAttr, H.SrcFile);
+
+  AddressTaken = false;
+  for (Use &U : F.uses()) {
+    if (isDirectCall(U)) {
+      auto *CB = cast<CallBase>(U.getUser());
+      if (CB->getCallingConv() != CallingConv::PreserveNone) {
+        CB->setCallingConv(CallingConv::PreserveNone);
+        Changed = true;
+      }
+    } else if (Converted && !isa<BlockAddress>(U.getUser()) &&
+               !isUsedListUse(U)) {
+      AddressTaken = true;
+    }
+  }
+  return Changed;
+}
+
+bool ListApplier::redirectAddressUses(Function &F, const Hit &H) {
+  if (F.hasExternalWeakLinkage()) {
+    // `if (&f) f();` must still see a null address when f is missing; a
+    // thunk never is null.
+    emit(Ctx, DS_Error,
+         "the address of weak function '" + F.getName() +
+             "' from preserve-none list " + where(H) +
+             " is taken: its C-entry thunk could not be null when the "
+             "function is missing; do not list it, or define it");
+    return false;
+  }
+  Function *Thunk = getOrCreateThunk(F);
+  // An alias must not point into the thunk's comdat, which the linker may
+  // discard for another unit's copy. A listed alias is called as
+  // preserve_none wherever it is declared: it stays the body, its calls
+  // here become preserve_none, and its address is the thunk's. Any other
+  // alias gets a C entry of its own, outside any comdat.
+  SmallVector<GlobalAlias *, 2> Aliases;
+  for (User *U : F.users())
+    if (auto *GA = dyn_cast<GlobalAlias>(U))
+      Aliases.push_back(GA);
+  for (GlobalAlias *GA : Aliases) {
+    if (!listsAlias(*GA)) {
+      GA->setAliasee(getOrCreateAliasEntry(F));
+      continue;
+    }
+    for (Use &U : make_early_inc_range(GA->uses())) {
+      if (isDirectCall(U))
+        cast<CallBase>(U.getUser())->setCallingConv(CallingConv::PreserveNone);
+      else if (!isa<GlobalAlias>(U.getUser()) && !isUsedListUse(U))
+        U.set(Thunk);
+    }
+  }
+  F.replaceUsesWithIf(Thunk, [&](Use &U) {
+    if (isDirectCall(U) || isa<BlockAddress>(U.getUser()) ||
+        isa<GlobalAlias>(U.getUser()) || isUsedListUse(U))
+      return false;
+    // The thunk's own call of F is a direct call; nothing else in it.
+    return true;
+  });
+  return true;
 }
 
 } // namespace
