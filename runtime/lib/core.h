@@ -102,7 +102,7 @@ extern CACS_HIDDEN cacs_coro cacs__idle;
 // flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
 // shadow call stack and the split-stack state are switched there.
 static inline unsigned char slow_always(void) {
-  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
+  return cacs__asan_on() || S.unsafe_sp_slot != NULL || cacs__scs_on ||
          cacs__tsan_on() || cacs__split_on();
 }
 
