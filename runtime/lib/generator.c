@@ -76,9 +76,18 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   return g;
 }
 
+void cacs__gen_running(const cacs_gen *g, const char *call) {
+  cacs__fatalf("cacs: %s('%s'): the generator is running: a generator "
+               "cannot resume or destroy itself, nor one of the generators "
+               "that resumed it\n",
+               call, g->stack.owner);
+}
+
 void cacs_gen_destroy(cacs_gen *g) {
   if (!g)
     return;
+  if (g->running)
+    cacs__gen_running(g, "cacs_gen_destroy");
   cacs__tool_stacks_free(&g->tools);
   cacs_stack_free(&g->stack);
 }

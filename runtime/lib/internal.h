@@ -31,6 +31,9 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 CACS_HIDDEN void cacs__trampoline(void);
 /// Write `msg` (a string literal, newline included) to stderr and abort.
 __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
+/// The same with a printf format (fatal.c): one line, newline included.
+__attribute__((noreturn, cold, format(printf, 1, 2))) CACS_HIDDEN void
+cacs__fatalf(const char *fmt, ...);
 
 // Whether libcacs itself is built with AddressSanitizer (its own
 // preserve_none entries then switch through the _bp entry, core.h).
