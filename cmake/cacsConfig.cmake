@@ -1,8 +1,12 @@
 # find_package(cacs CONFIG) for an installed cacs prefix. Gives
-#   cacs::cacs           libcacs (imported static library with its headers),
-#                        for the architecture being built (x86-64 or AArch64)
-#   cacs::io             the I/O module, libcacs_io (cacs/io.h); links
-#                        cacs::cacs
+#   cacs::cacs           the whole runtime with its headers, for the
+#                        architecture being built (x86-64 or AArch64):
+#                        libcacs and its I/O module (cacs/io.h), so that any
+#                        program using cacs links with it alone (a static
+#                        archive adds only what the program calls: a program
+#                        without I/O gets none of the module)
+#   cacs::core           libcacs without the I/O module
+#   cacs::io             the I/O module, libcacs_io; links cacs::core
 #   CACS_PREFIX          the prefix
 #   CACS_C_COMPILER, CACS_CXX_COMPILER   the front door
 #   CACS_TOOLCHAIN_FILE  cacs-toolchain.cmake (use it as CMAKE_TOOLCHAIN_FILE
@@ -27,17 +31,23 @@ if(NOT TARGET cacs::cacs)
         "libcacs for ${_cacs_arch} is not installed (${_cacs_lib})")
     return()
   endif()
-  add_library(cacs::cacs STATIC IMPORTED)
-  set_target_properties(cacs::cacs PROPERTIES
+  add_library(cacs::core STATIC IMPORTED)
+  set_target_properties(cacs::core PROPERTIES
     IMPORTED_LOCATION "${_cacs_lib}"
     IMPORTED_LINK_INTERFACE_LANGUAGES "C"
     INTERFACE_INCLUDE_DIRECTORIES "${CACS_PREFIX}/include")
+  add_library(cacs::cacs INTERFACE IMPORTED)
   if(EXISTS "${_cacs_libdir}/libcacs_io.a")
     add_library(cacs::io STATIC IMPORTED)
     set_target_properties(cacs::io PROPERTIES
       IMPORTED_LOCATION "${_cacs_libdir}/libcacs_io.a"
       IMPORTED_LINK_INTERFACE_LANGUAGES "C"
-      INTERFACE_LINK_LIBRARIES cacs::cacs)
+      INTERFACE_LINK_LIBRARIES cacs::core)
+    set_target_properties(cacs::cacs PROPERTIES
+      INTERFACE_LINK_LIBRARIES cacs::io)
+  else()
+    set_target_properties(cacs::cacs PROPERTIES
+      INTERFACE_LINK_LIBRARIES cacs::core)
   endif()
   unset(_cacs_lib)
   unset(_cacs_libdir)

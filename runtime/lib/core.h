@@ -86,6 +86,11 @@ typedef struct sched {
   size_t remote_waiters;   // coroutines another thread may wake
   int hook_has_wake_fd;    // the poll hook watches inbox.efd
   struct cacs__inbox inbox;
+  // The coroutines this thread created that cacs_join or cacs_detach may
+  // still be given: an open-addressing hash set (coro.c), so that a handle
+  // already freed, or another thread's, is told apart without reading it.
+  cacs_coro **live;
+  size_t live_cap, live_n;
 } sched;
 
 // The running thread's scheduler (sched.c). Hidden, not static: yield_<arch>.S
@@ -102,7 +107,7 @@ extern CACS_HIDDEN cacs_coro cacs__idle;
 // flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
 // shadow call stack and the split-stack state are switched there.
 static inline unsigned char slow_always(void) {
-  return CACS_ASAN || S.unsafe_sp_slot != NULL || cacs__scs_on ||
+  return cacs__asan_on() || S.unsafe_sp_slot != NULL || cacs__scs_on ||
          cacs__tsan_on() || cacs__split_on();
 }
 
@@ -139,6 +144,15 @@ CACS_HIDDEN cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
 CACS_HIDDEN void cacs__coro_free(cacs_coro *c);
 /// Free the stacks of detached coroutines that have finished (coro.c).
 CACS_HIDDEN void cacs__reap_zombies(void);
+/// The set of joinable handles (coro.c): whether `c` is one of this
+/// thread's coroutines not yet freed; take it out (it is being freed, or
+/// was detached and has finished).
+CACS_HIDDEN int cacs__live_has(const cacs_coro *c);
+CACS_HIDDEN void cacs__live_remove(const cacs_coro *c);
+/// Abort: `call` was given `c`, which is not a live coroutine of this
+/// thread (sched.c).
+__attribute__((noreturn, cold)) CACS_HIDDEN void
+cacs__bad_handle(const char *call, const void *c);
 /// Switch the FP environment from `from`'s to `to`'s (sched.c).
 CACS_HIDDEN void cacs__fpenv_switch(cacs_coro *from, cacs_coro *to);
 /// Free the thread's scheduler state when the thread exits (sched.c).
@@ -160,7 +174,8 @@ __attribute__((noreturn)) void cacs__coro_resume(void *sp);
 #endif
 // The preserve_none entries (coro.h binds calls of the public names to them,
 // or to their _bp variants in yield_<arch>.S, which save rbx/x19 around
-// them). cacs__yield_pn is assembly; the waiting ones are below.
+// them). cacs__yield_pn is assembly; the waiting ones are in wait.c and
+// join.c.
 CACS_PRESERVE_NONE void cacs__yield_pn(void);
 CACS__PN_DEF void cacs__park_pn(void);
 CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);

@@ -13,7 +13,9 @@
 #include "core.h"
 #include "switch_tools.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cacs__coro_free(cacs_coro *c) {
@@ -108,12 +110,80 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   return c;
 }
 
+// --- The live handles -----------------------------------------------------
+// Linear probing on the pointer, at most half full; deletion shifts the
+// entries after the hole back (no tombstones). One probe or two per create,
+// join and detach.
+
+static size_t live_hash(const cacs_coro *c, size_t mask) {
+  return (size_t)(((uintptr_t)c >> 6) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+}
+
+static size_t live_find(const cacs_coro *c) {
+  size_t mask = S.live_cap - 1, i = live_hash(c, mask);
+  while (S.live[i] && S.live[i] != c)
+    i = (i + 1) & mask;
+  return i;
+}
+
+// Room for one more handle; -1 (errno ENOMEM) if there is none.
+static int live_reserve(void) {
+  if (2 * (S.live_n + 1) > S.live_cap) {
+    size_t cap = S.live_cap ? 2 * S.live_cap : 64;
+    cacs_coro **old = S.live, **t = (cacs_coro **)calloc(cap, sizeof *t);
+    if (!t) {
+      errno = ENOMEM;
+      return -1;
+    }
+    size_t old_cap = S.live_cap;
+    S.live = t;
+    S.live_cap = cap;
+    for (size_t i = 0; i < old_cap; ++i)
+      if (old[i])
+        S.live[live_find(old[i])] = old[i];
+    free(old);
+    if (!old)
+      cacs__sched_free_at_exit();
+  }
+  return 0;
+}
+
+static void live_add(cacs_coro *c) {
+  S.live[live_find(c)] = c;
+  S.live_n++;
+}
+
+int cacs__live_has(const cacs_coro *c) {
+  return S.live_cap != 0 && S.live[live_find(c)] == c;
+}
+
+void cacs__live_remove(const cacs_coro *c) {
+  size_t mask = S.live_cap - 1, i = live_find(c);
+  if (!S.live[i])
+    return;
+  S.live[i] = NULL;
+  S.live_n--;
+  // Move back every entry of the run after the hole that may live there.
+  for (size_t j = (i + 1) & mask; S.live[j]; j = (j + 1) & mask) {
+    size_t h = live_hash(S.live[j], mask);
+    if ((j > i && (h <= i || h > j)) || (j < i && (h <= i && h > j))) {
+      S.live[i] = S.live[j];
+      S.live[j] = NULL;
+      i = j;
+    }
+  }
+}
+
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr) {
   static const cacs_coro_attr defaults = {0, 0, 0, NULL};
+  (void)current();
+  if (live_reserve() != 0)
+    return NULL;
   cacs_coro *c = cacs__coro_new(entry, arg, attr ? attr : &defaults);
   if (!c)
     return NULL;
+  live_add(c);
   // Append at the end of the ring, i.e. just before main; while main is
   // parked (off the ring), just before the running coroutine.
   ring_insert_before(S.main.state == CORO_READY ? &S.main : S.current, c);

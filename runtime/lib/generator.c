@@ -11,10 +11,10 @@ static CACS_TLS uint64_t gen_ids;
 static void gen_main(void *arg, uint64_t first) {
   (void)first;
   cacs_gen *g = (cacs_gen *)arg;
-#if CACS_ASAN
-  __sanitizer_finish_switch_fiber(NULL, &g->asan_caller_lo,
-                                  &g->asan_caller_size);
-#endif
+  // ASan: the resume that started us announced the switch (generator.h).
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(NULL, &g->asan_caller_lo,
+                                    &g->asan_caller_size);
   // SafeStack: from here on the generator's unsafe stack; a resume from a
   // unit without SafeStack (generator.h) left the resumer's pointer.
   void **usp = cacs__unsafe_sp_slot();
@@ -33,10 +33,10 @@ static void gen_main(void *arg, uint64_t first) {
     *usp = g->unsafe_caller;
   if (g->tsan_self)
     __tsan_switch_to_fiber(g->tsan_caller, 0);
-#if CACS_ASAN
   // NULL: this stack is finished, ASan may drop its fake frames.
-  __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo, g->asan_caller_size);
-#endif
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(NULL, g->asan_caller_lo,
+                                   g->asan_caller_size);
   cacs_switch(&g->self, &g->caller, 0);
   __builtin_unreachable();
 }
@@ -76,9 +76,18 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size) {
   return g;
 }
 
+void cacs__gen_running(const cacs_gen *g, const char *call) {
+  cacs__fatalf("cacs: %s('%s'): the generator is running: a generator "
+               "cannot resume or destroy itself, nor one of the generators "
+               "that resumed it\n",
+               call, g->stack.owner);
+}
+
 void cacs_gen_destroy(cacs_gen *g) {
   if (!g)
     return;
+  if (g->running)
+    cacs__gen_running(g, "cacs_gen_destroy");
   cacs__tool_stacks_free(&g->tools);
   cacs_stack_free(&g->stack);
 }

@@ -31,7 +31,12 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 CACS_HIDDEN void cacs__trampoline(void);
 /// Write `msg` (a string literal, newline included) to stderr and abort.
 __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
+/// The same with a printf format (fatal.c): one line, newline included.
+__attribute__((noreturn, cold, format(printf, 1, 2))) CACS_HIDDEN void
+cacs__fatalf(const char *fmt, ...);
 
+// Whether libcacs itself is built with AddressSanitizer (its own
+// preserve_none entries then switch through the _bp entry, core.h).
 #if defined(__SANITIZE_ADDRESS__)
 #define CACS_ASAN 1
 #elif defined(__has_feature)
@@ -42,9 +47,28 @@ __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 #ifndef CACS_ASAN
 #define CACS_ASAN 0
 #endif
-#if CACS_ASAN
-#include <sanitizer/common_interface_defs.h>
-#endif
+
+// --- AddressSanitizer fibers -------------------------------------------------
+// ASan tracks one stack per thread; every switch to another stack must be
+// announced (start) and confirmed (finish), or ASan reports false stack
+// overflows, loses fake frames, or aborts ("starting fiber switch while in
+// fiber switch") when one side of a switch announces and the other does
+// not. Whether the program uses ASan is a link-time fact (its runtime is
+// linked in), not a property of libcacs's own build: the annotations go
+// through weak references, so the installed libcacs, built without ASan,
+// serves ASan programs (their generator switches, inline in their code,
+// annotate; libcacs's side of each switch must then annotate too).
+// Declared as in <sanitizer/common_interface_defs.h>.
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom,
+                                    size_t size) __attribute__((weak));
+void __sanitizer_finish_switch_fiber(void *fake_stack_save,
+                                     const void **bottom_old, size_t *size_old)
+    __attribute__((weak));
+
+/// Whether the program runs under ASan.
+static inline int cacs__asan_on(void) {
+  return __sanitizer_start_switch_fiber != 0;
+}
 
 // --- SafeStack (-fsanitize=safe-stack) ---------------------------------------
 // SafeStack moves address-taken locals to a per-thread "unsafe stack" used

@@ -527,7 +527,7 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   }
   int parked = errno = ENOMEM;
   if (pset_update(fd, r) == 0 && cacs__io_wait_begin() == 0) {
-    parked = cacs_park_timeout(timeout);
+    parked = cacs_park_timeout(timeout) == 0 ? 0 : errno;
     cacs__io_wait_end();
   }
   // A node the loop or cacs_close did not take is still linked.

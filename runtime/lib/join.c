@@ -10,6 +10,7 @@
 #include "core.h"
 #include "switch_tools.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ void cacs_exit(void) {
     cacs__deadlock(c);
   ring_unlink(c);
   if (c->detached) { // its stack is freed by the next cacs__reap_zombies()
+    cacs__live_remove(c);
     c->next = S.zombies;
     S.zombies = c;
     S.count--;
@@ -50,25 +52,50 @@ void cacs_exit(void) {
   cacs__coro_resume(to->sp);
 }
 
+// Misuse on a handle that may be freed, or another thread's, aborts naming
+// it (cacs__bad_handle): reading it would be undefined behaviour. Misuse
+// on a live handle of this thread fails with errno, as pthread_join does.
 int cacs__join_pn(cacs_coro *c) {
   cacs_coro *self = current();
-  if (!c || c == self || c == &S.main || c == S.service || c->detached)
+  if (c == self) {
+    errno = EDEADLK;
     return -1;
+  }
+  if (!c || c == &S.main || c == S.service) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (!cacs__live_has(c))
+    cacs__bad_handle("cacs_join", c);
+  if (c->detached || (c->joiner && c->joiner != self)) {
+    errno = EINVAL;
+    return -1;
+  }
   while (c->state != CORO_DONE) {
     c->joiner = self;
     park_self(self);
     self = S.current; // resumed: current again (no spill of `self`)
   }
   S.count--;
+  cacs__live_remove(c);
   cacs__coro_free(c);
   return 0;
 }
 
 int cacs_detach(cacs_coro *c) {
-  if (!c || c == &S.main || c == S.service || c->detached || c->joiner)
+  if (!c || c == &S.main || c == S.service) {
+    errno = EINVAL;
     return -1;
+  }
+  if (!cacs__live_has(c))
+    cacs__bad_handle("cacs_detach", c);
+  if (c->detached || c->joiner) {
+    errno = EINVAL;
+    return -1;
+  }
   if (c->state == CORO_DONE) {
     S.count--;
+    cacs__live_remove(c);
     cacs__coro_free(c);
   } else {
     c->detached = 1;

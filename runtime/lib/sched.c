@@ -12,7 +12,6 @@
 #include "core.h"
 #include "switch_tools.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,18 +81,24 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
 void(cacs_yield)(void) { cacs__yield_pn(); }
 
 void cacs__deadlock(const cacs_coro *self) {
-  char msg[160];
-  int n = snprintf(msg, sizeof msg,
-                   "cacs: deadlock: every coroutine of this thread is waiting "
-                   "and no timer or I/O wait can wake one (in '%s')\n",
-                   self->stack.owner);
-  ssize_t r = write(2, msg, n > 0 && (size_t)n < sizeof msg ? (size_t)n : 0);
-  (void)r;
-  abort();
+  cacs__fatalf("cacs: deadlock: every coroutine of this thread is waiting "
+               "and no timer or I/O wait can wake one (in '%s')\n",
+               self->stack.owner);
 }
 
-// A thread that waited keeps a timer heap, a service coroutine, maybe a
-// wake-up eventfd and the stacks of finished detached coroutines; they go
+void cacs__bad_handle(const char *call, const void *c) {
+  cacs__fatalf("cacs: %s(%p): not a coroutine of this thread that can still "
+               "be joined or detached: it was joined already, or detached "
+               "and has finished, or another thread created it (a coroutine "
+               "is joined by a coroutine of the thread that created it: "
+               "joins across threads are not supported until the M:N "
+               "scheduler exists)\n",
+               call, c);
+}
+
+// A thread that waited or created a coroutine keeps a timer heap, a service
+// coroutine, a set of live handles, maybe a wake-up eventfd and the stacks
+// of finished detached coroutines; they go
 // when the thread exits (not at process exit: the
 // main thread's stay reachable through its TLS).
 static pthread_key_t exit_key;
@@ -109,6 +114,9 @@ static void sched_thread_exit(void *arg) {
     cacs__coro_free(S.service);
     S.service = NULL;
   }
+  free(S.live);
+  S.live = NULL;
+  S.live_cap = S.live_n = 0;
   if (S.inbox.ready) {
     close(S.inbox.efd);
     pthread_mutex_destroy(&S.inbox.lock);

@@ -124,6 +124,13 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
     hdr_size = desc_off + sizeof(cacs_stack);
   hdr_size = round_up(hdr_size, 64);
   size_t guard = (flags & CACS_STACK_NOGUARD) ? 0 : page_size;
+  // A size no mapping can hold (such as (size_t)-1) fails as calloc's
+  // overflow does, instead of wrapping around to a tiny stack.
+  size_t need;
+  if (__builtin_add_overflow(size, hdr_size + page_size + guard, &need)) {
+    errno = ENOMEM;
+    return NULL;
+  }
   size_t map_size = round_up(size + hdr_size, page_size) + guard;
   unsigned guarded = guard != 0;
 

@@ -21,17 +21,16 @@
 // so it neither reports false stack-buffer overflows nor loses fake frames.
 
 static inline void asan_start(cacs_coro *from, cacs_coro *to, int dying) {
-#if CACS_ASAN
+  if (!cacs__asan_on())
+    return;
   S.switch_from = from;
   __sanitizer_start_switch_fiber(dying ? NULL : &from->asan_fake, to->asan_lo,
                                  to->asan_size);
-#else
-  (void)from, (void)to, (void)dying;
-#endif
 }
 
 static inline void asan_finish(cacs_coro *self) {
-#if CACS_ASAN
+  if (!cacs__asan_on())
+    return;
   const void *lo;
   size_t size;
   __sanitizer_finish_switch_fiber(self ? self->asan_fake : NULL, &lo, &size);
@@ -40,9 +39,6 @@ static inline void asan_finish(cacs_coro *self) {
     S.switch_from->asan_lo = lo;
     S.switch_from->asan_size = size;
   }
-#else
-  (void)self;
-#endif
 }
 
 // --- SafeStack, shadow call stack, TSan, split stacks (internal.h) -----------

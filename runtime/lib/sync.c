@@ -120,7 +120,9 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   int r;
   for (;;) {
     unlock(l);
-    int pr = left == 0 ? ETIMEDOUT : cacs_park_timeout(left);
+    int pr = ETIMEDOUT;
+    if (left != 0)
+      pr = cacs_park_timeout(left) == 0 ? 0 : errno;
     lock(l);
     if (w->done) {
       r = w->result; // served: wins over a timeout in the same instant
@@ -141,6 +143,16 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   return r;
 }
 
+// The public calls return 0, or -1 with errno set (runtime/README.md,
+// "Errors"); inside, results are error numbers, as waiters are served.
+static inline int ret(int e) {
+  if (__builtin_expect(e != 0, 0)) {
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
 // --- mutex -------------------------------------------------------------------
 
 void cacs_mutex_init(cacs_mutex *m) { memset(m, 0, sizeof *m); }
@@ -152,24 +164,24 @@ int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us) {
     return 0;
   }
   if (m->owner == self)
-    return EDEADLK;
+    return ret(EDEADLK);
   if (timeout_us == 0)
-    return ETIMEDOUT;
+    return ret(ETIMEDOUT);
   waiter w;
   // The unlocker makes us the owner before it wakes us (handoff).
-  return wait_on(&m->waiters, &w, timeout_us, NULL);
+  return ret(wait_on(&m->waiters, &w, timeout_us, NULL));
 }
 
 int cacs_mutex_trylock(cacs_mutex *m) {
   if (m->owner)
-    return EBUSY;
+    return ret(EBUSY);
   m->owner = cacs_self();
   return 0;
 }
 
 int cacs_mutex_unlock(cacs_mutex *m) {
   if (m->owner != cacs_self())
-    return EPERM;
+    return ret(EPERM);
   waiter *w = q_pop(&m->waiters);
   m->owner = w ? w->coro : NULL;
   if (w)
@@ -183,7 +195,7 @@ void cacs_cond_init(cacs_cond *c) { memset(c, 0, sizeof *c); }
 
 int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us) {
   if (m->owner != cacs_self())
-    return EPERM;
+    return ret(EPERM);
   waiter w;
   // The unlock only readies the next owner; it runs after wait_on queued
   // us, so a signal it sends finds us.
@@ -193,7 +205,7 @@ int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us) {
   // Take the mutex back whatever happened (stray wakes are retried inside).
   while (cacs_mutex_lock(m, CACS_FOREVER) != 0) {
   }
-  return r;
+  return ret(r);
 }
 
 void cacs_cond_signal(cacs_cond *c) {
@@ -237,23 +249,23 @@ void cacs_sem_init(cacs_sem *s, uint64_t count) {
   s->count = count;
 }
 int cacs_sem_wait(cacs_sem *s, int64_t timeout_us) {
-  return sem_wait(s, timeout_us, NULL);
+  return ret(sem_wait(s, timeout_us, NULL));
 }
 int cacs_sem_trywait(cacs_sem *s) {
-  return sem_wait(s, 0, NULL) == 0 ? 0 : EAGAIN;
+  return ret(sem_wait(s, 0, NULL) == 0 ? 0 : EAGAIN);
 }
 void cacs_sem_post(cacs_sem *s) { sem_post(s, NULL); }
 
 int cacs_xsem_init(cacs_xsem *s, uint64_t count) {
   cacs_sem_init(&s->sem, count);
-  return pthread_mutex_init(&s->lock, NULL);
+  return ret(pthread_mutex_init(&s->lock, NULL));
 }
 void cacs_xsem_destroy(cacs_xsem *s) { pthread_mutex_destroy(&s->lock); }
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us) {
-  return sem_wait(&s->sem, timeout_us, &s->lock);
+  return ret(sem_wait(&s->sem, timeout_us, &s->lock));
 }
 int cacs_xsem_trywait(cacs_xsem *s) {
-  return sem_wait(&s->sem, 0, &s->lock) == 0 ? 0 : EAGAIN;
+  return ret(sem_wait(&s->sem, 0, &s->lock) == 0 ? 0 : EAGAIN);
 }
 void cacs_xsem_post(cacs_xsem *s) { sem_post(&s->sem, &s->lock); }
 
@@ -280,9 +292,9 @@ int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us) {
   if (wg->count == 0)
     return 0;
   if (timeout_us == 0)
-    return ETIMEDOUT;
+    return ret(ETIMEDOUT);
   waiter w;
-  return wait_on(&wg->waiters, &w, timeout_us, NULL);
+  return ret(wait_on(&wg->waiters, &w, timeout_us, NULL));
 }
 
 // --- channel
@@ -348,7 +360,7 @@ int cacs_chan_destroy(cacs_chan *ch) {
   int busy = ch->senders.head || ch->receivers.head || ch->inside;
   unlock(ch->lock);
   if (busy)
-    return EBUSY;
+    return ret(EBUSY);
   if (ch->lock)
     pthread_mutex_destroy(ch->lock);
   free(ch);
@@ -388,7 +400,7 @@ int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us) {
     r = chan_wait(ch, &ch->senders, &self, timeout_us);
   }
   unlock(l);
-  return r;
+  return ret(r);
 }
 
 int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
@@ -417,7 +429,7 @@ int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
     r = chan_wait(ch, &ch->receivers, &self, timeout_us);
   }
   unlock(l);
-  return r;
+  return ret(r);
 }
 
 int cacs_chan_close(cacs_chan *ch) {
@@ -427,7 +439,7 @@ int cacs_chan_close(cacs_chan *ch) {
   serve_all(&ch->receivers, EPIPE);
   serve_all(&ch->senders, EPIPE);
   unlock(ch->lock);
-  return r;
+  return ret(r);
 }
 
 size_t cacs_chan_len(cacs_chan *ch) {

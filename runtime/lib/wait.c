@@ -171,7 +171,10 @@ void cacs_wake(cacs_coro *c) {
   ring_insert_before(S.current, c);
 }
 
-int cacs__park_timeout_pn(int64_t timeout_us) {
+// 0 if woken, ETIMEDOUT, or ENOMEM if no timer could be armed. Inlined
+// into the preserve_none entries only (see park_self).
+static inline __attribute__((always_inline)) int
+park_timeout(int64_t timeout_us) {
   cacs_coro *self = current();
   if (timeout_us < 0) {
     park_self(self);
@@ -190,12 +193,21 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
   return S.current->wake_result; // resumed: we are current again
 }
 
+int cacs__park_timeout_pn(int64_t timeout_us) {
+  int r = park_timeout(timeout_us);
+  if (__builtin_expect(r != 0, 0)) {
+    errno = r;
+    return -1;
+  }
+  return 0;
+}
+
 int cacs__sleep_pn(int64_t usec) {
   if (usec <= 0) {
     switch_pn();
     return 0;
   }
-  int r = cacs__park_timeout_pn(usec);
+  int r = park_timeout(usec);
   if (r == ETIMEDOUT)
     return 0;
   errno = r == 0 ? EINTR : r;

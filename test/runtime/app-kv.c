@@ -137,7 +137,7 @@ static void kv_expiry_main(void *arg) {
   (void)arg;
   cacs_mutex_lock(&store.lock, CACS_FOREVER);
   while (!store.stopping) {
-    int r = cacs_cond_wait(&store.stop_cv, &store.lock, 20 * 1000);
+    int r = err_of(cacs_cond_wait(&store.stop_cv, &store.lock, 20 * 1000));
     EXPECT(r == 0 || r == ETIMEDOUT);
     kv_sweep(now_ns());
   }

@@ -68,7 +68,7 @@ static void test_park_wake(void) {
 // --- park_timeout ------------------------------------------------------------
 static int timeout_result = -2;
 static void waiter_entry(void *arg) {
-  timeout_result = cacs_park_timeout(*(int64_t *)arg);
+  timeout_result = err_of(cacs_park_timeout(*(int64_t *)arg));
 }
 
 static void test_park_timeout(void) {
@@ -86,7 +86,7 @@ static void test_park_timeout(void) {
   cacs_join(w);
   int timed_out = timeout_result == ETIMEDOUT;
   EXPECT(now_us() - t0 >= 2000);
-  int zero = cacs_park_timeout(0) == ETIMEDOUT;
+  int zero = err_of(cacs_park_timeout(0)) == ETIMEDOUT;
   EXPECT(woken == 0 && timed_out && zero);
   printf("park_timeout: woken %d, timed out %d, zero %d %s\n", woken, timed_out,
          zero, failures ? "FAILED" : "ok");

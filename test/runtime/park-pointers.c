@@ -124,7 +124,9 @@ static void feeder(void *a) {
 static inline int sleep_ok(int r) {
   return r == 0 || (r == -1 && errno == EINTR);
 }
-static inline int park_ok(int r) { return r == 0 || r == ETIMEDOUT; }
+static inline int park_ok(int r) {
+  return r == 0 || (r == -1 && errno == ETIMEDOUT);
+}
 
 // Inlined into the working frames, so that the calls are made from them.
 static inline __attribute__((always_inline)) int do_wait(int id, int k) {

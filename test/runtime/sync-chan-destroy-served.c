@@ -30,7 +30,7 @@ static int got, rr;
 
 static void asker(void *arg) {
   (void)arg;
-  rr = cacs_chan_recv(ch, &got, CACS_FOREVER);
+  rr = err_of(cacs_chan_recv(ch, &got, CACS_FOREVER));
 }
 
 static void one_thread(int close_it) {
@@ -43,7 +43,7 @@ static void one_thread(int close_it) {
     EXPECT(cacs_chan_close(ch) == 0);
   else
     EXPECT(cacs_chan_send(ch, &v, CACS_FOREVER) == 0);
-  int d = cacs_chan_destroy(ch); // the asker has not run since
+  int d = err_of(cacs_chan_destroy(ch)); // the asker has not run since
   cacs_join(c);
   if (close_it) {
     EXPECT(rr == EPIPE);
@@ -87,7 +87,7 @@ static void shared(void) {
   int v = 42;
   EXPECT(cacs_chan_send(ch, &v, CACS_FOREVER) == 0); // hands it over
   __atomic_store_n(&sent, 1, __ATOMIC_RELEASE);
-  int d = cacs_chan_destroy(ch);
+  int d = err_of(cacs_chan_destroy(ch));
   int early = !__atomic_load_n(&away_done, __ATOMIC_ACQUIRE);
   EXPECT(early);
   printf("shared: destroy while the served receiver is away: %s\n",
@@ -96,7 +96,7 @@ static void shared(void) {
                     : "?");
   EXPECT(d == EBUSY);
   if (d == EBUSY) {
-    while ((d = cacs_chan_destroy(ch)) == EBUSY)
+    while ((d = err_of(cacs_chan_destroy(ch))) == EBUSY)
       usleep(1000);
   }
   pthread_join(t, NULL);

@@ -61,7 +61,7 @@ static void consumer(void *arg) {
   long k = (long)arg;
   struct item it;
   int r;
-  while ((r = cacs_chan_recv(ch, &it, CACS_FOREVER)) == 0) {
+  while ((r = err_of(cacs_chan_recv(ch, &it, CACS_FOREVER))) == 0) {
     received++;
     recv_sum += it.payload;
     bad_payload += it.payload != mix(it.producer, it.seq) ||
@@ -113,12 +113,12 @@ static int blocked_result = -1;
 static void blocked_sender(void *arg) {
   int v = 99;
   (void)arg;
-  blocked_result = cacs_chan_send(ch, &v, CACS_FOREVER);
+  blocked_result = err_of(cacs_chan_send(ch, &v, CACS_FOREVER));
 }
 static void blocked_receiver(void *arg) {
   int v;
   (void)arg;
-  blocked_result = cacs_chan_recv(ch, &v, CACS_FOREVER);
+  blocked_result = err_of(cacs_chan_recv(ch, &v, CACS_FOREVER));
 }
 
 static void test_close(void) {
@@ -128,20 +128,20 @@ static void test_close(void) {
   cacs_coro *s = cacs_create(blocked_sender, NULL, 0);
   cacs_yield(); // the channel is full: it waits
   EXPECT(blocked_result == -1);
-  EXPECT(cacs_chan_destroy(ch) == EBUSY);
+  EXPECT(err_of(cacs_chan_destroy(ch)) == EBUSY);
   EXPECT(cacs_chan_close(ch) == 0);
   cacs_join(s);
   EXPECT(blocked_result == EPIPE);
-  EXPECT(cacs_chan_close(ch) == EPIPE);
+  EXPECT(err_of(cacs_chan_close(ch)) == EPIPE);
   int v = 4;
-  EXPECT(cacs_chan_send(ch, &v, CACS_FOREVER) == EPIPE);
+  EXPECT(err_of(cacs_chan_send(ch, &v, CACS_FOREVER)) == EPIPE);
   printf("close: buffered");
   for (int i = 1; i <= 3; i++) {
     EXPECT(cacs_chan_recv(ch, &v, CACS_FOREVER) == 0 && v == i);
     printf(" %d", v);
   }
-  EXPECT(cacs_chan_recv(ch, &v, CACS_FOREVER) == EPIPE);
-  EXPECT(cacs_chan_recv(ch, &v, 0) == EPIPE);
+  EXPECT(err_of(cacs_chan_recv(ch, &v, CACS_FOREVER)) == EPIPE);
+  EXPECT(err_of(cacs_chan_recv(ch, &v, 0)) == EPIPE);
   EXPECT(cacs_chan_destroy(ch) == 0);
   printf(" then EPIPE; blocked sender %s", blocked_result == EPIPE ? "EPIPE" : "?");
   ch = cacs_chan_create(sizeof(int), 2, 0);
@@ -161,20 +161,20 @@ static void test_close(void) {
 static int timed_result;
 static int timed_value;
 static void timed_receiver(void *arg) {
-  timed_result = cacs_chan_recv(ch, &timed_value, (int64_t)(long)arg);
+  timed_result = err_of(cacs_chan_recv(ch, &timed_value, (int64_t)(long)arg));
 }
 
 static void test_timeouts(void) {
   ch = cacs_chan_create(sizeof(int), 1, 0);
   int v = 5;
   long long t0 = now_us();
-  EXPECT(cacs_chan_recv(ch, &v, 0) == ETIMEDOUT);
-  EXPECT(cacs_chan_recv(ch, &v, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_chan_recv(ch, &v, 0)) == ETIMEDOUT);
+  EXPECT(err_of(cacs_chan_recv(ch, &v, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000);
   EXPECT(cacs_chan_send(ch, &v, 0) == 0);
   t0 = now_us();
-  EXPECT(cacs_chan_send(ch, &v, 0) == ETIMEDOUT);
-  EXPECT(cacs_chan_send(ch, &v, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_chan_send(ch, &v, 0)) == ETIMEDOUT);
+  EXPECT(err_of(cacs_chan_send(ch, &v, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000 && cacs_chan_len(ch) == 1);
   EXPECT(cacs_chan_recv(ch, &v, 0) == 0 && v == 5);
   // Delivered within a long timeout.
@@ -217,7 +217,7 @@ static void test_timeout_send_race(void) {
 static int sender_result;
 static void timed_sender(void *arg) {
   int v = 7;
-  sender_result = cacs_chan_send(ch, &v, (int64_t)(long)arg);
+  sender_result = err_of(cacs_chan_send(ch, &v, (int64_t)(long)arg));
 }
 
 static void test_timeout_recv_race(void) {

@@ -87,13 +87,13 @@ static void test_signal(void) {
 
 // --- timeouts -------------------------------------------------------------------------
 static void test_timeouts(void) {
-  EXPECT(cacs_cond_wait(&cv, &m, 1000) == EPERM); // not locked
+  EXPECT(err_of(cacs_cond_wait(&cv, &m, 1000)) == EPERM); // not locked
   EXPECT(cacs_mutex_lock(&m, CACS_FOREVER) == 0);
   long long t0 = now_us();
-  EXPECT(cacs_cond_wait(&cv, &m, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_cond_wait(&cv, &m, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000);
   EXPECT(m.owner == cacs_self() && cv.waiters.head == NULL);
-  EXPECT(cacs_cond_wait(&cv, &m, 0) == ETIMEDOUT);
+  EXPECT(err_of(cacs_cond_wait(&cv, &m, 0)) == ETIMEDOUT);
   EXPECT(m.owner == cacs_self());
   EXPECT(cacs_mutex_unlock(&m) == 0);
   printf("timeout fires: ETIMEDOUT, mutex held again %s\n", OK);
@@ -102,7 +102,7 @@ static void test_timeouts(void) {
 static int timed_result = -1;
 static void timed_entry(void *arg) {
   EXPECT(cacs_mutex_lock(&m, CACS_FOREVER) == 0);
-  timed_result = cacs_cond_wait(&cv, &m, (int64_t)(long)arg);
+  timed_result = err_of(cacs_cond_wait(&cv, &m, (int64_t)(long)arg));
   EXPECT(m.owner == cacs_self());
   EXPECT(cacs_mutex_unlock(&m) == 0);
 }
@@ -126,7 +126,7 @@ static int res_a = -1, res_b = -1;
 static void race_entry(void *arg) {
   int *res = (int *)arg;
   EXPECT(cacs_mutex_lock(&m, CACS_FOREVER) == 0);
-  *res = cacs_cond_wait(&cv, &m, res == &res_a ? 1000 : 200000);
+  *res = err_of(cacs_cond_wait(&cv, &m, res == &res_a ? 1000 : 200000));
   EXPECT(cacs_mutex_unlock(&m) == 0);
 }
 

@@ -84,17 +84,17 @@ static void test_fifo(void) {
 static int try_result, unlock_result;
 static void foreign_entry(void *arg) {
   (void)arg;
-  try_result = cacs_mutex_trylock(&m);
-  unlock_result = cacs_mutex_unlock(&m);
+  try_result = err_of(cacs_mutex_trylock(&m));
+  unlock_result = err_of(cacs_mutex_unlock(&m));
 }
 
 static void test_errors(void) {
   EXPECT(cacs_mutex_trylock(&m) == 0);
-  EXPECT(cacs_mutex_lock(&m, CACS_FOREVER) == EDEADLK);
+  EXPECT(err_of(cacs_mutex_lock(&m, CACS_FOREVER)) == EDEADLK);
   cacs_join(cacs_create(foreign_entry, NULL, 0));
   EXPECT(try_result == EBUSY && unlock_result == EPERM);
   EXPECT(cacs_mutex_unlock(&m) == 0);
-  EXPECT(cacs_mutex_unlock(&m) == EPERM); // not locked at all
+  EXPECT(err_of(cacs_mutex_unlock(&m)) == EPERM); // not locked at all
   printf("errors: trylock EBUSY, relock EDEADLK, foreign unlock EPERM %s\n",
          OK);
 }
@@ -104,7 +104,7 @@ static int lock_result;
 static long long waited;
 static void timed_entry(void *arg) {
   long long t0 = now_us();
-  lock_result = cacs_mutex_lock(&m, (int64_t)(long)arg);
+  lock_result = err_of(cacs_mutex_lock(&m, (int64_t)(long)arg));
   waited = now_us() - t0;
   if (lock_result == 0)
     cacs_mutex_unlock(&m);
@@ -114,7 +114,7 @@ static void test_timeout_fires(void) {
   EXPECT(cacs_mutex_lock(&m, CACS_FOREVER) == 0);
   cacs_join(cacs_create(timed_entry, (void *)3000L, 0));
   EXPECT(lock_result == ETIMEDOUT && waited >= 3000);
-  EXPECT(cacs_mutex_lock(&m, 0) == EDEADLK);
+  EXPECT(err_of(cacs_mutex_lock(&m, 0)) == EDEADLK);
   EXPECT(cacs_mutex_unlock(&m) == 0);
   // The timed-out waiter left the queue: nobody got the mutex.
   EXPECT(m.owner == NULL && m.waiters.head == NULL);
@@ -142,7 +142,7 @@ static cacs_coro *race_waiter;
 static int holder_saw_busy;
 static void race_waiter_entry(void *arg) {
   (void)arg;
-  race_result = cacs_mutex_lock(&m, 1000);
+  race_result = err_of(cacs_mutex_lock(&m, 1000));
   EXPECT(m.owner == cacs_self());
   if (race_result == 0)
     cacs_mutex_unlock(&m);
@@ -157,7 +157,7 @@ static void race_holder_entry(void *arg) {
   EXPECT(race_result == -1); // it has not run yet
   EXPECT(cacs_mutex_unlock(&m) == 0);
   // Handed over: nobody else can take it, whatever the waiter's timer said.
-  holder_saw_busy = cacs_mutex_trylock(&m) == EBUSY;
+  holder_saw_busy = err_of(cacs_mutex_trylock(&m)) == EBUSY;
   if (!holder_saw_busy)
     cacs_mutex_unlock(&m);
 }

@@ -63,7 +63,7 @@ static void test_fifo(void) {
   }
   for (int i = 0; i < 4; i++) {
     cacs_sem_post(&sem);
-    EXPECT(cacs_sem_trywait(&sem) == EAGAIN); // given to the waiter
+    EXPECT(err_of(cacs_sem_trywait(&sem)) == EAGAIN); // given to the waiter
   }
   for (int i = 0; i < 4; i++)
     cacs_join(c[i]);
@@ -76,15 +76,15 @@ static void test_fifo(void) {
 // --- timeouts ------------------------------------------------------------------------
 static int wait_result = -1;
 static void timed_entry(void *arg) {
-  wait_result = cacs_sem_wait(&sem, (int64_t)(long)arg);
+  wait_result = err_of(cacs_sem_wait(&sem, (int64_t)(long)arg));
 }
 
 static void test_timeouts(void) {
   cacs_sem_init(&sem, 0);
-  EXPECT(cacs_sem_trywait(&sem) == EAGAIN);
-  EXPECT(cacs_sem_wait(&sem, 0) == ETIMEDOUT);
+  EXPECT(err_of(cacs_sem_trywait(&sem)) == EAGAIN);
+  EXPECT(err_of(cacs_sem_wait(&sem, 0)) == ETIMEDOUT);
   long long t0 = now_us();
-  EXPECT(cacs_sem_wait(&sem, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_sem_wait(&sem, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000 && sem.waiters.head == NULL);
   cacs_coro *c = cacs_create(timed_entry, (void *)(10L * 1000 * 1000), 0);
   cacs_yield();

@@ -76,8 +76,8 @@ static void test_timeout(void) {
   cacs_waitgroup_add(&wg, 1);
   cacs_coro *c = cacs_create(one_worker, NULL, 0);
   long long t0 = now_us();
-  EXPECT(cacs_waitgroup_wait(&wg, 0) == ETIMEDOUT);
-  EXPECT(cacs_waitgroup_wait(&wg, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_waitgroup_wait(&wg, 0)) == ETIMEDOUT);
+  EXPECT(err_of(cacs_waitgroup_wait(&wg, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000 && wg.count == 1);
   EXPECT(cacs_waitgroup_wait(&wg, 10 * 1000 * 1000) == 0);
   EXPECT(now_us() - t0 < 1000000);

@@ -35,7 +35,7 @@ static long long cpu_us(void) {
 static int parent_result = -1;
 static void parent_waiter(void *arg) {
   (void)arg;
-  parent_result = cacs_xsem_wait(&xs, 5 * 1000 * 1000);
+  parent_result = err_of(cacs_xsem_wait(&xs, 5 * 1000 * 1000));
 }
 
 int main(void) {
@@ -51,7 +51,7 @@ int main(void) {
   if (pid == 0) {
     pthread_create(&t, NULL, post_after, (void *)150000L);
     long long c0 = cpu_us();
-    int r = cacs_xsem_wait(&xs, 5 * 1000 * 1000);
+    int r = err_of(cacs_xsem_wait(&xs, 5 * 1000 * 1000));
     long long spent = cpu_us() - c0;
     pthread_join(t, NULL);
     int ok = r == 0 && spent < 10000;

@@ -87,9 +87,9 @@ static void test_remote_wake_busy(void) {
 
 static void test_timeout(void) {
   long long t0 = now_us();
-  EXPECT(cacs_xsem_wait(&xs, 3000) == ETIMEDOUT);
+  EXPECT(err_of(cacs_xsem_wait(&xs, 3000)) == ETIMEDOUT);
   EXPECT(now_us() - t0 >= 3000);
-  EXPECT(cacs_xsem_trywait(&xs) == EAGAIN);
+  EXPECT(err_of(cacs_xsem_trywait(&xs)) == EAGAIN);
   printf("xsem: timeout with nobody posting %s\n", OK);
 }
 
@@ -110,7 +110,7 @@ static void test_ping_pong(void) {
   int ok = 0;
   for (int i = 0; i < ROUNDS; i++) {
     cacs_xsem_post(&xs);
-    ok += cacs_xsem_wait(&back, 5 * 1000 * 1000) == 0;
+    ok += err_of(cacs_xsem_wait(&back, 5 * 1000 * 1000)) == 0;
   }
   pthread_join(t, NULL);
   EXPECT(ok == ROUNDS);
@@ -173,7 +173,7 @@ static void recv_coro(void *arg) {
   struct item it;
   for (;;) {
     // Short timeouts: many expire just as an item is handed over.
-    int r = cacs_chan_recv(ch, &it, 50);
+    int r = err_of(cacs_chan_recv(ch, &it, 50));
     if (r == ETIMEDOUT)
       continue;
     if (r == EPIPE)

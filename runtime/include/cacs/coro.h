@@ -16,6 +16,12 @@
 // then frees it. Every coroutine must be joined exactly once (from any
 // coroutine of its thread, including main), or detached (cacs_detach).
 //
+// Errors (runtime/README.md, "Errors"): a call that fails returns -1 (NULL
+// for a pointer) and sets errno, as the C library does. Misuse that would
+// be undefined behaviour to even detect by reading the object (a coroutine
+// handle already freed, or another thread's) aborts with a message naming
+// the misuse instead.
+//
 // C++: exceptions may be thrown and caught inside a coroutine. An exception
 // escaping the entry function reaches the start trampoline, whose unwind
 // info ends the stack, so the C++ runtime calls std::terminate ("terminate
@@ -58,8 +64,14 @@ typedef struct cacs_coro_attr {
 
 /// Create a coroutine running entry(arg) on a fresh stack of `stack_size`
 /// bytes (0: default) and append it to the calling thread's ready ring. It
-/// first runs when the creator yields or joins. Returns NULL on failure.
+/// first runs when the creator yields or joins. Thread: the coroutine
+/// belongs to the calling thread.
+/// \return the coroutine, or NULL with errno set:
+///   - ENOMEM: no memory for the stack or the tools' stacks, or a
+///     `stack_size` no mapping can hold (such as (size_t)-1);
+///   - errors of mmap(2) and mprotect(2) for the stack.
 cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size);
+/// cacs_create with attributes (`attr` NULL: the defaults). Same errors.
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr);
 
@@ -94,28 +106,53 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// cacs/detail/bind.h.
 __attribute__((nothrow)) void cacs_yield(void);
 
-/// Finish the calling coroutine (not main). Returning from entry is the same.
+/// Finish the calling coroutine. Returning from entry is the same. Aborts
+/// if called on the main coroutine.
 __attribute__((noreturn)) void cacs_exit(void);
 
-/// Wait until `c` has finished, then free it. Returns 0, or -1 if `c` is
-/// the caller or main.
+/// Wait until `c` has finished, then free it: `c` is invalid afterwards.
+/// Thread: only from a coroutine (main included) of the thread that created
+/// `c`; joins across threads are not supported until the M:N scheduler
+/// exists.
+/// \return 0, or -1 with errno set:
+///   - EDEADLK: `c` is the calling coroutine;
+///   - EINVAL: `c` is NULL, the thread's main coroutine, detached, or
+///     another coroutine is joining it.
+/// Aborts with a message naming the misuse if `c` is not a live coroutine
+/// of this thread: joined already, detached and finished, or created by
+/// another thread. (A handle freed and then reused by a new coroutine of
+/// the same thread at the same address cannot be told apart: it joins
+/// the new one.)
 int cacs_join(cacs_coro *c);
 
 /// Let `c` (the caller included) free itself when it finishes, instead of
 /// being joined: a server's per-connection coroutines. Its stack is freed
 /// soon after it finishes (when another coroutine is created or parks).
-/// Returns 0, or -1 for main, a coroutine that is detached already or that
-/// another coroutine is joining. cacs_join on a detached coroutine fails.
+/// Thread: as cacs_join.
+/// \return 0, or -1 with errno set:
+///   - EINVAL: `c` is NULL, the thread's main coroutine, detached already,
+///     or another coroutine is joining it.
+/// Aborts naming the misuse if `c` is not a live coroutine of this thread
+/// (as cacs_join). Once detached, `c` may be passed to cacs_join (which
+/// fails with EINVAL) only until it finishes.
 int cacs_detach(cacs_coro *c);
 
 /// The running coroutine (the thread's main coroutine outside any other).
+/// Never fails.
 cacs_coro *cacs_self(void);
+/// Whether `c` is its thread's main coroutine. Never fails.
 int cacs_is_main(const cacs_coro *c);
+/// Whether `c` has finished (and waits for cacs_join). `c` must be live.
 int cacs_done(const cacs_coro *c);
+/// The coroutine's id: 0 for main, increasing in creation order per
+/// thread. `c` must be live.
 uint64_t cacs_id(const cacs_coro *c);
+/// The coroutine's name ("coro#<id>" unless set). `c` must be live.
 const char *cacs_name(const cacs_coro *c);
+/// Rename `c` (truncated to 39 characters): shown on stack overflow and
+/// in ThreadSanitizer reports. `c` must be live.
 void cacs_set_name(cacs_coro *c, const char *name);
-/// Number of coroutines alive on this thread, main excluded.
+/// Number of coroutines alive on this thread, main excluded. Never fails.
 size_t cacs_count(void);
 
 // --- Waiting ------------------------------------------------------------
@@ -130,18 +167,22 @@ size_t cacs_count(void);
 
 #define CACS_FOREVER ((int64_t)-1)
 
-/// Leave the ready ring until cacs_wake(self).
+/// Leave the ready ring until cacs_wake(self). Never fails; aborts with
+/// "cacs: deadlock: ..." if nothing could wake the thread's coroutines.
 __attribute__((nothrow)) void cacs_park(void);
-/// Leave the ready ring until cacs_wake(self) or the timeout. Returns 0 if
-/// woken, ETIMEDOUT when the timeout passed (at once for 0), ENOMEM if the
-/// timer could not be armed.
+/// Leave the ready ring until cacs_wake(self) or the timeout.
+/// \return 0 if woken, or -1 with errno set:
+///   - ETIMEDOUT: the timeout passed first (at once for 0);
+///   - ENOMEM: the timer could not be armed.
 int cacs_park_timeout(int64_t timeout_us);
 /// Make a parked coroutine ready again; it runs after every coroutine ready
 /// now. No effect on a coroutine that is ready, running or finished.
 /// Only from a coroutine of the thread that owns `c`.
 void cacs_wake(cacs_coro *c);
-/// Sleep for `usec` microseconds (<= 0: yield once). Returns 0, or -1 with
-/// errno EINTR if cacs_wake ended the sleep early.
+/// Sleep for `usec` microseconds (<= 0: yield once).
+/// \return 0 once the time has passed, or -1 with errno set:
+///   - EINTR: cacs_wake ended the sleep early;
+///   - ENOMEM: the timer could not be armed.
 int cacs_sleep(int64_t usec);
 
 #include "cacs/detail/coro_bind.h"

@@ -31,9 +31,14 @@
 extern "C" {
 #endif
 
-/// Create a generator (stack_size 0: CACS_STACK_SMALL_SIZE). NULL on error.
+/// Create a generator (stack_size 0: CACS_STACK_SMALL_SIZE). Aborts in a
+/// program with -fsplit-stack code (not supported).
+/// \return the generator, or NULL with errno set: ENOMEM (no memory, or a
+/// `stack_size` no mapping can hold), mmap(2)'s and mprotect(2)'s errors.
 cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size);
 /// Free the generator (finished or not) and return its stack to the pool.
+/// Aborts naming the misuse if `g` is running (called from its own body,
+/// or from a generator it resumed). NULL: nothing.
 void cacs_gen_destroy(cacs_gen *g);
 
 static inline int cacs_gen_done(const cacs_gen *g) { return g->done; }
@@ -41,9 +46,15 @@ static inline int cacs_gen_done(const cacs_gen *g) { return g->done; }
 /// Run `g` until it yields (returns the yielded value) or finishes (returns
 /// 0 and cacs_gen_done(g) becomes true). `in` is returned by the pending
 /// cacs_gen_yield inside the generator (ignored on the first resume).
+/// Aborts naming the misuse if `g` is running (a generator resuming itself,
+/// or one of the generators that resumed it).
 static CACS_ALWAYS_INLINE uint64_t cacs_gen_resume(cacs_gen *g, uint64_t in) {
-  if (__builtin_expect(g->done, 0))
+  if (__builtin_expect(g->done | g->running, 0)) {
+    if (g->running)
+      cacs__gen_running(g, "cacs_gen_resume");
     return 0;
+  }
+  g->running = 1;
   cacs__gen_asan_resume_out(g);
   cacs__gen_unsafe_out(&g->unsafe_caller, &g->unsafe_self);
   cacs__gen_tsan_out(&g->tsan_caller, &g->tsan_self);
@@ -51,6 +62,7 @@ static CACS_ALWAYS_INLINE uint64_t cacs_gen_resume(cacs_gen *g, uint64_t in) {
   cacs__gen_tsan_in(&g->tsan_caller, &g->tsan_self);
   cacs__gen_unsafe_in(&g->unsafe_caller, &g->unsafe_self);
   cacs__gen_asan_resume_in(g);
+  g->running = 0; // it yielded, or finished
   return v;
 }
 
@@ -71,7 +83,7 @@ static CACS_ALWAYS_INLINE uint64_t cacs_gen_yield(cacs_gen *g, uint64_t v) {
 /// and return 1, return 0 once the generator has finished.
 static CACS_ALWAYS_INLINE int cacs_gen_next(cacs_gen *g, uint64_t *out) {
   uint64_t v = cacs_gen_resume(g, 0);
-  if (g->done)
+  if (cacs_gen_done(g))
     return 0;
   *out = v;
   return 1;

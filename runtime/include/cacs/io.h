@@ -1,13 +1,15 @@
 //===- cacs/io.h - Descriptor I/O for coroutines ----------------*- C -*-===//
 //
 // The I/O module, library cacs_io (libcacs_io.a, beside libcacs.a; link
-// both). A coroutine calling these functions waits for its descriptor
+// both: -lcacs_io -lcacs, pkg-config cacs-io, or CMake's cacs::cacs, which
+// brings both). A coroutine calling these functions waits for its descriptor
 // instead of blocking the thread: each call tries the system call first
 // and, on EAGAIN, parks the coroutine until the thread's event loop
 // reports the descriptor ready, then tries again.
 //
-// Errors: every call returns -1 with errno set. Besides the system call's
-// own errors:
+// Errors: every call returns -1 with errno set (the convention of the whole
+// runtime, runtime/README.md "Errors"). Besides the system call's own
+// errors:
 //   ETIMEDOUT  the timeout passed (it covers the whole call, retries
 //              included: cacs_write_all and cacs_connect too);
 //   EINTR      another coroutine called cacs_wake on the waiting one;
@@ -82,9 +84,16 @@ extern "C" {
 /// Wait until `fd` is ready for `events` (EPOLLIN, EPOLLOUT or both; ready
 /// means a call would not block: data, end of file, an error or a hangup
 /// count as ready). Level semantics: returns 0 at once if `fd` is ready now
-/// (one poll(2) to find out), else parks. Returns -1 with errno as above.
+/// (one poll(2) to find out), else parks.
+/// \return 0, or -1 with errno set: EINVAL (`events` has neither EPOLLIN
+/// nor EPOLLOUT), ETIMEDOUT, EINTR, ECANCELED (above), poll(2)'s errors.
 int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us);
 
+/// read(2), write(2), readv(2), writev(2), recv(2), send(2) that wait for
+/// the descriptor instead of blocking the thread.
+/// \return what the system call returns (a read of 0: end of file), or -1
+/// with errno set: the system call's errors but EAGAIN and EINTR, and
+/// ETIMEDOUT, EINTR (a cacs_wake), ECANCELED (a cacs_close) as above.
 ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us);
 ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us);
 ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
@@ -95,12 +104,14 @@ ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us);
 ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
                   int64_t timeout_us);
 
-/// Write all `n` bytes (looping over short writes). Returns n, or -1 with
-/// errno; on an error some of the bytes may have been written.
+/// Write all `n` bytes (looping over short writes).
+/// \return n, or -1 with errno set as for cacs_write; on an error some of
+/// the bytes may have been written.
 ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us);
 
-/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: returns a non-blocking
-/// descriptor, or -1 with errno.
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC.
+/// \return a non-blocking descriptor, or -1 with errno set: accept4's
+/// errors but EAGAIN, and ETIMEDOUT, EINTR, ECANCELED as above.
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us);
 
@@ -108,11 +119,14 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
 /// writable and reports the outcome from SO_ERROR (ECONNREFUSED, ...).
 /// After ETIMEDOUT or EINTR the attempt continues in the kernel: close
 /// the socket.
+/// \return 0, or -1 with errno set: connect(2)'s errors, the socket's
+/// SO_ERROR, ETIMEDOUT, EINTR, ECANCELED as above.
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us);
 
 /// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
-/// the descriptor, then close(2) it. Returns close's result.
+/// the descriptor, then close(2) it.
+/// \return close(2)'s result: 0, or -1 with its errno.
 int cacs_close(int fd);
 
 /// Forget what the module knows of `fd` (non-blocking mode set, epoll
@@ -137,8 +151,8 @@ void cacs_io_forget(int fd);
 /// with 20 us), not in poll mode, where each spin of poll(2) looks at every
 /// descriptor. 0 sleeps at once; < 0 restores the default (CACS_IO_SPIN_US
 /// from the environment, read when the thread's loop starts, or
-/// CACS_IO_SPIN_DEFAULT_US); values above a second are capped. Returns the
-/// previous setting.
+/// CACS_IO_SPIN_DEFAULT_US); values above a second are capped.
+/// \return the previous setting (never fails).
 int64_t cacs_io_set_spin(int64_t usec);
 
 #include "cacs/detail/io_bind.h"

@@ -5,8 +5,8 @@
 // that coroutines (and plain threads) of different threads share.
 //
 // Every wait takes a timeout in microseconds: CACS_FOREVER (any negative
-// value) waits forever, 0 does not wait. Calls return 0 or an error number
-// (they do not set errno):
+// value) waits forever, 0 does not wait. Calls return 0, or -1 with errno
+// set (runtime/README.md, "Errors"):
 //   ETIMEDOUT  the timeout passed first (at once for timeout 0)
 //   EPIPE      the channel is closed
 //   EPERM      unlock / condition wait by a coroutine that does not own the
@@ -67,11 +67,17 @@ typedef struct cacs_mutex {
 // clang-format on
 
 void cacs_mutex_init(cacs_mutex *m);
-/// 0, ETIMEDOUT, EDEADLK (the caller owns it already), ENOMEM.
+/// Lock `m`, waiting up to the timeout.
+/// \return 0, or -1 with errno set:
+///   - ETIMEDOUT: another coroutine held it until the timeout;
+///   - EDEADLK: the caller owns it already;
+///   - ENOMEM: the timer could not be armed.
 int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us);
-/// 0, or EBUSY if another coroutine owns it (or waits for it).
+/// Lock `m` if it is free.
+/// \return 0, or -1 with errno EBUSY if a coroutine owns it.
 int cacs_mutex_trylock(cacs_mutex *m);
-/// 0, or EPERM if the caller does not own it. Hands it to the first waiter.
+/// Unlock `m`, handing it to the longest waiter.
+/// \return 0, or -1 with errno EPERM if the caller does not own it.
 int cacs_mutex_unlock(cacs_mutex *m);
 
 // --- Condition variable -------------------------------------------------
@@ -85,10 +91,14 @@ typedef struct cacs_cond {
 
 void cacs_cond_init(cacs_cond *c);
 /// Unlock `m`, wait for a signal, relock `m` (also after a timeout: the
-/// caller owns `m` whenever this returns, except for EPERM). 0, ETIMEDOUT,
-/// EPERM (the caller does not own `m`), ENOMEM. Returns 0 only when a
-/// signal or broadcast chose this waiter; re-check the predicate anyway
-/// (another coroutine may have changed it before the mutex came back).
+/// caller owns `m` whenever this returns, except for EPERM). Succeeds only
+/// when a signal or broadcast chose this waiter; re-check the predicate
+/// anyway (another coroutine may have changed it before the mutex came
+/// back).
+/// \return 0, or -1 with errno set:
+///   - ETIMEDOUT: no signal chose this waiter before the timeout;
+///   - EPERM: the caller does not own `m`;
+///   - ENOMEM: the timer could not be armed.
 int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us);
 /// Wake the longest waiter / every waiter (no effect if none waits).
 void cacs_cond_signal(cacs_cond *c);
@@ -105,9 +115,12 @@ typedef struct cacs_sem {
 // clang-format on
 
 void cacs_sem_init(cacs_sem *s, uint64_t count);
-/// Take one unit: 0, ETIMEDOUT, ENOMEM.
+/// Take one unit, waiting up to the timeout.
+/// \return 0, or -1 with errno ETIMEDOUT (no unit before the timeout) or
+/// ENOMEM (the timer could not be armed).
 int cacs_sem_wait(cacs_sem *s, int64_t timeout_us);
-/// 0, or EAGAIN when no unit is free.
+/// Take one unit if one is free.
+/// \return 0, or -1 with errno EAGAIN when no unit is free.
 int cacs_sem_trywait(cacs_sem *s);
 /// Give one unit (to the longest waiter if any).
 void cacs_sem_post(cacs_sem *s);
@@ -127,7 +140,9 @@ void cacs_waitgroup_init(cacs_waitgroup *wg);
 /// is woken. A counter below 0 aborts ("cacs: wait group counter below 0").
 void cacs_waitgroup_add(cacs_waitgroup *wg, int64_t n);
 void cacs_waitgroup_done(cacs_waitgroup *wg); ///< add(-1)
-/// Wait until the counter is 0: 0, ETIMEDOUT, ENOMEM.
+/// Wait until the counter is 0.
+/// \return 0, or -1 with errno ETIMEDOUT (not 0 before the timeout) or
+/// ENOMEM (the timer could not be armed).
 int cacs_waitgroup_wait(cacs_waitgroup *wg, int64_t timeout_us);
 
 // --- Bounded channel ----------------------------------------------------
@@ -146,24 +161,38 @@ enum cacs_chan_flags {
   CACS_CHAN_SHARED = 1u << 0,
 };
 
-/// NULL (errno ENOMEM or EINVAL for item_size 0) on failure.
+/// A channel of `capacity` items of `item_size` bytes.
+/// \return the channel, or NULL with errno set:
+///   - EINVAL: `item_size` is 0, `flags` has unknown bits, or the buffer's
+///     size overflows;
+///   - ENOMEM: no memory;
+///   - errors of pthread_mutex_init (CACS_CHAN_SHARED).
 cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags);
-/// Free it. EBUSY (and nothing freed) while a coroutine waits on it; for a
-/// shared channel also while a coroutine that a send, receive or close
-/// served has not returned from its call yet (it takes the channel's lock
-/// again). A one-thread channel may be freed right after the send or close
-/// that served its last waiter (a one-shot reply channel).
+/// Free it. A one-thread channel may be freed right after the send or
+/// close that served its last waiter (a one-shot reply channel).
+/// \return 0, or -1 with errno EBUSY (and nothing freed) while a coroutine
+/// waits on it; for a shared channel also while a coroutine that a send,
+/// receive or close served has not returned from its call yet (it takes
+/// the channel's lock again).
 int cacs_chan_destroy(cacs_chan *ch);
-/// Copy item_size bytes from `item` into the channel: 0, ETIMEDOUT, EPIPE,
-/// ENOMEM.
+/// Copy item_size bytes from `item` into the channel.
+/// \return 0, or -1 with errno set:
+///   - ETIMEDOUT: no room (or, capacity 0, no receiver) before the timeout;
+///   - EPIPE: the channel is closed (the item is not queued);
+///   - ENOMEM: the timer or the wake-up descriptor could not be set up.
 int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us);
-/// Copy the oldest item to `item`: 0, ETIMEDOUT, EPIPE (closed and empty),
-/// ENOMEM.
+/// Copy the oldest item to `item`.
+/// \return 0, or -1 with errno set:
+///   - ETIMEDOUT: no item before the timeout;
+///   - EPIPE: the channel is closed and empty;
+///   - ENOMEM: the timer or the wake-up descriptor could not be set up.
 int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us);
-/// 0, or EPIPE if it was closed already. Wakes every waiter.
+/// Close the channel and wake every waiter.
+/// \return 0, or -1 with errno EPIPE if it was closed already.
 int cacs_chan_close(cacs_chan *ch);
-/// Items buffered now (a snapshot for a shared channel).
+/// Items buffered now (a snapshot for a shared channel). Never fails.
 size_t cacs_chan_len(cacs_chan *ch);
+/// The capacity and the item size given to cacs_chan_create. Never fail.
 size_t cacs_chan_cap(const cacs_chan *ch);
 size_t cacs_chan_item_size(const cacs_chan *ch);
 
@@ -182,13 +211,21 @@ typedef struct cacs_xsem {
   cacs_sem sem;
 } cacs_xsem;
 
-int cacs_xsem_init(cacs_xsem *s, uint64_t count); ///< 0 or an error number
+/// \return 0, or -1 with errno set by pthread_mutex_init.
+int cacs_xsem_init(cacs_xsem *s, uint64_t count);
 /// No coroutine may wait on it, nor be still returning from a wait that a
 /// post served (it takes the lock again): destroy it from the waiting side,
 /// or once the waiter has told you it is done.
 void cacs_xsem_destroy(cacs_xsem *s);
+/// Take one unit, waiting up to the timeout.
+/// \return 0, or -1 with errno ETIMEDOUT (no unit before the timeout) or
+/// ENOMEM (the timer or the thread's wake-up descriptor could not be set
+/// up).
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us);
-int cacs_xsem_trywait(cacs_xsem *s); ///< 0, or EAGAIN
+/// Take one unit if one is free.
+/// \return 0, or -1 with errno EAGAIN when no unit is free.
+int cacs_xsem_trywait(cacs_xsem *s);
+/// Give one unit (to the longest waiter, on whichever thread). Never fails.
 void cacs_xsem_post(cacs_xsem *s);
 
 #include "cacs/detail/sync_bind.h"

@@ -53,6 +53,10 @@
 namespace cacs {
 
 namespace detail {
+/// The error number of a C call's result: 0 for success, errno for -1
+/// (the C API's convention, runtime/README.md "Errors").
+inline int err(int Result) noexcept { return Result == 0 ? 0 : errno; }
+
 inline void check(int Err, const char *What) {
   if (Err)
     throw std::system_error(Err, std::generic_category(), What);
@@ -82,11 +86,14 @@ public:
   mutex(const mutex &) = delete;
   mutex &operator=(const mutex &) = delete;
 
-  void lock() { detail::check(cacs_mutex_lock(&M, CACS_FOREVER), "lock"); }
+  void lock() {
+    detail::check(detail::err(cacs_mutex_lock(&M, CACS_FOREVER)), "lock");
+  }
   bool try_lock() noexcept { return cacs_mutex_trylock(&M) == 0; }
   template <class Rep, class Period>
   bool try_lock_for(const std::chrono::duration<Rep, Period> &D) {
-    return detail::timed(cacs_mutex_lock(&M, detail::to_us(D)), "try_lock_for");
+    return detail::timed(detail::err(cacs_mutex_lock(&M, detail::to_us(D))),
+                         "try_lock_for");
   }
   template <class Clock, class Duration>
   bool try_lock_until(const std::chrono::time_point<Clock, Duration> &T) {
@@ -154,16 +161,21 @@ private:
   int wait_us(std::unique_lock<mutex> &L, int64_t Us) {
     if (!L.owns_lock())
       return EPERM;
-    return cacs_cond_wait(&C, L.mutex()->native_handle(), Us);
+    return detail::err(cacs_cond_wait(&C, L.mutex()->native_handle(), Us));
   }
   cacs_cond C;
 };
 
 namespace detail {
-inline int sem_wait(cacs_sem *S, int64_t Us) { return cacs_sem_wait(S, Us); }
-inline int sem_wait(cacs_xsem *S, int64_t Us) { return cacs_xsem_wait(S, Us); }
-inline int sem_trywait(cacs_sem *S) { return cacs_sem_trywait(S); }
-inline int sem_trywait(cacs_xsem *S) { return cacs_xsem_trywait(S); }
+// These return error numbers (detail::err).
+inline int sem_wait(cacs_sem *S, int64_t Us) {
+  return err(cacs_sem_wait(S, Us));
+}
+inline int sem_wait(cacs_xsem *S, int64_t Us) {
+  return err(cacs_xsem_wait(S, Us));
+}
+inline int sem_trywait(cacs_sem *S) { return err(cacs_sem_trywait(S)); }
+inline int sem_trywait(cacs_xsem *S) { return err(cacs_xsem_trywait(S)); }
 inline void sem_post(cacs_sem *S) { cacs_sem_post(S); }
 inline void sem_post(cacs_xsem *S) { cacs_xsem_post(S); }
 
@@ -202,7 +214,7 @@ public:
 class shared_semaphore : public detail::semaphore_base<cacs_xsem> {
 public:
   explicit shared_semaphore(uint64_t Count = 0) {
-    detail::check(cacs_xsem_init(&S, Count), "shared_semaphore");
+    detail::check(detail::err(cacs_xsem_init(&S, Count)), "shared_semaphore");
   }
   ~shared_semaphore() { cacs_xsem_destroy(&S); }
 };
@@ -215,11 +227,14 @@ public:
 
   void add(int64_t N = 1) noexcept { cacs_waitgroup_add(&W, N); }
   void done() noexcept { cacs_waitgroup_done(&W); }
-  void wait() { detail::check(cacs_waitgroup_wait(&W, CACS_FOREVER), "wait"); }
+  void wait() {
+    detail::check(detail::err(cacs_waitgroup_wait(&W, CACS_FOREVER)), "wait");
+  }
   /// False if the time ran out first.
   template <class Rep, class Period>
   bool wait_for(const std::chrono::duration<Rep, Period> &D) {
-    return detail::timed(cacs_waitgroup_wait(&W, detail::to_us(D)), "wait_for");
+    return detail::timed(detail::err(cacs_waitgroup_wait(&W, detail::to_us(D))),
+                         "wait_for");
   }
 
 private:
@@ -321,10 +336,10 @@ private:
 
   int send_for_us(T &&V, int64_t Us) {
     if constexpr (Inline) {
-      return cacs_chan_send(Ch, &V, Us);
+      return detail::err(cacs_chan_send(Ch, &V, Us));
     } else {
       Slot S = new T(std::move(V));
-      int E = cacs_chan_send(Ch, &S, Us);
+      int E = detail::err(cacs_chan_send(Ch, &S, Us));
       if (E)
         delete S; // not sent: nobody else saw the copy
       return E;
@@ -334,7 +349,7 @@ private:
   int recv_for_us(std::optional<T> &Out, int64_t Us) {
     // Raw storage: a trivially copyable T need not be default-constructible.
     alignas(Slot) unsigned char Buf[sizeof(Slot)];
-    int E = cacs_chan_recv(Ch, Buf, Us);
+    int E = detail::err(cacs_chan_recv(Ch, Buf, Us));
     if (E == 0) {
       Slot *S = std::launder(reinterpret_cast<Slot *>(Buf));
       if constexpr (Inline) {

@@ -6,6 +6,7 @@
 #ifndef CACS_TEST_CHECK_H
 #define CACS_TEST_CHECK_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -21,6 +22,14 @@ static int failures;
     }                                                                          \
   } while (0)
 #endif
+
+// The runtime's error convention (runtime/README.md, "Errors"): 0, or -1
+// with errno. The error number of a result; anything else (an error number
+// returned directly, as the sync calls once did) becomes -1000, which no
+// comparison with an error number accepts.
+static inline int err_of(int r) {
+  return r == 0 ? 0 : r == -1 ? errno : -1000;
+}
 
 static inline long long now_us(void) {
   struct timespec ts;

@@ -60,13 +60,20 @@ extern "C" {
 #endif
 
 typedef struct cacs_gen cacs_gen;
+
+
 typedef void (*cacs_gen_fn)(cacs_gen *g, void *arg);
 
 struct cacs_gen {
   cacs_stack stack;    // first: the block lives at the top of its stack
   cacs_context self;   // where the generator continues
   cacs_context caller; // where the resumer continues
-  int done;
+  unsigned char done;
+  // Set by a resume until it returns (the generator yielded or finished),
+  // so that resuming or destroying a running generator is an error, not a
+  // hang or a freed stack in use. Only the resume writes it: the
+  // generator's own switches stay as they were.
+  unsigned char running;
   cacs_gen_fn fn;
   void *arg;
   // ASan fiber bookkeeping (always present: same layout with and without).
@@ -144,6 +151,11 @@ static CACS_ALWAYS_INLINE void cacs__gen_tsan_in(void *const *mine,
   (void)mine, (void)other;
 #endif
 }
+
+/// Abort naming the misuse: `call` on a generator that is running (from
+/// its own body, or from one it resumed).
+__attribute__((noreturn, cold)) void cacs__gen_running(const cacs_gen *g,
+                                                      const char *call);
 
 // AddressSanitizer: the resumer tells ASan it moves to the generator's stack
 // and, back, that it is on its own again; the generator the same way round,
