@@ -24,19 +24,22 @@
 // RUN: not diff %t/expected %t/stock.out
 // RUN: %clang %aarch64_flags -O2 -DATTR -c %S/Inputs/fixed-callee-unit.c -o %t/cacs-unit.o
 // RUN: echo 'fun:work' > %t/list
+// A caller built with the list calls the body of a definition built with it:
+// RUN: %clang %aarch64_flags -O2 -fpreserve-none-list=%t/list -c %S/Inputs/fixed-callee-unit.c -o %t/list-unit.o
 // LLVM 19: the attribute, the list, a pointer: shielded, the stock result.
 // RUN: %if llvm-19 %{ %clang %aarch64_flags -O2 -ffixed-x25 -DATTR %s %t/cacs-unit.o -o %t/attr -Rpass=preserve-none-safety 2>&1 | FileCheck %s --check-prefix=SHIELD %}
 // RUN: %if llvm-19 %{ %run_aarch64 %t/attr > %t/attr.out && diff %t/expected %t/attr.out %}
-// RUN: %if llvm-19 %{ %clang %aarch64_flags -O2 -ffixed-x25 -fpreserve-none-list=%t/list %s %t/cacs-unit.o -o %t/list.exe %}
+// RUN: %if llvm-19 %{ %clang %aarch64_flags -O2 -ffixed-x25 -fpreserve-none-list=%t/list %s %t/list-unit.o -o %t/list.exe %}
 // RUN: %if llvm-19 %{ %run_aarch64 %t/list.exe > %t/list.out && diff %t/expected %t/list.out %}
 // RUN: %if llvm-19 %{ %clang %aarch64_flags -O1 -ffixed-x25 -DATTR -DINDIRECT %s %t/cacs-unit.o -o %t/ptr %}
 // RUN: %if llvm-19 %{ %run_aarch64 %t/ptr > %t/ptr.out && diff %t/expected %t/ptr.out %}
 // LLVM 22: an error.
 // RUN: %if llvm-22 %{ not %clang %aarch64_flags -O2 -ffixed-x25 -DATTR -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR --implicit-check-not=error: %}
-// RUN: %if llvm-22 %{ not %clang %aarch64_flags -O2 -ffixed-x25 -fpreserve-none-list=%t/list -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR --implicit-check-not=error: %}
+// RUN: %if llvm-22 %{ not %clang %aarch64_flags -O2 -ffixed-x25 -fpreserve-none-list=%t/list -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR-LIST --implicit-check-not=error: %}
 // RUN: %if llvm-22 %{ not %clang %aarch64_flags -O2 -ffixed-x25 -DATTR -DINDIRECT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTR --implicit-check-not=error: %}
 // SHIELD: remark: a preserve_none call in 'main' goes through a shield (callee 'work'): the caller reserves a register that preserve_none does not preserve
 // ERR: error: preserve_none call to 'work' in 'main' may overwrite x25, which -ffixed-x25 reserves (for a global register variable, say): a preserve_none function need not preserve x25, and cacs cannot see whether the callee reserves it; do not reserve x25 in code that calls preserve_none functions
+// ERR-LIST: error: preserve_none call to 'work.preserve_none_list' in 'main' may overwrite x25, which -ffixed-x25 reserves (for a global register variable, say): a preserve_none function need not preserve x25, and cacs cannot see whether the callee reserves it; do not reserve x25 in code that calls preserve_none functions
 // PTR: error: preserve_none call through a pointer in 'main' may overwrite x25, which -ffixed-x25 reserves (for a global register variable, say): a preserve_none function need not preserve x25, and cacs cannot see whether the callee reserves it; do not reserve x25 in code that calls preserve_none functions
 #include <stdio.h>
 

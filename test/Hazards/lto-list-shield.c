@@ -22,7 +22,7 @@
 // The shield made per TU is still a C function after the link (LLVM 22
 // keeps rbx across preserve_none calls itself and makes no shield here):
 // RUN: %if llvm-19 %{ llvm-dis %t/prog.0.5.precodegen.bc -o - | FileCheck %s %}
-// CHECK: define private {{(fastcc )?}}i64 @weigh.cacs.shield(
+// CHECK: define private {{(fastcc )?}}i64 @weigh.preserve_none_list.cacs.shield(
 // CHECK-NOT: cacs.shield.cacs.shield
 
 long weigh(long a0, long a1, long a2, long a3, long a4, long a5, long a6,

@@ -20,9 +20,9 @@
 // LLVM 19 splits caller (LLVM 22 lowers its frame under preserve_none); the
 // split body calls the shield, not clobber itself:
 // RUN: %if llvm-19 %{ %clang -O2 -fsanitize=address -fpreserve-none-list=%t/list -S %s -o - | FileCheck %s %}
-// CHECK-LABEL: .Lcaller.cacs.body:
+// CHECK-LABEL: .Lcaller.preserve_none_list.cacs.body:
 // CHECK-NOT: callq clobber
-// CHECK: callq {{.*}}clobber.cacs.shield
+// CHECK: callq {{.*}}clobber.preserve_none_list.cacs.shield
 // CHECK-LABEL: .Lfunc_end
 //
 // AArch64 (the frame without ASan, under qemu):

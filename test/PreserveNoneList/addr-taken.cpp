@@ -1,5 +1,6 @@
 // Calls through pointers to listed functions use the C convention: the
-// address is that of the C-entry thunk, so they give the right results
+// address is that of a C entry (the plain name of an external function, a
+// thunk for a static one), so they give the right results
 // (function pointers, a static function, a virtual member function in a
 // vtable, a pointer passed to qsort). A demangled name has its parameters:
 // `fun:cmp` would not match the static cmp; `fun:cmp(*)` does.
@@ -11,9 +12,9 @@
 // RUN: done
 // RUN: %clangxx -O2 -S -emit-llvm -o - %t/a.cpp -fpreserve-none-list=%t/list.txt \
 // RUN:   -fno-preserve-none-list-export-warning | FileCheck %s --check-prefix=IR
-// IR-DAG: @_ZTV4Impl = {{.*}}ptr @_ZN4Impl3runEi.cacs_c_entry
+// IR-DAG: @_ZTV4Impl = {{.*}}ptr @_ZN4Impl3runEi]
 // IR-DAG: define internal {{.*}}i32 @_ZL3cmpPKvS0_.cacs_c_entry(
-// IR-DAG: define linkonce_odr {{.*}}i32 @_ZN4Impl3runEi.cacs_c_entry(
+// IR-DAG: define linkonce_odr {{.*}}i32 @_ZN4Impl3runEi(ptr {{.*}} comdat
 
 // CHECK: pointer 42
 // CHECK-NEXT: virtual 84

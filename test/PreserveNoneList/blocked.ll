@@ -40,7 +40,7 @@ target triple = "x86_64-unknown-linux-gnu"
 define i32 @main() {
 ; CHECK: call void (i32, ...) @va(i32 1)
   call void (i32, ...) @va(i32 1)
-; CHECK: call preserve_nonecc void @ok()
+; CHECK: call preserve_nonecc void @ok.preserve_none_list()
   call void @ok()
   ret i32 0
 }
@@ -80,7 +80,7 @@ define i32 @use_mt() {
   %r = call i32 @mt_caller(i32 2)
   ret i32 %r
 }
-; CHECK: define preserve_nonecc void @ok()
+; CHECK: define preserve_nonecc void @ok.preserve_none_list()
 define void @ok() {
   ret void
 }

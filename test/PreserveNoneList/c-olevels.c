@@ -10,11 +10,11 @@
 // RUN: %clang -O2 -S -emit-llvm -o - %t/a.c | FileCheck %s --check-prefix=NOLIST
 // NOLIST-NOT: preserve_nonecc
 
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}}i32 @scheduler_step(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}}i32 @scheduler_step.preserve_none_list(
 // CHECK-DAG: define internal preserve_nonecc {{.*}}i32 @helper(
-// CHECK-DAG: declare {{.*}}preserve_nonecc {{.*}}i32 @external_step(
-// CHECK-DAG: call preserve_nonecc {{.*}}i32 @scheduler_step(
-// CHECK-DAG: call preserve_nonecc {{.*}}i32 @external_step(
+// CHECK-DAG: declare {{.*}}preserve_nonecc {{.*}}i32 @external_step.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}}i32 @scheduler_step.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}}i32 @external_step.preserve_none_list(
 // CHECK-DAG: call preserve_nonecc {{.*}}i32 @helper(
 // CHECK-DAG: define {{.*}}i32 @entry(
 

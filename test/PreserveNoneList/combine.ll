@@ -8,7 +8,7 @@
 ; RUN:   -S %t/in.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=WARN -DP=%t
 ; RUN: FileCheck %s < %t/out.ll
 ; (Two entries match from_b; the diagnostic names one of them.)
-; WARN: warning: function 'from_b' from preserve-none list '[[P]]/b.txt' line {{[24]}} is exported: code compiled without the list will call it with the C convention (-fpreserve-none-list-export-warning)
+; WARN: warning: function 'from_b' from preserve-none list '[[P]]/b.txt' line {{[24]}} is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning)
 ;
 ; Entries that matched nothing are reported per TU only on request:
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/a.txt \
@@ -32,7 +32,7 @@ fun:from_*
 define internal void @from_a() {
   ret void
 }
-; CHECK: define preserve_nonecc void @from_b()
+; CHECK: define preserve_nonecc void @from_b.preserve_none_list()
 define void @from_b() {
   call void @from_a()
   ret void

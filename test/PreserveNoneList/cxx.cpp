@@ -6,22 +6,22 @@
 // RUN:   -fno-preserve-none-list-export-warning | FileCheck %s
 
 // By mangled name:
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_Z4freei(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_Z4freei.preserve_none_list(
 // By demangled name, member function:
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber6resumeEv(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber6resumeEv.preserve_none_list(
 // By demangled glob, every instance of a member function template:
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIiEEvT_(
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIdEEvT_(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIiEEvT_.preserve_none_list(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIdEEvT_.preserve_none_list(
 // extern "C", by its plain name:
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @c_entry(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @c_entry.preserve_none_list(
 // Calls of each:
-// CHECK-DAG: call preserve_nonecc {{.*}} @_Z4freei(
-// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber6resumeEv(
-// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIiEEvT_(
-// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIdEEvT_(
-// CHECK-DAG: call preserve_nonecc {{.*}} @c_entry(
+// CHECK-DAG: call preserve_nonecc {{.*}} @_Z4freei.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber6resumeEv.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIiEEvT_.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}} @_ZN4coro5Fiber4pushIdEEvT_.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}} @c_entry.preserve_none_list(
 // By demangled name with parentheses, looked up by hash: that overload only.
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN2ns4pickEi(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}} @_ZN2ns4pickEi.preserve_none_list(
 // CHECK-DAG: define {{.*}}i32 @_ZN2ns4pickEl(
 // CHECK-DAG: define {{.*}}i32 @_ZN2ns4pickEv(
 // Not listed: the overload free(long), and the caller.

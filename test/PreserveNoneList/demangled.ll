@@ -20,11 +20,11 @@ fun:fiber_*
 ;--- in.ll
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: define preserve_nonecc void @_ZN4coro5yieldEv()
+; CHECK: define preserve_nonecc void @_ZN4coro5yieldEv.preserve_none_list()
 define void @_ZN4coro5yieldEv() {
   ret void
 }
-; CHECK: define preserve_nonecc void @_ZN4coro6resumeEi(i32 %0)
+; CHECK: define preserve_nonecc void @_ZN4coro6resumeEi.preserve_none_list(i32 %0)
 define void @_ZN4coro6resumeEi(i32) {
   ret void
 }
@@ -33,11 +33,11 @@ define void @_ZN4coro6resumeEi(i32) {
 define void @_ZN4coro6resumeEl(i64) {
   ret void
 }
-; CHECK: define preserve_nonecc void @_ZN4coro5Sched4stepEv(ptr %0)
+; CHECK: define preserve_nonecc void @_ZN4coro5Sched4stepEv.preserve_none_list(ptr %0)
 define void @_ZN4coro5Sched4stepEv(ptr) {
   ret void
 }
-; CHECK: define preserve_nonecc void @_ZN4coro5Sched3runIiEEvT_(ptr %0, i32 %1)
+; CHECK: define preserve_nonecc void @_ZN4coro5Sched3runIiEEvT_.preserve_none_list(ptr %0, i32 %1)
 define void @_ZN4coro5Sched3runIiEEvT_(ptr, i32) {
   ret void
 }
@@ -49,7 +49,7 @@ define i32 @_ZN4coro5Sched3runIlEEiT_(ptr, i64) {
 define void @_ZN4coro5Other4stepEv(ptr) {
   ret void
 }
-; CHECK: define preserve_nonecc void @fiber_start()
+; CHECK: define preserve_nonecc void @fiber_start.preserve_none_list()
 define void @fiber_start() {
   ret void
 }

@@ -39,7 +39,7 @@
 // RUN:   | FileCheck %s --check-prefix=WARN -DP=%t --implicit-check-not=warning:
 // WARN-DAG: warning: function 'logf_like' from preserve-none list '[[P]]/good.list' line 3 cannot be preserve_none: it is variadic; left as is [-Wbackend-plugin]
 // WARN-DAG: warning: function 'main' from preserve-none list '[[P]]/good.list' line 4 cannot be preserve_none: it is 'main'; left as is [-Wbackend-plugin]
-// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it with the C convention (-fpreserve-none-list-export-warning) [-Wbackend-plugin]
+// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning) [-Wbackend-plugin]
 //
 // Off by default, and with -fno-...; the last one wins:
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \

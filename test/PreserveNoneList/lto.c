@@ -14,9 +14,9 @@
 //
 // The merged program, as code generation gets it:
 // RUN: llvm-dis %t/prog.0.5.precodegen.bc -o - | FileCheck %s --check-prefix=IR -DLIST=%t/list.txt
-// IR-DAG: define {{.*}}preserve_nonecc {{.*}} @mix8(
-// IR-DAG: call preserve_nonecc {{.*}} @mix8(
-// IR-DAG: @apply.cacs_c_entry(
+// IR-DAG: define {{.*}}preserve_nonecc {{.*}} @mix8.preserve_none_list(
+// IR-DAG: call preserve_nonecc {{.*}} @mix8.preserve_none_list(
+// IR-DAG: define {{.*}} @apply(
 // IR-DAG: !cacs.preserve_none_lists = !{
 // IR-DAG: !{!"[[LIST]]", !"# Listed{{.*}}", !"2,3,4"}
 

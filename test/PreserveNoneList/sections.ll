@@ -18,15 +18,15 @@ global:ignored_too
 src:*
 
 ;--- in.ll
-; CHECK: define preserve_nonecc void @no_section()
+; CHECK: define preserve_nonecc void @no_section.preserve_none_list()
 define void @no_section() {
   ret void
 }
-; CHECK: define preserve_nonecc void @named()
+; CHECK: define preserve_nonecc void @named.preserve_none_list()
 define void @named() {
   ret void
 }
-; CHECK: define preserve_nonecc void @glob_named()
+; CHECK: define preserve_nonecc void @glob_named.preserve_none_list()
 define void @glob_named() {
   ret void
 }

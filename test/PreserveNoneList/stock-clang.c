@@ -5,8 +5,8 @@
 // RUN: %stock_clang -O2 -S -emit-llvm -o - %t/a.c -fpass-plugin=%cacs_passes -fplugin=%cacs_passes \
 // RUN:   -mllvm -cacs-preserve-none-list=%t/list.txt -mllvm -cacs-preserve-none-list-export-warning=false \
 // RUN:   2>&1 | FileCheck %s
-// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}}i32 @step(
-// CHECK-DAG: call preserve_nonecc {{.*}}i32 @step(
+// CHECK-DAG: define {{.*}}preserve_nonecc {{.*}}i32 @step.preserve_none_list(
+// CHECK-DAG: call preserve_nonecc {{.*}}i32 @step.preserve_none_list(
 // CHECK-DAG: define {{.*}}i32 @caller(
 //
 // The pass checks the file itself here: missing and malformed lists are

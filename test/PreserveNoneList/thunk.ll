@@ -1,29 +1,33 @@
 ; Wherever the address of a listed function is taken, the use goes to a
-; C-convention entry thunk `<name>.cacs_c_entry` that calls the preserve_none
-; body: indirect calls use the C convention. Direct calls, llvm.used and
-; blockaddress keep the function itself. The thunk of an external function is
-; linkonce_odr in a comdat with the function's visibility, so every
-; translation unit takes the same address; that of an internal one is internal.
+; C-convention entry that calls the preserve_none body: indirect calls use the
+; C convention. For an externally visible function the entry is the plain
+; name itself (the body is <name>.preserve_none_list), with the function's
+; linkage and visibility, so every translation unit, with the list or
+; without, takes the same address, and an alias, llvm.used and a declaration
+; keep the plain name. An internal function keeps its name and gets an
+; internal thunk, `<name>.cacs_c_entry`. Direct calls and blockaddress keep
+; the body.
 ;
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
 ; RUN:   -cacs-preserve-none-list-export-warning=false -S %t/in.ll | FileCheck %s
-; Running again (as the full-LTO link does) reuses the thunk:
+; Running again (as the full-LTO link does) changes nothing:
 ; RUN: %opt_cacs -passes='preserve-none-list,preserve-none-list<lto>' \
 ; RUN:   -cacs-preserve-none-list=%t/list.txt -cacs-preserve-none-list-export-warning=false \
 ; RUN:   -S %t/in.ll | FileCheck %s --check-prefix=TWICE \
-; RUN:   --implicit-check-not='{{cacs_c_entry\.[0-9]}}' --implicit-check-not=cacs_c_entry.cacs_c_entry
+; RUN:   --implicit-check-not='{{\.[0-9]+\(}}' --implicit-check-not=preserve_none_list.preserve_none_list
 ; The full-LTO link of that module with one compiled without the list,
-; which takes ext's address too: the link's run reuses the thunk for it.
+; which takes ext's address too: it is the same C entry.
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
 ; RUN:   -cacs-preserve-none-list-export-warning=false %t/in.ll -o %t/with.bc
 ; RUN: llvm-as %t/without.ll -o %t/without.bc
 ; RUN: llvm-link %t/with.bc %t/without.bc -o %t/linked.bc
 ; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/linked.bc | FileCheck %s --check-prefix=TWICE \
-; RUN:   --implicit-check-not='{{cacs_c_entry\.[0-9]}}' --implicit-check-not=cacs_c_entry.cacs_c_entry
-; (A second thunk would be named ext.cacs_c_entry.1: the implicit checks
-; reject it anywhere in the output.)
-; TWICE-COUNT-1: define {{.*}} @ext.cacs_c_entry(
+; RUN:   --implicit-check-not='{{\.[0-9]+\(}}' --implicit-check-not=preserve_none_list.preserve_none_list
+; (A second body or entry would be named ext.1 or ext.preserve_none_list.1:
+; the implicit checks reject it anywhere in the output.)
+; TWICE-DAG: define {{.*}} @ext(
+; TWICE-DAG: define {{.*}} @ext.preserve_none_list(
 
 ;--- list.txt
 fun:ext
@@ -34,23 +38,20 @@ fun:decl
 ;--- in.ll
 target triple = "x86_64-unknown-linux-gnu"
 
-; CHECK: $ext.cacs_c_entry = comdat any
-; CHECK: $hid.cacs_c_entry = comdat any
-
-; CHECK: @table = global [2 x ptr] [ptr @ext.cacs_c_entry, ptr @local.cacs_c_entry]
+; CHECK: @table = global [2 x ptr] [ptr @ext, ptr @local.cacs_c_entry]
 @table = global [2 x ptr] [ptr @ext, ptr @local]
-; CHECK: @pdecl = global ptr @decl.cacs_c_entry
+; CHECK: @pdecl = global ptr @decl
 @pdecl = global ptr @decl
 ; CHECK: @llvm.used = appending global [1 x ptr] [ptr @ext]
 @llvm.used = appending global [1 x ptr] [ptr @ext], section "llvm.metadata"
-; CHECK: @alias = alias i32 (i32), ptr @ext.cacs_c_entry
+; CHECK: @alias = alias i32 (i32), ptr @ext
 @alias = alias i32 (i32), ptr @ext
 
-; CHECK: define preserve_nonecc i32 @ext(i32 signext %x)
+; CHECK: define preserve_nonecc i32 @ext.preserve_none_list(i32 signext %x)
 define i32 @ext(i32 signext %x) {
   ret i32 %x
 }
-; CHECK: define hidden preserve_nonecc void @hid()
+; CHECK: define hidden preserve_nonecc void @hid.preserve_none_list()
 define hidden void @hid() {
   ret void
 }
@@ -58,20 +59,20 @@ define hidden void @hid() {
 define internal void @local() {
   ret void
 }
-; CHECK: declare preserve_nonecc void @decl()
+; CHECK: declare void @decl()
 declare void @decl()
 
 declare void @take(ptr)
 
 ; CHECK-LABEL: define void @user(
 define void @user(ptr %slot) {
-; CHECK: store ptr @hid.cacs_c_entry, ptr %slot
+; CHECK: store ptr @hid, ptr %slot
   store ptr @hid, ptr %slot
-; CHECK: call void @take(ptr @ext.cacs_c_entry)
+; CHECK: call void @take(ptr @ext)
   call void @take(ptr @ext)
-; CHECK: icmp eq ptr %slot, @ext.cacs_c_entry
+; CHECK: icmp eq ptr %slot, @ext
   %c = icmp eq ptr %slot, @ext
-; CHECK: call preserve_nonecc i32 @ext(i32 signext 1)
+; CHECK: call preserve_nonecc i32 @ext.preserve_none_list(i32 signext 1)
   %r = call i32 @ext(i32 signext 1)
 ; An indirect call keeps the C convention.
 ; CHECK: call void %slot()
@@ -79,19 +80,16 @@ define void @user(ptr %slot) {
   ret void
 }
 
-; CHECK: define linkonce_odr i32 @ext.cacs_c_entry(i32 signext %0) #[[UW:[0-9]+]] comdat {
+; CHECK: define i32 @ext(i32 signext %0) #[[UW:[0-9]+]] {
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: %1 = tail call preserve_nonecc i32 @ext(i32 signext %0)
+; CHECK-NEXT: %1 = tail call preserve_nonecc i32 @ext.preserve_none_list(i32 signext %0)
 ; CHECK-NEXT: ret i32 %1
-; CHECK: define linkonce_odr hidden void @hid.cacs_c_entry() #[[UW]] comdat {
+; CHECK: define hidden void @hid() #[[UW]] {
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: tail call preserve_nonecc void @hid()
+; CHECK-NEXT: tail call preserve_nonecc void @hid.preserve_none_list()
 ; CHECK: define internal void @local.cacs_c_entry() #[[UW]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @local()
-; CHECK: define linkonce_odr void @decl.cacs_c_entry() #[[UW]] comdat {
-; CHECK-NEXT: entry:
-; CHECK-NEXT: tail call preserve_nonecc void @decl()
 ; CHECK: attributes #[[UW]] = { uwtable "cacs-wrapper" }
 
 ;--- without.ll

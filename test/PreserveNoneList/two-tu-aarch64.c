@@ -10,5 +10,5 @@
 // RUN:   %clang %aarch64_flags %t/def.o %t/use.o -o %t/prog && %run_aarch64 %t/prog | FileCheck %S/two-tu-x86_64.c || exit 1; \
 // RUN: done
 // RUN: %clang %aarch64_flags -O2 -S -emit-llvm %S/Inputs/two-tu-use.c -o - -fpreserve-none-list=%S/Inputs/two-tu.list | FileCheck %s --check-prefix=IR
-// IR: call preserve_nonecc i64 @mix8(
-// IR: ptr @apply.cacs_c_entry
+// IR: call preserve_nonecc i64 @mix8.preserve_none_list(
+// IR: ptr @apply{{[,)]}}

@@ -30,6 +30,38 @@ namespace cacs {
 /// them from the merged module.
 inline constexpr const char *PreserveNoneListsMD = "cacs.preserve_none_lists";
 
+/// The suffix of the symbol under which the preserve_none body of an
+/// externally visible listed function is defined and called:
+/// `<name>.preserve_none_list`. The plain name is a C-convention entry that
+/// calls the body, so whatever reaches the plain name (code built without the
+/// list or by another compiler, dlsym, a function pointer, an unprototyped
+/// call) is right, and a caller built with the list that meets a definition
+/// built without it fails to link, the linker naming the missing
+/// `<name>.preserve_none_list`. A dot suffix of lowercase letters and `_`:
+/// demanglers read `_Z1fv.preserve_none_list` as `f() [clone
+/// .preserve_none_list]`. Another suffix marks another contract: change it
+/// when the convention of the body changes.
+inline constexpr const char *DecoratedSuffix = ".preserve_none_list";
+
+/// `<Plain>.preserve_none_list`.
+std::string decoratedName(llvm::StringRef Plain);
+
+/// Is \p Name a decorated body's (or something made from one, such as its
+/// shield)?
+bool isDecoratedName(llvm::StringRef Name);
+
+/// Marks the functions declared in a system header (the clang plugin tells
+/// the pass, which has no source locations): no list entry gives them the
+/// convention, and the mark stays in the module for a full-LTO link.
+inline constexpr const char *SystemHeaderAttr = "cacs-system-header";
+
+/// Called by the clang plugin for every function of the translation unit that
+/// a system header declares, with its symbol name.
+void markSystemHeaderFunction(llvm::StringRef SymbolName);
+
+/// Did the clang plugin mark this symbol name?
+bool isSystemHeaderFunction(llvm::StringRef SymbolName);
+
 /// The suffix of the C-convention entry thunk that stands in for a listed
 /// function wherever its address is taken: `<name>.cacs_c_entry`.
 inline constexpr const char *CEntrySuffix = ".cacs_c_entry";
@@ -53,6 +85,11 @@ std::string quoteListText(llvm::StringRef S, size_t Max = 80);
 /// Whether SpecialCaseList reads the patterns of a list (its text as read)
 /// as regexes: after a first line "#!special-case-list-v1"; else as globs.
 bool isRegexList(llvm::StringRef Text);
+
+/// Whether a pattern matches only the name it spells, read as a glob or as a
+/// (version 1) regex: such `fun:` entries are looked up in a hash map, and
+/// one that names a function of a system header is an error.
+bool isExactListName(llvm::StringRef Pattern, bool Regex);
 
 /// The name a list's section headers are matched against: `[preserve_none]`
 /// and `[*]` apply, `[address]` does not.

@@ -33,14 +33,24 @@
 //     hash map, so a list of 100,000 names, demangled ones too, costs little
 //     on LLVM 19, whose SpecialCaseList tries patterns one by one.
 //
-// What a listed function gets: preserve_nonecc on its definition or
-// declaration and on every direct call of it in the module. Wherever its
-// address is taken (stored, passed, compared, put in a vtable, aliased, used
-// as a constructor), the use is redirected to a C-convention entry thunk,
-// `<name>.cacs_c_entry`, that calls the preserve_none body; the thunk is
-// linkonce_odr with the function's visibility (internal for an internal
-// function), so every translation unit compiled with the list takes the same
-// address, and indirect calls, which use the C convention, stay correct.
+// What a listed function gets: preserve_nonecc, and so does every direct
+// call of it in the module. An externally visible function takes it under a
+// decorated name of its own, `<name>.preserve_none_list` (DecoratedSuffix),
+// which the direct calls call; its plain name stays a C-convention function:
+//   - a definition's plain name becomes a C entry that calls the body, with
+//     the function's linkage, visibility and comdat (the body gets a comdat
+//     of its own), and takes every other use: its address, aliases, llvm.used;
+//   - a declaration keeps its plain name, C, for every use but direct calls.
+// So whatever reaches the plain name (code built without the list or by
+// another compiler, dlsym, function pointers, an unprototyped declaration, a
+// weak reference) reaches C code, `&f` is one address in every unit, and a
+// caller built with the list whose callee was built without it fails to link,
+// the linker naming the missing `<name>.preserve_none_list`. Functions that
+// a system header declares (the clang plugin marks them, SystemHeaderAttr)
+// are never listed: the libraries that define them are built without the
+// list. An internal function takes the convention under its own name; where
+// its address is taken, the use goes to an internal C-entry thunk,
+// `<name>.cacs_c_entry`.
 //
 // Diagnostics (LLVMContext::diagnose; clang prints them in its format):
 //   error   a list file is missing, unreadable, a directory, empty, not text
@@ -50,15 +60,17 @@
 //           message quotes is cut to a bounded length (cacs::quoteListText);
 //   error   a listed externally visible function cannot take the convention
 //           for a reason that other translation units cannot see (musttail);
-//   error   the address of a listed extern_weak function is taken (a thunk
-//           is never null);
+//   error   at a full-LTO link, a module from a cacs before the decorated
+//           names (a listed external function preserve_none under its plain
+//           name);
 //   warning a listed function cannot be preserve_none (variadic; byval,
 //           inalloca or preallocated parameter; `main`; naked; an interrupt
-//           handler or another explicit calling convention; musttail): it is
-//           left as is;
+//           handler or another explicit calling convention; musttail; a weak
+//           definition, which another may replace): it is left as is (a weak
+//           declaration is left as is without a word);
 //   warning a listed definition is exported: code compiled without the list
-//           would call it with the C convention (per TU only, and only
-//           with -fpreserve-none-list-export-warning);
+//           will call it through its C entry (per TU only, and only with
+//           -fpreserve-none-list-export-warning);
 //   warning an entry matched nothing (at the full-LTO link, where the whole
 //           program is visible; per TU with
 //           -mllvm -cacs-preserve-none-list-warn-unused); ten per list, then
@@ -181,7 +193,12 @@ private:
   bool apply();
   bool convert(Function &F, const Hit &H, bool &AddressTaken);
   bool redirectAddressUses(Function &F, const Hit &H);
+  void applyToDeclaration(Function &F);
+  void applyToDefinition(Function &F, const Hit &H);
+  bool isExactEntry(const Hit &H) const;
 
+  /// A function name (mangled) the unused-entry warnings count as seen.
+  void noteSeen(StringRef Mangled);
   std::optional<Hit> match(Function &F);
   bool listsAlias(const GlobalAlias &A);
   std::string where(const Hit &H) const {
@@ -215,15 +232,19 @@ void srcFilesOf(const Function &F, PreserveNoneListPass::Phase P,
   }
 }
 
+void ListApplier::noteSeen(StringRef Mangled) {
+  SeenNames.insert(Mangled);
+  std::string Demangled = demangle(Mangled);
+  if (Demangled != Mangled)
+    SeenNames.insert(Demangled);
+}
+
 std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
   StringRef Mangled = F.getName();
   std::string Demangled = demangle(Mangled);
   bool HasDemangled = Demangled != Mangled;
-  if (WarnUnused) {
-    SeenNames.insert(Mangled);
-    if (HasDemangled)
-      SeenNames.insert(Demangled);
-  }
+  if (WarnUnused)
+    noteSeen(Mangled);
   std::optional<Hit> Result;
   for (auto &L : Lists) {
     for (Group &G : L->Groups) {
@@ -380,8 +401,41 @@ void ListApplier::collect() {
     // `f` is `f.cacs.shield`, which `fun:f*` names too.
     if (F.isIntrinsic() || F.getName().starts_with("llvm.") || isCACSWrapper(F))
       continue;
-    if (std::optional<Hit> H = match(F))
-      Listed.insert({&F, std::move(*H)});
+    // A body that carries its decorated name took the convention already
+    // (per TU, or in another module of a full-LTO link); `fun:f*` names it
+    // too.
+    if (isDecoratedName(F.getName())) {
+      if (WarnUnused)
+        noteSeen(F.getName().split(DecoratedSuffix).first);
+      continue;
+    }
+    if (P == PreserveNoneListPass::Phase::PerTU &&
+        isSystemHeaderFunction(F.getName()))
+      F.addFnAttr(SystemHeaderAttr);
+    if (P == PreserveNoneListPass::Phase::LTOLink && !F.hasLocalLinkage() &&
+        F.hasFnAttribute(ConvertedAttr) &&
+        F.getCallingConv() == CallingConv::PreserveNone) {
+      // Only cacs before the decorated names gave an externally visible
+      // function the convention under its plain name.
+      emit(Ctx, DS_Error,
+           "function '" + F.getName() +
+               "' took preserve_none from a preserve-none list under its "
+               "plain name, as cacs did before the list's decorated names: "
+               "rebuild its module with this cacs");
+      continue;
+    }
+    // At a full-LTO link a declaration is defined outside the LTO unit, by
+    // code the link cannot tell was built with the list: its calls stay C
+    // calls of the plain name, which is a C entry either way.
+    if (P == PreserveNoneListPass::Phase::LTOLink && F.isDeclaration())
+      continue;
+    std::optional<Hit> H = match(F);
+    // The C and C++ libraries, and whatever else a system header declares,
+    // are built without the list: no entry gives them the convention (the
+    // clang plugin reports an entry that names one alone).
+    if (!H || F.hasFnAttribute(SystemHeaderAttr))
+      continue;
+    Listed.insert({&F, std::move(*H)});
   }
   if (WarnUnused)
     warnUnused();
@@ -408,6 +462,37 @@ void ListApplier::decide() {
                where(H) + " cannot be preserve_none: " + E.Detail +
                "; left as is");
     Blocked.insert(F);
+  }
+  for (auto &[F, H] : Listed) {
+    if (Blocked.count(F) || F->hasLocalLinkage() ||
+        F->getCallingConv() == CallingConv::PreserveNone)
+      continue;
+    Function *Body = M.getFunction(decoratedName(F->getName()));
+    // A full-LTO link kept the C copy of an ODR function from a module
+    // built without the list, and the body of another module's copy: both
+    // are right; the C one stays C.
+    if (Body && !Body->isDeclaration()) {
+      Blocked.insert(F);
+      continue;
+    }
+    // A weak declaration is optional: the calls of one that may be missing
+    // stay C calls of the plain name, which reach whatever defines it.
+    if (F->hasExternalWeakLinkage()) {
+      Blocked.insert(F);
+      continue;
+    }
+    // Another definition may replace a weak one at link time, and the
+    // callers built with the list, which call the decorated name, would
+    // still reach this one.
+    if (!F->isDeclaration() && F->isInterposable()) {
+      if (P == PreserveNoneListPass::Phase::PerTU)
+        emit(Ctx, DS_Warning,
+             "function '" + F->getName() + "' from preserve-none list " +
+                 where(H) +
+                 " cannot be preserve_none: it is a weak definition, which "
+                 "another may replace at link time; left as is");
+      Blocked.insert(F);
+    }
   }
   blockMustTailMismatches();
 }
@@ -452,7 +537,9 @@ void ListApplier::blockMustTailMismatches() {
               : "'" + Caller->getName().str() +
                     "' makes a musttail call to it and is not preserve_none";
       const Hit &H = Listed.find(Victim)->second;
-      if (Victim->hasLocalLinkage())
+      // A declaration left as is is called by its plain name, a C entry
+      // wherever it is defined.
+      if (Victim->hasLocalLinkage() || Victim->isDeclaration())
         emit(Ctx, DS_Warning,
              "function '" + Victim->getName() + "' from preserve-none list " +
                  where(H) + " cannot be preserve_none: " + Why +
@@ -479,12 +566,124 @@ bool ListApplier::apply() {
   for (auto &[F, H] : Listed) {
     if (Blocked.count(F))
       continue;
+    // A function that has the convention from its source keeps it under
+    // its name: every declaration says so.
+    if (!F->hasLocalLinkage() &&
+        F->getCallingConv() != CallingConv::PreserveNone) {
+      if (F->isDeclaration())
+        applyToDeclaration(*F);
+      else
+        applyToDefinition(*F, H);
+      Changed = true;
+      continue;
+    }
     bool AddressTaken = false;
     Changed |= convert(*F, H, AddressTaken);
     if (AddressTaken)
       Changed |= redirectAddressUses(*F, H);
   }
   return Changed;
+}
+
+/// The declaration of the decorated body of \p F (a declaration), made
+/// like F.
+static Function *getOrInsertBodyDeclaration(Function &F) {
+  Module &M = *F.getParent();
+  std::string Name = decoratedName(F.getName());
+  if (Function *Body = M.getFunction(Name))
+    return Body;
+  Function *Body = Function::Create(F.getFunctionType(), F.getLinkage(),
+                                    F.getAddressSpace(), Name, &M);
+  Body->copyAttributesFrom(&F);
+  Body->setCallingConv(CallingConv::PreserveNone);
+  Body->addFnAttr(ConvertedAttr);
+  return Body;
+}
+
+/// A function defined elsewhere: its direct calls call its decorated body,
+/// whose definition only a unit built with the list has (else the link
+/// fails, naming it); every other use keeps the plain name, a C entry.
+void ListApplier::applyToDeclaration(Function &F) {
+  Function *Body = nullptr;
+  for (Use &U : make_early_inc_range(F.uses())) {
+    if (!isDirectCall(U))
+      continue;
+    if (!Body)
+      Body = getOrInsertBodyDeclaration(F);
+    auto *CB = cast<CallBase>(U.getUser());
+    CB->setCalledOperand(Body);
+    CB->setCallingConv(CallingConv::PreserveNone);
+  }
+}
+
+/// A function defined here: the body takes the convention under its
+/// decorated name; the plain name becomes a C entry that calls it, with the
+/// function's linkage, visibility and comdat, and stands for the function
+/// wherever it is not called directly (its address, its aliases, dlsym).
+void ListApplier::applyToDefinition(Function &F, const Hit &H) {
+  if (P == PreserveNoneListPass::Phase::PerTU &&
+      preserveNoneListExportWarning())
+    emit(Ctx, DS_Warning,
+         "function '" + F.getName() + "' from preserve-none list " + where(H) +
+             " is exported: code compiled without the list will call it "
+             "through its C entry (-fpreserve-none-list-export-warning)");
+  std::string Plain = F.getName().str();
+  GlobalValue::LinkageTypes Linkage = F.getLinkage();
+  GlobalValue::VisibilityTypes Visibility = F.getVisibility();
+  GlobalValue::UnnamedAddr UnnamedAddr = F.getUnnamedAddr();
+  bool DSOLocal = F.isDSOLocal();
+  Comdat *C = F.getComdat();
+
+  // A declaration of the body (a module of a full-LTO link calls it) is
+  // this one.
+  Function *Declared = M.getFunction(decoratedName(Plain));
+  if (Declared)
+    Declared->setName("");
+  F.setName(decoratedName(Plain));
+  if (Declared) {
+    Declared->replaceAllUsesWith(&F);
+    Declared->eraseFromParent();
+  }
+  F.setCallingConv(CallingConv::PreserveNone);
+  F.addFnAttr(ConvertedAttr);
+  // The body is merged on its own: the linker may keep another unit's copy
+  // of the C entry's comdat, built without the list, and this body with it.
+  if (C)
+    F.setComdat(M.getOrInsertComdat(F.getName()));
+
+  Function *Entry = getOrCreateThunk(F);
+  Entry->setComdat(nullptr);
+  Entry->setName(Plain);
+  Entry->setLinkage(Linkage);
+  Entry->setVisibility(Visibility);
+  Entry->setDSOLocal(DSOLocal);
+  Entry->setUnnamedAddr(UnnamedAddr);
+  Entry->setComdat(C);
+  Entry->setDLLStorageClass(F.getDLLStorageClass());
+  if (F.hasSection())
+    Entry->setSection(F.getSection());
+  Entry->setAlignment(F.getAlign());
+
+  F.replaceUsesWithIf(Entry, [&](Use &U) {
+    return !isDirectCall(U) && !isa<BlockAddress>(U.getUser());
+  });
+  for (Use &U : F.uses())
+    if (isDirectCall(U))
+      cast<CallBase>(U.getUser())->setCallingConv(CallingConv::PreserveNone);
+  // A listed alias is called by its decorated name too.
+  SmallVector<GlobalAlias *, 2> Aliases;
+  for (User *U : Entry->users())
+    if (auto *GA = dyn_cast<GlobalAlias>(U))
+      Aliases.push_back(GA);
+  for (GlobalAlias *GA : Aliases) {
+    if (!listsAlias(*GA) || M.getNamedValue(decoratedName(GA->getName())))
+      continue;
+    GlobalAlias *Body = GlobalAlias::create(
+        GA->getValueType(), GA->getAddressSpace(), GA->getLinkage(),
+        decoratedName(GA->getName()), &F, &M);
+    Body->setVisibility(GA->getVisibility());
+    Body->setDSOLocal(GA->isDSOLocal());
+  }
 }
 
 bool ListApplier::convert(Function &F, const Hit &H, bool &AddressTaken) {
@@ -495,15 +694,6 @@ bool ListApplier::convert(Function &F, const Hit &H, bool &AddressTaken) {
     F.setCallingConv(CallingConv::PreserveNone);
     F.addFnAttr(ConvertedAttr);
     Changed = true;
-    if (P == PreserveNoneListPass::Phase::PerTU &&
-        preserveNoneListExportWarning() && !F.isDeclaration() &&
-        !F.hasLocalLinkage())
-      emit(Ctx, DS_Warning,
-           "function '" + F.getName() + "' from preserve-none list " +
-               where(H) +
-               " is exported: code compiled without the list "
-               "will call it with the C convention "
-               "(-fpreserve-none-list-export-warning)");
   }
   if (!H.SrcFile.empty() && !F.hasFnAttribute(SrcAttr))
     F.addFnAttr(SrcAttr, H.SrcFile);
@@ -568,6 +758,35 @@ bool ListApplier::redirectAddressUses(Function &F, const Hit &H) {
 }
 
 } // namespace
+
+std::string cacs::decoratedName(StringRef Plain) {
+  return (Plain + DecoratedSuffix).str();
+}
+
+bool cacs::isDecoratedName(StringRef Name) {
+  return Name.contains(DecoratedSuffix);
+}
+
+/// The symbol names the clang plugin marked; one translation unit per
+/// process.
+static StringSet<> &systemHeaderFunctions() {
+  static StringSet<> Names;
+  return Names;
+}
+
+/// A symbol name without the "\01" that marks an asm label in the IR.
+static StringRef symbolName(StringRef Name) {
+  Name.consume_front("\1");
+  return Name;
+}
+
+void cacs::markSystemHeaderFunction(StringRef SymbolName) {
+  systemHeaderFunctions().insert(symbolName(SymbolName));
+}
+
+bool cacs::isSystemHeaderFunction(StringRef SymbolName) {
+  return systemHeaderFunctions().contains(symbolName(SymbolName));
+}
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
                                             ModuleAnalysisManager &) {

@@ -22,7 +22,7 @@ using namespace cacs::list;
 /// SpecialCaseList of LLVM 19 tries its patterns one by one. In a glob,
 /// ( ) . + | ^ $ are plain characters, as in demangled names (`ns::f(int)`)
 /// and clones (`f.cold`).
-bool list::isExactName(StringRef Pattern, bool Regex) {
+bool cacs::isExactListName(StringRef Pattern, bool Regex) {
   return Pattern.find_first_of(Regex ? "*?[]{}\\().|+^$" : "*?[]{}\\") ==
          StringRef::npos;
 }
@@ -58,7 +58,7 @@ bool list::parseList(LLVMContext &Ctx, ListFile &L) {
       Keep.push_back(*G.Header);
     for (const ListEntry &LE : S.Entries) {
       Entry E{LE};
-      E.Exact = E.Prefix == "fun" && isExactName(E.Pattern, Regex);
+      E.Exact = E.Prefix == "fun" && isExactListName(E.Pattern, Regex);
       G.HasFun |= E.Prefix == "fun";
       G.HasSrc |= E.Prefix == "src";
       if (E.Exact)
@@ -70,7 +70,7 @@ bool list::parseList(LLVMContext &Ctx, ListFile &L) {
     G.SCL = makeSCL(L.textWith(Keep), L.Path, Error);
     if (!G.SCL) { // Cannot happen: the whole file parsed.
       emit(Ctx, DS_Error,
-             "malformed preserve-none list file '" + L.Path + "': " + Error);
+           "malformed preserve-none list file '" + L.Path + "': " + Error);
       return false;
     }
     G.File = &L;

@@ -47,10 +47,6 @@ struct Entry : ListEntry {
   bool Exact = false; // A fun: entry that names one function (no pattern).
 };
 
-/// Whether a pattern matches only the name it spells, read as a glob or as a
-/// (version 1) regex: such `fun:` entries are looked up in a hash map.
-bool isExactName(StringRef Pattern, bool Regex);
-
 struct ListFile;
 
 /// The entries of one section of one list file, with a SpecialCaseList of

@@ -1,0 +1,2 @@
+// Defines kf with a prototype.
+long kf(long x) { return x * 3 + 1; }
