@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -25,19 +26,57 @@
 #define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
 #endif
 
-#define CACS_POOL_MAX 64
-#define CACS_RANDOM_MAX 4096 // randomize within one page, in cache lines
+// Linux >= 6.13 installs guard regions inside a mapping without splitting
+// it (no extra VMA per guard); Debian 12's headers predate it.
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
 
-// Free mapping in the pool; stored in the last bytes of the mapping itself.
-typedef struct pool_node {
-  struct pool_node *next;
-  size_t map_size;
+#define CACS_RANDOM_MAX 4096 // randomize within one page, in cache lines
+#define CACS_SLAB_BYTES ((size_t)32 << 20) // aim of one slab's mapping
+#define CACS_SLAB_MIN_SLOTS 4
+#define CACS_SLAB_MAX_SLOTS 4096
+// Fallback guards (mprotect) split their slab: two mappings each. Leave this
+// many of vm.max_map_count to the rest of the program (malloc, threads,
+// libraries).
+#define CACS_MAP_HEADROOM 4096
+
+// --- slabs ------------------------------------------------------------------
+//
+// Stacks of one size (guard included) are slots of large mappings, slabs,
+// carved on first use and recycled through a per-slab free list. A slab is
+// one mapping however many guarded stacks it holds when the kernel has
+// MADV_GUARD_INSTALL; the fallback guard (mprotect) splits it, two mappings
+// per guarded stack, within a budget (see cacs_stack_guard_kind()).
+typedef struct slab slab;
+typedef struct size_class size_class;
+
+struct slab {
+  char *base;          // the mapping
+  size_t size;         // its length
+  size_class *cls;     // its slot size and guard
+  slab *avail_next;    // list of the class's slabs with a slot to give
+  slab *avail_prev;    // (doubly linked: slabs leave it from anywhere)
+  slab *all_next;      // every slab of the class
+  uint32_t nslots;     // slots in the mapping
+  uint32_t carved;     // slots [0, carved) have been handed out once
+  uint32_t live;       // slots in use
+  uint32_t nfree;      // entries of free_idx: recycled slots, LIFO
+  unsigned in_avail;   // on the avail list
+  uint32_t free_idx[]; // (kept out of the slots: reclaim may drop them)
+};
+
+struct size_class {
+  size_t slot_size; // guard + stack + control block, page multiple
   unsigned guarded;
-} pool_node;
+  slab *avail; // slabs with a free or never-carved slot
+  slab *all;
+  size_t nfree; // recycled slots over all its slabs (cacs_stack_pool_count)
+  size_class *next;
+};
 
 typedef struct thread_state {
-  pool_node *pool;
-  size_t pool_count;
+  size_class *classes;
   cacs_stack *live; // registry searched by the SIGSEGV handler
   uint64_t rng;
   void *altstack;
@@ -50,11 +89,69 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
 static struct sigaction old_segv;
 static size_t page_size;
+static int guard_kind; // CACS_STACK_GUARD_MADVISE or _MPROTECT
+static long max_map_count;
+// Fallback guards in place, process-wide (they spend the map count).
+static size_t mprotect_guards;
+static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
+static int reclaim_mode = CACS_STACK_RECLAIM_DONTNEED;
+static size_t reclaim_keep; // bytes at the top kept on reclaim (init: a page)
 
 static void thread_exit(void *unused);
 
+// Whether MADV_GUARD_INSTALL really guards: the call succeeding is not
+// enough (qemu-user, for one, accepts and ignores advice it does not know),
+// so check that the kernel refuses to read the page (EFAULT, not a signal).
+static int probe_madvise_guard(void) {
+  char *p = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return 0;
+  int ok = 0;
+  if (madvise(p, page_size, MADV_GUARD_INSTALL) == 0) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
+      ok = write(fds[1], p, 1) < 0 && errno == EFAULT;
+      close(fds[0]);
+      close(fds[1]);
+    }
+  }
+  munmap(p, page_size);
+  return ok;
+}
+
+static long read_max_map_count(void) {
+  long v = 65530; // the kernel's default
+  int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char buf[32];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    if (n > 0) {
+      buf[n] = 0;
+      long r = strtol(buf, NULL, 10);
+      if (r > 0)
+        v = r;
+    }
+    close(fd);
+  }
+  return v;
+}
+
 static void global_init(void) {
   page_size = (size_t)sysconf(_SC_PAGESIZE);
+  reclaim_keep = page_size;
+  max_map_count = read_max_map_count();
+  // CACS_STACK_GUARD=mprotect forces the fallback of kernels before 6.13
+  // (tests use it); otherwise the kernel's guard regions when they work.
+  const char *g = getenv("CACS_STACK_GUARD");
+  guard_kind = (g && !strcmp(g, "mprotect")) || !probe_madvise_guard()
+                   ? CACS_STACK_GUARD_MPROTECT
+                   : CACS_STACK_GUARD_MADVISE;
+  const char *r = getenv("CACS_STACK_RECLAIM");
+  if (r && !strcmp(r, "none"))
+    reclaim_mode = CACS_STACK_RECLAIM_NONE;
+  else if (r && !strcmp(r, "free"))
+    reclaim_mode = CACS_STACK_RECLAIM_FREE;
   pthread_key_create(&exit_key, thread_exit);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -88,9 +185,34 @@ static void thread_init(void) {
 
 void cacs_stack_install_overflow_handler(void) { thread_init(); }
 
+int cacs_stack_guard_kind(void) {
+  pthread_once(&once, global_init);
+  return guard_kind;
+}
+
+int cacs_stack_set_reclaim(int mode, size_t keep_bytes) {
+  pthread_once(&once, global_init);
+  if (mode != CACS_STACK_RECLAIM_NONE && mode != CACS_STACK_RECLAIM_FREE &&
+      mode != CACS_STACK_RECLAIM_DONTNEED)
+    return -1;
+  __atomic_store_n(&reclaim_mode, mode, __ATOMIC_RELAXED);
+  __atomic_store_n(&reclaim_keep, keep_bytes, __ATOMIC_RELAXED);
+  return 0;
+}
+
 static void thread_exit(void *unused) {
   (void)unused;
   cacs_stack_pool_trim();
+  // The classes without a slab left (stacks still in use keep theirs).
+  for (size_class **pp = &T.classes; *pp;) {
+    size_class *c = *pp;
+    if (c->all) {
+      pp = &c->next;
+    } else {
+      *pp = c->next;
+      free(c);
+    }
+  }
   if (T.altstack) {
     stack_t ss = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
     sigaltstack(&ss, NULL);
@@ -111,6 +233,185 @@ static uint64_t rng_next(void) {
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
+// Out of mappings is the one failure a program cannot tell from plain
+// ENOMEM, and the usual fix is a sysctl: say so, once per process.
+static void report_no_maps(const char *what) {
+  static int said;
+  if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    return;
+  char buf[400];
+  size_t n = 0;
+  const char *parts[] = {
+      "cacs: cannot allocate a coroutine stack: ", what,
+      " (vm.max_map_count = ", NULL,
+      "); raise vm.max_map_count, or use CACS_STACK_NOGUARD or shared "
+      "stacks\n"};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; ++i) {
+    if (!parts[i]) {
+      char num[24];
+      size_t k = 0;
+      unsigned long v = (unsigned long)max_map_count;
+      do
+        num[k++] = (char)('0' + v % 10);
+      while ((v /= 10) && k < sizeof num);
+      while (k && n < sizeof buf)
+        buf[n++] = num[--k];
+      continue;
+    }
+    for (const char *p = parts[i]; *p && n < sizeof buf; ++p)
+      buf[n++] = *p;
+  }
+  ssize_t r = write(2, buf, n);
+  (void)r;
+}
+
+// A fresh mapping; errno ENOMEM (and the message) when the kernel refuses.
+static char *map_fresh(size_t size) {
+  char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    if (errno == ENOMEM)
+      report_no_maps("out of memory or of mappings");
+    return NULL;
+  }
+  return p;
+}
+
+// Make [p, p + guard) inaccessible. The kernel's guard regions leave the
+// mapping whole; the fallback splits it, so it stops at a budget of the map
+// count rather than starve malloc and the rest of the program of mappings.
+static int install_guard(char *p, size_t guard) {
+  if (guard_kind == CACS_STACK_GUARD_MADVISE)
+    return madvise(p, guard, MADV_GUARD_INSTALL);
+  size_t budget = max_map_count > 2 * CACS_MAP_HEADROOM
+                      ? (size_t)(max_map_count - CACS_MAP_HEADROOM) / 2
+                      : (size_t)max_map_count / 4;
+  pthread_mutex_lock(&budget_lock);
+  int ok = mprotect_guards < budget;
+  if (ok)
+    mprotect_guards++;
+  pthread_mutex_unlock(&budget_lock);
+  if (ok && mprotect(p, guard, PROT_NONE) == 0)
+    return 0;
+  int e = ok ? errno : ENOMEM;
+  if (ok) {
+    pthread_mutex_lock(&budget_lock);
+    mprotect_guards--;
+    pthread_mutex_unlock(&budget_lock);
+  }
+  if (e == ENOMEM)
+    report_no_maps("no mappings left for guard pages (this kernel lacks "
+                   "MADV_GUARD_INSTALL: each guard splits a mapping)");
+  errno = e;
+  return -1;
+}
+
+// Undo install_guard's bookkeeping for a fallback guard going away with
+// its mapping.
+static void drop_guards(size_t n) {
+  if (guard_kind != CACS_STACK_GUARD_MPROTECT || !n)
+    return;
+  pthread_mutex_lock(&budget_lock);
+  mprotect_guards -= n;
+  pthread_mutex_unlock(&budget_lock);
+}
+
+static size_class *find_class(size_t slot_size, unsigned guarded) {
+  for (size_class *c = T.classes; c; c = c->next)
+    if (c->slot_size == slot_size && c->guarded == guarded)
+      return c;
+  size_class *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->slot_size = slot_size;
+  c->guarded = guarded;
+  c->next = T.classes;
+  T.classes = c;
+  return c;
+}
+
+static void avail_push(size_class *c, slab *s) {
+  s->avail_prev = NULL;
+  s->avail_next = c->avail;
+  if (c->avail)
+    c->avail->avail_prev = s;
+  c->avail = s;
+  s->in_avail = 1;
+}
+
+static void avail_remove(size_class *c, slab *s) {
+  if (s->avail_prev)
+    s->avail_prev->avail_next = s->avail_next;
+  else
+    c->avail = s->avail_next;
+  if (s->avail_next)
+    s->avail_next->avail_prev = s->avail_prev;
+  s->in_avail = 0;
+}
+
+static slab *slab_new(size_class *c) {
+  size_t n = CACS_SLAB_BYTES / c->slot_size;
+  if (n < CACS_SLAB_MIN_SLOTS)
+    n = CACS_SLAB_MIN_SLOTS;
+  if (n > CACS_SLAB_MAX_SLOTS)
+    n = CACS_SLAB_MAX_SLOTS;
+  slab *s = malloc(sizeof *s + n * sizeof(uint32_t));
+  if (!s)
+    return NULL;
+  memset(s, 0, sizeof *s);
+  s->size = n * c->slot_size;
+  s->base = map_fresh(s->size);
+  if (!s->base) {
+    int e = errno;
+    free(s);
+    errno = e;
+    return NULL;
+  }
+  s->cls = c;
+  s->nslots = (uint32_t)n;
+  s->all_next = c->all;
+  c->all = s;
+  avail_push(c, s);
+  return s;
+}
+
+static void slab_release(slab *s) {
+  size_class *c = s->cls;
+  if (s->in_avail)
+    avail_remove(c, s);
+  slab **pp = &c->all;
+  while (*pp != s)
+    pp = &(*pp)->all_next;
+  *pp = s->all_next;
+  c->nfree -= s->nfree;
+  munmap(s->base, s->size);
+  drop_guards(c->guarded ? s->carved : 0);
+  free(s);
+}
+
+// A slot of the class: a recycled one first (its guard is still there),
+// else the next never-used one of a slab, guarded now.
+static char *slot_take(size_class *c, slab **out) {
+  slab *s = c->avail;
+  if (!s && !(s = slab_new(c)))
+    return NULL;
+  char *p;
+  if (s->nfree) {
+    p = s->base + (size_t)s->free_idx[--s->nfree] * c->slot_size;
+    c->nfree--;
+  } else {
+    p = s->base + (size_t)s->carved * c->slot_size;
+    if (c->guarded && install_guard(p, page_size) != 0)
+      return NULL;
+    s->carved++;
+  }
+  s->live++;
+  if (!s->nfree && s->carved == s->nslots)
+    avail_remove(c, s);
+  *out = s;
+  return p;
+}
+
 void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
   return cacs_stack_alloc_at(size, hdr_size, 0, flags);
 }
@@ -125,32 +426,25 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   hdr_size = round_up(hdr_size, 64);
   size_t guard = (flags & CACS_STACK_NOGUARD) ? 0 : page_size;
   size_t map_size = round_up(size + hdr_size, page_size) + guard;
-  unsigned guarded = guard != 0;
 
-  char *map = NULL;
-  for (pool_node **pp = &T.pool; *pp; pp = &(*pp)->next) {
-    pool_node *n = *pp;
-    if (n->map_size == map_size && n->guarded == guarded) {
-      *pp = n->next;
-      T.pool_count--;
-      map = (char *)n + sizeof(pool_node) - map_size;
-      break;
-    }
-  }
-  if (!map) {
-    map = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
-               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (map == MAP_FAILED)
+  char *map;
+  slab *from = NULL;
+  if (flags & CACS_STACK_NOPOOL) { // a mapping of its own, unmapped on free
+    if (!(map = map_fresh(map_size)))
       return NULL;
-    if (guard && mprotect(map, guard, PROT_NONE) != 0) {
+    if (guard && install_guard(map, guard) != 0) {
       int e = errno;
       munmap(map, map_size);
       errno = e;
       return NULL;
     }
+  } else {
+    size_class *c = find_class(map_size, guard != 0);
+    if (!c || !(map = slot_take(c, &from)))
+      return NULL;
   }
 
-  // memcheck may still hold a pooled stack as no-access (it saw the stack
+  // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
   VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
   char *hdr = map + map_size - hdr_size;
@@ -160,6 +454,7 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   s->map_size = map_size;
   s->lo = map + guard;
   s->flags = flags;
+  s->pool = from;
   uintptr_t top = (uintptr_t)hdr;
   if (!(flags & CACS_STACK_NORANDOM)) {
     size_t usable = top - (uintptr_t)s->lo;
@@ -177,6 +472,20 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   return hdr;
 }
 
+// Give an idle stack's pages back as the policy says (cacs_stack_set_reclaim):
+// all but the top `reclaim_keep` bytes, which the next user touches at once.
+static void reclaim(char *lo, char *end) {
+  int mode = __atomic_load_n(&reclaim_mode, __ATOMIC_RELAXED);
+  if (mode == CACS_STACK_RECLAIM_NONE)
+    return;
+  size_t keep = round_up(__atomic_load_n(&reclaim_keep, __ATOMIC_RELAXED),
+                         page_size);
+  if ((size_t)(end - lo) <= keep)
+    return;
+  madvise(lo, (size_t)(end - lo) - keep,
+          mode == CACS_STACK_RECLAIM_FREE ? MADV_FREE : MADV_DONTNEED);
+}
+
 void cacs_stack_free(cacs_stack *s) {
   if (!s)
     return;
@@ -190,22 +499,23 @@ void cacs_stack_free(cacs_stack *s) {
 
   char *map = s->map;
   size_t map_size = s->map_size;
-  unsigned guarded = (char *)s->lo != map;
-  if ((s->flags & CACS_STACK_NOPOOL) || T.pool_count >= CACS_POOL_MAX) {
+  slab *sl = s->pool;
+  if (!sl) { // CACS_STACK_NOPOOL
     munmap(map, map_size);
+    drop_guards((char *)s->lo != map);
     return;
   }
-  // Give the used pages back to the kernel while the stack idles in the
-  // pool; keep the top page, which is touched again right on reuse.
-  char *keep = map + map_size - page_size;
-  if (keep > (char *)s->lo)
-    madvise(s->lo, (size_t)(keep - (char *)s->lo), MADV_DONTNEED);
-  pool_node *n = (pool_node *)(map + map_size - sizeof(pool_node));
-  n->map_size = map_size;
-  n->guarded = guarded;
-  n->next = T.pool;
-  T.pool = n;
-  T.pool_count++;
+  reclaim(s->lo, map + map_size);
+  size_class *c = sl->cls;
+  sl->free_idx[sl->nfree++] = (uint32_t)((size_t)(map - sl->base) / c->slot_size);
+  c->nfree++;
+  sl->live--;
+  if (!sl->in_avail)
+    avail_push(c, sl);
+  // An empty slab goes back to the kernel unless it is the class's only
+  // place to take a stack from (keeps create/join loops off mmap).
+  if (sl->live == 0 && (c->avail != sl || sl->avail_next))
+    slab_release(sl);
 }
 
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
@@ -218,15 +528,21 @@ void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
 }
 
 void cacs_stack_pool_trim(void) {
-  while (T.pool) {
-    pool_node *n = T.pool;
-    T.pool = n->next;
-    munmap((char *)n + sizeof(pool_node) - n->map_size, n->map_size);
+  for (size_class *c = T.classes; c; c = c->next) {
+    for (slab *sl = c->all, *next; sl; sl = next) {
+      next = sl->all_next;
+      if (sl->live == 0)
+        slab_release(sl);
+    }
   }
-  T.pool_count = 0;
 }
 
-size_t cacs_stack_pool_count(void) { return T.pool_count; }
+size_t cacs_stack_pool_count(void) {
+  size_t n = 0;
+  for (size_class *c = T.classes; c; c = c->next)
+    n += c->nfree;
+  return n;
+}
 
 void cacs__fatal(const char *msg) {
   ssize_t r = write(2, msg, strlen(msg));
