@@ -6,9 +6,10 @@
 #
 #   full     1,000,000 coroutines with default guarded stacks (at the
 #            default vm.max_map_count), 1,000,000 with 4 KiB unguarded
-#            stacks, 20,000 guarded ones with the fallback guard; 100,000
-#            under valgrind memcheck and 100,000 with AddressSanitizer;
-#            writes bench/results/scale/README.md
+#            stacks, 1,000,000 and 10,000,000 on a shared stack (about 11 GB),
+#            20,000 guarded ones with the fallback guard; 100,000 under
+#            valgrind memcheck and with AddressSanitizer; the copy cost of
+#            shared stacks by depth; writes bench/results/scale/README.md
 #   --quick  20,000 of each kind (a few seconds, for scripts/bench --quick);
 #            writes bench/results/scale/quick/README.md
 # Exits non-zero if any run failed its checks (every coroutine suspended at a
@@ -36,6 +37,7 @@ inc="$root/runtime/include"
 rt="$build/runtime/x86_64/libcacs.a"
 cc="$build/bin/clang"
 "$cc" -O2 -fauto-preserve-none -I"$inc" "$here/scale.c" "$rt" -o "$work/scale"
+"$cc" -O2 -fauto-preserve-none -I"$inc" "$here/copy_cost.c" "$rt" -o "$work/copy_cost"
 # ASan: the runtime built with it too (its fiber annotations), from every
 # core source (the I/O module left out).
 lib="$root/runtime/lib"
@@ -66,9 +68,15 @@ else
 fi
 run "guarded 64 KiB stacks" "$work/scale" $n private
 run "unguarded 4 KiB stacks" "$work/scale" $n noguard4k
+run "shared stack" "$work/scale" $n shared
+[ $quick = 1 ] || run "shared stack, 10,000,000" "$work/scale" 10000000 shared
 [ $quick = 1 ] || run "fallback guard (forced), 20,000" env CACS_STACK_GUARD=mprotect "$work/scale" 20000 private
 run "valgrind memcheck, guarded" valgrind -q --error-exitcode=99 "$work/scale" $small private
 run "AddressSanitizer, guarded" "$work/scale-asan" $small private
+run "valgrind memcheck, shared" valgrind -q --error-exitcode=99 "$work/scale" $small shared
+run "AddressSanitizer, shared" "$work/scale-asan" $small shared
+# The copy cost by depth (shared stacks).
+"$work/copy_cost" $([ $quick = 1 ] && echo 20000 || echo 200000) > "$work/copy" 2>&1 || status=1
 
 {
   echo "# Many idle coroutines$([ $quick = 1 ] && echo ' (quick smoke run: sizes tiny)')"
@@ -86,6 +94,15 @@ run "AddressSanitizer, guarded" "$work/scale-asan" $small private
   echo "| run | command | result |"
   echo "|---|---|---|"
   cat "$rows"
+  echo
+  echo "Shared stacks, the copy cost by depth: \`copy_cost\` (two coroutines on one shared stack take"
+  echo "turns with BYTES of live locals each, so each switch saves one and puts back the other;"
+  echo "beside them a private-stack pair on the same switch path; process CPU ns per switch,"
+  echo "median of 5):"
+  echo
+  echo '```'
+  cat "$work/copy"
+  echo '```'
   echo
   echo "Beside it, libaco's own figures (its README; not packaged, not run here): 10,000,000"
   echo "coroutines in 2.8 GB (about 280 B each: copy stacks of 120 B, tcmalloc); measured on this"

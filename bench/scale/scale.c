@@ -8,6 +8,8 @@
 //   private    default stacks (64 KiB, guard page): at most one mapping per
 //              slab of stacks, so N is not bounded by vm.max_map_count
 //   noguard4k  4 KiB stacks without guard page (the smallest private stack)
+//   shared     CACS_STACK_SHARED: one shared execution stack, each coroutine
+//              keeps its control block and the copy of the frames it used
 //
 // Prints one line of key=value pairs, times per coroutine in ns (wall and
 // process CPU); exits non-zero unless every
@@ -85,6 +87,8 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "noguard4k")) {
     attr.stack_size = 4096;
     attr.stack_flags = CACS_STACK_NOGUARD | CACS_STACK_NORANDOM;
+  } else if (!strcmp(mode, "shared")) {
+    attr.stack_flags = CACS_STACK_SHARED;
   } else if (strcmp(mode, "private")) {
     fprintf(stderr, "scale: unknown mode '%s'\n", mode);
     return 2;
@@ -111,6 +115,7 @@ int main(int argc, char **argv) {
   cacs_yield(); // each runs down to its yield
   uint64_t c2 = cpu_ns(), t2 = now_ns();
   long rss1 = rss_bytes();
+  double saved = (double)cacs_stack_shared_saved(); // shared: copies kept
   cacs_yield(); // one full round: every coroutine resumed and yields again
   uint64_t c3 = cpu_ns(), t3 = now_ns();
   stop = 1;
@@ -126,11 +131,11 @@ int main(int argc, char **argv) {
   printf("mode=%s n=%ld depth=%ld rss_per_coro_B=%.0f create_ns=%.0f "
          "create_cpu_ns=%.0f first_run_ns=%.0f first_run_cpu_ns=%.0f "
          "round_ns=%.0f round_cpu_ns=%.0f finish_join_ns=%.0f suspended=%ld "
-         "locals=%s\n",
+         "saved_per_coro_B=%.0f locals=%s\n",
          mode, n, depth, (double)(rss1 - rss0) / dn, (double)(t1 - t0) / dn,
          (double)(c1 - c0) / dn, (double)(t2 - t1) / dn, (double)(c2 - c1) / dn,
          (double)(t3 - t2) / dn, (double)(c3 - c2) / dn,
-         (double)(t4 - t3) / dn, reached, ok == n ? "ok" : "WRONG");
+         (double)(t4 - t3) / dn, reached, saved / dn, ok == n ? "ok" : "WRONG");
   free(co);
   free(results);
   return pass ? 0 : 1;

@@ -24,12 +24,18 @@
 #define VALGRIND_STACK_REGISTER(lo, hi) 0u
 #define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
 #define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
+#define VALGRIND_DISABLE_ERROR_REPORTING ((void)0)
+#define VALGRIND_ENABLE_ERROR_REPORTING ((void)0)
 #endif
 
 // Linux >= 6.13 installs guard regions inside a mapping without splitting
 // it (no extra VMA per guard); Debian 12's headers predate it.
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
+#endif
+
+#if CACS_ASAN
+#include <sanitizer/asan_interface.h>
 #endif
 
 #define CACS_RANDOM_MAX 4096 // randomize within one page, in cache lines
@@ -75,8 +81,13 @@ struct size_class {
   size_class *next;
 };
 
+typedef struct cacs__shstack cacs__shstack;
+
 typedef struct thread_state {
   size_class *classes;
+  cacs__shstack *shared;  // shared execution stacks (debug ones included)
+  cacs_stack *switcher;   // where shared stacks are copied (made on first use)
+  size_t shared_saved;    // sum of their coroutines' save_len
   cacs_stack *live; // registry searched by the SIGSEGV handler
   uint64_t rng;
   void *altstack;
@@ -94,10 +105,12 @@ static long max_map_count;
 // Fallback guards in place, process-wide (they spend the map count).
 static size_t mprotect_guards;
 static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
+static int shared_debug; // CACS_SHARED_STACK_DEBUG=1
 static int reclaim_mode = CACS_STACK_RECLAIM_DONTNEED;
 static size_t reclaim_keep; // bytes at the top kept on reclaim (init: a page)
 
 static void thread_exit(void *unused);
+static void shared_thread_exit(void);
 
 // Whether MADV_GUARD_INSTALL really guards: the call succeeding is not
 // enough (qemu-user, for one, accepts and ignores advice it does not know),
@@ -152,6 +165,8 @@ static void global_init(void) {
     reclaim_mode = CACS_STACK_RECLAIM_NONE;
   else if (r && !strcmp(r, "free"))
     reclaim_mode = CACS_STACK_RECLAIM_FREE;
+  const char *d = getenv("CACS_SHARED_STACK_DEBUG");
+  shared_debug = d && *d && strcmp(d, "0");
   pthread_key_create(&exit_key, thread_exit);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -202,6 +217,7 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes) {
 
 static void thread_exit(void *unused) {
   (void)unused;
+  shared_thread_exit();
   cacs_stack_pool_trim();
   // The classes without a slab left (stacks still in use keep theirs).
   for (size_class **pp = &T.classes; *pp;) {
@@ -416,9 +432,15 @@ void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
   return cacs_stack_alloc_at(size, hdr_size, 0, flags);
 }
 
+static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
+                          unsigned flags);
+static void shared_free(cacs_stack *s);
+
 void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
                           unsigned flags) {
   thread_init();
+  if (flags & CACS_STACK_SHARED)
+    return shared_alloc(size, hdr_size, desc_off, flags);
   if (size == 0)
     size = CACS_STACK_DEFAULT_SIZE;
   if (hdr_size < desc_off + sizeof(cacs_stack))
@@ -489,6 +511,10 @@ static void reclaim(char *lo, char *end) {
 void cacs_stack_free(cacs_stack *s) {
   if (!s)
     return;
+  if (s->flags & CACS_STACK_SHARED) {
+    shared_free(s);
+    return;
+  }
   if (s->reg_prev)
     s->reg_prev->reg_next = s->reg_next;
   else
@@ -516,6 +542,260 @@ void cacs_stack_free(cacs_stack *s) {
   // place to take a stack from (keeps create/join loops off mmap).
   if (sl->live == 0 && (c->avail != sl || sl->avail_next))
     slab_release(sl);
+}
+
+// --- shared stacks (cacs/stack.h, shared_stack.h) ---------------------------
+
+// Marks the descriptor of a shared execution stack (not a public flag).
+#define SHARED_EXEC (1u << 31)
+
+// The block at the top of a shared execution stack.
+struct cacs__shstack {
+  cacs_stack stk;           // first: the block the allocator hands out
+  cacs_stack *resident;     // the coroutine whose frames are on it, if any
+  void *const *resident_sp; // where that one's stack pointer is while out
+  cacs_stack *debug_owner;  // debug mode: its one coroutine
+  size_t size;              // usable size asked for (the per-thread key)
+  size_t users;             // coroutines created on it and not freed
+  unsigned vacated;         // debug mode: inaccessible, its coroutine out
+  cacs__shstack *next;
+};
+
+// The saved frame pointer lies below the saved stack pointer on x86-64
+// (coro_layout.h): the saved part starts that much lower.
+#if defined(__x86_64__)
+#define SHARED_BELOW_SP 16
+#else
+#define SHARED_BELOW_SP 0
+#endif
+
+static cacs__shstack *shared_new(size_t size, int debug) {
+  // Debug mode protects the whole stack while its coroutine is out: the
+  // block then takes a page of its own above it.
+  cacs__shstack *sh = (cacs__shstack *)cacs_stack_alloc(
+      size, debug ? page_size : sizeof(cacs__shstack), CACS_STACK_NORANDOM);
+  if (!sh)
+    return NULL;
+  memset((char *)sh + sizeof(cacs_stack), 0,
+         sizeof *sh - sizeof(cacs_stack));
+  sh->stk.flags |= SHARED_EXEC;
+  cacs_stack_set_owner(&sh->stk, debug ? "shared stack (debug)" : "shared stack",
+                       0);
+  sh->size = size;
+  sh->next = T.shared;
+  T.shared = sh;
+  return sh;
+}
+
+cacs_stack *cacs_stack_shared(size_t size) {
+  thread_init();
+  if (size == 0)
+    size = CACS_STACK_DEFAULT_SIZE;
+  for (cacs__shstack *sh = T.shared; sh; sh = sh->next)
+    if (sh->size == size && !sh->debug_owner)
+      return &sh->stk;
+  cacs__shstack *sh = shared_new(size, 0);
+  return sh ? &sh->stk : NULL;
+}
+
+static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
+                          unsigned flags) {
+  if (size == 0)
+    size = CACS_STACK_DEFAULT_SIZE;
+  if (!T.switcher &&
+      !(T.switcher = (cacs_stack *)cacs_stack_alloc(
+            0, sizeof(cacs_stack), CACS_STACK_NORANDOM)))
+    return NULL;
+  if (hdr_size < desc_off + sizeof(cacs_stack))
+    hdr_size = desc_off + sizeof(cacs_stack);
+  cacs__shstack *sh;
+  if (shared_debug) { // a stack of its own, to protect while it is out
+    sh = shared_new(size, 1);
+  } else {
+    cacs_stack *st = cacs_stack_shared(size);
+    sh = (cacs__shstack *)st;
+  }
+  if (!sh)
+    return NULL;
+  char *hdr = malloc(hdr_size); // every byte counts at millions of them
+  if (!hdr) {
+    if (shared_debug)
+      shared_free(&sh->stk);
+    return NULL;
+  }
+  cacs_stack *s = (cacs_stack *)(hdr + desc_off);
+  memset(s, 0, sizeof *s);
+  s->map = hdr; // the control block, freed with it
+  s->map_size = hdr_size;
+  s->lo = sh->stk.lo;
+  s->top = sh->stk.top;
+  s->flags = flags & ~(unsigned)CACS_STACK_NOPOOL;
+  s->pool = sh;
+  sh->users++;
+  if (shared_debug)
+    sh->debug_owner = s;
+  // Not in the overflow registry: the shared stack is, for all its users.
+  return hdr;
+}
+
+// Copies of stack contents; under ASan without its checks (the stack holds
+// its redzones) and without a call of memcpy, which ASan intercepts.
+#if CACS_ASAN
+__attribute__((no_sanitize("address"), no_builtin("memcpy"), noinline)) static void
+shared_copy(void *dst, const void *src, size_t n) {
+  uint64_t *d = dst;
+  const uint64_t *s = src;
+  for (size_t i = 0; i < n / 8; ++i)
+    d[i] = s[i];
+}
+#else
+static void shared_copy(void *dst, const void *src, size_t n) {
+  memcpy(dst, src, n);
+}
+#endif
+
+// Save resident `d`, whose stack pointer is `sp`: from just below it to the
+// top. A stack pointer outside the shared stack means it was switched out
+// inside a generator it resumed: save all of it.
+static void shared_save(cacs__shstack *sh, cacs_stack *d, void *sp) {
+  char *lo = sh->stk.lo, *top = sh->stk.top, *from = (char *)sp;
+  int whole = !(from >= lo && from <= top);
+  from = whole || from - lo < SHARED_BELOW_SP ? lo : from - SHARED_BELOW_SP;
+  size_t len = (size_t)(top - from);
+  if (len > d->save_cap) {
+    void *b = realloc(d->save, len);
+    if (!b)
+      cacs__fatal("cacs: out of memory saving a shared-stack coroutine\n");
+    d->save = b;
+    d->save_cap = len;
+  }
+  // Below the stack pointers memcheck saw, the whole-stack copy reads
+  // memory it holds as no-access; nothing there is used.
+  if (whole)
+    VALGRIND_DISABLE_ERROR_REPORTING;
+  shared_copy(d->save, from, len);
+  if (whole)
+    VALGRIND_ENABLE_ERROR_REPORTING;
+  T.shared_saved += len - d->save_len;
+  d->save_len = len;
+}
+
+static void shared_load(cacs__shstack *sh, cacs_stack *d) {
+  char *lo = sh->stk.lo, *top = sh->stk.top;
+  char *dst = top - d->save_len;
+  VALGRIND_MAKE_MEM_UNDEFINED(dst, d->save_len);
+#if CACS_ASAN
+  // The poisoning of the frames that were here is not this coroutine's.
+  __asan_unpoison_memory_region(lo, (size_t)(top - lo));
+#else
+  (void)lo;
+#endif
+  shared_copy(dst, d->save, d->save_len);
+  T.shared_saved -= d->save_len;
+  d->save_len = 0;
+}
+
+static void shared_protect(cacs__shstack *sh, int prot) {
+  char *lo = sh->stk.lo;
+  if (mprotect(lo, (size_t)((char *)sh - lo), prot) != 0)
+    cacs__fatal("cacs: shared stack debug mode: mprotect failed\n");
+  sh->vacated = prot == PROT_NONE;
+}
+
+int cacs__shared_via_switcher(const cacs_stack *from, const cacs_stack *to) {
+  if ((to->flags & CACS_STACK_SHARED) &&
+      ((cacs__shstack *)to->pool)->resident != to)
+    return 1;
+  return (from->flags & CACS_STACK_SHARED) &&
+         ((cacs__shstack *)from->pool)->debug_owner;
+}
+
+void *cacs__shared_switcher(void) { return T.switcher->top; }
+
+void cacs__shared_xfer(cacs_stack *from, void *const *from_sp, cacs_stack *to,
+                       void *const *to_sp) {
+  if (from && (from->flags & CACS_STACK_SHARED)) {
+    cacs__shstack *sh = from->pool;
+    if (sh->debug_owner && sh->resident == from && from != to) {
+      shared_save(sh, from, *from_sp);
+      sh->resident = NULL;
+      shared_protect(sh, PROT_NONE);
+    }
+  }
+  if (!(to->flags & CACS_STACK_SHARED))
+    return;
+  cacs__shstack *sh = to->pool;
+  if (sh->resident == to)
+    return;
+  if (sh->resident)
+    shared_save(sh, sh->resident, *sh->resident_sp);
+  if (sh->vacated)
+    shared_protect(sh, PROT_READ | PROT_WRITE);
+  shared_load(sh, to);
+  sh->resident = to;
+  sh->resident_sp = to_sp;
+}
+
+void cacs__shared_exit(cacs_stack *dying) {
+  if (!(dying->flags & CACS_STACK_SHARED))
+    return;
+  cacs__shstack *sh = dying->pool;
+  if (sh->resident == dying)
+    sh->resident = NULL; // its frames are garbage now
+}
+
+void *cacs__shared_set_image(cacs_stack *s, const void *image, size_t len) {
+  cacs__shstack *sh = s->pool;
+  if (len > s->save_cap) {
+    void *b = realloc(s->save, len);
+    if (!b)
+      return NULL;
+    s->save = b;
+    s->save_cap = len;
+  }
+  memcpy(s->save, image, len);
+  T.shared_saved += len - s->save_len;
+  s->save_len = len;
+  if (sh->resident == s)
+    sh->resident = NULL;
+  return (char *)sh->stk.top - len;
+}
+
+size_t cacs_stack_shared_saved(void) { return T.shared_saved; }
+
+static void shared_unlink_free(cacs__shstack *sh) {
+  cacs__shstack **pp = &T.shared;
+  while (*pp != sh)
+    pp = &(*pp)->next;
+  *pp = sh->next;
+  if (sh->vacated)
+    shared_protect(sh, PROT_READ | PROT_WRITE);
+  cacs_stack_free(&sh->stk);
+}
+
+// Shared stacks nobody uses any more, and the switcher if none is left.
+static void shared_thread_exit(void) {
+  for (cacs__shstack *sh = T.shared, *next; sh; sh = next) {
+    next = sh->next;
+    if (!sh->users)
+      shared_unlink_free(sh);
+  }
+  if (T.switcher && !T.shared) {
+    cacs_stack_free(T.switcher);
+    T.switcher = NULL;
+  }
+}
+
+static void shared_free(cacs_stack *s) {
+  cacs__shstack *sh = s->pool;
+  if (sh->resident == s)
+    sh->resident = NULL;
+  T.shared_saved -= s->save_len;
+  free(s->save);
+  sh->users--;
+  if (sh->debug_owner)
+    shared_unlink_free(sh);
+  free(s->map);
 }
 
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
@@ -587,12 +867,32 @@ static size_t put(char *buf, size_t at, const char *s) {
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
   uintptr_t a = (uintptr_t)si->si_addr;
   for (cacs_stack *s = T.live; s; s = s->reg_next) {
+    // A shared stack's overflow is its resident coroutine's.
+    const cacs_stack *who = s;
+    if ((s->flags & SHARED_EXEC) && ((cacs__shstack *)s)->resident)
+      who = ((cacs__shstack *)s)->resident;
+    if ((s->flags & SHARED_EXEC) && ((cacs__shstack *)s)->vacated &&
+        a >= (uintptr_t)s->lo && a < (uintptr_t)s->top) {
+      who = ((cacs__shstack *)s)->debug_owner;
+      char buf[320];
+      size_t n = put(buf, 0, "cacs: access to a local of coroutine '");
+      n = put(buf, n, who->owner[0] ? who->owner : "?");
+      n = put(buf, n, "' (id ");
+      n += fmt_dec(buf + n, who->owner_id);
+      n = put(buf, n, ") while it is switched out (shared stack): a pointer "
+                      "to a local escaped a switch; fault at ");
+      n += fmt_hex(buf + n, a);
+      n = put(buf, n, "\n");
+      ssize_t r = write(2, buf, n);
+      (void)r;
+      abort();
+    }
     if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
       char buf[320];
       size_t n = put(buf, 0, "cacs: stack overflow in coroutine '");
-      n = put(buf, n, s->owner[0] ? s->owner : "?");
+      n = put(buf, n, who->owner[0] ? who->owner : "?");
       n = put(buf, n, "' (id ");
-      n += fmt_dec(buf + n, s->owner_id);
+      n += fmt_dec(buf + n, who->owner_id);
       n = put(buf, n, "): fault at ");
       n += fmt_hex(buf + n, a);
       n = put(buf, n, ", guard page ");

@@ -158,7 +158,23 @@ static void service_main(void *arg) {
   }
 }
 
-void cacs__park_pn(void) { park_self(current()); }
+// The waits of cacs/sync.h and cacs/io.h park with a record on the waiting
+// coroutine's stack that others write while it is switched out: on a shared
+// stack that is the rule of cacs/stack.h broken, so they are refused there
+// (cacs_sleep and cacs_join keep nothing on the stack).
+static void no_shared_park(const cacs_coro *self) {
+  if (__builtin_expect(self->stack.flags & CACS_STACK_SHARED, 0))
+    cacs__fatal("cacs: cacs_park, cacs_park_timeout, or a wait of cacs/sync.h "
+                "or cacs/io.h, in a coroutine on a shared stack: not "
+                "supported (their records live on the waiting stack; "
+                "cacs/stack.h)\n");
+}
+
+void cacs__park_pn(void) {
+  cacs_coro *self = current();
+  no_shared_park(self);
+  park_self(self);
+}
 
 void cacs_wake(cacs_coro *c) {
   if (!c || c->state != CORO_PARKED)
@@ -171,8 +187,7 @@ void cacs_wake(cacs_coro *c) {
   ring_insert_before(S.current, c);
 }
 
-int cacs__park_timeout_pn(int64_t timeout_us) {
-  cacs_coro *self = current();
+static int park_timeout(cacs_coro *self, int64_t timeout_us) {
   if (timeout_us < 0) {
     park_self(self);
     return 0;
@@ -190,12 +205,18 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
   return S.current->wake_result; // resumed: we are current again
 }
 
+int cacs__park_timeout_pn(int64_t timeout_us) {
+  cacs_coro *self = current();
+  no_shared_park(self);
+  return park_timeout(self, timeout_us);
+}
+
 int cacs__sleep_pn(int64_t usec) {
   if (usec <= 0) {
     switch_pn();
     return 0;
   }
-  int r = cacs__park_timeout_pn(usec);
+  int r = park_timeout(current(), usec);
   if (r == ETIMEDOUT)
     return 0;
   errno = r == 0 ? EINTR : r;

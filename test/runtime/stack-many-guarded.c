@@ -27,6 +27,7 @@
 // FALLBACK-NEXT: PASS
 
 #include "cacs/coro.h"
+#include "Inputs/deep-yield.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -35,22 +36,6 @@
 #include <string.h>
 
 static long *results;
-static long reached;
-
-// Five frames down, then suspended with every frame's locals live.
-__attribute__((noinline)) static long deep(int depth, long seed, int yield) {
-  volatile long local[4] = {seed, seed * 3, seed ^ 0x55, depth};
-  long r = 0;
-  if (depth == 0) {
-    if (yield) {
-      ++reached;
-      cacs_yield();
-    }
-  } else {
-    r = deep(depth - 1, seed + 1, yield);
-  }
-  return r + local[0] + local[1] + local[2] + local[3];
-}
 
 static void body(void *arg) {
   long id = (long)(intptr_t)arg;

@@ -39,6 +39,9 @@ enum cacs_stack_flags {
   CACS_STACK_NOGUARD = 1u << 0,  ///< no guard page (saves a VMA; unsafe)
   CACS_STACK_NORANDOM = 1u << 1, ///< start exactly below the header
   CACS_STACK_NOPOOL = 1u << 2,   ///< own mapping, munmap on free
+  /// Run on the thread's shared execution stack of this size instead of a
+  /// stack of its own (coroutines only; see "Shared stacks" below).
+  CACS_STACK_SHARED = 1u << 3,
 };
 
 /// How guard pages are made (cacs_stack_guard_kind).
@@ -67,7 +70,10 @@ typedef struct cacs_stack {
   uint64_t owner_id; ///< shown in the overflow message
   char owner[40];    ///< shown in the overflow message
   struct cacs_stack *reg_next, *reg_prev; ///< per-thread live-stack list
-  void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL)
+  void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
+              ///< CACS_STACK_SHARED: the shared stack it runs on
+  void *save; ///< CACS_STACK_SHARED: its frames while switched out
+  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated
 } cacs_stack;
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
@@ -99,6 +105,56 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// Install the overflow reporter (done automatically by cacs_stack_alloc);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);
+
+// --- Shared stacks ------------------------------------------------------------
+//
+// A coroutine created with CACS_STACK_SHARED has no stack of its own: it runs
+// on its thread's shared execution stack of that size (one per size, made
+// on first use, guarded like any stack), and only its control block and a
+// saved copy of the part of the stack it used live with it. When another
+// coroutine of the same shared stack is resumed, the resident one's used
+// part (from its saved stack pointer to the top) is copied to a private
+// buffer, and the resumed one's copy is put back, at the same addresses; a
+// coroutine resumed while still resident copies nothing. The copying runs
+// on a small per-thread switcher stack.
+//
+// The rule: a pointer to a local of a shared-stack coroutine is valid only
+// while that coroutine runs or is resident. It must not escape a switch:
+// stored where another coroutine can use it while the owner is switched out
+// (a list of waiters, a channel message, a global), it points into whatever
+// coroutine's frames occupy the shared stack then. Pass such data in heap
+// memory instead. (Pointers kept in the coroutine's own frames are fine:
+// they are restored with them.) Generators' stacks are their own, so a
+// generator resumed from a shared-stack coroutine is unaffected; if the
+// generator's body switches the coroutine out, its whole shared stack is
+// saved.
+//
+// What works on a shared stack: cacs_yield and every switch of the
+// scheduler, cacs_sleep, cacs_join, generators, ASan, valgrind, both
+// architectures. Not yet: cacs_park / cacs_park_timeout and the waits of
+// cacs/sync.h and cacs/io.h, whose records live on the waiting stack (the
+// rule above, broken by libcacs itself); a shared-stack coroutine that
+// calls one aborts with a message saying so.
+//
+// Debug mode (CACS_SHARED_STACK_DEBUG=1 in the environment, read once):
+// every shared-stack coroutine gets an execution stack of its own that is
+// copied out and made inaccessible (PROT_NONE) at every switch-out, and
+// made accessible and copied back at switch-in; an access through an
+// escaped pointer while its owner is switched out faults, and the SIGSEGV
+// handler names the coroutine ("cacs: access to a local of coroutine ...
+// while it is switched out"). The copy costs and separate stacks make it a
+// debugging aid, not a way to run.
+//
+// Under ASan the copied range is unpoisoned (ASan's stack poisoning does not
+// travel with the copy); valgrind is told of each copy.
+
+/// The thread's shared execution stack of `size` usable bytes (0: the
+/// default), made on first use; NULL with errno set. For tests and tools.
+cacs_stack *cacs_stack_shared(size_t size);
+/// Bytes of stack the calling thread's shared-stack coroutines have saved
+/// (the resident ones have none saved): what they cost beyond their
+/// control blocks, less the buffers' rounding.
+size_t cacs_stack_shared_saved(void);
 
 /// What an owner of a stack (coroutine, generator) needs besides it under
 /// SafeStack, the AArch64 shadow call stack or ThreadSanitizer; libcacs
