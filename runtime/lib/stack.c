@@ -92,6 +92,7 @@ typedef struct thread_state {
   uint64_t rng;
   void *altstack;
   int registered; // thread-exit destructor armed
+  int exited;     // thread_exit ran: stacks freed later take their slab along
 } thread_state;
 
 static CACS_TLS thread_state T;
@@ -111,6 +112,7 @@ static size_t reclaim_keep; // bytes at the top kept on reclaim (init: a page)
 
 static void thread_exit(void *unused);
 static void shared_thread_exit(void);
+static void free_empty_classes(void);
 
 // Whether MADV_GUARD_INSTALL really guards: the call succeeding is not
 // enough (qemu-user, for one, accepts and ignores advice it does not know),
@@ -219,16 +221,9 @@ static void thread_exit(void *unused) {
   (void)unused;
   shared_thread_exit();
   cacs_stack_pool_trim();
-  // The classes without a slab left (stacks still in use keep theirs).
-  for (size_class **pp = &T.classes; *pp;) {
-    size_class *c = *pp;
-    if (c->all) {
-      pp = &c->next;
-    } else {
-      *pp = c->next;
-      free(c);
-    }
-  }
+  free_empty_classes();
+  // Other destructors (the scheduler's) may free stacks after this one.
+  T.exited = 1;
   if (T.altstack) {
     stack_t ss = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
     sigaltstack(&ss, NULL);
@@ -539,9 +534,25 @@ void cacs_stack_free(cacs_stack *s) {
   if (!sl->in_avail)
     avail_push(c, sl);
   // An empty slab goes back to the kernel unless it is the class's only
-  // place to take a stack from (keeps create/join loops off mmap).
-  if (sl->live == 0 && (c->avail != sl || sl->avail_next))
+  // place to take a stack from (keeps create/join loops off mmap), or the
+  // thread is exiting.
+  if (sl->live == 0 && (c->avail != sl || sl->avail_next || T.exited))
     slab_release(sl);
+  if (T.exited)
+    free_empty_classes();
+}
+
+// The classes without a slab left (stacks still in use keep theirs).
+static void free_empty_classes(void) {
+  for (size_class **pp = &T.classes; *pp;) {
+    size_class *c = *pp;
+    if (c->all) {
+      pp = &c->next;
+    } else {
+      *pp = c->next;
+      free(c);
+    }
+  }
 }
 
 // --- shared stacks (cacs/stack.h, shared_stack.h) ---------------------------
@@ -793,9 +804,11 @@ static void shared_free(cacs_stack *s) {
   T.shared_saved -= s->save_len;
   free(s->save);
   sh->users--;
+  free(s->map);
   if (sh->debug_owner)
     shared_unlink_free(sh);
-  free(s->map);
+  else if (T.exited && !sh->users)
+    shared_thread_exit(); // what thread_exit left for later
 }
 
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
