@@ -2,6 +2,8 @@
 # directory's lit.site.cfg.py says which); the cacs front door and plugins from
 # the build directory.
 import os
+import platform
+import re
 import shutil
 import subprocess
 
@@ -68,6 +70,10 @@ if shutil.which("csmith"):
     config.available_features.add("csmith")
 if shutil.which("cvise") or shutil.which("creduce"):
     config.available_features.add("reducer")
+# Guard regions inside one mapping (MADV_GUARD_INSTALL): Linux >= 6.13.
+_kver = re.match(r"(\d+)\.(\d+)", platform.release())
+if _kver and (int(_kver.group(1)), int(_kver.group(2))) >= (6, 13):
+    config.available_features.add("madv-guard")
 # Unprivileged user namespaces: the way a test run as root can still make a
 # file unreadable (see PreserveNoneList/bad-input-unreadable.test).
 if shutil.which("unshare") and subprocess.run(

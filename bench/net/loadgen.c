@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   loadgen -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-s SIZE]
-//           [-m pingpong|stream|http] [-D DEPTH]
+//           [-m pingpong|stream|http] [-D DEPTH] [-a ADDRS]
 //
 // Opens CONNS connections to 127.0.0.1:PORT and drives them from one thread
 // with epoll (level-triggered):
@@ -16,6 +16,11 @@
 //   http      ping-pong with an HTTP/1.1 GET; the reply must be the fixed
 //             response of net_common.h (for callgrind runs: wrk cannot stop
 //             when a server exits).
+// -a ADDRS: connect from source addresses 127.0.0.1 .. 127.0.0.ADDRS in
+// turn: one address gives a destination about half of the ephemeral port
+// range before connect() slows to a crawl (the kernel looks for a free
+// port among ports of the other parity), so many thousands of connections
+// need several.
 // Every echoed byte is checked against what was sent (the first 8 bytes of a
 // message are its sequence number). Latency = time from the send of a
 // message to the arrival of its last byte, kept in a log-linear histogram
@@ -171,10 +176,28 @@ static void take_in(conn *c, const uint8_t *p, size_t n, uint64_t now,
   }
 }
 
-static int connect_one(int port) {
+static int src_addrs = 1; // -a
+
+// Bind `fd` to source address 127.0.0.(1 + i % src_addrs), its port left
+// for connect() to choose (IP_BIND_ADDRESS_NO_PORT: per destination).
+static void bind_source(int fd, int i) {
+  if (src_addrs <= 1)
+    return;
+  int one = 1;
+  setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+  struct sockaddr_in s;
+  memset(&s, 0, sizeof s);
+  s.sin_family = AF_INET;
+  s.sin_addr.s_addr = htonl(INADDR_LOOPBACK + (uint32_t)(i % src_addrs));
+  if (bind(fd, (struct sockaddr *)&s, sizeof s) < 0)
+    net_die("bind");
+}
+
+static int connect_one(int port, int i) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0)
     net_die("socket");
+  bind_source(fd, i);
   struct sockaddr_in a;
   memset(&a, 0, sizeof a);
   a.sin_family = AF_INET;
@@ -187,6 +210,7 @@ static int connect_one(int port) {
     close(fd);
     usleep(10000);
     fd = socket(AF_INET, SOCK_STREAM, 0);
+    bind_source(fd, i);
   }
   net_tune(fd);
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -215,10 +239,13 @@ int main(int argc, char **argv) {
       mode = v;
     else if (!strcmp(argv[i], "-D"))
       depth = atoi(v);
+    else if (!strcmp(argv[i], "-a"))
+      src_addrs = atoi(v);
     else
       goto usage;
   }
-  if (port <= 0 || nconn < 1 || msg_size < 8 || msg_size > NET_BUF)
+  if (port <= 0 || nconn < 1 || msg_size < 8 || msg_size > NET_BUF ||
+      src_addrs < 1 || src_addrs > 254)
     goto usage;
   if (!strcmp(mode, "stream")) {
     if (depth <= 1)
@@ -250,7 +277,7 @@ int main(int argc, char **argv) {
     net_die("setup");
   uint64_t t0 = now_ns();
   for (int i = 0; i < nconn; ++i) {
-    cs[i].fd = connect_one(port);
+    cs[i].fd = connect_one(port, i);
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &cs[i]};
     epoll_ctl(ep, EPOLL_CTL_ADD, cs[i].fd, &ev);
   }
@@ -311,7 +338,7 @@ int main(int argc, char **argv) {
 usage:
   fprintf(stderr,
           "usage: %s -p PORT [-c CONNS] [-d SECONDS] [-w WARMUP] [-s SIZE] "
-          "[-m pingpong|stream|http] [-D DEPTH]\n",
+          "[-m pingpong|stream|http] [-D DEPTH] [-a ADDRS]\n",
           argv[0]);
   return 64;
 }

@@ -74,6 +74,7 @@ typedef struct sched {
   void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;
   size_t count;
+  size_t shared_users; // coroutines on shared stacks (they need S.slow)
   uint32_t shared_fpenv[2];
   cacs_coro main;
   // Waiting (see "Waiting" below).
@@ -105,11 +106,17 @@ extern CACS_HIDDEN cacs_coro cacs__idle;
 
 // Whether every switch must take cacs__yield_slow whatever the coroutines'
 // flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
-// shadow call stack and the split-stack state are switched there.
+// shadow call stack and the split-stack state are switched there, and
+// shared stacks copied (shared_stack.h).
 static inline unsigned char slow_always(void) {
   return cacs__asan_on() || S.unsafe_sp_slot != NULL || cacs__scs_on ||
-         cacs__tsan_on() || cacs__split_on();
+         cacs__tsan_on() || cacs__split_on() || S.shared_users != 0;
 }
+
+/// Shared stacks (shared_stack.h): suspend `from` (NULL: it is finishing,
+/// do not return) and resume `to` through the switcher stack, which copies
+/// what must be copied.
+CACS_HIDDEN void cacs__shared_enter(cacs_coro *from, cacs_coro *to);
 
 /// Set up the calling thread's scheduler (its main coroutine).
 CACS_HIDDEN void cacs__sched_init(void);

@@ -11,6 +11,7 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "shared_stack.h"
 #include "switch_tools.h"
 
 #include <errno.h>
@@ -19,6 +20,8 @@
 #include <string.h>
 
 void cacs__coro_free(cacs_coro *c) {
+  if ((c->stack.flags & CACS_STACK_SHARED) && --S.shared_users == 0)
+    S.slow = slow_always() || S.fpenv_users != 0;
   if (cacs__split_on())
     __splitstack_releasecontext(c->split_ctx);
   cacs__tool_stacks_free(&c->tools);
@@ -49,7 +52,15 @@ static void coro_main(void *arg, uint64_t first) {
 // frame-pointer chains for gdb, perf, ASan), resume address the start
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
-static void coro_init_stack(cacs_coro *c) {
+static int coro_init_stack(cacs_coro *c) {
+  if (c->stack.flags & CACS_STACK_SHARED) { // kept aside until it first runs
+    void *init[4] = {NULL, (void *)&cacs__trampoline, (void *)&coro_main, c};
+    char *at = cacs__shared_set_image(&c->stack, init, sizeof init);
+    if (!at)
+      return -1;
+    c->sp = at + CACS_CORO_SP_TO_FRAME;
+    return 0;
+  }
   uintptr_t top = (uintptr_t)c->stack.top & ~(uintptr_t)15;
   void **sp = (void **)(top - 32);
   sp[0] = NULL;
@@ -57,6 +68,7 @@ static void coro_init_stack(cacs_coro *c) {
   sp[2] = (void *)&coro_main;
   sp[3] = c;
   c->sp = (char *)sp + CACS_CORO_SP_TO_FRAME;
+  return 0;
 }
 
 // Free the stacks of detached coroutines that have finished (not the
@@ -95,6 +107,14 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
     cacs_stack_free(&c->stack);
     return NULL;
   }
+  if (c->stack.flags & CACS_STACK_SHARED) { // every switch takes the slow path
+    S.shared_users++;
+    S.slow = 1;
+  }
+  if (coro_init_stack(c) != 0) {
+    cacs__coro_free(c);
+    return NULL;
+  }
   c->entry = entry;
   c->arg = arg;
   c->flags = attr->flags;
@@ -105,7 +125,6 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   }
   c->asan_lo = c->stack.lo;
   c->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
-  coro_init_stack(c);
   c->next = c->prev = c;
   return c;
 }

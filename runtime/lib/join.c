@@ -8,6 +8,7 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "shared_stack.h"
 #include "switch_tools.h"
 
 #include <errno.h>
@@ -49,6 +50,11 @@ void cacs_exit(void) {
   asan_start(c, to, 1);
   if (to->tsan_resume)
     __tsan_switch_to_fiber(to->tsan_resume, 0);
+  if (__builtin_expect(S.shared_users != 0, 0)) { // shared_stack.h
+    cacs__shared_exit(&c->stack);
+    if (cacs__shared_via_switcher(&c->stack, &to->stack))
+      cacs__shared_enter(NULL, to); // does not return
+  }
   cacs__coro_resume(to->sp);
 }
 

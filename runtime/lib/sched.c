@@ -20,6 +20,9 @@
 #elif defined(__aarch64__)
 #include "coro_swap_aarch64.h"
 #endif
+#include "shared_stack.h"
+
+#include <stdint.h>
 
 cacs_coro cacs__idle = {.next = &cacs__idle, .prev = &cacs__idle};
 
@@ -72,8 +75,47 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
     from->tsan_resume = __tsan_get_current_fiber();
     __tsan_switch_to_fiber(to->tsan_resume, 0);
   }
-  coro_swap(from, to);
+  // Shared stacks: through the switcher stack when `to`'s frames must be
+  // copied back first (shared_stack.h). The only change to the switch.
+  if (__builtin_expect(S.shared_users != 0, 0) &&
+      cacs__shared_via_switcher(&from->stack, &to->stack))
+    cacs__shared_enter(from, to);
+  else
+    coro_swap(from, to);
   asan_finish(from);
+}
+
+// --- shared stacks (shared_stack.h) -------------------------------------------
+
+// The switch cacs__shared_enter is making: read on the switcher stack.
+static CACS_TLS cacs_coro *shared_from, *shared_to;
+
+// Not instrumented: ASan does not know the switcher stack, and would warn
+// at the noreturn call of a function instrumented (__asan_handle_no_return).
+__attribute__((no_sanitize("address"))) static void
+switcher_main(void *arg, uint64_t first) {
+  (void)arg, (void)first;
+  cacs_coro *from = shared_from, *to = shared_to;
+  cacs__shared_xfer(from ? &from->stack : NULL, from ? &from->sp : NULL,
+                    &to->stack, &to->sp);
+  cacs__coro_resume(to->sp);
+}
+
+void cacs__shared_enter(cacs_coro *from, cacs_coro *to) {
+  shared_from = from;
+  shared_to = to;
+  // A fresh context at the top of the switcher stack, laid out as a fresh
+  // coroutine's (coro.c): what it did last time is over.
+  void **sp = (void **)((uintptr_t)cacs__shared_switcher() - 32);
+  sp[0] = NULL;
+  sp[1] = (void *)&cacs__trampoline;
+  sp[2] = (void *)&switcher_main;
+  sp[3] = NULL;
+  void *ctx = (char *)sp + CACS_CORO_SP_TO_FRAME; // a context is its sp
+  if (from)
+    coro_swap(from, (cacs_coro *)&ctx);
+  else
+    cacs__coro_resume(ctx);
 }
 
 // The default-convention entry under the public name (the waiting calls'

@@ -158,7 +158,23 @@ static void service_main(void *arg) {
   }
 }
 
-void cacs__park_pn(void) { park_self(current()); }
+// The waits of cacs/sync.h and cacs/io.h park with a record on the waiting
+// coroutine's stack that others write while it is switched out: on a shared
+// stack that is the rule of cacs/stack.h broken, so they are refused there
+// (cacs_sleep and cacs_join keep nothing on the stack).
+static void no_shared_park(const cacs_coro *self) {
+  if (__builtin_expect(self->stack.flags & CACS_STACK_SHARED, 0))
+    cacs__fatal("cacs: cacs_park, cacs_park_timeout, or a wait of cacs/sync.h "
+                "or cacs/io.h, in a coroutine on a shared stack: not "
+                "supported (their records live on the waiting stack; "
+                "cacs/stack.h)\n");
+}
+
+void cacs__park_pn(void) {
+  cacs_coro *self = current();
+  no_shared_park(self);
+  park_self(self);
+}
 
 void cacs_wake(cacs_coro *c) {
   if (!c || c->state != CORO_PARKED)
@@ -174,8 +190,7 @@ void cacs_wake(cacs_coro *c) {
 // 0 if woken, ETIMEDOUT, or ENOMEM if no timer could be armed. Inlined
 // into the preserve_none entries only (see park_self).
 static inline __attribute__((always_inline)) int
-park_timeout(int64_t timeout_us) {
-  cacs_coro *self = current();
+park_timeout(cacs_coro *self, int64_t timeout_us) {
   if (timeout_us < 0) {
     park_self(self);
     return 0;
@@ -194,7 +209,9 @@ park_timeout(int64_t timeout_us) {
 }
 
 int cacs__park_timeout_pn(int64_t timeout_us) {
-  int r = park_timeout(timeout_us);
+  cacs_coro *self = current();
+  no_shared_park(self);
+  int r = park_timeout(self, timeout_us);
   if (__builtin_expect(r != 0, 0)) {
     errno = r;
     return -1;
@@ -207,7 +224,7 @@ int cacs__sleep_pn(int64_t usec) {
     switch_pn();
     return 0;
   }
-  int r = park_timeout(usec);
+  int r = park_timeout(current(), usec);
   if (r == ETIMEDOUT)
     return 0;
   errno = r == 0 ? EINTR : r;

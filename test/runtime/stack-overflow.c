@@ -7,6 +7,9 @@
 // RUN: ulimit -c 0; not --crash %t overflow 2>&1 | FileCheck %s
 // RUN: ulimit -c 0; not --crash %t overflow-gen 2>&1 | FileCheck %s --check-prefix=GEN
 // RUN: ulimit -c 0; not --crash %t segv 2>&1 | FileCheck %s --check-prefix=OTHER
+// The fallback guard of kernels without MADV_GUARD_INSTALL (stack.h):
+// RUN: env CACS_STACK_GUARD=mprotect %t stacks | FileCheck %s --check-prefix=STACKS
+// RUN: ulimit -c 0; env CACS_STACK_GUARD=mprotect not --crash %t overflow 2>&1 | FileCheck %s
 // RUN: %clang -O2 -fno-omit-frame-pointer -I%cacs_include %s %cacs_rt_x86_64 -o %t2
 // RUN: ulimit -c 0; not --crash %t2 overflow 2>&1 | FileCheck %s
 //

@@ -1,11 +1,21 @@
 //===- cacs/stack.h - Coroutine stacks --------------------------*- C -*-===//
 //
-// mmap'ed stacks with a PROT_NONE guard page below, a randomized start offset
-// (spreads the hot top-of-stack lines of many identical coroutines over L1D
-// sets), per-thread pooling with MADV_DONTNEED reclaim, valgrind stack
-// registration, and a SIGSEGV handler (on a per-thread alternate signal
-// stack) that reports an overflow into a guard page with the owner's name,
-// then aborts.
+// Stacks with a guard page below, a randomized start offset (spreads the hot
+// top-of-stack lines of many identical coroutines over L1D sets), valgrind
+// stack registration, and a SIGSEGV handler (on a per-thread alternate
+// signal stack) that reports an overflow into a guard page with the owner's
+// name, then aborts.
+//
+// Stacks of one size are slots of large per-thread mappings (slabs), reused
+// across coroutines; an idle stack's pages go back to the kernel as
+// cacs_stack_set_reclaim says. The guard page is a guard region
+// (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the slab one mapping, so
+// the number of guarded stacks is bounded by memory alone. Older kernels
+// (and qemu-user) get the fallback: a PROT_NONE page, which splits the slab,
+// two mappings per stack, allowed up to (vm.max_map_count - 4096) / 2 guarded
+// stacks per process; past that, allocation fails with ENOMEM and a message
+// on stderr naming vm.max_map_count (never a crash). Unguarded stacks
+// (CACS_STACK_NOGUARD) and shared stacks never split a mapping.
 //
 // Thread model: a stack is allocated, used and freed on one thread; the pool
 // and the overflow registry are thread-local.
@@ -28,7 +38,23 @@ extern "C" {
 enum cacs_stack_flags {
   CACS_STACK_NOGUARD = 1u << 0,  ///< no guard page (saves a VMA; unsafe)
   CACS_STACK_NORANDOM = 1u << 1, ///< start exactly below the header
-  CACS_STACK_NOPOOL = 1u << 2,   ///< munmap on free instead of pooling
+  CACS_STACK_NOPOOL = 1u << 2,   ///< own mapping, munmap on free
+  /// Run on the thread's shared execution stack of this size instead of a
+  /// stack of its own (coroutines only; see "Shared stacks" below).
+  CACS_STACK_SHARED = 1u << 3,
+};
+
+/// How guard pages are made (cacs_stack_guard_kind).
+enum cacs_stack_guard_kind {
+  CACS_STACK_GUARD_MADVISE = 1,  ///< MADV_GUARD_INSTALL: no mapping per guard
+  CACS_STACK_GUARD_MPROTECT = 2, ///< fallback: two mappings per guard
+};
+
+/// What happens to an idle (freed, pooled) stack's pages.
+enum cacs_stack_reclaim {
+  CACS_STACK_RECLAIM_NONE = 0,     ///< keep them (fastest reuse)
+  CACS_STACK_RECLAIM_FREE = 1,     ///< MADV_FREE: the kernel takes them lazily
+  CACS_STACK_RECLAIM_DONTNEED = 2, ///< MADV_DONTNEED at once (the default)
 };
 
 /// Descriptor placed at the very top of the stack mapping. Owners put their
@@ -44,6 +70,10 @@ typedef struct cacs_stack {
   uint64_t owner_id; ///< shown in the overflow message
   char owner[40];    ///< shown in the overflow message
   struct cacs_stack *reg_next, *reg_prev; ///< per-thread live-stack list
+  void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
+              ///< CACS_STACK_SHARED: the shared stack it runs on
+  void *save; ///< CACS_STACK_SHARED: its frames while switched out
+  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated
 } cacs_stack;
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
@@ -58,13 +88,73 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
 void cacs_stack_free(cacs_stack *s);
 /// Set the name reported on overflow (truncated to 39 characters).
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id);
-/// Unmap every pooled stack of the calling thread.
+/// Unmap the calling thread's slabs that hold no stack in use.
 void cacs_stack_pool_trim(void);
-/// Number of stacks currently pooled on the calling thread.
+/// Number of freed stacks of the calling thread waiting for reuse.
 size_t cacs_stack_pool_count(void);
+/// CACS_STACK_GUARD_MADVISE when the kernel's guard regions work, else
+/// CACS_STACK_GUARD_MPROTECT; the environment variable
+/// CACS_STACK_GUARD=mprotect forces the fallback (read once, at first use).
+int cacs_stack_guard_kind(void);
+/// Set what freeing a pooled stack does with its pages (process-wide):
+/// `mode` a cacs_stack_reclaim, applied to all but the top `keep_bytes`
+/// (rounded up to pages; the default keeps one page, touched again at once
+/// on reuse). The environment variable CACS_STACK_RECLAIM=none|free|dontneed
+/// sets the mode at start. 0, or -1 for an unknown mode.
+int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// Install the overflow reporter (done automatically by cacs_stack_alloc);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);
+
+// --- Shared stacks ------------------------------------------------------------
+//
+// A coroutine created with CACS_STACK_SHARED has no stack of its own: it runs
+// on its thread's shared execution stack of that size (one per size, made
+// on first use, guarded like any stack), and only its control block and a
+// saved copy of the part of the stack it used live with it. When another
+// coroutine of the same shared stack is resumed, the resident one's used
+// part (from its saved stack pointer to the top) is copied to a private
+// buffer, and the resumed one's copy is put back, at the same addresses; a
+// coroutine resumed while still resident copies nothing. The copying runs
+// on a small per-thread switcher stack.
+//
+// The rule: a pointer to a local of a shared-stack coroutine is valid only
+// while that coroutine runs or is resident. It must not escape a switch:
+// stored where another coroutine can use it while the owner is switched out
+// (a list of waiters, a channel message, a global), it points into whatever
+// coroutine's frames occupy the shared stack then. Pass such data in heap
+// memory instead. (Pointers kept in the coroutine's own frames are fine:
+// they are restored with them.) Generators' stacks are their own, so a
+// generator resumed from a shared-stack coroutine is unaffected; if the
+// generator's body switches the coroutine out, its whole shared stack is
+// saved.
+//
+// What works on a shared stack: cacs_yield and every switch of the
+// scheduler, cacs_sleep, cacs_join, generators, ASan, valgrind, both
+// architectures. Not yet: cacs_park / cacs_park_timeout and the waits of
+// cacs/sync.h and cacs/io.h, whose records live on the waiting stack (the
+// rule above, broken by libcacs itself); a shared-stack coroutine that
+// calls one aborts with a message saying so.
+//
+// Debug mode (CACS_SHARED_STACK_DEBUG=1 in the environment, read once):
+// every shared-stack coroutine gets an execution stack of its own that is
+// copied out and made inaccessible (PROT_NONE) at every switch-out, and
+// made accessible and copied back at switch-in; an access through an
+// escaped pointer while its owner is switched out faults, and the SIGSEGV
+// handler names the coroutine ("cacs: access to a local of coroutine ...
+// while it is switched out"). The copy costs and separate stacks make it a
+// debugging aid, not a way to run.
+//
+// Under ASan the copied range is unpoisoned (ASan's stack poisoning does not
+// travel with the copy); valgrind is told of each copy.
+
+/// The thread's shared execution stack of `size` usable bytes (0: the
+/// default), made on first use; NULL with errno set. For tests and tools.
+cacs_stack *cacs_stack_shared(size_t size);
+/// Bytes of stack the calling thread's shared-stack coroutines have saved
+/// (the resident ones have none saved): what they cost beyond their
+/// control blocks, less the buffers' rounding.
+size_t cacs_stack_shared_saved(void);
 
 /// What an owner of a stack (coroutine, generator) needs besides it under
 /// SafeStack, the AArch64 shadow call stack or ThreadSanitizer; libcacs
