@@ -24,7 +24,8 @@
 //    a digest of the flags and lists, and a line marker per list file, so
 //    compiler caches hash the lists and a compile of a preprocessed file
 //    (distcc's server) can check that it has the same settings;
-//  - --version prints clang's banner first, then the cacs line;
+//  - --version prints clang's banner first, then the cacs line; --help
+//    clang's help, then the cacs flags;
 //  - a command line that came in a response file goes on in one.
 //
 // Like clang with its own runtimes, it adds libcacs's include and library
@@ -78,6 +79,7 @@ struct CACSFlags {
   unsigned Choice[cacs::NumSettings] = {};
   std::vector<std::string> ListFiles;
   bool Version = false;
+  bool Help = false;       // --help, -help
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
   bool SaveTemps = false;  // -save-temps[=...]: cc1 compiles IR
   bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
@@ -316,6 +318,8 @@ scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
       F.SaveTemps = true;
     } else if (A == "--version") {
       F.Version = true;
+    } else if (A == "--help" || A == "-help") {
+      F.Help = true;
     } else if (A.consume_front("--target=")) {
       F.Target = A.str();
     } else if ((A == "-target" || A == "--target") && I + 1 < Args.size()) {
@@ -738,6 +742,15 @@ int run(Invocation &I) {
     outs() << "cacs version " << CACS_VERSION << " (" << CACS_BUILD_ID
            << ", preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
            << CACS_LLVM_BINDIR << ")\n";
+    return RC;
+  }
+  // --help: clang's options, then the cacs flags.
+  if (I.F.Help) {
+    int RC = runAndWait(I.Prog, I.RealDriver, NewArgs);
+    outs() << "\nCACS OPTIONS (cacs " << CACS_VERSION
+           << "; the front door also adds libcacs's include and library "
+              "directories):\n";
+    cacs::printFrontDoorFlags(outs(), cacs::HelpFormat::Text);
     return RC;
   }
   if (I.FromResponseFile)
