@@ -3,6 +3,7 @@
 #   P/lib/CACSPasses.so, CACSClangPlugin.so   the plugins (next to bin/..)
 #   P/share/cacs/cacs-settings.h          the settings header the front door
 #                                         includes
+#   P/share/man/man1/cacs.1               the front door's man page
 #   P/include/cacs/*.h *.hpp              the libcacs headers
 #   P/lib/libcacs.a, libcacs_io.a         libcacs and its I/O module, host
 #   P/lib/aarch64-linux-gnu/libcacs*.a    the same for AArch64 (cross build)
@@ -21,6 +22,7 @@ install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink clang
 # The front door looks for the plugins in ../lib, whatever libdir is.
 install(TARGETS CACSPasses CACSClangPlugin LIBRARY DESTINATION lib)
 install(FILES ${CMAKE_BINARY_DIR}/share/cacs/cacs-settings.h DESTINATION share/cacs)
+install(FILES ${CMAKE_BINARY_DIR}/share/man/man1/cacs.1 DESTINATION share/man/man1)
 
 set(CACS_CMAKE_DIR lib/cmake/cacs)
 if(TARGET cacs)

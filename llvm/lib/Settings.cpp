@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace cacs;
@@ -52,4 +53,73 @@ std::string cacs::normalizeListPath(StringRef Path) {
   sys::fs::make_absolute(P);
   sys::path::remove_dots(P, /*remove_dot_dot=*/true);
   return std::string(P);
+}
+
+/// Text with the man page's escapes: a minus sign is "\-" in roff.
+static std::string roff(StringRef Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '-' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
+/// Writes \p Text wrapped at 80 columns, each line indented by \p Indent.
+static void wrap(raw_ostream &OS, StringRef Text, unsigned Indent) {
+  unsigned Col = 0;
+  SmallVector<StringRef, 32> Words;
+  Text.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef W : Words) {
+    if (Col > Indent && Col + 1 + W.size() > 80) {
+      OS << "\n";
+      Col = 0;
+    }
+    if (Col == 0) {
+      OS.indent(Indent);
+      Col = Indent;
+    } else {
+      OS << ' ';
+      ++Col;
+    }
+    OS << W;
+    Col += W.size();
+  }
+  OS << "\n";
+}
+
+void cacs::printFrontDoorFlags(raw_ostream &OS, HelpFormat Format) {
+  for (const Setting &S : Settings) {
+    if (!S.FrontDoorFlag)
+      continue;
+    std::string Spelling = ("-f" + S.name()).str();
+    std::string Default;
+    switch (S.Kind) {
+    case Setting::Flag:
+      Spelling = (Twine(Spelling) + ", -fno-" + S.name()).str();
+      Default = S.Default ? "on" : "off";
+      break;
+    case Setting::List:
+      Spelling += "=<file>";
+      break;
+    case Setting::Choice: {
+      Spelling += "=<";
+      for (size_t I = 0; I < S.Choices.size(); ++I)
+        Spelling += ((I ? "|" : "") + S.Choices[I]).str();
+      Spelling += ">";
+      Default = S.Choices[0].str();
+      break;
+    }
+    }
+    std::string Text = S.Description.str() + ".";
+    if (!Default.empty())
+      Text += " Default: " + Default + ".";
+    if (Format == HelpFormat::Man) {
+      OS << ".TP\n.B " << roff(Spelling) << "\n" << roff(Text) << "\n";
+      continue;
+    }
+    OS << "  " << Spelling << "\n";
+    wrap(OS, Text, 6);
+  }
 }

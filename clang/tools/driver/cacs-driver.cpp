@@ -24,8 +24,13 @@
 //    a digest of the flags and lists, and a line marker per list file, so
 //    compiler caches hash the lists and a compile of a preprocessed file
 //    (distcc's server) can check that it has the same settings;
-//  - --version prints clang's banner first, then the cacs line;
+//  - --version prints clang's banner first, then the cacs line; --help
+//    clang's help, then the cacs flags;
 //  - a command line that came in a response file goes on in one.
+//
+// Like clang with its own runtimes, it adds libcacs's include and library
+// directories (build tree or installed prefix) for the targets libcacs is
+// built for, unless the command line gives directories that hold them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +53,8 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <array>
 #include <cerrno>
@@ -72,6 +79,7 @@ struct CACSFlags {
   unsigned Choice[cacs::NumSettings] = {};
   std::vector<std::string> ListFiles;
   bool Version = false;
+  bool Help = false;       // --help, -help
   bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
   bool SaveTemps = false;  // -save-temps[=...]: cc1 compiles IR
   bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
@@ -80,6 +88,15 @@ struct CACSFlags {
   bool HasIRInput = false; // .ll/.bc inputs skip the clang plugin
   bool DepFile = false;    // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
   bool FoundCACSFlag = false;
+  /// The target the command names (--target=, -target), or empty.
+  std::string Target;
+  /// -m32, -mx32, -m16, -mabi=ilp32, -mbig-endian: not the ABI libcacs was
+  /// built for, whatever the triple says.
+  bool OtherABI = false;
+  bool NoStdInc = false; // -nostdinc
+  /// The directories the command searches for headers (-I, -isystem,
+  /// -idirafter) and for libraries (-L), in order.
+  std::vector<std::string> IncludeDirs, LibraryDirs;
   /// What the command line gives the linker, in order: -Wl, (split at
   /// commas), -Xlinker, -z.
   std::vector<std::string> LinkerArgs;
@@ -253,6 +270,30 @@ void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
   }
 }
 
+/// A search directory option of one of \p Spellings, joined (-Idir) or
+/// separate (-I dir): record the directory in \p Dirs and return true. A
+/// separate directory argument is passed on to \p Out here, and \p I moved
+/// past it, so that the caller passes on the option itself.
+bool takeSearchDir(StringRef A, ArrayRef<const char *> Args, size_t &I,
+                   std::initializer_list<StringRef> Spellings,
+                   std::vector<std::string> &Dirs,
+                   std::vector<const char *> &Out) {
+  for (StringRef Spelling : Spellings) {
+    if (!A.starts_with(Spelling))
+      continue;
+    if (A.size() > Spelling.size()) {
+      Dirs.push_back(A.drop_front(Spelling.size()).str());
+      return true;
+    }
+    if (I + 1 >= Args.size())
+      return false;
+    Out.push_back(Args[I++]);
+    Dirs.push_back(Args[I]);
+    return true;
+  }
+  return false;
+}
+
 /// Scan (a response-file-expanded copy of) the arguments for what the front
 /// door must know. Returns the arguments with the cacs flags removed.
 std::vector<const char *>
@@ -277,6 +318,24 @@ scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
       F.SaveTemps = true;
     } else if (A == "--version") {
       F.Version = true;
+    } else if (A == "--help" || A == "-help") {
+      F.Help = true;
+    } else if (A.consume_front("--target=")) {
+      F.Target = A.str();
+    } else if ((A == "-target" || A == "--target") && I + 1 < Args.size()) {
+      F.Target = Args[I + 1];
+      Out.push_back(Args[I++]);
+    } else if (A == "-m32" || A == "-mx32" || A == "-m16" ||
+               A == "-mabi=ilp32" || A == "-mbig-endian") {
+      F.OtherABI = true;
+    } else if (A == "-m64" || A == "-mlittle-endian") {
+      F.OtherABI = false;
+    } else if (A == "-nostdinc") {
+      F.NoStdInc = true;
+    } else if (takeSearchDir(A, Args, I, {"-I", "-isystem", "-idirafter"},
+                             F.IncludeDirs, Out) ||
+               takeSearchDir(A, Args, I, {"-L"}, F.LibraryDirs, Out)) {
+      // The directory was recorded (and a separate argument passed on).
     } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
                A == "-M" || A == "-MM") {
       F.NoLink = true;
@@ -390,6 +449,10 @@ struct Invocation {
   std::vector<std::string> Lists;     ///< Each list file's normalized path.
   std::string Pragma; ///< The settings pragma; empty without cacs flags.
 
+  // findRuntime: libcacs's directories for this command's target; empty
+  // where there is none or the command gives its own.
+  std::string RuntimeInclude, RuntimeLib;
+
   // buildCommand
   std::string PassPlugin;
   std::vector<std::string> Added; ///< What goes before Rest.
@@ -446,6 +509,62 @@ void parseCommandLine(Invocation &I) {
   }
 }
 
+/// The architecture libcacs calls the command's target (the name of its
+/// library directory), or empty if libcacs is not built for it: x86-64 and
+/// AArch64 Linux, little-endian, LP64.
+std::string runtimeArch(const CACSFlags &F) {
+  Triple T(F.Target.empty() ? sys::getDefaultTargetTriple()
+                            : Triple::normalize(F.Target));
+  if (F.OtherABI || !T.isOSLinux() || T.isArch32Bit())
+    return "";
+  if (T.getArch() == Triple::x86_64 && T.getEnvironment() != Triple::GNUX32)
+    return "x86_64";
+  if (T.getArch() == Triple::aarch64 && T.getEnvironment() != Triple::GNUILP32)
+    return "aarch64";
+  return "";
+}
+
+/// Does one of \p Dirs hold \p File?
+bool anyHolds(ArrayRef<std::string> Dirs, StringRef File) {
+  return any_of(Dirs, [&](const std::string &D) {
+    SmallString<256> P(D);
+    sys::path::append(P, File);
+    return sys::fs::exists(P);
+  });
+}
+
+/// Where libcacs is for this command's target, as clang finds its own
+/// runtimes: in the build tree this front door was built in (the headers in
+/// the source tree, each architecture's libraries in runtime/<arch>), or in
+/// the prefix it was installed to (P/include; P/lib for the architecture it
+/// runs on, P/lib/<arch>-linux-gnu for another). Only what exists, and only
+/// what the command does not give already.
+void findRuntime(Invocation &I) {
+  std::string Arch = runtimeArch(I.F);
+  if (Arch.empty())
+    return;
+  SmallString<256> Root(sys::path::parent_path(sys::path::parent_path(I.Self)));
+  SmallString<256> Include, Lib(Root);
+  if (sys::fs::equivalent(Root, CACS_BUILD_DIR)) {
+    Include = CACS_RUNTIME_INCLUDE_DIR;
+    sys::path::append(Lib, "runtime", Arch);
+  } else {
+    Include = Root;
+    sys::path::append(Include, "include");
+    sys::path::append(Lib, "lib");
+    if (Arch != CACS_HOST_ARCH)
+      sys::path::append(Lib, Arch + "-linux-gnu");
+  }
+  std::string Header =
+      (Twine("cacs") + sys::path::get_separator() + "coro.h").str();
+  if (!I.F.NoStdInc && anyHolds({std::string(Include)}, Header) &&
+      !anyHolds(I.F.IncludeDirs, Header))
+    I.RuntimeInclude = std::string(Include);
+  if (anyHolds({std::string(Lib)}, "libcacs.a") &&
+      !anyHolds(I.F.LibraryDirs, "libcacs.a"))
+    I.RuntimeLib = std::string(Lib);
+}
+
 /// What follows from the flags: the settings the command line does not
 /// spell, the lists' texts (each checked), and the settings pragma, which
 /// preprocessed inputs must match.
@@ -468,6 +587,7 @@ void decide(Invocation &I) {
 
   I.Pragma = F.FoundCACSFlag ? settingsPragma(F, I.ListTexts) : "";
   checkPreprocessedInputs(I.Prog, I.Rest, I.Pragma);
+  findRuntime(I);
 }
 
 /// Loads the plugins into every compile job, and defines the macros code
@@ -575,6 +695,19 @@ void addSettingsHeader(Invocation &I) {
   I.Added.push_back("--end-no-unused-arguments");
 }
 
+/// libcacs's directories (see findRuntime): unused by a compile-only or a
+/// link-only job, and no warning then.
+void addRuntimeDirs(Invocation &I) {
+  if (I.RuntimeInclude.empty() && I.RuntimeLib.empty())
+    return;
+  I.Added.push_back("--start-no-unused-arguments");
+  if (!I.RuntimeInclude.empty())
+    I.Added.push_back("-I" + I.RuntimeInclude);
+  if (!I.RuntimeLib.empty())
+    I.Added.push_back("-L" + I.RuntimeLib);
+  I.Added.push_back("--end-no-unused-arguments");
+}
+
 /// A full-LTO link runs the cacs passes inside lld; the settings of each
 /// compile step travel in the IR.
 void addLTOLink(Invocation &I) {
@@ -591,6 +724,7 @@ void buildCommand(Invocation &I) {
   addDepFileEntries(I);
   addSettingsHeader(I);
   addLTOLink(I);
+  addRuntimeDirs(I);
 }
 
 /// Runs the stock driver with our arguments first (after a user's "--" they
@@ -608,6 +742,15 @@ int run(Invocation &I) {
     outs() << "cacs version " << CACS_VERSION << " (" << CACS_BUILD_ID
            << ", preserve_none toolchain) on LLVM " << CACS_LLVM_VERSION << " ("
            << CACS_LLVM_BINDIR << ")\n";
+    return RC;
+  }
+  // --help: clang's options, then the cacs flags.
+  if (I.F.Help) {
+    int RC = runAndWait(I.Prog, I.RealDriver, NewArgs);
+    outs() << "\nCACS OPTIONS (cacs " << CACS_VERSION
+           << "; the front door also adds libcacs's include and library "
+              "directories):\n";
+    cacs::printFrontDoorFlags(outs(), cacs::HelpFormat::Text);
     return RC;
   }
   if (I.FromResponseFile)

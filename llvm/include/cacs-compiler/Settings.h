@@ -33,6 +33,10 @@
 
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace cacs {
 
 /// The settings, in the order of Settings.def.
@@ -147,6 +151,14 @@ void applySetting(const SettingArg &A);
 /// (1-based), for each of a list's MaxFiles.
 inline constexpr llvm::StringLiteral SettingsPragmaMacro = "__CACS_SETTINGS";
 inline constexpr llvm::StringLiteral ListFileMacroPrefix = "__CACS_LIST_";
+
+/// How printFrontDoorFlags writes: plain text (the end of the front door's
+/// --help) or roff (the man page, cacs.1).
+enum class HelpFormat { Text, Man };
+
+/// The flags the front door takes, each with its spellings, its description
+/// and its default, from the table.
+void printFrontDoorFlags(llvm::raw_ostream &OS, HelpFormat Format);
 
 /// The path under which a list file is read and recorded.
 std::string normalizeListPath(llvm::StringRef Path);

@@ -35,7 +35,7 @@ cacs-apn and runs fewer tests where a project has many.
 
 lua      Lua 5.4 (src/*.c but luac.c). API: lua_*, luaL_*, luaopen_*;
          listed: Lua's internal luaX_* functions and all static ones. Tests:
-         the Lua scripts in scripts/difftest-lib/lua/ (coroutines,
+         the Lua scripts in scripts/cacs_tools/difftest/lua/ (coroutines,
          pcall/error, the interpreter in general); their output must equal
          the stock build's. (Debian's source package does not carry Lua's
          own test suite.)
@@ -62,7 +62,7 @@ sqlite   SQLite 3.40: the amalgamation (sqlite3.c, one unit of 250,000
          sqlite3_*; listed: the rest, nearly all static. Function pointers
          everywhere: the VFS, virtual-table methods, SQL functions,
          collations, sqlite3_exec callbacks; the VDBE's big switch. Tests:
-         the SQL scripts in scripts/difftest-lib/sqlite/ through the shell
+         the SQL scripts in scripts/cacs_tools/difftest/sqlite/ through the shell
          (joins, triggers, recursive CTEs, window functions, collations,
          JSON, FTS5, R*Tree, savepoints and rollbacks, WAL, ATTACH, VACUUM,
          and errors, whose messages go to stderr, compared too), then
@@ -90,7 +90,7 @@ mawk     mawk 1.3.4 (an AWK interpreter; its configure runs once, with
          compiler on a bad expression, variadic error reporting, fork and
          pipes.
          Tests: its own test/mawktest and test/fpe_test (their report
-         lines), and the scripts of scripts/difftest-lib/mawk/ (with their
+         lines), and the scripts of scripts/cacs_tools/difftest/mawk/ (with their
          .dat input), whose output, errors and exit status must equal the
          stock build's.
 --arch aarch64 cross-compiles and runs the tests under qemu-aarch64.
@@ -108,7 +108,7 @@ import time
 
 from .common import ROOT, log, run, run_tool
 
-SCRIPTS = os.path.join(ROOT, "scripts", "difftest-lib", "lua")
+SCRIPTS = os.path.join(ROOT, "scripts", "cacs_tools", "difftest", "lua")
 CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "cacs-difftest")
 DEB_SRC = "/etc/apt/sources.list.d/cacs-deb-src.sources"
 
@@ -361,7 +361,7 @@ class Sqlite(Project):
     stock_must_pass = False  # the scripts' SQL errors exit 1 on purpose
     pn_files = ("shell.c",)  # sqlite3.c would take as long as a build
     AMALGAMATION = "cacs-amalgamation"  # made from the source tree, beside it
-    SCRIPTS = os.path.join(ROOT, "scripts", "difftest-lib", "sqlite")
+    SCRIPTS = os.path.join(ROOT, "scripts", "cacs_tools", "difftest", "sqlite")
 
     @classmethod
     def prepare(cls, src):
@@ -486,7 +486,7 @@ class Mawk(Project):
     pn_files = ("execute.c", "regexp.c")
     stock_must_pass = False  # features.awk ends on a bad regular expression
     CONFIG = "cacs-config"  # config.h as configure makes it, beside the source
-    SCRIPTS = os.path.join(ROOT, "scripts", "difftest-lib", "mawk")
+    SCRIPTS = os.path.join(ROOT, "scripts", "cacs_tools", "difftest", "mawk")
     UNITS = ("parse scan memory main hash execute code da error init bi_vars cast print bi_funct kw jmp "
              "array field split re_cmpl regexp zmalloc fin files scancode matherr fcall version").split()
 
@@ -530,7 +530,7 @@ class Mawk(Project):
     def tests(self, exes, runp, work):
         """(test, output, exit status, stderr, timed out): mawk's own
         tests (test/mawktest, test/fpe_test, with the examples they use)
-        and the scripts of scripts/difftest-lib/mawk/ (with WHINY_USERS)."""
+        and the scripts of scripts/cacs_tools/difftest/mawk/ (with WHINY_USERS)."""
         os.makedirs(work, exist_ok=True)
         for d in ("test", "examples"):
             shutil.rmtree(os.path.join(work, d), ignore_errors=True)

@@ -12,7 +12,7 @@ import sys
 import time
 
 _HERE = os.path.dirname(os.path.realpath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))  # scripts/difftest-lib/difftest_lib
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))  # scripts/cacs_tools/difftest
 AARCH64_SYSROOT = "/usr/aarch64-linux-gnu"
 AARCH64_FLAGS = ["--target=aarch64-linux-gnu"]
 CSMITH_INCLUDE = "/usr/include/csmith"

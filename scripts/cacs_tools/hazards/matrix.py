@@ -8,7 +8,7 @@ cell (a shape in a group) gets its own outcome."""
 import os
 import re
 
-from difftest_lib import common
+from ..difftest import common
 
 from . import hazards as hz
 from . import program
