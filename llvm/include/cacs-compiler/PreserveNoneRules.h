@@ -323,6 +323,11 @@ bool jumpTargetLacksRegister(const llvm::CallBase &CB, const RuleContext &RC);
 /// the same address, reaches the resolver.
 bool mustBindAtLoadTime(const llvm::Function &F, const RuleContext &RC);
 
+/// Gives \p To the code generation settings of \p From that a function
+/// cacs makes must not lose (target features, frame pointers, branch
+/// protection, stack probes, entry instrumentation, ...).
+void copyCodeGenSettings(llvm::Function &To, const llvm::Function &From);
+
 /// What a C-convention wrapper around a preserve_none call is for.
 enum class WrapperKind {
   /// The list's `<name>.cacs_c_entry`: stands for the function wherever its

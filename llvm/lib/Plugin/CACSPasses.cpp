@@ -10,14 +10,15 @@
 //      auto-preserve-none, auto-preserve-none<lto>, preserve-none-safety,
 //      preserve-none-safety<O0>,
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
-//      preserve-none-callee-saved<lto>, instack-yield;
+//      preserve-none-callee-saved<lto>, instack-yield, tls-migration,
+//      tls-migration<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
-//    as the settings of the compilation ask: the list at its start,
-//    AutoPreserveNone and the safety checks at its end (after the in-stack
+//    as the settings of the compilation ask: the thread-local accessors
+//    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and the safety checks at its end (after the in-stack
 //    yields' frames);
 //  - in the full-LTO link pipeline, where the settings are read back from the
-//    IR: the list at its start, AutoPreserveNone and the safety checks at its
-//    end.
+//    IR: the thread-local accessors and the list at its start,
+//    AutoPreserveNone and the safety checks at its end.
 //
 // The list runs first because it changes conventions that code compiled
 // without it may disagree with; run later, the link's InstCombine would have
@@ -33,6 +34,7 @@
 #include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneList.h"
 #include "cacs-compiler/PreserveNoneSafety.h"
+#include "cacs-compiler/TLSMigration.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -59,6 +61,10 @@ std::vector<std::string> listFilesFromSettings() {
 /// The per-TU head of the pipeline: what the list names also seeds
 /// AutoPreserveNone.
 void addPerTUStartPasses(ModulePassManager &MPM) {
+  // Before EarlyCSE, GVN and LICM, which would reuse thread-local addresses
+  // across switches.
+  if (flagSetting(SettingID::CoroutineMigration))
+    MPM.addPass(TLSMigrationPass(TLSMigrationPass::Phase::PerTU));
   if (!preserveNoneListFiles().empty())
     MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
 }
@@ -77,6 +83,8 @@ void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
 /// what the compile steps recorded, and does nothing where they recorded
 /// nothing.
 void addLTOLinkStartPasses(ModulePassManager &MPM) {
+  // The functions compiled with -fcoroutine-migration, inlined into or not.
+  MPM.addPass(TLSMigrationPass(TLSMigrationPass::Phase::LTOLink));
   MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
 }
 
@@ -90,6 +98,12 @@ void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   if (Name == "auto-preserve-none") {
     MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
+    return true;
+  }
+  if (Name == "tls-migration" || Name == "tls-migration<lto>") {
+    MPM.addPass(TLSMigrationPass(Name.ends_with("<lto>")
+                                     ? TLSMigrationPass::Phase::LTOLink
+                                     : TLSMigrationPass::Phase::PerTU));
     return true;
   }
   if (Name == "instack-yield") {

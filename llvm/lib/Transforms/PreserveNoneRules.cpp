@@ -658,6 +658,16 @@ static std::string codeGenKey(const Function &F) {
   return Key;
 }
 
+void cacs::copyCodeGenSettings(Function &To, const Function &From) {
+  for (const char *Kind : CodeGenAttrs)
+    if (From.hasFnAttribute(Kind))
+      To.addFnAttr(From.getFnAttribute(Kind));
+  for (Attribute::AttrKind Kind :
+       {Attribute::ShadowCallStack, Attribute::NoCfCheck, Attribute::NoRedZone})
+    if (From.hasFnAttribute(Kind))
+      To.addFnAttr(Kind);
+}
+
 Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
                               FunctionType *FTy, AttributeList CallAttrs,
                               const Function &SettingsFrom, bool NoThrow) {
@@ -725,13 +735,7 @@ Function *WrapperBuilder::get(WrapperKind K, Function *Callee,
       if (MDNode *MD = Callee->getMetadata(Kind))
         W->setMetadata(Kind, MD);
   }
-  for (const char *Kind : CodeGenAttrs)
-    if (SettingsFrom.hasFnAttribute(Kind))
-      W->addFnAttr(SettingsFrom.getFnAttribute(Kind));
-  for (Attribute::AttrKind Kind :
-       {Attribute::ShadowCallStack, Attribute::NoCfCheck, Attribute::NoRedZone})
-    if (SettingsFrom.hasFnAttribute(Kind))
-      W->addFnAttr(Kind);
+  copyCodeGenSettings(*W, SettingsFrom);
   if (NoThrow)
     W->setDoesNotThrow();
   else // An exception unwinds through the wrapper.
