@@ -76,9 +76,11 @@ PAT_RUNTIMES = [("pat_cacs", "libcacs cacs_yield"),
                 ("pat_asm", "inline-asm switch (cacs_switch inlined, no scheduler)"),
                 ("pat_boost", "Boost jump_fcontext"),
                 ("pat_fiber", "Boost.Fiber")]
+# The slow ones (Boost.Fiber: ~2 us per switch in ring10000) run fewer.
+PAT_N_SMALL = {"ring10000": 2_000_000, "server": 2_000_000}
 for _p in PATTERNS:
     for _b, _ in PAT_RUNTIMES:
-        BENCHES.append(("pat-" + _p, _b, _p, PAT_N, PAT_QUICK,
+        BENCHES.append(("pat-" + _p, _b, _p, PAT_N_SMALL.get(_p, PAT_N), PAT_QUICK,
                         # ring10000 under callgrind: 20 rounds of the ring.
                         PAT_CG))
 # The paper's Figure 15 ablation (bench/libcacs/ablation.c), one run.
