@@ -2,7 +2,8 @@
 """Run the cacs benchmarks (issue 6); see bench/README.md.
 
 Invoked by scripts/bench. Two figures per point:
-  * wall-clock: REPS runs (processes) of each binary pinned with
+  * time (the thread's CPU time, bench_cpu_ns in bench/common/bench.h):
+    REPS runs (processes) of each binary pinned with
     `taskset -c CPU`, interleaved round-robin with the other variants of the
     same workload so that load changes hit all alike; we report the median
     per operation and the spread (min..max);
@@ -54,6 +55,7 @@ BENCHES = [
     # -fpreserve-none-callee-saved=none (x86-64, LLVM 22 builds only).
     ("yield", "yield_libcacs_csnone", None, YIELD_N, 10_000, YIELD_CG),
     ("yield", "yield_libcacs_apn_csnone", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs_csnone", "tail", YIELD_N, 10_000, YIELD_CG),
     ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
     ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
@@ -64,6 +66,27 @@ BENCHES = [
     ("apn_client", "apn_client_libcacs_csnone", None, APN_N, 2_000, APN_CG),
     ("apn_client", "apn_client_libcacs_apn_csnone", None, APN_N, 2_000, APN_CG),
 ]
+# The switch in the call patterns of real programs (issue 22,
+# bench/patterns/patterns.h): every pattern on every runtime, interleaved.
+# ops = switches; time = the thread's CPU time (bench_cpu_ns).
+PAT_N, PAT_QUICK, PAT_CG = 10_000_000, 20_000, 200_000
+PATTERNS = ["pingpong", "pipeline", "ring2", "ring10", "ring10same", "ring100",
+            "ring10000", "chain", "server"]
+PAT_RUNTIMES = [("pat_cacs", "libcacs cacs_yield"),
+                ("pat_asm", "inline-asm switch (cacs_switch inlined, no scheduler)"),
+                ("pat_boost", "Boost jump_fcontext"),
+                ("pat_fiber", "Boost.Fiber")]
+# The slow ones (Boost.Fiber: ~2 us per switch in ring10000) run fewer.
+PAT_N_SMALL = {"ring10000": 2_000_000, "server": 2_000_000}
+for _p in PATTERNS:
+    for _b, _ in PAT_RUNTIMES:
+        BENCHES.append(("pat-" + _p, _b, _p, PAT_N_SMALL.get(_p, PAT_N), PAT_QUICK,
+                        # ring10000 under callgrind: 20 rounds of the ring.
+                        PAT_CG))
+# The paper's Figure 15 ablation (bench/libcacs/ablation.c), one run.
+ABLATION_STEPS = ["vanilla", "cacs", "cacs+pn", "cacs+pn+random", "cacs+pn+random+small"]
+for _s in ABLATION_STEPS:
+    BENCHES.append(("ablation", "ablation", _s, PAT_N, PAT_QUICK, PAT_CG))
 HANOI = [
     ("hanoi_instack", "plain-callback"),
     ("hanoi_instack", None),
@@ -85,7 +108,8 @@ OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq
             "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
             "apn_client_libcacs", "apn_client_libcacs_apn", "switch_libcacs"}
 # Built only where -fpreserve-none-callee-saved=none is supported.
-OPTIONAL |= {"yield_libcacs_csnone", "yield_libcacs_apn_csnone",
+OPTIONAL |= {b for b, _ in PAT_RUNTIMES} | {"ablation"}
+OPTIONAL |= {"switch_libcacs_csnone", "yield_libcacs_csnone", "yield_libcacs_apn_csnone",
              "apn_client_libcacs_csnone", "apn_client_libcacs_apn_csnone"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
@@ -324,8 +348,8 @@ def fmt(x, d=2):
 
 
 def targets(recs, hanoi):
-    """Where each target of issue 6 stands."""
-    t = []
+    """Where each target of issue 6 (and issue 22) stands."""
+    t = pat_targets(recs)
 
     def ipo(w, b, a=None):
         r = find(recs, w, b, a)
@@ -430,7 +454,9 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
     if info.get("partial"):
         L.append("Partial re-run: %s.\n" % info["partial"])
     reps_used = max([len(r.get("ns_runs", [])) for r in recs] + [0])
-    L.append("Wall-clock: median of %d runs (processes) pinned with `taskset -c 1`, the variants of "
+    L.append("Time: the CPU time of the benchmark's thread (`CLOCK_THREAD_CPUTIME_ID`: time the "
+             "scheduler gives other processes is left out, cache and branch misses stay in), median "
+             "of %d runs (processes) pinned with `taskset -c 1`, the variants of "
              "a workload interleaved round-robin (min..max in brackets); the machine is a shared "
              "2-core VM, so treat times as indicative. Instructions/op: callgrind, "
              "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
@@ -458,6 +484,20 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
                 r["variant"], r["binary"], r["n"], fmt(r["ns_per_op_median"]),
                 fmt(r["ns_per_op_min"]), fmt(r["ns_per_op_max"]), fmt(ipo, 1), extra,
                 r.get("callgrind_n", "-")))
+    pat_report(L, recs)
+    abl = [r for r in recs if r["workload"] == "ablation"]
+    if abl:
+        L.append("\n## 9. The paper's Figure 15 ablation: yield among 10 coroutines "
+                 "(bench/libcacs/ablation.c; ops = yields, time = thread CPU time)\n")
+        L.append("| step | ns/yield median [min..max] | instr/yield |")
+        L.append("|---|---|---|")
+        for r in abl:
+            if r["status"] != "ok":
+                L.append("| %s | **%s** | |" % (r.get("arg"), r["status"]))
+                continue
+            L.append("| %s | %s [%s..%s] | %s |" % (
+                r["arg"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
+                fmt(r["ns_per_op_max"]), fmt(r.get("instr_per_op"), 1)))
     L.append("\n## 2. Hanoi (time per move normalized to plain recursion + callback)\n")
     ns_list = sorted({r["n"] for r in hanoi})
     names = []
@@ -523,6 +563,68 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
         info.get("git_dirty", "") or "(none)"))
     with open(os.path.join(outdir, "README.md"), "w") as f:
         f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
+
+
+def pat_report(L, recs):
+    """The pattern matrix (issue 22): ns/switch and instructions/switch of
+    every runtime in every pattern, and libcacs's ratios to the peers."""
+    if not any(r["workload"].startswith("pat-") for r in recs):
+        return
+    L.append("\n## 8. The switch in the call patterns of real programs "
+             "(bench/patterns; ops = switches)\n")
+    L.append("ns/switch: median of the interleaved runs, **CPU time of the thread** "
+             "(`CLOCK_THREAD_CPUTIME_ID`: on the shared machine the time the scheduler "
+             "gives other processes is left out); instructions/switch (callgrind) in "
+             "brackets. Every side of a pattern is a separately compiled file built by "
+             "`build/bin/clang -O2 -fauto-preserve-none` and yields from its own call "
+             "sites.\n")
+    L.append("| pattern | " + " | ".join(lab for _, lab in PAT_RUNTIMES) +
+             " | libcacs vs Boost jump_fcontext | libcacs vs Boost.Fiber | "
+             "libcacs / inline asm |")
+    L.append("|---" * (len(PAT_RUNTIMES) + 4) + "|")
+    for p in PATTERNS:
+        w = "pat-" + p
+        cells, ns = [], {}
+        for b, _ in PAT_RUNTIMES:
+            r = next((x for x in recs if x["workload"] == w and x["binary"] == b), None)
+            if not r or r["status"] != "ok":
+                cells.append(r["status"] if r else "-")
+                continue
+            ns[b] = r["ns_per_op_median"]
+            cells.append("%s (%s)" % (fmt(r["ns_per_op_median"]), fmt(r.get("instr_per_op"), 1)))
+        c = ns.get("pat_cacs")
+
+        def ratio(b, inv=False):
+            if not c or b not in ns:
+                return "-"
+            return "%.2fx" % (c / ns[b] if inv else ns[b] / c)
+        L.append("| %s | %s | %s faster | %s faster | %s |" % (
+            p, " | ".join(cells), ratio("pat_boost"), ratio("pat_fiber"),
+            ratio("pat_asm", inv=True)))
+
+
+def pat_targets(recs):
+    """Issue 22's benchmark goals (not gates)."""
+    t = []
+
+    def get(p, b):
+        r = find(recs, "pat-" + p, b, p)
+        return r["ns_per_op_median"] if r else None
+    c, bo, asm = get("pingpong", "pat_cacs"), get("pingpong", "pat_boost"), get("pingpong", "pat_asm")
+    if c and bo:
+        t.append(("pingpong of two functions: libcacs >= 3x faster than Boost jump_fcontext",
+                  "%.2f vs %.2f ns: %.2fx" % (c, bo, bo / c), bo / c >= 3))
+    if c and asm:
+        t.append(("pingpong of two functions: libcacs within 1.5x of the inline-asm switch",
+                  "%.2f vs %.2f ns: %.2fx" % (c, asm, c / asm), c / asm <= 1.5))
+    for p in PATTERNS:
+        c = get(p, "pat_cacs")
+        for b, lab in (("pat_boost", "Boost jump_fcontext"), ("pat_fiber", "Boost.Fiber")):
+            o = get(p, b)
+            if c and o:
+                t.append(("%s: libcacs faster than %s" % (p, lab),
+                          "%.2f vs %.2f ns" % (c, o), c < o))
+    return t
 
 
 def make_plots(outdir, recs, hanoi, cc):

@@ -40,12 +40,12 @@ int main(int argc, char **argv) {
     YieldsDone = 0;
     std::vector<boost::fibers::fiber> Fs;
     Fs.reserve(NCO);
-    uint64_t T0 = bench_now_ns();
+    uint64_t T0 = bench_cpu_ns();
     for (int I = 0; I < NCO; ++I)
       Fs.emplace_back([] { YieldsDone += yieldLoop(ItersPerCo); });
     for (auto &F : Fs)
       F.join();
-    uint64_t T1 = bench_now_ns();
+    uint64_t T1 = bench_cpu_ns();
     bench_record(&R, T1 - T0, Total, YieldsDone, Total);
   }
   return bench_end(&R);

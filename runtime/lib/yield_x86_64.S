@@ -1,18 +1,36 @@
 //===- lib/yield_x86_64.S - cacs_yield for x86-64 SysV ----------*- asm -*-===//
 //
 // cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h). Round-robin:
-// switch to current->next. Hot path, 12 instructions including the `ret`
+// switch to current->next. Hot path, 13 instructions including the jump
 // that lands in the resumed coroutine:
 //
 //   mov  current -> rax; mov rax->next -> rcx; cmp; je (alone)
 //   cmpb slow flag; jne (FP environments or ASan: cacs__yield_slow)
 //   mov  rcx -> current
 //   mov rbp -> -8(rsp); mov rsp -> rax->sp; mov rcx->sp -> rsp;
-//   mov -8(rsp) -> rbp; ret
+//   mov -8(rsp) -> rbp; pop rdx; jmp *rdx
 //
 // cacs__yield_pn_none, for callers whose call carries the empty register
 // mask (-fpreserve-none-callee-saved=none, LLVM 22): the same without the
-// store of rbp, 11 instructions.
+// store of rbp, 12 instructions.
+//
+// Resuming by `pop; jmp`, not `ret` (issue 22): the return stack buffer
+// predicts a `ret` to go back to the call site that pushed its top entry,
+// i.e. to the caller of *this* yield; that is right only when both sides
+// yield from the same call site of the same function (one function running
+// in every coroutine of a ring: bench/yield). In the patterns real programs
+// have (bench/patterns: two functions ping-ponging, pipelines, servers) it
+// mispredicts on every switch. The indirect jump is predicted from the
+// branch target history instead, which learns these patterns: ping-pong of
+// two functions went from 15.9 to 4.2 ns per switch, and no pattern got
+// slower (bench/results/ANALYSIS.md). The call that entered the yield leaves one
+// entry on the return stack buffer that no `ret` consumes; the buffer is a
+// ring and the returns after a switch belong to another stack anyway.
+// CET: the resume point is a return site, which has no endbr64; under IBT
+// the jump is `notrack` (as compilers emit for jump tables). Shadow stacks
+// are not supported either way (see ENTRY_NOTES). The alone path (`je 1f`)
+// and the slow path (coro_swap_x86_64.h) keep `ret`: the first does not
+// switch; the second is rare, and either resumer reaches the same address.
 //
 // Suspended layout (coro_layout.h): the saved sp points at the resume
 // address; the word below it holds the saved rbp. rbp is stored below sp
@@ -25,9 +43,8 @@
 // Registers, and why each is or is not saved:
 //   rsp  stored in the coroutine (the only field a suspended coroutine has).
 //   rip  not stored: the return address the caller's `call` pushed is the
-//        resume point, and the `ret` at the end consumes the one of the
-//        coroutine we resume (the return stack buffer sees a call and a ret,
-//        as for an ordinary function, and no indirect jump is needed).
+//        resume point; the `pop; jmp` at the end consumes the one of the
+//        coroutine we resume (see above for why not `ret`).
 //   rbp  stored by cacs__yield_pn: preserve_none keeps rbp callee-saved on
 //        x86-64. Always reloaded: the coroutine resumed may need it.
 //   rbx  NOT saved. preserve_none callers treat it as clobbered; the one
@@ -54,6 +71,18 @@
 #if defined(__x86_64__)
 #include "coro_layout.h"
 #include "entry_asm.h"
+
+// Resume the coroutine whose saved sp (pointing at its resume address) was
+// just loaded into rsp.
+#if defined(__CET__) && (__CET__ & 1)
+#define RESUME                                                                 \
+  popq %rdx;                                                                   \
+  notrack jmpq *%rdx
+#else
+#define RESUME                                                                 \
+  popq %rdx;                                                                   \
+  jmpq *%rdx
+#endif
 
 #ifdef CACS_TLS_INITIAL_EXEC
 // Two instructions per access chain: the offset comes from the GOT.
@@ -85,6 +114,7 @@
         movq    %rsp, CACS_CORO_SP(%rax)
         movq    CACS_CORO_SP(%rcx), %rsp
         movq    -8(%rsp), %rbp
+        RESUME
 1:
         ret
 2:
@@ -116,7 +146,7 @@ cacs__coro_resume:
         ENTRY_LANDING
         movq    %rdi, %rsp
         movq    -8(%rsp), %rbp
-        ret
+        RESUME
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 

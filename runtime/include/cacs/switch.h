@@ -80,6 +80,17 @@ typedef void (*cacs_context_fn)(void *arg, uint64_t first_value);
 void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
                        void *arg);
 
+// Code built with the empty callee-saved list for preserve_none
+// (-fpreserve-none-callee-saved=none: x86-64, LLVM 22; the front door
+// defines __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__): the tail switch saves
+// neither rbp nor rbx (see CACS__TAIL_SAVE).
+#if defined(__x86_64__) && CACS_HAS_PRESERVE_NONE &&                           \
+    defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) && __clang_major__ >= 22
+#define CACS__TAIL_EMPTY_LIST 1
+#else
+#define CACS__TAIL_EMPTY_LIST 0
+#endif
+
 #if defined(__x86_64__)
 #include "cacs/detail/switch_x86_64.h"
 #elif defined(__aarch64__)
@@ -103,6 +114,19 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 #if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                 \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
+#if CACS__TAIL_EMPTY_LIST
+// Under the empty callee-saved list (-fpreserve-none-callee-saved=none,
+// x86-64, LLVM 22) the enclosing preserve_none function's callers save rbp
+// and rbx themselves where they need them, so `from` gets its resume address
+// and stack pointer only (from the frame record, as below). The fp and bp
+// fields keep stale values, which a resumer loads into registers the caller
+// does not read.
+#define CACS__TAIL_SAVE(from)                                                  \
+  do {                                                                         \
+    (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
+    (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
+  } while (0)
+#else
 // __builtin_frame_address(0) forces a frame record {caller fp, return
 // address} in the enclosing function, at every -O level. A preserve_none
 // function saves no other register, so that record sits right below the
@@ -115,6 +139,7 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
     (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
     (from)->fp = *(void **)__builtin_frame_address(0);                         \
   } while (0)
+#endif
 /// Tail switch ending a function that returns uint64_t (the value received)
 /// and started with CACS_SAVE_CALLER_BP(bp).
 #define CACS_TAIL_SWITCH_BP(from, to, val, bp)                                 \

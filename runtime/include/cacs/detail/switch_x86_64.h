@@ -78,24 +78,54 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
   return val;
 }
 
+// CACS__CLOBBERS without r12 and r13, which carry the tail jump's operands.
+#define CACS__CLOBBERS_TAIL                                                    \
+  "rcx", "rdx", "r8", "r9", "r10", "r11", "r14", "r15", "xmm0", "xmm1",        \
+      "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",                             \
+      CACS__CLOBBER_AVX512 "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",  \
+      "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6",       \
+      "mm7", "memory", "cc"
+
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
-/// sp/pc/fp already). `bp` is what `from` gets back in rbx on resumption: it
-/// is bound to rbx by the "b" constraint and stored from there. Control
-/// comes back, in the caller of the enclosing function, only.
+/// sp/pc, and fp unless CACS__TAIL_EMPTY_LIST, already). `bp` is what `from`
+/// gets back in rbx on resumption: it is bound to rbx by the "b" constraint
+/// and stored from there (not under CACS__TAIL_EMPTY_LIST: there the caller
+/// of the enclosing function saves its rbx itself, and what a resumer loads
+/// into rbx is garbage it does not read). Control comes back, in the caller
+/// of the enclosing function, only.
+///
+/// `from` and `to` are bound to r12 and r13, where a preserve_none function
+/// receives its first two arguments (the usual shape,
+/// f(from, to, val)): no move before the jump. They are in/out operands so
+/// that the compiler sees them clobbered like every other register.
 static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
                                                    const cacs_context *to,
                                                    uint64_t val, void *bp) {
-  __asm__ volatile("movq %%rbx, 24(%%rdi)\n\t"
-                   "movq 16(%%rsi), %%rbp\n\t"
-                   "movq 24(%%rsi), %%rbx\n\t"
-                   "movq 0(%%rsi), %%rsp\n\t"
-                   "jmpq *8(%%rsi)\n\t"
-                   : "+a"(val)
-                   : "D"(from), "S"(to), "b"(bp)
+  register cacs_context *f __asm__("r12") = from;
+  register const cacs_context *t __asm__("r13") = to;
+#if CACS__TAIL_EMPTY_LIST
+  (void)bp;
+  __asm__ volatile("movq 16(%1), %%rbp\n\t"
+                   "movq 24(%1), %%rbx\n\t"
+                   "movq 0(%1), %%rsp\n\t"
+                   "jmpq *8(%1)\n\t"
+                   : "+r"(f), "+r"(t), "+a"(val)
+                   :
+                   : CACS__CLOBBERS_TAIL);
+#else
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t"
+                   "movq 16(%1), %%rbp\n\t"
+                   "movq 24(%1), %%rbx\n\t"
+                   "movq 0(%1), %%rsp\n\t"
+                   "jmpq *8(%1)\n\t"
+                   : "+r"(f), "+r"(t), "+a"(val)
+                   : "b"(bp)
                    // Full list although nothing is live after the jump: an
                    // interprocedural register allocator must not conclude
                    // that the enclosing function preserves anything.
-                   : CACS__CLOBBERS);
+                   : CACS__CLOBBERS_TAIL);
+#endif
   // Never reached, but the function must look like it returns: with
   // __builtin_unreachable() the optimizer infers the enclosing function is
   // noreturn and deletes its callers' code after the call.

@@ -1,0 +1,58 @@
+//===- bench/patterns/srv_client.c - server: the client (main) --*- C -*-===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+// Round after round, sends one request of 16..315 bytes on every connection,
+// then reads every echo back. *expected sums the bytes sent (weighted by
+// position), the result the bytes received, the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "patterns.h"
+
+static unsigned req_len(uint64_t r) { return 16 + (unsigned)(r * 37 % 300); }
+static unsigned char req_byte(uint64_t r, unsigned j) {
+  return (unsigned char)(r * 7 + j);
+}
+
+static void send_request(srv_conn *c, uint64_t r) {
+  srv_pipe *p = &c->in;
+  unsigned len = req_len(r);
+  for (unsigned j = 0; j < len; ++j) {
+    while (p->len == sizeof p->buf)
+      YIELD();
+    p->buf[(p->head + p->len) % sizeof p->buf] = req_byte(r, j);
+    ++p->len;
+  }
+}
+
+static uint64_t recv_echo(srv_conn *c, unsigned len) {
+  srv_pipe *p = &c->out;
+  uint64_t sum = 0;
+  for (unsigned j = 0; j < len; ++j) {
+    while (!p->len)
+      YIELD();
+    sum += (uint64_t)p->buf[p->head] * (j + 1);
+    p->head = (p->head + 1) % sizeof p->buf;
+    --p->len;
+  }
+  return sum;
+}
+
+uint64_t srv_client(uint64_t requests, uint64_t *expected) {
+  uint64_t got = 0, want = 0;
+  for (uint64_t r0 = 0; r0 < requests; r0 += SRV_CONNS) {
+    for (unsigned k = 0; k < SRV_CONNS; ++k)
+      send_request(&srv_conns[k], r0 + k);
+    for (unsigned k = 0; k < SRV_CONNS; ++k) {
+      unsigned len = req_len(r0 + k);
+      for (unsigned j = 0; j < len; ++j)
+        want += (uint64_t)req_byte(r0 + k, j) * (j + 1);
+      got += recv_echo(&srv_conns[k], len);
+    }
+  }
+  for (unsigned k = 0; k < SRV_CONNS; ++k)
+    srv_conns[k].in.closed = 1;
+  *expected = want;
+  return got;
+}
