@@ -66,6 +66,9 @@ if config.qemu_aarch64 and os.path.isdir(config.aarch64_sysroot):
 for tool in ["valgrind", "gdb", "gcc"]:
     if getattr(config, tool):
         config.available_features.add(tool)
+# docs/api.md is generated from the headers through Doxygen (Docs/api-index.test).
+if shutil.which("doxygen"):
+    config.available_features.add("doxygen")
 if shutil.which("csmith"):
     config.available_features.add("csmith")
 if shutil.which("cvise") or shutil.which("creduce"):

@@ -626,6 +626,14 @@ def pat_targets(recs):
                           "%.2f vs %.2f ns" % (c, o), c < o))
     return t
 
+def log_scale_if_wide(set_scale, values):
+    """A log axis where the values span a decade or more: on a linear one the
+    cheap bars (cacs's, a few ns) vanish under the expensive ones
+    (swapcontext's, a microsecond)."""
+    v = [x for x in values if x and x > 0]
+    if v and max(v) >= 10 * min(v):
+        set_scale("log")
+
 
 def make_plots(outdir, recs, hanoi, cc):
     try:
@@ -647,8 +655,10 @@ def make_plots(outdir, recs, hanoi, cc):
                    xerr=[[r["ns_per_op_median"] - r["ns_per_op_min"] for r in rs],
                          [r["ns_per_op_max"] - r["ns_per_op_median"] for r in rs]])
         ax[0].set_xlabel("ns/op (median, min..max)")
+        log_scale_if_wide(ax[0].set_xscale, [r["ns_per_op_median"] for r in rs])
         ax[1].barh(labels, [r.get("instr_per_op") or 0 for r in rs])
         ax[1].set_xlabel("instructions/op (callgrind)")
+        log_scale_if_wide(ax[1].set_xscale, [r.get("instr_per_op") for r in rs])
         ax[1].set_yticklabels([])
         fig.suptitle(w)
         fig.tight_layout()
@@ -708,7 +718,17 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default=None, help="comma list of workloads")
     ap.add_argument("--argv", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the plots from OUT/results.json")
     a = ap.parse_args()
+    if a.replot:
+        out = a.out or os.path.join(ROOT, "bench", "results")
+        with open(os.path.join(out, "results.json")) as f:
+            prev = json.load(f)
+        log("plots: %s" % ", ".join(make_plots(
+            out, prev.get("results", []), prev.get("hanoi", []),
+            prev.get("compile_cost", []))))
+        return
     argv = (a.argv or "scripts/bench " + " ".join(sys.argv[1:])).split()
     only = set(a.only.split(",")) if a.only else None
     bdir = os.path.join(a.build, "bench")

@@ -1,10 +1,10 @@
-// The README's echo server (examples/echo/echo.c) builds and works: its
+// The echo server of docs/runtime.md (examples/echo/echo.c) builds and works: its
 // main runs in a coroutine of this program, 50 client coroutines talk to it
 // over loopback, and every session frees itself (cacs_detach) after its
 // client closes.
 //
-// The README shows this very file:
-// RUN: sed -n '/echo-example-begin/,/echo-example-end/p' %cacs_src_root/README.md | sed '1,2d;$d' | sed '$d' > %t.readme.c
+// docs/runtime.md shows this very file:
+// RUN: sed -n '/echo-example-begin/,/echo-example-end/p' %cacs_src_root/docs/runtime.md | sed '1,2d;$d' | sed '$d' > %t.readme.c
 // RUN: diff %t.readme.c %cacs_src_root/examples/echo/echo.c
 // RUN: %clang -O2 -fauto-preserve-none -Wall -Werror -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s
 // RUN: %clang -O1 -fsanitize=address -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s

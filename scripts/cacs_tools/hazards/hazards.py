@@ -6,8 +6,8 @@ Each row: name, the targets it applies to, the flags (given to every clang
 command of a cell: compile and link), program macros, environment for the
 run, and `refuse`: a regular expression that a cacs diagnostic for this
 hazard must match for a cell to count as `refused` (None: no diagnostic
-is expected; any cacs error is then a failure). docs/hazard-inventory.md
-records what each row found."""
+is expected; any cacs error is then a failure).
+docs/research/hazard-inventory.md records what each row found."""
 
 import collections
 

@@ -15,8 +15,8 @@ SHAPES = {"x86_64": ["int1", "int11", "int13", "fp9", "mixed40", "tail-int13"],
 LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan")
 
 
-# Rows that never failed (session 12's, docs/hazard-inventory.md): only the full matrix
-# runs them, to keep the slice fast.
+# Rows that never failed (session 12's, docs/research/hazard-inventory.md):
+# only the full matrix runs them, to keep the slice fast.
 FULL_ONLY = ("outline", "outline-oz", "zero-regs-all", "zero-regs-used-gpr", "mcmodel-large",
              "mcmodel-large-pic", "mcmodel-large-no-pie", "mcmodel-tiny", "stackrealign",
              "no-red-zone", "safe-stack", "sancov", "profile", "fsanitize-function", "units",
