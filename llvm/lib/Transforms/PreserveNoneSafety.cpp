@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -225,7 +226,21 @@ private:
     Body->setVisibility(GlobalValue::DefaultVisibility);
     Body->setComdat(nullptr);
     SplitBodies.push_back(Body);
+    // The address of a block (a computed goto's table: `&&label`) names its
+    // function as well on LLVM 19: the constants must follow their blocks
+    // into the body, or the module is invalid (the bitcode writer gives
+    // such a reference an ID it cannot read back). LLVM 22 derives the
+    // function from the block: there the old constant is the new one.
+    SmallVector<std::pair<BlockAddress *, BasicBlock *>, 4> Addresses;
+    for (BasicBlock &BB : F)
+      if (BlockAddress *BA = BlockAddress::lookup(&BB))
+        Addresses.push_back({BA, &BB});
     Body->splice(Body->begin(), &F);
+    for (auto [Old, BB] : Addresses)
+      if (BlockAddress *New = BlockAddress::get(Body, BB); New != Old) {
+        Old->replaceAllUsesWith(New);
+        Old->destroyConstant();
+      }
     Body->setSubprogram(F.getSubprogram());
     F.setSubprogram(nullptr);
     for (auto [Old, New] : zip(F.args(), Body->args())) {
