@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Attributes.h"
 
 #include <map>
@@ -42,6 +43,23 @@ class Value;
 } // namespace llvm
 
 namespace cacs {
+
+/// Does cacs give preserve_none on target \p T? On x86-64 and AArch64, the
+/// targets whose backends lower the convention and whose hazards these rules
+/// know. Elsewhere stock clang ignores the attribute with a warning, and a
+/// list or APN would reach backends that stop on the convention (riscv64,
+/// 32-bit Arm: "Unsupported calling convention"), crash on it (i386), or
+/// lower it as the C one (powerpc64le): the cacs passes leave such a module
+/// as stock clang made it (the pass plugin runs none of them there), and a
+/// cacs setting there gets unsupportedTargetWarning. A module that names no
+/// target (an IR test of a pass) is not refused: what the passes do without
+/// a target is theirs to decide.
+bool supportsPreserveNone(const llvm::Triple &T);
+
+/// The warning for a cacs setting, spelled \p Flag as the front door takes
+/// it, given for a target that supportsPreserveNone says no to.
+std::string unsupportedTargetWarning(llvm::StringRef Flag,
+                                     const llvm::Triple &T);
 
 /// Marks a function APN made preserve_none: the safety pass may revert it
 /// (with all its call sites) when later steps made it ineligible.

@@ -42,6 +42,18 @@ static bool fastISelOptionGiven() {
   return It != Options.end() && It->second->getNumOccurrences() > 0;
 }
 
+bool cacs::supportsPreserveNone(const Triple &T) {
+  return T.getArch() == Triple::x86_64 || T.isAArch64() ||
+         T.getArch() == Triple::UnknownArch;
+}
+
+std::string cacs::unsupportedTargetWarning(StringRef Flag, const Triple &T) {
+  return (Flag + " does nothing on target '" + T.str() +
+          "': cacs gives preserve_none on x86-64 and AArch64 only, and "
+          "every function here keeps the C calling convention")
+      .str();
+}
+
 RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
     : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0),
       LinkBindsNow(flagSetting(SettingID::LinkBindsNow)) {
