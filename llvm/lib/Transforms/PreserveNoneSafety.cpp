@@ -51,6 +51,14 @@ bool isMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
   return false;
 }
 
+/// "11th", "23rd": the position of an argument in a message.
+std::string ordinal(unsigned N) {
+  static const char *const Suffixes[] = {"th", "st", "nd", "rd"};
+  unsigned Last = N % 10;
+  bool Teen = N % 100 >= 11 && N % 100 <= 13;
+  return std::to_string(N) + Suffixes[Teen || Last > 3 ? 0 : Last];
+}
+
 class FinalCheck {
 public:
   FinalCheck(Module &M, bool CodeGenAtO0)
@@ -393,16 +401,20 @@ private:
       recoverFromError(CB);
       return;
     }
-    case BindingHazard::KCFIScratch:
+    case BindingHazard::KCFIScratch: {
+      unsigned N = firstClobberedArgument(RC, ScratchUser::KCFICheck);
       error(Caller,
             "preserve_none call through a pointer in '" + Caller.getName() +
-                "' passes 11 or more integer arguments, and the KCFI check "
-                "of the call (-fsanitize=kcfi) may use r11, which carries the "
-                "11th; pass fewer integer arguments, or compile without "
-                "-fsanitize=kcfi",
+                "' passes " + Twine(N) +
+                " or more integer arguments, and the KCFI check of the call "
+                "(-fsanitize=kcfi) may use " +
+                (RC.isX86_64() ? "r11" : "x9") + ", which carries the " +
+                ordinal(N) + "; pass fewer integer arguments, or compile "
+                "without -fsanitize=kcfi",
             CB.getDebugLoc());
       recoverFromError(CB);
       return;
+    }
     }
   }
 

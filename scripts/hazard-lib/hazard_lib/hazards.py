@@ -29,11 +29,12 @@ RETPOLINE = (r"error: preserve_none call (to '[^']*' |through a pointer )in '[^'
 NO_SHIELD = (r"error: '.*' is optnone, and on AArch64 LLVM passes the arguments of its "
              r"preserve_none calls in the wrong registers, and cacs cannot route this call "
              r"through a shield")
-# x86-64: an indirect preserve_none call with 11 or more integer arguments,
-# whose KCFI check may clobber r11 (the 11th argument).
-KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes 11 or more integer "
-        r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) may use r11, which "
-        r"carries the 11th; pass fewer integer arguments, or compile without -fsanitize=kcfi")
+# An indirect preserve_none call whose KCFI check may clobber an argument:
+# x86-64 r11 (the 11th), AArch64 x9 (the 23rd).
+KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes (11|23) or more integer "
+        r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) may use (r11|x9), which "
+        r"carries the (11th|23rd); pass fewer integer arguments, or compile without "
+        r"-fsanitize=kcfi")
 
 # x86-64: the large code model without PIC takes function addresses as
 # absolute immediates: a lazily bound callee cannot be bound at load time.
