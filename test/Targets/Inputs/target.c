@@ -5,7 +5,14 @@
 
 __attribute__((preserve_none)) long hand(long a, long b);
 
-long listed(long a, long b, long c) { return a * b + c; }
+int snprintf(char *, __SIZE_TYPE__, const char *, ...);
+
+// A frame and a call: the i386 backend crashed on it under preserve_none.
+long listed(long a, long b, long c) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%ld", a);
+  return a * b + c + buf[0];
+}
 
 long many(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
           long a8, long a9, long a10, long a11, long a12, long a13, long a14) {
