@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Attributes.h"
 
 #include <map>
@@ -42,6 +43,23 @@ class Value;
 } // namespace llvm
 
 namespace cacs {
+
+/// Does cacs give preserve_none on target \p T? On x86-64 and AArch64, the
+/// targets whose backends lower the convention and whose hazards these rules
+/// know. Elsewhere stock clang ignores the attribute with a warning, and a
+/// list or APN would reach backends that stop on the convention (riscv64,
+/// 32-bit Arm: "Unsupported calling convention"), crash on it (i386), or
+/// lower it as the C one (powerpc64le): the cacs passes leave such a module
+/// as stock clang made it (the pass plugin runs none of them there), and a
+/// cacs setting there gets unsupportedTargetWarning. A module that names no
+/// target (an IR test of a pass) is not refused: what the passes do without
+/// a target is theirs to decide.
+bool supportsPreserveNone(const llvm::Triple &T);
+
+/// The warning for a cacs setting, spelled \p Flag as the front door takes
+/// it, given for a target that supportsPreserveNone says no to.
+std::string unsupportedTargetWarning(llvm::StringRef Flag,
+                                     const llvm::Triple &T);
 
 /// Marks a function APN made preserve_none: the safety pass may revert it
 /// (with all its call sites) when later steps made it ineligible.
@@ -182,8 +200,16 @@ bool returnedArgumentMiscompiles(const llvm::Triple &T);
 /// (x86-64: r11; AArch64: x9, the 23rd) and the -fsplit-stack prologue
 /// (x86-64: r11), and a hook called at the entry, before the prologue, which
 /// the ABI obliges to preserve only the C argument registers (x86-64: r11;
-/// AArch64: x9-x15, from the 18th). 0 if none.
-enum class ScratchUser { LazyBinding, StackProbe, SplitStack, EntryHook };
+/// AArch64: x9-x15, from the 18th), and the KCFI check of an indirect call
+/// (x86-64: r11; AArch64: x9, the 23rd; see BindingHazard::KCFIScratch).
+/// 0 if none.
+enum class ScratchUser {
+  LazyBinding,
+  StackProbe,
+  SplitStack,
+  EntryHook,
+  KCFICheck
+};
 unsigned firstClobberedArgument(const RuleContext &RC, ScratchUser U);
 
 /// The function attributes that make the backend put code at the entry of a
@@ -289,12 +315,19 @@ enum class BindingHazard {
   /// carries an argument: the backend has no register left and stops with a
   /// fatal error.
   RetpolineNoRegister,
-  /// The call is indirect and checked by KCFI (x86-64), with 11 or more
-  /// integer arguments: when the register allocator puts the target in r10
-  /// (it does once rax carries the 12th), the check takes r11 as its
-  /// scratch register, which carries the 11th argument (an upstream bug:
-  /// the callee silently gets a wrong value). With exactly 11 the target
-  /// usually lands in rax, but nothing keeps it out of r10.
+  /// The call is indirect and checked by KCFI, and an argument is in a
+  /// register the check may take as its scratch register without telling
+  /// the register allocator (an upstream bug, LLVM 19 and 22: the callee
+  /// silently gets a wrong value):
+  ///  - x86-64, 11 or more integer arguments: when the register allocator
+  ///    puts the target in r10 (it does once rax carries the 12th), the
+  ///    check loads the type hash into r11, the 11th argument. With exactly
+  ///    11 the target usually lands in rax, but nothing keeps it out of r10.
+  ///  - AArch64, 23 or more: the check compares the hashes in w16 and w17,
+  ///    but in w9 and w17 when the target is in x16 or x17 (which carry no
+  ///    argument, so the allocator may well put it there), and x9 carries
+  ///    the 23rd argument.
+  /// No shield helps: the shield's own call would need the same check.
   KCFIScratch,
 };
 

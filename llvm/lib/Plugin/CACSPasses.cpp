@@ -29,14 +29,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/AutoPreserveNone.h"
-#include "cacs-compiler/PreserveNoneCalleeSaved.h"
+#include "cacs-compiler/Diagnostics.h"
 #include "cacs-compiler/InstackYield.h"
-#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneCalleeSaved.h"
 #include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/PreserveNoneSafety.h"
+#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/TLSMigration.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #if LLVM_VERSION_MAJOR >= 22
 #include "llvm/Plugins/PassPlugin.h" // Moved from llvm/Passes in LLVM 22.
@@ -53,6 +56,61 @@ using AutoPreserveNonePhase = AutoPreserveNonePass::Phase;
 using ListPhase = PreserveNoneListPass::Phase;
 using CalleeSavedPhase = PreserveNoneCalleeSavedPass::Phase;
 
+/// Runs a cacs pass only on a target cacs supports (supportsPreserveNone):
+/// elsewhere the module stays as stock clang made it.
+template <typename PassT>
+struct OnSupportedTarget : PassInfoMixin<OnSupportedTarget<PassT>> {
+  PassT Pass;
+  explicit OnSupportedTarget(PassT P) : Pass(std::move(P)) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    if (!supportsPreserveNone(Triple(M.getTargetTriple())))
+      return PreservedAnalyses::all();
+    return Pass.run(M, AM);
+  }
+  static bool isRequired() { return true; }
+  // -fdebug-pass-manager names the pass, not the adaptor.
+  static StringRef name() { return PassT::name(); }
+};
+
+template <typename PassT> void addPass(ModulePassManager &MPM, PassT P) {
+  MPM.addPass(OnSupportedTarget<PassT>(std::move(P)));
+}
+
+/// On a target cacs does not support, each cacs setting of the compilation
+/// gets a warning that says it does nothing there (the front door's
+/// spelling: the settings reach the passes from it, from -mllvm, or from
+/// the IR of a compile step, and mean the same).
+struct UnsupportedTargetWarningPass
+    : PassInfoMixin<UnsupportedTargetWarningPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    Triple T(M.getTargetTriple());
+    if (supportsPreserveNone(T))
+      return PreservedAnalyses::all();
+    for (const Setting &S : Settings) {
+      if (!S.FrontDoorFlag)
+        continue;
+      std::string Flag = ("-f" + S.name()).str();
+      if (S.isList()) {
+        if (preserveNoneListFiles().empty())
+          continue;
+        Flag += "=";
+      } else if (S.isChoice()) {
+        unsigned I = choiceSetting(S.ID);
+        if (I == 0)
+          continue;
+        Flag += ("=" + S.Choices[I]).str();
+      } else if (flagSetting(S.ID) == S.Default) {
+        continue;
+      } else if (!flagSetting(S.ID)) {
+        Flag = ("-fno-" + S.name()).str();
+      }
+      emit(M.getContext(), DS_Warning, unsupportedTargetWarning(Flag, T));
+    }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 std::vector<std::string> listFilesFromSettings() {
   ArrayRef<std::string> Files = preserveNoneListFiles();
   return {Files.begin(), Files.end()};
@@ -61,22 +119,24 @@ std::vector<std::string> listFilesFromSettings() {
 /// The per-TU head of the pipeline: what the list names also seeds
 /// AutoPreserveNone.
 void addPerTUStartPasses(ModulePassManager &MPM) {
+  MPM.addPass(UnsupportedTargetWarningPass());
   // Before EarlyCSE, GVN and LICM, which would reuse thread-local addresses
   // across switches.
   if (flagSetting(SettingID::CoroutineMigration))
-    MPM.addPass(TLSMigrationPass(TLSMigrationPass::Phase::PerTU));
+    addPass(MPM, TLSMigrationPass(TLSMigrationPass::Phase::PerTU));
   if (!preserveNoneListFiles().empty())
-    MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+    addPass(MPM,
+            PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
 }
 
 /// The per-TU tail of the pipeline. An O0 pipeline means O0 code generation
 /// (clang -O0, whatever -Xclang -disable-O0-optnone says about optnone).
 void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
-  MPM.addPass(InstackYieldPass());
+  addPass(MPM, InstackYieldPass());
   if (autoPreserveNoneEnabled())
-    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
+    addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
-  MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
+  addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
 }
 
 /// The full-LTO link: the passes always run; each finds in the merged module
@@ -84,20 +144,20 @@ void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
 /// nothing.
 void addLTOLinkStartPasses(ModulePassManager &MPM) {
   // The functions compiled with -fcoroutine-migration, inlined into or not.
-  MPM.addPass(TLSMigrationPass(TLSMigrationPass::Phase::LTOLink));
-  MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
+  addPass(MPM, TLSMigrationPass(TLSMigrationPass::Phase::LTOLink));
+  addPass(MPM, PreserveNoneListPass(ListPhase::LTOLink, {}));
 }
 
 void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
-  MPM.addPass(InstackYieldPass());
-  MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
-  MPM.addPass(PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
-  MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
+  addPass(MPM, InstackYieldPass());
+  addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
+  addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
+  addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
 }
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   if (Name == "auto-preserve-none") {
-    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
+    addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
     return true;
   }
   if (Name == "tls-migration" || Name == "tls-migration<lto>") {
@@ -107,35 +167,36 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     return true;
   }
   if (Name == "instack-yield") {
-    MPM.addPass(InstackYieldPass());
+    addPass(MPM, InstackYieldPass());
     return true;
   }
   if (Name == "auto-preserve-none<lto>") {
-    MPM.addPass(AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
+    addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
     return true;
   }
   if (Name == "preserve-none-list") {
-    MPM.addPass(PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
+    addPass(MPM,
+            PreserveNoneListPass(ListPhase::PerTU, listFilesFromSettings()));
     return true;
   }
   if (Name == "preserve-none-safety" || Name == "preserve-none-safety<O0>") {
-    MPM.addPass(PreserveNoneSafetyPass(Name.ends_with("<O0>")));
+    addPass(MPM, PreserveNoneSafetyPass(Name.ends_with("<O0>")));
     return true;
   }
   if (Name == "preserve-none-callee-saved") {
-    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
+    addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
     return true;
   }
   if (Name == "preserve-none-callee-saved<prelink>") {
-    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PreLink));
+    addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::PreLink));
     return true;
   }
   if (Name == "preserve-none-callee-saved<lto>") {
-    MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
+    addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
     return true;
   }
   if (Name == "preserve-none-list<lto>") {
-    MPM.addPass(PreserveNoneListPass(ListPhase::LTOLink, {}));
+    addPass(MPM, PreserveNoneListPass(ListPhase::LTOLink, {}));
     return true;
   }
   return false;
@@ -153,24 +214,25 @@ void registerCallbacks(PassBuilder &PB) {
         addPerTUStartPasses(MPM);
       });
 #if LLVM_VERSION_MAJOR >= 20
-  PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level,
-         ThinOrFullLTOPhase Phase) {
-        addPerTUPasses(MPM, Level);
-        // Last of all: it decides on the calls the other passes leave. An LTO
-        // pre-link compile only records the setting for the link.
-        bool PreLink = Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
-                       Phase == ThinOrFullLTOPhase::FullLTOPreLink;
-        MPM.addPass(PreserveNoneCalleeSavedPass(
-            PreLink ? CalleeSavedPhase::PreLink : CalleeSavedPhase::PerTU));
-      });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel Level,
+                                        ThinOrFullLTOPhase Phase) {
+    addPerTUPasses(MPM, Level);
+    // Last of all: it decides on the calls the other passes leave. An LTO
+    // pre-link compile only records the setting for the link.
+    bool PreLink = Phase == ThinOrFullLTOPhase::ThinLTOPreLink ||
+                   Phase == ThinOrFullLTOPhase::FullLTOPreLink;
+    addPass(MPM,
+            PreserveNoneCalleeSavedPass(PreLink ? CalleeSavedPhase::PreLink
+                                                : CalleeSavedPhase::PerTU));
+  });
 #else
   // LLVM 19 does not tell the pre-link compile apart; the setting `none` is
   // an error there anyway (see PreserveNoneCalleeSaved.cpp).
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         addPerTUPasses(MPM, Level);
-        MPM.addPass(PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
+        addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
       });
 #endif
 

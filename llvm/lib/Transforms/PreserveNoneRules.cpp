@@ -42,6 +42,18 @@ static bool fastISelOptionGiven() {
   return It != Options.end() && It->second->getNumOccurrences() > 0;
 }
 
+bool cacs::supportsPreserveNone(const Triple &T) {
+  return T.getArch() == Triple::x86_64 || T.isAArch64() ||
+         T.getArch() == Triple::UnknownArch;
+}
+
+std::string cacs::unsupportedTargetWarning(StringRef Flag, const Triple &T) {
+  return (Flag + " does nothing on target '" + T.str() +
+          "': cacs gives preserve_none on x86-64 and AArch64 only, and "
+          "every function here keeps the C calling convention")
+      .str();
+}
+
 RuleContext::RuleContext(const Module &M, bool CodeGenAtO0)
     : FastISelForced(fastISelOptionGiven()), CodeGenAtO0(CodeGenAtO0),
       LinkBindsNow(flagSetting(SettingID::LinkBindsNow)) {
@@ -111,9 +123,12 @@ unsigned cacs::firstClobberedArgument(const RuleContext &RC, ScratchUser U) {
   if (U == ScratchUser::SplitStack)
     return 0;
   // AArch64 preserve_none: x20-x28, x0-x7, x10-x14, x9, x15. The lazy
-  // resolver and an entry hook may use every temporary, x9-x15.
+  // resolver and an entry hook may use every temporary, x9-x15; the probe
+  // loop and the KCFI check use x9.
   if (RC.isAArch64())
-    return U == ScratchUser::StackProbe ? 23 /* x9 */ : 18 /* x10 */;
+    return U == ScratchUser::StackProbe || U == ScratchUser::KCFICheck
+               ? 23 /* x9 */
+               : 18 /* x10 */;
   return 0;
 }
 
@@ -605,11 +620,10 @@ BindingHazard cacs::bindingHazard(const CallBase &CB, const RuleContext &RC) {
   if (RC.isX86_64() && Regs >= 11 && (ThroughGOT || LazyHazard) &&
       usesIndirectThunkCalls(*CB.getFunction()))
     return BindingHazard::RetpolineNoRegister;
-  // The KCFI check of an x86-64 indirect call loads the type hash into r10,
-  // or into r11 when the target is in r10: with the 12th argument in rax,
-  // the register allocator's next choice for the target is r10; with the
-  // 11th in r11, nothing keeps the target out of r10 either.
-  if (RC.isX86_64() && !Callee && Regs >= 11 &&
+  // The KCFI check of an indirect call may take a scratch register that
+  // carries an argument (see BindingHazard::KCFIScratch).
+  unsigned KCFIScratch = firstClobberedArgument(RC, ScratchUser::KCFICheck);
+  if (!Callee && KCFIScratch && Regs >= KCFIScratch &&
       CB.getOperandBundle(LLVMContext::OB_kcfi))
     return BindingHazard::KCFIScratch;
   if (LazyHazard && !ThroughGOT)

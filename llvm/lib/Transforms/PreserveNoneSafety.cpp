@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -48,6 +49,14 @@ bool isMemoryArgument(const AttributeList &Attrs, unsigned NumParams) {
         Attrs.hasParamAttr(I, Attribute::Preallocated))
       return true;
   return false;
+}
+
+/// "11th", "23rd": the position of an argument in a message.
+std::string ordinal(unsigned N) {
+  static const char *const Suffixes[] = {"th", "st", "nd", "rd"};
+  unsigned Last = N % 10;
+  bool Teen = N % 100 >= 11 && N % 100 <= 13;
+  return std::to_string(N) + Suffixes[Teen || Last > 3 ? 0 : Last];
 }
 
 class FinalCheck {
@@ -225,7 +234,21 @@ private:
     Body->setVisibility(GlobalValue::DefaultVisibility);
     Body->setComdat(nullptr);
     SplitBodies.push_back(Body);
+    // The address of a block (a computed goto's table: `&&label`) names its
+    // function as well on LLVM 19: the constants must follow their blocks
+    // into the body, or the module is invalid (the bitcode writer gives
+    // such a reference an ID it cannot read back). LLVM 22 derives the
+    // function from the block: there the old constant is the new one.
+    SmallVector<std::pair<BlockAddress *, BasicBlock *>, 4> Addresses;
+    for (BasicBlock &BB : F)
+      if (BlockAddress *BA = BlockAddress::lookup(&BB))
+        Addresses.push_back({BA, &BB});
     Body->splice(Body->begin(), &F);
+    for (auto [Old, BB] : Addresses)
+      if (BlockAddress *New = BlockAddress::get(Body, BB); New != Old) {
+        Old->replaceAllUsesWith(New);
+        Old->destroyConstant();
+      }
     Body->setSubprogram(F.getSubprogram());
     F.setSubprogram(nullptr);
     for (auto [Old, New] : zip(F.args(), Body->args())) {
@@ -378,16 +401,20 @@ private:
       recoverFromError(CB);
       return;
     }
-    case BindingHazard::KCFIScratch:
+    case BindingHazard::KCFIScratch: {
+      unsigned N = firstClobberedArgument(RC, ScratchUser::KCFICheck);
       error(Caller,
             "preserve_none call through a pointer in '" + Caller.getName() +
-                "' passes 11 or more integer arguments, and the KCFI check "
-                "of the call (-fsanitize=kcfi) may use r11, which carries the "
-                "11th; pass fewer integer arguments, or compile without "
-                "-fsanitize=kcfi",
+                "' passes " + Twine(N) +
+                " or more integer arguments, and the KCFI check of the call "
+                "(-fsanitize=kcfi) may use " +
+                (RC.isX86_64() ? "r11" : "x9") + ", which carries the " +
+                ordinal(N) + "; pass fewer integer arguments, or compile "
+                "without -fsanitize=kcfi",
             CB.getDebugLoc());
       recoverFromError(CB);
       return;
+    }
     }
   }
 

@@ -29,11 +29,12 @@ RETPOLINE = (r"error: preserve_none call (to '[^']*' |through a pointer )in '[^'
 NO_SHIELD = (r"error: '.*' is optnone, and on AArch64 LLVM passes the arguments of its "
              r"preserve_none calls in the wrong registers, and cacs cannot route this call "
              r"through a shield")
-# x86-64: an indirect preserve_none call with 11 or more integer arguments,
-# whose KCFI check may clobber r11 (the 11th argument).
-KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes 11 or more integer "
-        r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) may use r11, which "
-        r"carries the 11th; pass fewer integer arguments, or compile without -fsanitize=kcfi")
+# An indirect preserve_none call whose KCFI check may clobber an argument:
+# x86-64 r11 (the 11th), AArch64 x9 (the 23rd).
+KCFI = (r"error: preserve_none call through a pointer in '[^']*' passes (11|23) or more integer "
+        r"arguments, and the KCFI check of the call \(-fsanitize=kcfi\) may use (r11|x9), which "
+        r"carries the (11th|23rd); pass fewer integer arguments, or compile without "
+        r"-fsanitize=kcfi")
 
 # x86-64: the large code model without PIC takes function addresses as
 # absolute immediates: a lazily bound callee cannot be bound at load time.
@@ -140,3 +141,22 @@ CONV_DOC = {
 }
 
 OPTS = {"O0": ["-O0"], "O1": ["-O1"], "O2": ["-O2"], "O3": ["-O3"], "lto": ["-O2", "-flto"]}
+
+# The boundary axis (issue 21): how the other side of the calls was built.
+# The functions under test, which the list names, are in a unit of their
+# own (unit1.c), and main's unit (unit2.c) is built by cacs with the list:
+SIDES = ["same", "nolist", "gcc", "dlsym"]
+SIDE_DOC = {
+    "same": "the functions' unit built by cacs with the same list",
+    "nolist": "the functions' unit built by cacs without the list (a library built without it)",
+    "gcc": "the functions' unit built by GCC (another compiler), at the same -O",
+    "dlsym": "the functions' unit a -fPIC -shared library built with the list; main finds the "
+             "functions by name at run time (dlsym) and calls them through C pointers",
+}
+# What a side must get where it cannot get the right output: an error that
+# names the mismatch, at compile or link time. A caller built with the list
+# calls the preserve_none body by a decorated name (`f_x.<tag>`), which a
+# definition built otherwise lacks: the link names it as undefined. Or a
+# cacs diagnostic naming the function.
+SIDE_REFUSE = (r"(undefined symbol: |undefined reference to `)f_\w+\.\w+"
+               r"|error: .*'f_\w+'.*(preserve.none|list)")

@@ -1,7 +1,9 @@
 """Building and running the cells of the hazard matrix.
 
-A group is (arch, hazard, conv, opt): one build of one program holding every
-selected argument shape, run once. Only if that build fails, or its output
+A group is (arch, hazard, conv, opt, side): one build of one program holding
+every selected argument shape, run once. side is None but on the boundary
+axis (hazards.SIDES: how the functions' unit was built; conv is then
+`list`). Only if that build fails, or its output
 differs from the reference, is each shape built or run alone, so that every
 cell (a shape in a group) gets its own outcome."""
 
@@ -31,19 +33,20 @@ def control_key(group):
     """Which stock-clang control a group depends on: (arch, hazard, layout,
     O0 or lto). Stock clang may fail with a hazard's flags under LTO only
     (x86-64 GlobalISel has no fallback at the LTO link)."""
-    arch, hazard, conv, opt = group
+    arch, hazard, conv, opt, side = group
     return (arch, hazard, "shlib" if conv == "shlib" else "single", "lto" if opt == "lto" else "O0")
 
 
 class Cell:
-    __slots__ = ("arch", "hazard", "conv", "opt", "shape", "outcome", "detail")
+    __slots__ = ("arch", "hazard", "conv", "opt", "side", "shape", "outcome", "detail")
 
     def __init__(self, group, shape, outcome, detail=""):
-        self.arch, self.hazard, self.conv, self.opt = group
+        self.arch, self.hazard, self.conv, self.opt, self.side = group
         self.shape, self.outcome, self.detail = shape, outcome, detail
 
     def key(self):
-        return "%s %s %s %s %s" % (self.arch, self.hazard, self.conv, self.opt, self.shape)
+        conv = self.conv + ("/" + self.side if self.side else "")
+        return "%s %s %s %s %s" % (self.arch, self.hazard, conv, self.opt, self.shape)
 
 
 def first_line(text, pred=None):
@@ -53,13 +56,17 @@ def first_line(text, pred=None):
     return ""
 
 
-def build_failure(hazard, res):
+def build_failure(hazard, res, side=None):
     """The outcome of a failed build and the line that says why."""
     if res.timeout:
         return "timeout", "build timed out"
     text = res.err + res.out
     if any(m in text for m in FATAL):
         return "fatal", first_line(text, lambda l: any(m in l for m in FATAL))
+    # The boundary axis: an error that names the mismatch is the right
+    # outcome where the right output cannot be had.
+    if side and side != "same" and re.search(hz.SIDE_REFUSE, text):
+        return "refused", first_line(text, lambda l: re.search(hz.SIDE_REFUSE, l))
     diag = first_line(text, CACS_DIAG.search)
     if diag:
         if hazard.refuse and re.search(hazard.refuse, text):
@@ -145,9 +152,39 @@ class Matrix:
             return ["-fpreserve-none-list=" + os.path.join(self.src, "pn.list")]
         return []
 
-    def build_cmds(self, arch, hazard, conv, opt, d, stock=False):
+    def gcc(self, arch):
+        return "aarch64-linux-gnu-gcc" if arch == "aarch64" else "gcc"
+
+    def side_cmds(self, arch, hazard, opt, side, d):
+        """The boundary axis: main's unit built by cacs with the list, the
+        functions' unit as side says (hazards.SIDE_DOC)."""
+        cacs = self.tools.cacs_clang
+        listed = self._conv_flags("list")
+        base = (self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
+                + ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"] + self.extra)
+        unit1, unit2 = (os.path.join(self.src, u) for u in ("unit1.c", "unit2.c"))
+        exe = os.path.join(d, "prog")
+        if side == "dlsym":
+            lib = os.path.join(d, "libhz.so")
+            return [[cacs] + base + listed + ["-fPIC", "-shared", unit1, "-o", lib],
+                    [cacs] + base + listed + ["-DHZ_DLSYM", unit2, "-L" + d, "-lhz",
+                                              "-Wl,-rpath," + d, "-o", exe]], exe
+        o1, o2 = os.path.join(d, "unit1.o"), os.path.join(d, "unit2.o")
+        if side == "gcc":
+            # GCC knows none of clang's hazard flags, nor its LTO objects.
+            level = [f for f in hz.OPTS[opt] if f.startswith("-O")]
+            first = [self.gcc(arch)] + level + ["-w", "-DHZ_INDIRECT", "-c", unit1, "-o", o1]
+        else:
+            first = [cacs] + base + (listed if side == "same" else []) + ["-c", unit1, "-o", o1]
+        return [first,
+                [cacs] + base + listed + ["-c", unit2, "-o", o2],
+                [cacs] + base + listed + [o1, o2, "-o", exe]], exe
+
+    def build_cmds(self, arch, hazard, conv, opt, d, stock=False, side=None):
         """The commands that build d/prog (and d/libhz.so) for a cell.
         stock: the toolchain control (stock clang, preserve_none macro'd away)."""
+        if side and not stock:
+            return self.side_cmds(arch, hazard, opt, side, d)
         clang = self.tools.stock_clang if (stock or self.stock) else self.tools.cacs_clang
         base = self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
         if stock:
@@ -238,14 +275,14 @@ class Matrix:
 
     # -- one group ----------------------------------------------------------
     def group(self, group):
-        arch, hname, conv, opt = group
+        arch, hname, conv, opt, side = group
         hazard = hz.BY_NAME[hname]
         ref = self.ref[arch]
-        d = os.path.join(self.workroot, arch, hname, "%s-%s" % (conv, opt))
+        d = os.path.join(self.workroot, arch, hname, "%s-%s" % (conv if not side else "side-" + side, opt))
         if not self.alone:
             d = os.path.join(d, self.shapes[0].name)
         os.makedirs(d, exist_ok=True)
-        cmds, exe = self.build_cmds(arch, hazard, conv, opt, d)
+        cmds, exe = self.build_cmds(arch, hazard, conv, opt, d, side=side)
         r = self.build(cmds)
         cells = []
         if r is None:
@@ -261,7 +298,7 @@ class Matrix:
                     cells.append(Cell(group, s.name, *run_failure(res, ref[s.name], self.verbose)))
             return cells
         if len(self.shapes) == 1:
-            return [Cell(group, self.shapes[0].name, *build_failure(hazard, r))]
+            return [Cell(group, self.shapes[0].name, *build_failure(hazard, r, side))]
         # Attribute the build failure: each shape alone.
         for s in self.shapes:
             cells += self.alone[s.name].group(group)

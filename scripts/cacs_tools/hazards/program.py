@@ -27,6 +27,10 @@ all:
              together
   HZ_BIAS    added to every result: the matrix's self-test injects it on
              the cacs side to see cells fail
+  HZ_DLSYM   (HZ_PART 2) main finds the functions under test at run time,
+             by their names (dlsym), and calls them through pointers of
+             the type its declarations would have: the "other side"
+             axis's run-time lookup
 
 The reference is stock clang -O0 with none of them, so preserve_none is
 macro'd away (stock clang may itself be wrong with the attribute)."""
@@ -90,6 +94,11 @@ def _args(shape, call):
 
 
 PRELUDE = r"""
+#ifdef HZ_DLSYM
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <stdlib.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #ifndef HZ_PN
@@ -243,6 +252,27 @@ def _decl(shape):
     return "HZ_STATIC HZ_PN %s f_%s(%s);\n" % (RET_TYPES[shape.ret], _cname(shape), _params(shape))
 
 
+def _lookup(shape):
+    """HZ_DLSYM: the name of a function under test stands for the address
+    dlsym finds for it, as a pointer of the declaration's type."""
+    return '#define f_%(n)s ((HZ_PN %(t)s (*)(%(p)s))hz_lookup("f_%(n)s"))\n' % {
+        "n": _cname(shape), "t": RET_TYPES[shape.ret], "p": _params(shape)}
+
+
+LOOKUP = r"""
+#ifdef HZ_DLSYM
+static void *hz_lookup(const char *name) {
+  void *p = dlsym(RTLD_DEFAULT, name);
+  if (!p) {
+    fprintf(stderr, "dlsym: %s not found\n", name);
+    exit(2);
+  }
+  return p;
+}
+#endif
+"""
+
+
 # How a runner turns a call's result into the long it prints (%(v)s: the
 # call), by shape.ret: a statement sequence that leaves it in %(r)s.
 COLLECT = {
@@ -285,7 +315,12 @@ def source(shapes):
     out += [_function(s) for s in shapes]
     out.append("#else\n")
     out.append(MAIN_DECLS)
+    out.append("#ifndef HZ_DLSYM\n")
     out += [_decl(s) for s in shapes]
+    out.append("#else\n")
+    out.append(LOOKUP)
+    out += [_lookup(s) for s in shapes]
+    out.append("#endif\n")
     out.append("#endif\n#if HZ_PART != 1\n")
     out.append(SCS_INIT)
     out += [_runner(s) for s in shapes]

@@ -24,7 +24,7 @@ FULL_ONLY = ("outline", "outline-oz", "zero-regs-all", "zero-regs-used-gpr", "mc
 
 
 def _wanted(group):
-    arch, hazard, conv, opt = group
+    arch, hazard, conv, opt, side = group
     if hazard in FULL_ONLY:
         return False
     if arch == "x86_64":
