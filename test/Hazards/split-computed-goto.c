@@ -13,7 +13,7 @@
 // RUN: %stock_clang -O0 %s -o %t/ref && %t/ref > %t/expected
 // RUN: %clang -O1 -fstack-clash-protection -fpreserve-none-list=%t/list -c -emit-llvm %s -o %t/run.bc
 // RUN: llvm-dis %t/run.bc -o - | FileCheck %s
-// CHECK: @run.tbl = internal {{.*}}[ptr blockaddress(@run.cacs.body, %{{.*}}), ptr blockaddress(@run.cacs.body, %{{.*}}), ptr blockaddress(@run.cacs.body, %{{.*}})]
+// CHECK: @run.tbl = internal {{.*}}[ptr blockaddress(@run.preserve_none_list.cacs.body, %{{.*}}), ptr blockaddress(@run.preserve_none_list.cacs.body, %{{.*}}), ptr blockaddress(@run.preserve_none_list.cacs.body, %{{.*}})]
 // RUN: %clang -O2 -fstack-clash-protection -fpreserve-none-list=%t/list %s -o %t/o2
 // RUN: %t/o2 > %t/o2.out && diff %t/expected %t/o2.out
 // RUN: %clang -O2 -flto -fstack-clash-protection -fpreserve-none-list=%t/list %s -o %t/lto
