@@ -183,9 +183,13 @@ def table(R):
              "15 %% |" % ("; ".join(parts) or "-"))
     machine = R.d.get("machine", {})
     L.append("")
-    L.append("From `%s` on %s (load average at the start: %s)." % (
-        " ".join(R.d.get("command", [])), machine.get("date", "?"),
-        " ".join(machine.get("loadavg", "?").split()[:3])))
+    load = "load average at the start: %s" % " ".join(
+        machine.get("loadavg", "?").split()[:3])
+    if machine.get("loadavg_max"):
+        load += "; highest 1-minute figure during the timed runs: %s" % (
+            machine["loadavg_max"])
+    L.append("From `%s` on %s (%s)." % (
+        " ".join(R.d.get("command", [])), machine.get("date", "?"), load))
     return "\n".join(L)
 
 

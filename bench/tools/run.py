@@ -130,7 +130,21 @@ def parse_result(out):
     return kv
 
 
+# The highest 1-minute load average seen when a timed run started: the
+# start's figure alone hides a machine that got busy during the run.
+LOAD_MAX = [0.0]
+
+
+def sample_load():
+    try:
+        one = float(open("/proc/loadavg").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    LOAD_MAX[0] = max(LOAD_MAX[0], one)
+
+
 def run_binary(path, n, reps, variant, cpu, timeout=600):
+    sample_load()
     cmd = []
     if cpu is not None and shutil.which("taskset"):
         cmd += ["taskset", "-c", str(cpu)]
@@ -558,8 +572,9 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
             L.append("![%s](%s)" % (p, p))
     L.append("\n## Machine\n")
     L.append("```\n%s\n```" % info["lscpu"].strip())
-    L.append("\n```\n%s\nkernel: %s\nload average at start: %s\ngit HEAD: %s\nuncommitted in runtime/llvm/clang/bench:\n%s\n```\n" % (
-        "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("git", "?"),
+    L.append("\n```\n%s\nkernel: %s\nload average at start: %s\nload average at end: %s (highest 1-minute figure when a timed run started: %s)\ngit HEAD: %s\nuncommitted in runtime/llvm/clang/bench:\n%s\n```\n" % (
+        "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("loadavg_end", "?"),
+        info.get("loadavg_max", "?"), info.get("git", "?"),
         info.get("git_dirty", "") or "(none)"))
     with open(os.path.join(outdir, "README.md"), "w") as f:
         f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
@@ -815,6 +830,8 @@ def main():
             info["partial"] += " (earlier: %s)" % prev["machine"]["partial"]
         info["date"] = prev.get("machine", {}).get("date", info["date"])
         argv = prev.get("command", argv)
+    info["loadavg_end"] = open("/proc/loadavg").read().strip()
+    info["loadavg_max"] = "%.2f" % LOAD_MAX[0]
     plots = [] if a.quick else make_plots(out, recs, hanoi, cc)
     write_report(out, recs, hanoi, mem, cc, info, argv, a.quick, plots)
     log("wrote %s" % os.path.join(out, "README.md"))
