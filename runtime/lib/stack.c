@@ -39,6 +39,7 @@
 #endif
 
 #define CACS_RANDOM_MAX 4096 // randomize within one page, in cache lines
+#define CACS_STACK_TOP_ROOM 1536 // of the top page, below a coloured block
 #define CACS_SLAB_BYTES ((size_t)32 << 20) // aim of one slab's mapping
 #define CACS_SLAB_MIN_SLOTS 4
 #define CACS_SLAB_MAX_SLOTS 4096
@@ -90,6 +91,7 @@ typedef struct thread_state {
   size_t shared_saved;    // sum of their coroutines' save_len
   cacs_stack *live; // registry searched by the SIGSEGV handler
   uint64_t rng;
+  size_t color; // the next control block's colour, in cache lines
   void *altstack;
   int registered; // thread-exit destructor armed
   int exited;     // thread_exit ran: stacks freed later take their slab along
@@ -471,7 +473,29 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
   VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
-  char *hdr = map + map_size - hdr_size;
+  // Colour the control block as well as the stack top: at the end of a
+  // page-aligned mapping every block would sit at one page offset, i.e. in
+  // one set of an L1 data cache indexed by the page offset, and a ring of 9+
+  // coroutines (each switch reads the next block) would miss in L1 on every
+  // switch (bench/results/ANALYSIS.md, issue 22). The block moves down by a
+  // number of lines that rotates from one stack to the next, within the
+  // round-up slack of the top page, keeping STACK_TOP_ROOM bytes of that
+  // page below it for the stack's top frames, so that a parked coroutine
+  // still touches one page. Rotating rather than random: consecutive blocks
+  // keep a constant stride (a random colour made ring10000 8x slower).
+  size_t color = 0;
+  int colored = 0;
+  if (!(flags & CACS_STACK_NORANDOM)) {
+    size_t slack = map_size - guard - size - hdr_size;
+    size_t room = page_size > hdr_size + CACS_STACK_TOP_ROOM
+                      ? page_size - hdr_size - CACS_STACK_TOP_ROOM
+                      : 0;
+    size_t lines = (slack < room ? slack : room) / 64;
+    colored = lines != 0;
+    if (lines)
+      color = (T.color++ % (lines + 1)) * 64;
+  }
+  char *hdr = map + map_size - hdr_size - color;
   cacs_stack *s = (cacs_stack *)(hdr + desc_off);
   memset(s, 0, sizeof *s);
   s->map = map;
@@ -483,6 +507,12 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   if (!(flags & CACS_STACK_NORANDOM)) {
     size_t usable = top - (uintptr_t)s->lo;
     size_t range = usable / 8 < CACS_RANDOM_MAX ? usable / 8 : CACS_RANDOM_MAX;
+    // A coloured block leaves at least STACK_TOP_ROOM of its page below it;
+    // the random start stays in that page (the block's colour already
+    // spreads the start over the page's lines).
+    size_t in_page = (size_t)(top & (page_size - 1));
+    if (colored && range > in_page - CACS_STACK_TOP_ROOM / 2)
+      range = in_page - CACS_STACK_TOP_ROOM / 2;
     if (range >= 64)
       top -= (rng_next() % (range / 64)) * 64;
   }
