@@ -120,7 +120,10 @@ void cacs__shared_enter(cacs_coro *from, cacs_coro *to) {
 
 // The default-convention entry under the public name (the waiting calls'
 // are in wait.c and join.c).
+// On x86-64 it is in yield_x86_64.S (it resumes its caller by a jump).
+#if !defined(__x86_64__)
 void(cacs_yield)(void) { cacs__yield_pn(); }
+#endif
 
 void cacs__deadlock(const cacs_coro *self) {
   cacs__fatalf("cacs: deadlock: every coroutine of this thread is waiting "

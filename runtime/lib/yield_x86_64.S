@@ -150,5 +150,54 @@ cacs__coro_resume:
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
+// cacs_yield under its public name, for default-convention callers (gcc,
+// stock clang without cacs's binding in coro.h): saves the callee-saved
+// registers preserve_none clobbers (cacs__yield_pn keeps rbp) and leaves by
+// `pop; jmp`, not `ret`, for the reason above: this function's return
+// follows a switch, so the return stack buffer's top entry is the other
+// side's, and a `ret` here mispredicted on every resume (issue 22: the
+// ping-pong pattern built by gcc went from 13.9 to 5.0 ns per switch).
+// sched.c defines it in C on other targets.
+        .p2align 4
+        .globl  cacs_yield
+        .type   cacs_yield,@function
+cacs_yield:
+        .cfi_startproc
+        ENTRY_LANDING
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbx, 0
+        pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r12, 0
+        pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r13, 0
+        pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r14, 0
+        pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %r15, 0
+        callq   cacs__yield_pn
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r15
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r14
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r13
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r12
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        RESUME
+        .cfi_endproc
+        .size   cacs_yield, .-cacs_yield
+
         ENTRY_NOTES
 #endif // __x86_64__
