@@ -30,8 +30,10 @@
 
 #if defined(__CET__) && (__CET__ & 1)
 #define ENTRY_LANDING endbr64
+#define BP_JMP_RDX notrack jmpq *%rdx
 #else
 #define ENTRY_LANDING
+#define BP_JMP_RDX jmpq *%rdx
 #endif
 
 .macro SAVE_BP entry
@@ -49,7 +51,11 @@
         popq    %rbx
         .cfi_adjust_cfa_offset -8
         .cfi_restore %rbx
-        ret
+        // This return follows a switch: `pop; jmp`, not `ret` (see
+        // yield_x86_64.S); notrack under IBT, the target is a return site.
+        popq    %rdx
+        .cfi_adjust_cfa_offset -8
+        BP_JMP_RDX
         .cfi_endproc
         .size   \entry\()_bp, .-\entry\()_bp
 .endm
