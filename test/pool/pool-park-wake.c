@@ -11,7 +11,7 @@
 // RUN: %clang -O2 -I%cacs_include -I%S/../../runtime/lib/pool %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t wake | FileCheck %s
 // RUN: %t handoff | FileCheck %s
-// RUN: %t timeout | FileCheck %s
+// RUN: %t timeout 3 | FileCheck %s
 // CHECK: overlaps=0 entries=[[N:[0-9]+]] expect=[[N]] tokens=1
 
 #include "cacs/pool.h"
@@ -31,6 +31,7 @@ static int tokens = 1;
 static cacs__ptask *q[QMAX];
 static int qn;
 static int mode; // 0 wake, 1 handoff, 2 timeout
+static uint64_t timeout_ns;
 static int inside, overlaps;
 static _Atomic long entries;
 
@@ -51,28 +52,28 @@ static uint64_t now_ns(void) {
 
 static void acquire(void) {
   cacs__ptask *self = cacs__pool_self();
-  lock();
-  if (tokens > 0) {
-    tokens--;
-    unlock(NULL);
-    return;
-  }
-  q[qn++] = self;
-  uint64_t d = mode == 2 ? now_ns() + 3000 : 0;
-  int r = cacs__pool_park(unlock, NULL, d);
-  if (r == 0)
-    return; // the token was handed to us
-  // Timed out: take ourselves off the queue (a waker that found us there
-  // lost to the timeout and passed the token on instead).
-  lock();
-  for (int i = 0; i < qn; ++i)
-    if (q[i] == self) {
-      memmove(&q[i], &q[i + 1], (qn - i - 1) * sizeof *q);
-      qn--;
-      break;
+  for (;;) {
+    lock();
+    if (tokens > 0) {
+      tokens--;
+      unlock(NULL);
+      return;
     }
-  unlock(NULL);
-  acquire();
+    q[qn++] = self;
+    uint64_t d = mode == 2 ? now_ns() + timeout_ns : 0;
+    if (cacs__pool_park(unlock, NULL, d) == 0)
+      return; // the token was handed to us
+    // Timed out: take ourselves off the queue (a waker that found us there
+    // lost to the timeout and passed the token on instead), and try again.
+    lock();
+    for (int i = 0; i < qn; ++i)
+      if (q[i] == self) {
+        memmove(&q[i], &q[i + 1], (qn - i - 1) * sizeof *q);
+        qn--;
+        break;
+      }
+    unlock(NULL);
+  }
 }
 
 static void release(void) {
@@ -115,6 +116,7 @@ int main(int argc, char **argv) {
   mode = argc > 1 && !strcmp(argv[1], "handoff") ? 1
          : argc > 1 && !strcmp(argv[1], "timeout") ? 2
                                                    : 0;
+  timeout_ns = (argc > 2 ? atoi(argv[2]) : 3) * 1000ull;
   cacs_pool *p = cacs_pool_create(2);
   cacs_pool_task *t[COROS];
   for (int i = 0; i < COROS; ++i)

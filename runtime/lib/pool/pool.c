@@ -174,8 +174,10 @@ static pool_stack *stack_get(pool_worker *w) {
     return s;
   }
   s = cacs_stack_alloc(w->pool->stack_size, sizeof *s, 0);
-  if (s)
+  if (s) {
     s->owner = w;
+    cacs_stack_set_owner(&s->s, "pool coroutine", w->index);
+  }
   return s;
 }
 
