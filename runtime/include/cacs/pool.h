@@ -96,7 +96,7 @@ unsigned cacs_pool_workers(const cacs_pool *p);
 /// Every coroutine must be joined exactly once (cacs_pool_join).
 /// \return the coroutine, or NULL with errno set:
 ///   - ENOMEM: no memory for its control block;
-///   - EINVAL: `p` or `entry` is NULL, or `p` is being destroyed.
+///   - EINVAL: `p` or `entry` is NULL.
 cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
                                 void *arg);
 
