@@ -47,12 +47,14 @@
 //   - not keep thread-local addresses across a lock, an unlock or any wait
 //     here: each is a migration point. A contended lock resumes on the
 //     worker of the coroutine that released the mutex, and a contended CES
-//     unlock always returns on another coroutine's turn, usually on another
-//     worker. `errno`, `__thread` variables and pthread objects tied to a
-//     thread (a pthread_mutex_t locked before, thread-specific data) after
-//     the call belong to the new thread. Code built by cacs with
-//     -fcoroutine-migration re-reads thread-local addresses after calls
-//     that may switch; libcacs sets errno only after the last switch.
+//     unlock returns only after the waiter's turn, from the worker's queue,
+//     on whichever worker takes it. `errno`, `__thread` variables and
+//     pthread objects tied to a thread (a pthread_mutex_t locked before,
+//     thread-specific data) after the call belong to the new thread.
+//     Code built by cacs with -fcoroutine-migration re-reads thread-local
+//     addresses after calls that may switch (test/pool/sync-timeout.c
+//     reads a stale errno at -O2 without it); libcacs sets errno only
+//     after the last switch.
 // Enforced: unlocking a mutex (or write lock) the caller does not own
 // fails with EPERM, and relocking one it owns with EDEADLK (the owner is
 // the pool coroutine, or the plain thread); a condition wait by a non-owner
@@ -151,16 +153,23 @@ typedef struct cacs_pool_rwlock {
 
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
 int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind);
-/// Take the lock shared / exclusive, waiting up to the timeout.
+/// Take the lock shared, waiting up to the timeout (behind any writer
+/// already waiting).
 /// \return 0, or -1 with errno set:
 ///   - ETIMEDOUT: not granted before the timeout;
-///   - EDEADLK (write lock): the caller holds it for writing already;
 ///   - ENOMEM: the timer could not be armed.
 int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us);
+/// Take the lock exclusive, waiting up to the timeout.
+/// \return 0, or -1 with errno set:
+///   - ETIMEDOUT: not granted before the timeout;
+///   - EDEADLK: the caller holds it for writing already;
+///   - ENOMEM: the timer could not be armed.
 int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us);
-/// Take it now or fail with EBUSY.
+/// Take the lock shared if no writer holds it or waits for it.
 /// \return 0, or -1 with errno EBUSY.
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw);
+/// Take the lock exclusive if nobody holds it or waits for it.
+/// \return 0, or -1 with errno EBUSY.
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw);
 /// Release a shared hold.
 /// \return 0, or -1 with errno EPERM if no reader holds it.
@@ -180,6 +189,7 @@ typedef struct cacs_pool_cond {
 #define CACS_POOL_COND_INIT {0, NULL, {NULL, NULL}}
 // clang-format on
 
+/// Initialize `c` with no waiter. Never fails.
 void cacs_pool_cond_init(cacs_pool_cond *c);
 /// Unlock `m`, wait for a signal, relock `m`: the caller owns `m` whenever
 /// this returns, except for EPERM and EINVAL. Succeeds only when a signal
@@ -193,12 +203,14 @@ void cacs_pool_cond_init(cacs_pool_cond *c);
 ///   - ENOMEM: the timer could not be armed.
 int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
                         int64_t timeout_us);
-/// Wake the longest waiter / every waiter (no effect if none waits).
-/// A waiter whose mutex is held joins the mutex's queue; if the mutex is
-/// free, the (first) waiter becomes its owner and runs at once in the
-/// caller's place when the mutex is a CES one and the caller a pool
-/// coroutine.
+/// Wake the longest waiter (no effect if none waits). If its mutex is
+/// held, the waiter joins the mutex's queue without running; if the mutex
+/// is free, the waiter becomes its owner and runs at once in the caller's
+/// place when the mutex is a CES one and the caller a pool coroutine.
+/// Never fails.
 void cacs_pool_cond_signal(cacs_pool_cond *c);
+/// Wake every waiter, in the order they came: as cacs_pool_cond_signal for
+/// the first, the others join the mutex's queue behind it. Never fails.
 void cacs_pool_cond_broadcast(cacs_pool_cond *c);
 
 // --- Counting semaphore -------------------------------------------------
@@ -212,6 +224,7 @@ typedef struct cacs_pool_sem {
 #define CACS_POOL_SEM_INIT(n) {0, (n), {NULL, NULL}}
 // clang-format on
 
+/// Initialize `s` with `count` units. Never fails.
 void cacs_pool_sem_init(cacs_pool_sem *s, uint64_t count);
 /// Take one unit, waiting up to the timeout.
 /// \return 0, or -1 with errno ETIMEDOUT (no unit before the timeout) or
@@ -235,13 +248,15 @@ typedef struct cacs_pool_waitgroup {
 #define CACS_POOL_WAITGROUP_INIT {0, 0, {NULL, NULL}}
 // clang-format on
 
+/// Initialize `wg` with a counter of 0. Never fails.
 void cacs_pool_waitgroup_init(cacs_pool_waitgroup *wg);
 /// Add `n` (may be negative) to the counter; when it reaches 0 every waiter
 /// is woken (the longest one runs at once in the caller's place if the
 /// caller is a pool coroutine). A counter below 0 aborts ("cacs: pool wait
 /// group counter below 0").
 void cacs_pool_waitgroup_add(cacs_pool_waitgroup *wg, int64_t n);
-void cacs_pool_waitgroup_done(cacs_pool_waitgroup *wg); ///< add(-1)
+/// cacs_pool_waitgroup_add(wg, -1).
+void cacs_pool_waitgroup_done(cacs_pool_waitgroup *wg);
 /// Wait until the counter is 0.
 /// \return 0, or -1 with errno ETIMEDOUT (not 0 before the timeout) or
 /// ENOMEM (the timer could not be armed).

@@ -29,8 +29,8 @@
 
 #define _GNU_SOURCE 1
 #include "cacs/pool_sync.h"
-#include "pool_park.h"
 #include "../waitq.h"
+#include "pool_park.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -46,15 +46,15 @@ enum { W_READER = 1, W_WRITER = 2 };
 
 struct cacs__pwaiter {
   struct cacs__pwaiter *next, *prev;
-  cacs__pwaitq *q;    // the queue it is on (a condition waiter moves)
-  cacs__ptask *task;  // NULL: a plain thread, waiting on `futex`
-  void *self;         // the owner identity it takes (mutex, writer)
-  void *item;         // channel: the sender's item / the receiver's buffer
-  uint32_t futex;     // plain thread: 1 once served
-  int served;         // atomic: set by the releaser under the spin lock
-  int result;         // with served: 0 or EPIPE
-  int timed;          // has a deadline (see "Lifetimes" above)
-  int kind;           // W_READER / W_WRITER for the rwlock
+  cacs__pwaitq *q;   // the queue it is on (a condition waiter moves)
+  cacs__ptask *task; // NULL: a plain thread, waiting on `futex`
+  void *self;        // the owner identity it takes (mutex, writer)
+  void *item;        // channel: the sender's item / the receiver's buffer
+  uint32_t futex;    // plain thread: 1 once served
+  int served;        // atomic: set by the releaser under the spin lock
+  int result;        // with served: 0 or EPIPE
+  int timed;         // has a deadline (see "Lifetimes" above)
+  int kind;          // W_READER / W_WRITER for the rwlock
 };
 typedef struct cacs__pwaiter waiter;
 
@@ -74,7 +74,9 @@ static void spin_lock(uint32_t *s) {
       cpu_relax();
 }
 
-static void spin_unlock(uint32_t *s) { __atomic_store_n(s, 0, __ATOMIC_RELEASE); }
+static void spin_unlock(uint32_t *s) {
+  __atomic_store_n(s, 0, __ATOMIC_RELEASE);
+}
 
 // Up to two spin locks held together (a condition variable and its mutex,
 // taken in that order).
@@ -104,7 +106,9 @@ __attribute__((noinline)) static int fail(int e) {
   return -1;
 }
 
-static inline int ret(int e) { return __builtin_expect(e != 0, 0) ? fail(e) : 0; }
+static inline int ret(int e) {
+  return __builtin_expect(e != 0, 0) ? fail(e) : 0;
+}
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -209,8 +213,8 @@ static int cancel_remove(void *obj, waiter *w) {
 // Wait until `w` (queued, the spin locks `sp` held) is served or the
 // deadline passes. Returns with the locks released: the result the
 // releaser gave, or ETIMEDOUT / ENOMEM after `cancel` took `w` off.
-static int wait_served(waiter *w, spins *sp, uint64_t deadline, cancel_fn cancel,
-                       void *obj) {
+static int wait_served(waiter *w, spins *sp, uint64_t deadline,
+                       cancel_fn cancel, void *obj) {
   if (w->task) {
     for (;;) {
       int r = cacs__pool_park(release_spins, sp, deadline);
@@ -659,7 +663,8 @@ int cacs_pool_waitgroup_wait(cacs_pool_waitgroup *wg, int64_t timeout_us) {
   return ret(wait_served(&w, &sp, deadline_of(timeout_us), cancel_remove, wg));
 }
 
-// --- channel -------------------------------------------------------------------
+// --- channel
+// -------------------------------------------------------------------
 
 struct cacs_pool_chan {
   uint32_t spin;
