@@ -56,7 +56,7 @@ extern "C" {
 typedef struct lk_config {
   int workers, tasks;
   double cs_ns;
-  int writers;      ///< -1: plain mutex; else writes per 10,000 iterations
+  int writers; ///< -1: plain mutex; else writes per 10,000 iterations
   double window_ms;
   const char *variant;
   int limit;
@@ -83,14 +83,29 @@ static inline lk_config lk_parse(int argc, char **argv) {
       lk_usage(argv[0]);
     const char *v = argv[++i];
     switch (argv[i - 1][1]) {
-    case 'w': c.workers = atoi(v); break;
-    case 't': c.tasks = atoi(v); break;
-    case 'c': c.cs_ns = atof(v); break;
-    case 'd': c.window_ms = atof(v); break;
-    case 'W': c.writers = (int)(atof(v) * 100 + 0.5); break;
-    case 'v': c.variant = v; break;
-    case 's': c.limit = atoi(v); break;
-    default: lk_usage(argv[0]);
+    case 'w':
+      c.workers = atoi(v);
+      break;
+    case 't':
+      c.tasks = atoi(v);
+      break;
+    case 'c':
+      c.cs_ns = atof(v);
+      break;
+    case 'd':
+      c.window_ms = atof(v);
+      break;
+    case 'W':
+      c.writers = (int)(atof(v) * 100 + 0.5);
+      break;
+    case 'v':
+      c.variant = v;
+      break;
+    case 's':
+      c.limit = atoi(v);
+      break;
+    default:
+      lk_usage(argv[0]);
     }
   }
   if (c.workers < 1 || c.tasks < 1 || c.cs_ns < 0 || c.window_ms <= 0 ||
@@ -105,7 +120,7 @@ static inline lk_config lk_parse(int argc, char **argv) {
 typedef struct lk_state {
   uint32_t key[LK_MAP_SLOTS];
   uint64_t val[LK_MAP_SLOTS];
-  uint64_t inserts;   ///< plain counter, written only under the (write) lock
+  uint64_t inserts; ///< plain counter, written only under the (write) lock
   int nprimes;
   uint32_t *primes;
   double pad_per_ns;  ///< padding loop iterations per nanosecond
@@ -208,35 +223,34 @@ static inline int lk_cs_read(uint32_t p) {
 typedef struct lk_task {
   uint64_t seed;
   uint64_t deadline;
-  uint64_t done;     ///< iterations finished before the deadline
-  uint64_t writes;   ///< write-side critical sections (all of them)
-  uint64_t bad;      ///< failed read checks
-  uint64_t sink;     ///< the sieves' results, so they are not dropped
+  uint64_t done;   ///< iterations finished before the deadline
+  uint64_t writes; ///< write-side critical sections (all of them)
+  uint64_t bad;    ///< failed read checks
+  uint64_t sink;   ///< the sieves' results, so they are not dropped
 } lk_task;
 
 /// One task's loop. LOCK/UNLOCK (and RLOCK/RUNLOCK for -W) are statements.
 /// `writers` < 0: every iteration writes under LOCK; else writes per 10,000.
-#define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                \
-  do {                                                                        \
-    for (;;) {                                                                \
+#define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                 \
+  do {                                                                         \
+    for (;;) {                                                                 \
       uint32_t p_ = lk_g.primes[lk_rand(&(t)->seed) % (uint32_t)lk_g.nprimes]; \
-      if ((writers) < 0 ||                                                    \
-          (int)(lk_rand(&(t)->seed) % 10000u) < (writers)) {            \
-        LOCK;                                                                 \
-        lk_cs_write(p_);                                                      \
-        UNLOCK;                                                               \
-        (t)->writes++;                                                        \
-      } else {                                                                \
-        RLOCK;                                                                \
-        int ok_ = lk_cs_read(p_);                                             \
-        RUNLOCK;                                                              \
-        (t)->bad += !ok_;                                                     \
-      }                                                                       \
-      (t)->sink += (uint64_t)lk_sieve(p_);                                    \
-      if (lk_now_ns() >= (t)->deadline)                                       \
-        break;                                                                \
-      (t)->done++;                                                            \
-    }                                                                         \
+      if ((writers) < 0 || (int)(lk_rand(&(t)->seed) % 10000u) < (writers)) {  \
+        LOCK;                                                                  \
+        lk_cs_write(p_);                                                       \
+        UNLOCK;                                                                \
+        (t)->writes++;                                                         \
+      } else {                                                                 \
+        RLOCK;                                                                 \
+        int ok_ = lk_cs_read(p_);                                              \
+        RUNLOCK;                                                               \
+        (t)->bad += !ok_;                                                      \
+      }                                                                        \
+      (t)->sink += (uint64_t)lk_sieve(p_);                                     \
+      if (lk_now_ns() >= (t)->deadline)                                        \
+        break;                                                                 \
+      (t)->done++;                                                             \
+    }                                                                          \
   } while (0)
 
 static inline lk_task *lk_tasks(const lk_config *c, uint64_t start) {
