@@ -201,6 +201,15 @@ def write(out, recs, a, reps, window, tasks, loads):
         L.append("| workers | lock | critical section | dispatch | Boost.Fiber | Go | pthread |")
         L.append("|---|---|---|---|---|---|---|")
         L += ratios
+    L.append("\nReading these numbers: on a shared machine the load average above is "
+             "the first thing to look at. Wall-clock throughput measures the CPU share the "
+             "benchmark gets as much as the lock; the pthread peer runs one OS thread per "
+             "task, and the kernel's per-thread fairness gives its thousands of threads a "
+             "larger share of busy CPUs than the 2 worker threads of the coroutine runtimes "
+             "get. With 1 worker a cooperative scheduler never switches inside a critical "
+             "section, so the mutex is never contended there and CES and dispatch do the "
+             "same work: their difference at 1 worker is the noise of the run. A 0.0000 "
+             "means no iteration finished inside the window.")
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(L) + "\n")
 
