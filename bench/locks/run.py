@@ -4,6 +4,7 @@ critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
 
   bench/locks/run.py [--quick] [--build DIR] [--workers 1,2] [--cs 0,250,...]
                      [--reps N] [--window MS] [--tasks N] [--out DIR]
+                     [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
 over the window) is the median of REPS runs (processes), the
@@ -86,6 +87,9 @@ def main():
     ap.add_argument("--window", type=float, default=None, help="ms")
     ap.add_argument("--tasks", type=int, default=None)
     ap.add_argument("--no-rw", action="store_true")
+    ap.add_argument("--impls", default=None,
+                    help="comma-separated binaries[:variant] to run, e.g. "
+                    "locks_cacs:ces,locks_cacs:dispatch (default: all)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     workers = [int(w) for w in a.workers.split(",")]
@@ -99,7 +103,10 @@ def main():
 
     impls = []
     rc = 0
+    keep = set(a.impls.split(",")) if a.impls else None
     for label, b, v, rw in IMPLS:
+        if keep is not None and b not in keep and "%s:%s" % (b, v) not in keep:
+            continue
         path = os.path.join(bdir, b)
         if os.path.exists(path):
             impls.append((label, path, v, rw))

@@ -34,7 +34,9 @@
 // Who may call: a pool coroutine (it parks without blocking its worker) or
 // a plain thread (it blocks in the kernel, on a futex). A coroutine of the
 // single-thread scheduler (cacs/coro.h) blocks its whole thread when it
-// waits here: use the cacs/sync.h objects among one thread's coroutines.
+// waits here, and counts as its thread: a second coroutine of the thread
+// locking a mutex the first holds fails with EDEADLK. Use the cacs/sync.h
+// objects among one thread's coroutines.
 //
 // What a critical section may do (a pool mutex or rwlock held):
 //   - compute, yield (cacs_pool_yield), sleep, wait on other objects of this
