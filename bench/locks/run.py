@@ -5,6 +5,7 @@ critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
   bench/locks/run.py [--quick] [--build DIR] [--workers 1,2] [--cs 0,250,...]
                      [--reps N] [--window MS] [--tasks N] [--out DIR]
                      [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
+                     [--limit N]
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
 over the window) is the median of REPS runs (processes), the
@@ -55,8 +56,10 @@ def cpus(n):
     return ",".join(str(c) for c in allowed[:n])
 
 
-def run(path, variant, workers, tasks, cs, writers, window):
+def run(path, variant, workers, tasks, cs, writers, window, limit=None):
     cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window)]
+    if limit:
+        cmd += ["-s", str(limit)]
     if variant:
         cmd += ["-v", variant]
     if writers is not None:
@@ -87,6 +90,8 @@ def main():
     ap.add_argument("--window", type=float, default=None, help="ms")
     ap.add_argument("--tasks", type=int, default=None)
     ap.add_argument("--no-rw", action="store_true")
+    ap.add_argument("--limit", type=int, default=None,
+                    help="primes below LIMIT (-s: the sieve's size, the parallel part)")
     ap.add_argument("--impls", default=None,
                     help="comma-separated binaries[:variant] to run, e.g. "
                     "locks_cacs:ces,locks_cacs:dispatch (default: all)")
@@ -125,7 +130,7 @@ def main():
         runs = {i[0]: [] for i in todo}
         for _ in range(reps):
             for label, path, v, _rw in todo:
-                r = run(path, v, w, tasks, cs, wr, window)
+                r = run(path, v, w, tasks, cs, wr, window, a.limit)
                 runs[label].append(r)
         for label, path, v, _rw in todo:
             rs = runs[label]
@@ -168,7 +173,8 @@ def write(out, recs, a, reps, window, tasks, loads):
              "with the critical section padded to the given length (calibrated busy work), "
              "a sieve outside it (bench/locks/locks.h). Throughput: iterations finished in a "
              "%g ms wall-clock window, in Mops/s, median of %d interleaved runs "
-             "(min..max); W workers = the first W CPUs by `taskset`.\n" % (tasks, window, reps))
+             "(min..max); W workers = the first W CPUs by `taskset`; sieve limit %s.\n" % (
+                 tasks, window, reps, a.limit or "4096 (default)"))
     def cell(r):
         if r is None:
             return "-"
