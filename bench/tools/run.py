@@ -113,6 +113,15 @@ OPTIONAL |= {"switch_libcacs_csnone", "yield_libcacs_csnone", "yield_libcacs_apn
              "apn_client_libcacs_csnone", "apn_client_libcacs_apn_csnone"}
 
 RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
+WALL_RE = re.compile(r"^WALL ns=([0-9,]*)$", re.M)
+
+# skynet (issue 25, bench/skynet): a tree of 1,111,111 coroutines on 1 and
+# 2 workers, libcacs's pool vs goroutines vs Boost.Fiber work_stealing.
+# Multi-threaded, so not pinned to one CPU: each run gets CPUs 0..w-1.
+# Figures: the process's CPU time (every thread) and the wall-clock time.
+SKYNET_N, SKYNET_QUICK = 1_000_000, 1_000
+SKYNET_WORKERS = [1, 2]
+SKYNET_BINS = ["skynet_pool", "skynet_go", "skynet_fiber"]
 
 
 def log(msg):
@@ -724,6 +733,78 @@ def make_plots(outdir, recs, hanoi, cc):
     return made
 
 
+def build_go_skynet(bdir):
+    """skynet_go from bench/skynet/skynet_go.go, when Go is installed."""
+    go = shutil.which("go")
+    out = os.path.join(bdir, "skynet_go")
+    if not go:
+        return
+    env = dict(os.environ, GOCACHE=os.path.abspath(os.path.join(bdir, "go-cache")),
+               GO111MODULE="off")
+    p = subprocess.run([go, "build", "-o", out,
+                        os.path.join(ROOT, "bench", "skynet", "skynet_go.go")],
+                       env=env, check=False, capture_output=True, text=True)
+    if p.returncode != 0:
+        log("  skynet_go: go build failed: %s" % p.stderr[-300:])
+
+
+def skynet_runs(bdir, n, rounds):
+    """Every binary on every worker count, interleaved over `rounds`."""
+    build_go_skynet(bdir)
+    recs = []
+    for w in SKYNET_WORKERS:
+        group = [{"workload": "skynet", "binary": b, "workers": w, "n": n,
+                  "cpu_ns": [], "wall_ns": [], "status": "ok"} for b in SKYNET_BINS]
+        for _ in range(rounds):
+            for rec in group:
+                path = os.path.join(bdir, rec["binary"])
+                if not os.path.exists(path):
+                    rec["status"] = "missing"
+                    continue
+                if rec["status"] != "ok":
+                    continue
+                cmd = []
+                if shutil.which("taskset"):
+                    cmd += ["taskset", "-c", "0" if w == 1 else "0-%d" % (w - 1)]
+                cmd += [path, "-n", str(n), "-r", "1", "-v", str(w)]
+                rec["command"] = " ".join(cmd)
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+                res, wall = parse_result(p.stdout), WALL_RE.search(p.stdout)
+                if p.returncode != 0 or not res or not res["ok"] or not wall:
+                    rec["status"] = "FAILED"
+                    rec["stderr"] = p.stderr[-500:]
+                    continue
+                rec.update(variant=res["variant"], ops=res["ops"])
+                rec["cpu_ns"] += res["ns"]
+                rec["wall_ns"] += [int(x) for x in wall.group(1).split(",") if x]
+        for rec in group:
+            if rec["status"] == "ok" and rec["cpu_ns"]:
+                rec["cpu_ms_median"] = statistics.median(rec["cpu_ns"]) / 1e6
+                rec["wall_ms_median"] = statistics.median(rec["wall_ns"]) / 1e6
+                rec["cpu_ns_per_coroutine"] = statistics.median(rec["cpu_ns"]) / rec["ops"]
+        recs += group
+    return recs
+
+
+def write_skynet(out, recs, quick):
+    with open(os.path.join(out, "skynet.json"), "w") as f:
+        json.dump({"loadavg": os.getloadavg(), "quick": quick, "results": recs}, f, indent=1)
+    L = ["# skynet (bench/skynet)%s\n" % (" (quick: tiny, meaningless)" if quick else ""),
+         "Load average at the end: %.1f %.1f %.1f. CPU = the process's CPU time (all "
+         "threads), wall = wall-clock; medians of interleaved runs.\n" % os.getloadavg(),
+         "| workers | runtime | CPU ms | wall ms | CPU ns/coroutine | command |",
+         "|---|---|---|---|---|---|"]
+    for r in recs:
+        if r["status"] != "ok":
+            L.append("| %d | %s | %s | | | |" % (r["workers"], r["binary"], r["status"]))
+            continue
+        L.append("| %d | %s | %.1f | %.1f | %.1f | `%s` |" % (
+            r["workers"], r.get("variant", r["binary"]), r["cpu_ms_median"],
+            r["wall_ms_median"], r["cpu_ns_per_coroutine"], r.get("command", "")))
+    with open(os.path.join(out, "skynet.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -803,6 +884,18 @@ def main():
                 failures.append("memory %s %s: %s" % (b, st, r["status"]))
             else:
                 log("  %s n=%d stack=%s: %.0f bytes/coroutine" % (b, n, st, r["ns_runs"][0] / 1000.0))
+    if want("skynet"):
+        sky = skynet_runs(bdir, SKYNET_QUICK if a.quick else SKYNET_N, reps)
+        for r in sky:
+            if r["status"] == "missing":
+                log("  skynet %-14s %dw missing" % (r["binary"], r["workers"]))
+            elif r["status"] != "ok":
+                failures.append("skynet %s %dw: %s %s" % (r["binary"], r["workers"],
+                                                         r["status"], r.get("stderr", "")))
+            else:
+                log("  skynet %-14s %dw cpu %.1f ms wall %.1f ms" % (
+                    r["binary"], r["workers"], r["cpu_ms_median"], r["wall_ms_median"]))
+        write_skynet(out, sky, a.quick)
     cc = []
     if want("compile_cost"):
         work = os.path.join(a.build, "bench", "compile_cost")

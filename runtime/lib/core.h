@@ -92,6 +92,9 @@ typedef struct sched {
   // already freed, or another thread's, is told apart without reading it.
   cacs_coro **live;
   size_t live_cap, live_n;
+  // A worker thread of a pool (cacs/pool.h): the waits below refuse the
+  // pool coroutines that run on it (pool_refuse).
+  unsigned char in_pool;
 } sched;
 
 // The running thread's scheduler (sched.c). Hidden, not static: yield_<arch>.S
@@ -138,6 +141,17 @@ static inline void ring_insert_before(cacs_coro *at, cacs_coro *c) {
   c->prev = at->prev;
   at->prev->next = c;
   at->prev = c;
+}
+
+/// Abort: `call`, a wait of the single-thread scheduler, was called on a
+/// pool worker, i.e. from a pool coroutine (sched.c).
+__attribute__((noreturn, cold)) CACS_HIDDEN void
+cacs__pool_misuse(const char *call);
+/// The waits that would block a pool worker, or need its own coroutines,
+/// call this first: one test of a thread-local byte, off the yield path.
+static inline void pool_refuse(const char *call) {
+  if (__builtin_expect(S.in_pool, 0))
+    cacs__pool_misuse(call);
 }
 
 /// Abort: every coroutine of the thread waits and nothing can wake one.

@@ -196,6 +196,7 @@ void cacs__live_remove(const cacs_coro *c) {
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr) {
   static const cacs_coro_attr defaults = {0, 0, 0, NULL};
+  pool_refuse("cacs_create");
   (void)current();
   if (live_reserve() != 0)
     return NULL;

@@ -119,6 +119,7 @@ void cacs__inbox_sleep(uint64_t now) {
 }
 
 int cacs__xwait_begin(cacs__xwait *x) {
+  pool_refuse("a wait of cacs/sync.h");
   cacs_coro *self = current();
   int e = inbox_setup();
   if (e)

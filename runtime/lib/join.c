@@ -62,6 +62,7 @@ void cacs_exit(void) {
 // it (cacs__bad_handle): reading it would be undefined behaviour. Misuse
 // on a live handle of this thread fails with errno, as pthread_join does.
 int cacs__join_pn(cacs_coro *c) {
+  pool_refuse("cacs_join");
   cacs_coro *self = current();
   if (c == self) {
     errno = EDEADLK;

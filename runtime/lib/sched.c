@@ -141,6 +141,19 @@ void cacs__bad_handle(const char *call, const void *c) {
                call, c);
 }
 
+void cacs__pool_misuse(const char *call) {
+  cacs__fatalf("cacs: %s called from a pool coroutine (cacs/pool.h): the "
+               "single-thread scheduler's waits would block the worker or "
+               "need coroutines of its own; use cacs_pool_join, "
+               "cacs_pool_sleep, cacs_pool_yield and the pool's "
+               "synchronization\n",
+               call);
+}
+
+// Called by each pool worker thread as it starts (lib/pool/pool.c).
+CACS_HIDDEN void cacs__sched_enter_pool(void);
+void cacs__sched_enter_pool(void) { S.in_pool = 1; }
+
 // A thread that waited or created a coroutine keeps a timer heap, a service
 // coroutine, a set of live handles, maybe a wake-up eventfd and the stacks
 // of finished detached coroutines; they go

@@ -22,6 +22,7 @@
 #define CACS__DEFINE_PN_ENTRIES 1 // the waits below are the entries (sync.h)
 #include "cacs/sync.h"
 #include "sched.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -55,27 +56,9 @@ static void unlock(lock_t l) {
 
 // --- waiter queues -------------------------------------------------------
 
-static void q_push(cacs__waitq *q, waiter *w) {
-  w->next = NULL;
-  w->prev = q->tail;
-  if (q->tail)
-    q->tail->next = w;
-  else
-    q->head = w;
-  q->tail = w;
-}
+static void q_push(cacs__waitq *q, waiter *w) { CACS__WAITQ_PUSH(q, w); }
 
-static void q_remove(cacs__waitq *q, waiter *w) {
-  if (w->prev)
-    w->prev->next = w->next;
-  else
-    q->head = w->next;
-  if (w->next)
-    w->next->prev = w->prev;
-  else
-    q->tail = w->prev;
-  w->next = w->prev = NULL;
-}
+static void q_remove(cacs__waitq *q, waiter *w) { CACS__WAITQ_REMOVE(q, w); }
 
 static waiter *q_pop(cacs__waitq *q) {
   waiter *w = q->head;

@@ -171,6 +171,7 @@ static void no_shared_park(const cacs_coro *self) {
 }
 
 void cacs__park_pn(void) {
+  pool_refuse("cacs_park");
   cacs_coro *self = current();
   no_shared_park(self);
   park_self(self);
@@ -209,6 +210,7 @@ park_timeout(cacs_coro *self, int64_t timeout_us) {
 }
 
 int cacs__park_timeout_pn(int64_t timeout_us) {
+  pool_refuse("cacs_park_timeout (or a wait of cacs/sync.h)");
   cacs_coro *self = current();
   no_shared_park(self);
   int r = park_timeout(self, timeout_us);
@@ -220,6 +222,7 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
 }
 
 int cacs__sleep_pn(int64_t usec) {
+  pool_refuse("cacs_sleep");
   if (usec <= 0) {
     switch_pn();
     return 0;
@@ -237,6 +240,7 @@ void cacs__set_poll_hook(cacs__poll_fn fn) {
 }
 
 int cacs__io_wait_begin(void) {
+  pool_refuse("a wait of cacs/io.h");
   (void)current();
   S.io_waiters++;
   if (cacs__service_ensure() != 0) {

@@ -1,0 +1,3 @@
+module cacs/bench/locks/go
+
+go 1.19

@@ -1,0 +1,200 @@
+// The lock benchmark of bench/locks/locks.h in Go: one goroutine per task,
+// GOMAXPROCS = workers, sync.Mutex (or sync.RWMutex for -W). Same task,
+// same map, same padding and sieve, same output line.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+)
+
+const mapSlots = 8192
+
+var (
+	keys     [mapSlots]uint32
+	vals     [mapSlots]uint64
+	inserts  uint64
+	primes   []uint32
+	padIters uint64
+	padSink  uint64
+)
+
+//go:noinline
+func pad(iters uint64) uint64 {
+	x := iters
+	for i := uint64(0); i < iters; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+
+func sieve(p uint32, bits *[8192]uint8) int {
+	for i := uint32(0); i < (p+7)/8; i++ {
+		bits[i] = 0
+	}
+	n := 0
+	for i := uint32(2); i < p; i++ {
+		if bits[i>>3]&(1<<(i&7)) != 0 {
+			continue
+		}
+		n++
+		for j := i * i; j < p; j += i {
+			bits[j>>3] |= 1 << (j & 7)
+		}
+	}
+	return n
+}
+
+func csWrite(p uint32) {
+	h := (p * 2654435761) & (mapSlots - 1)
+	for keys[h] != 0 && keys[h] != p {
+		h = (h + 1) & (mapSlots - 1)
+	}
+	keys[h] = p
+	vals[h]++
+	inserts++
+	if padIters != 0 {
+		padSink += pad(padIters)
+	}
+}
+
+func csRead(p uint32) bool {
+	h := (p * 2654435761) & (mapSlots - 1)
+	for keys[h] != 0 && keys[h] != p {
+		h = (h + 1) & (mapSlots - 1)
+	}
+	k := keys[h]
+	if padIters != 0 {
+		pad(padIters)
+	}
+	return k == 0 || k == p
+}
+
+type task struct {
+	seed                    uint64
+	done, writes, bad, sink uint64
+}
+
+func (t *task) rand() uint32 {
+	x := t.seed
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	t.seed = x
+	return uint32(x >> 32)
+}
+
+func main() {
+	workers := flag.Int("w", 1, "workers (GOMAXPROCS)")
+	tasks := flag.Int("t", 5000, "tasks (goroutines)")
+	csNs := flag.Float64("c", 0, "critical-section padding, ns")
+	windowMs := flag.Float64("d", 1000, "window, ms")
+	writersPct := flag.Float64("W", -1, "reader-writer variant: writers in percent")
+	limit := flag.Int("s", 4096, "primes from [LIMIT/2, LIMIT)")
+	flag.Parse()
+	if *limit > 65536 || *limit < 64 {
+		fmt.Fprintln(os.Stderr, "locks: -s must be in [64, 65536]")
+		os.Exit(64)
+	}
+	writers := -1
+	if *writersPct >= 0 {
+		writers = int(*writersPct*100 + 0.5)
+	}
+	runtime.GOMAXPROCS(*workers)
+	comp := make([]bool, *limit)
+	for i := 2; i < *limit; i++ {
+		if comp[i] {
+			continue
+		}
+		if i >= *limit/2 {
+			primes = append(primes, uint32(i))
+		}
+		for j := 2 * i; j < *limit; j += i {
+			comp[j] = true
+		}
+	}
+	best := 1e30
+	const it = 200000
+	for r := 0; r < 5; r++ {
+		t0 := time.Now()
+		padSink += pad(it)
+		if d := float64(time.Since(t0).Nanoseconds()); d < best {
+			best = d
+		}
+	}
+	padIters = uint64(*csNs*(it/best) + 0.5)
+
+	var mu sync.Mutex
+	var rw sync.RWMutex
+	ts := make([]task, *tasks)
+	start := time.Now()
+	window := time.Duration(*windowMs * 1e6)
+	var wg sync.WaitGroup
+	for i := range ts {
+		ts[i].seed = 0x9e3779b97f4a7c15 * uint64(i+1)
+		wg.Add(1)
+		go func(t *task) {
+			defer wg.Done()
+			var bits [8192]uint8
+			for {
+				p := primes[t.rand()%uint32(len(primes))]
+				if writers < 0 {
+					mu.Lock()
+					csWrite(p)
+					mu.Unlock()
+					t.writes++
+				} else if int(t.rand()%10000) < writers {
+					rw.Lock()
+					csWrite(p)
+					rw.Unlock()
+					t.writes++
+				} else {
+					rw.RLock()
+					ok := csRead(p)
+					rw.RUnlock()
+					if !ok {
+						t.bad++
+					}
+				}
+				t.sink += uint64(sieve(p, &bits))
+				if time.Since(start) >= window {
+					break
+				}
+				t.done++
+			}
+		}(&ts[i])
+	}
+	wg.Wait()
+	var ops, writes, bad, mapsum uint64
+	for i := range ts {
+		ops += ts[i].done
+		writes += ts[i].writes
+		bad += ts[i].bad
+	}
+	for i := range vals {
+		mapsum += vals[i]
+	}
+	ok := writes == inserts && writes == mapsum && bad == 0
+	secs := *windowMs / 1e3
+	w := "-"
+	impl := "go_mutex"
+	if writers >= 0 {
+		w = fmt.Sprint(float64(writers) / 100)
+		impl = "go_rwmutex"
+	}
+	okn := 0
+	if ok {
+		okn = 1
+	}
+	fmt.Printf("RESULT impl=%s workers=%d tasks=%d cs_ns=%g writers=%s secs=%.3f ops=%d mops=%.4f ok=%d\n",
+		impl, *workers, *tasks, *csNs, w, secs, ops, float64(ops)/secs/1e6, okn)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "locks: %s: check failed: writes %d, counter %d, map %d, bad reads %d\n",
+			impl, writes, inserts, mapsum, bad)
+		os.Exit(2)
+	}
+}

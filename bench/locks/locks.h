@@ -1,0 +1,297 @@
+//===- bench/locks/locks.h - The CES paper's lock microbenchmark -*- C -*-===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// The task of the CES paper's Figure 8, shared by every C and C++ peer
+// (bench/locks/go/main.go is the same program in Go):
+//
+//   loop until the window closes:
+//     p = a random prime from PRIMES
+//     lock; map.insert(p); pad the critical section to CS ns; unlock
+//     sieve of Eratosthenes up to p          (the parallel part)
+//
+// The reader-writer variant (-W PERCENT) takes the write lock for PERCENT %
+// of the iterations (insert) and the read lock for the rest (a lookup),
+// both padded alike.
+//
+// Throughput is the iterations finished inside a fixed window (-d ms, from
+// just before the tasks are spawned) divided by the window, in Mops/s. Each
+// task reads the clock itself after each iteration, so the measurement
+// needs no coordinator that a cooperative scheduler might never run.
+//
+// Correctness: the critical section also bumps a plain (non-atomic) counter
+// and the map's total; at the end both must equal the sum of the tasks'
+// iteration counts, else the binary prints ok=0 and exits 2 (a broken lock
+// never posts a number). Reads check that a key they find maps to itself.
+//
+// Command line (every peer):
+//   -w WORKERS  threads running tasks (default 1)      -t TASKS (5000)
+//   -c CS_NS    critical-section padding in ns (0)     -d MS window (1000)
+//   -W PERCENT  reader-writer variant, writers in % (default: plain mutex)
+//   -v VARIANT  the implementation, when a binary has several
+//   -s LIMIT    primes are drawn from [LIMIT/2, LIMIT) (default 4096)
+// Output, one line:
+//   RESULT impl=<i> workers=<w> tasks=<t> cs_ns=<c> writers=<W|-> secs=<s>
+//          ops=<n> mops=<m> ok=<0|1>
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_BENCH_LOCKS_H
+#define CACS_BENCH_LOCKS_H
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lk_config {
+  int workers, tasks;
+  double cs_ns;
+  int writers; ///< -1: plain mutex; else writes per 10,000 iterations
+  double window_ms;
+  const char *variant;
+  int limit;
+} lk_config;
+
+static inline uint64_t lk_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void lk_usage(const char *argv0) {
+  fprintf(stderr,
+          "usage: %s [-w WORKERS] [-t TASKS] [-c CS_NS] [-d MS] [-W PERCENT] "
+          "[-v VARIANT] [-s LIMIT]\n",
+          argv0);
+  exit(64);
+}
+
+static inline lk_config lk_parse(int argc, char **argv) {
+  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096};
+  for (int i = 1; i < argc; ++i) {
+    if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)
+      lk_usage(argv[0]);
+    const char *v = argv[++i];
+    switch (argv[i - 1][1]) {
+    case 'w':
+      c.workers = atoi(v);
+      break;
+    case 't':
+      c.tasks = atoi(v);
+      break;
+    case 'c':
+      c.cs_ns = atof(v);
+      break;
+    case 'd':
+      c.window_ms = atof(v);
+      break;
+    case 'W':
+      c.writers = (int)(atof(v) * 100 + 0.5);
+      break;
+    case 'v':
+      c.variant = v;
+      break;
+    case 's':
+      c.limit = atoi(v);
+      break;
+    default:
+      lk_usage(argv[0]);
+    }
+  }
+  if (c.workers < 1 || c.tasks < 1 || c.cs_ns < 0 || c.window_ms <= 0 ||
+      c.writers > 10000 || c.limit < 64)
+    lk_usage(argv[0]);
+  return c;
+}
+
+// --- the shared state the critical section updates -------------------------
+
+#define LK_MAP_SLOTS 8192 // a power of 2 above the primes below 65536 / 2
+typedef struct lk_state {
+  uint32_t key[LK_MAP_SLOTS];
+  uint64_t val[LK_MAP_SLOTS];
+  uint64_t inserts; ///< plain counter, written only under the (write) lock
+  int nprimes;
+  uint32_t *primes;
+  double pad_per_ns;  ///< padding loop iterations per nanosecond
+  uint64_t pad_iters; ///< for this run's cs_ns
+} lk_state;
+
+static lk_state lk_g;
+
+/// Busy work, not a sleep: a dependency chain the compiler cannot drop.
+static inline uint64_t lk_pad(uint64_t iters) {
+  uint64_t x = iters;
+  for (uint64_t i = 0; i < iters; ++i) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    __asm__ volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+/// Primes below `p` by the sieve of Eratosthenes (the parallel part); the
+/// bitmap lives on the caller's stack (p < 65536: 8 KiB at most).
+static inline int lk_sieve(uint32_t p) {
+  uint8_t bits[(65536 + 7) / 8];
+  memset(bits, 0, (p + 7) / 8);
+  int n = 0;
+  for (uint32_t i = 2; i < p; ++i) {
+    if (bits[i >> 3] & (1u << (i & 7)))
+      continue;
+    ++n;
+    for (uint32_t j = i * i; j < p; j += i)
+      bits[j >> 3] |= (uint8_t)(1u << (j & 7));
+  }
+  return n;
+}
+
+static inline uint32_t lk_rand(uint64_t *s) {
+  uint64_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  *s = x;
+  return (uint32_t)(x >> 32);
+}
+
+/// Set up the shared state: the primes in [limit/2, limit) and the padding
+/// loop's calibration (the best of a few timed runs).
+static inline void lk_setup(const lk_config *c) {
+  if (c->limit > 65536) {
+    fprintf(stderr, "locks: -s must be at most 65536\n");
+    exit(64);
+  }
+  uint8_t *comp = (uint8_t *)calloc((size_t)c->limit, 1);
+  lk_g.primes = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)c->limit);
+  for (int i = 2; i < c->limit; ++i) {
+    if (comp[i])
+      continue;
+    if (i >= c->limit / 2)
+      lk_g.primes[lk_g.nprimes++] = (uint32_t)i;
+    for (int j = 2 * i; j < c->limit; j += i)
+      comp[j] = 1;
+  }
+  free(comp);
+  double best = 1e30;
+  const uint64_t it = 200000;
+  for (int r = 0; r < 5; ++r) {
+    uint64_t t0 = lk_now_ns();
+    volatile uint64_t sink = lk_pad(it);
+    (void)sink;
+    double d = (double)(lk_now_ns() - t0);
+    if (d < best)
+      best = d;
+  }
+  lk_g.pad_per_ns = (double)it / best;
+  lk_g.pad_iters = (uint64_t)(c->cs_ns * lk_g.pad_per_ns + 0.5);
+}
+
+/// The write side of the critical section: insert p -> p, count it.
+static inline void lk_cs_write(uint32_t p) {
+  uint32_t h = (p * 2654435761u) & (LK_MAP_SLOTS - 1);
+  while (lk_g.key[h] && lk_g.key[h] != p)
+    h = (h + 1) & (LK_MAP_SLOTS - 1);
+  lk_g.key[h] = p;
+  lk_g.val[h] += 1;
+  lk_g.inserts += 1;
+  if (lk_g.pad_iters)
+    lk_pad(lk_g.pad_iters);
+}
+
+/// The read side: look p up; returns 0 if the map is inconsistent.
+static inline int lk_cs_read(uint32_t p) {
+  uint32_t h = (p * 2654435761u) & (LK_MAP_SLOTS - 1);
+  uint32_t k;
+  while ((k = lk_g.key[h]) && k != p)
+    h = (h + 1) & (LK_MAP_SLOTS - 1);
+  if (lk_g.pad_iters)
+    lk_pad(lk_g.pad_iters);
+  return k == 0 || k == p;
+}
+
+/// Per-task bookkeeping.
+typedef struct lk_task {
+  uint64_t seed;
+  uint64_t deadline;
+  uint64_t done;   ///< iterations finished before the deadline
+  uint64_t writes; ///< write-side critical sections (all of them)
+  uint64_t bad;    ///< failed read checks
+  uint64_t sink;   ///< the sieves' results, so they are not dropped
+} lk_task;
+
+/// One task's loop. LOCK/UNLOCK (and RLOCK/RUNLOCK for -W) are statements.
+/// `writers` < 0: every iteration writes under LOCK; else writes per 10,000.
+#define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                 \
+  do {                                                                         \
+    for (;;) {                                                                 \
+      uint32_t p_ = lk_g.primes[lk_rand(&(t)->seed) % (uint32_t)lk_g.nprimes]; \
+      if ((writers) < 0 || (int)(lk_rand(&(t)->seed) % 10000u) < (writers)) {  \
+        LOCK;                                                                  \
+        lk_cs_write(p_);                                                       \
+        UNLOCK;                                                                \
+        (t)->writes++;                                                         \
+      } else {                                                                 \
+        RLOCK;                                                                 \
+        int ok_ = lk_cs_read(p_);                                              \
+        RUNLOCK;                                                               \
+        (t)->bad += !ok_;                                                      \
+      }                                                                        \
+      (t)->sink += (uint64_t)lk_sieve(p_);                                     \
+      if (lk_now_ns() >= (t)->deadline)                                        \
+        break;                                                                 \
+      (t)->done++;                                                             \
+    }                                                                          \
+  } while (0)
+
+static inline lk_task *lk_tasks(const lk_config *c, uint64_t start) {
+  lk_task *t = (lk_task *)calloc((size_t)c->tasks, sizeof *t);
+  for (int i = 0; i < c->tasks; ++i) {
+    t[i].seed = 0x9e3779b97f4a7c15u * (uint64_t)(i + 1);
+    t[i].deadline = start + (uint64_t)(c->window_ms * 1e6);
+  }
+  return t;
+}
+
+/// Check and print; returns the exit status (2 on a failed check).
+static inline int lk_report(const char *impl, const lk_config *c,
+                            const lk_task *t) {
+  uint64_t ops = 0, writes = 0, bad = 0, mapsum = 0;
+  for (int i = 0; i < c->tasks; ++i) {
+    ops += t[i].done;
+    writes += t[i].writes;
+    bad += t[i].bad;
+  }
+  for (int i = 0; i < LK_MAP_SLOTS; ++i)
+    mapsum += lk_g.val[i];
+  int ok = writes == lk_g.inserts && writes == mapsum && bad == 0;
+  double secs = c->window_ms / 1e3;
+  char w[16] = "-";
+  if (c->writers >= 0)
+    snprintf(w, sizeof w, "%g", c->writers / 100.0);
+  printf("RESULT impl=%s workers=%d tasks=%d cs_ns=%g writers=%s secs=%.3f "
+         "ops=%" PRIu64 " mops=%.4f ok=%d\n",
+         impl, c->workers, c->tasks, c->cs_ns, w, secs, ops,
+         (double)ops / secs / 1e6, ok);
+  if (!ok)
+    fprintf(stderr,
+            "locks: %s: check failed: writes %" PRIu64 ", counter %" PRIu64
+            ", map %" PRIu64 ", bad reads %" PRIu64 "\n",
+            impl, writes, lk_g.inserts, mapsum, bad);
+  return ok ? 0 : 2;
+}
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_BENCH_LOCKS_H

@@ -1,0 +1,71 @@
+//===- bench/locks/locks_cacs.c - libcacs pool: CES and dispatch locks ----===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// The lock benchmark (locks.h) with one pool coroutine per task on a
+// libcacs pool of WORKERS threads (cacs/pool.h), locking a
+// cacs_pool_mutex (or, for -W, a cacs_pool_rwlock) whose release is
+// chosen by -v: `ces` (the CES paper's Figure 6) or `dispatch` (its
+// Figure 3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "locks.h"
+
+#include "cacs/pool.h"
+#include "cacs/pool_sync.h"
+
+static cacs_pool_mutex mu;
+static cacs_pool_rwlock rw;
+static int writers;
+
+static void task(void *arg) {
+  lk_task *t = arg;
+  if (writers < 0)
+    LK_TASK_LOOP(t, writers, cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER),
+                 cacs_pool_mutex_unlock(&mu), (void)0, (void)0);
+  else
+    LK_TASK_LOOP(t, writers, cacs_pool_rwlock_wrlock(&rw, CACS_POOL_FOREVER),
+                 cacs_pool_rwlock_wrunlock(&rw),
+                 cacs_pool_rwlock_rdlock(&rw, CACS_POOL_FOREVER),
+                 cacs_pool_rwlock_rdunlock(&rw));
+}
+
+int main(int argc, char **argv) {
+  lk_config c = lk_parse(argc, argv);
+  const char *v = c.variant ? c.variant : "ces";
+  unsigned kind;
+  if (!strcmp(v, "ces"))
+    kind = CACS_POOL_LOCK_CES;
+  else if (!strcmp(v, "dispatch"))
+    kind = CACS_POOL_LOCK_DISPATCH;
+  else
+    lk_usage(argv[0]);
+  lk_setup(&c);
+  writers = c.writers;
+  if (cacs_pool_mutex_init(&mu, kind) != 0 ||
+      cacs_pool_rwlock_init(&rw, kind) != 0)
+    return 1;
+  cacs_pool_attr attr = {(unsigned)c.workers, 64 << 10};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
+  if (!p) {
+    perror("cacs_pool_create_ex");
+    return 1;
+  }
+  cacs_pool_task **th = malloc(sizeof *th * (size_t)c.tasks);
+  lk_task *t = lk_tasks(&c, lk_now_ns());
+  for (int i = 0; i < c.tasks; ++i)
+    if (!(th[i] = cacs_pool_spawn(p, task, &t[i]))) {
+      perror("cacs_pool_spawn");
+      return 1;
+    }
+  for (int i = 0; i < c.tasks; ++i)
+    cacs_pool_join(th[i]);
+  cacs_pool_destroy(p);
+  char impl[64];
+  snprintf(impl, sizeof impl, "cacs_%s_%s", v,
+           c.writers < 0 ? "mutex" : "rwlock");
+  return lk_report(impl, &c, t);
+}

@@ -1,0 +1,70 @@
+//===- bench/locks/locks_pthread.c - pthread_mutex with OS threads --------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// The lock benchmark (locks.h) with one OS thread per task, all confined to
+// the first WORKERS CPUs this process may use (the kernel's scheduler is the
+// "executor"): pthread_mutex_t, or pthread_rwlock_t for -W.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "locks.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static int writers;
+
+static void *task(void *arg) {
+  lk_task *t = arg;
+  if (writers < 0)
+    LK_TASK_LOOP(t, writers, pthread_mutex_lock(&mu), pthread_mutex_unlock(&mu),
+                 (void)0, (void)0);
+  else
+    LK_TASK_LOOP(t, writers, pthread_rwlock_wrlock(&rw),
+                 pthread_rwlock_unlock(&rw), pthread_rwlock_rdlock(&rw),
+                 pthread_rwlock_unlock(&rw));
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  lk_config c = lk_parse(argc, argv);
+  lk_setup(&c);
+  writers = c.writers;
+  cpu_set_t allowed, use;
+  CPU_ZERO(&use);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+    perror("sched_getaffinity");
+    return 1;
+  }
+  int n = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE && n < c.workers; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) {
+      CPU_SET(cpu, &use);
+      ++n;
+    }
+  if (n < c.workers) {
+    fprintf(stderr, "locks_pthread: %d workers asked, %d CPUs allowed\n",
+            c.workers, n);
+    return 64;
+  }
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 128 << 10);
+  pthread_attr_setaffinity_np(&attr, sizeof use, &use);
+  pthread_t *th = malloc(sizeof *th * (size_t)c.tasks);
+  lk_task *t = lk_tasks(&c, lk_now_ns());
+  for (int i = 0; i < c.tasks; ++i)
+    if (pthread_create(&th[i], &attr, task, &t[i]) != 0) {
+      fprintf(stderr, "locks_pthread: pthread_create failed at task %d\n", i);
+      return 1;
+    }
+  for (int i = 0; i < c.tasks; ++i)
+    pthread_join(th[i], NULL);
+  return lk_report(c.writers < 0 ? "pthread_mutex" : "pthread_rwlock", &c, t);
+}

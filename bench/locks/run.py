@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The CES paper's lock microbenchmark (its Figure 8), every lock, every
+critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
+
+  bench/locks/run.py [--quick] [--build DIR] [--workers 1,2] [--cs 0,250,...]
+                     [--reps N] [--window MS] [--tasks N] [--out DIR]
+                     [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
+                     [--limit N]
+
+Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
+over the window) is the median of REPS runs (processes), the
+implementations of a point interleaved round-robin so that load changes hit
+all alike. A run with W workers is confined with `taskset` to the first W
+CPUs this process may use. Each binary checks its own critical-section
+counter; a failed check is reported as FAILED, never as a number.
+
+Writes bench/results/locks/{README.md,results.json} (--quick:
+bench/results/locks/quick/). Exits non-zero if a binary failed.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (label, binary, -v variant, has a reader-writer variant)
+IMPLS = [
+    ("cacs CES", "locks_cacs", "ces", True),
+    ("cacs dispatch", "locks_cacs", "dispatch", True),
+    ("Boost.Fiber mutex (work_stealing)", "locks_fiber", None, False),
+    ("Go sync.Mutex / RWMutex", "locks_go", None, True),
+    ("pthread mutex / rwlock (OS threads)", "locks_pthread", None, True),
+]
+# Built only when the runtime / the peer's library or compiler is there.
+OPTIONAL = {"locks_cacs", "locks_fiber", "locks_go"}
+CS_FULL = [0, 50, 100, 250, 500, 1000, 2500, 5000, 7500]
+CS_QUICK = [0, 1000]
+RW_WRITERS = [6.25, 50]
+RESULT_RE = re.compile(r"^RESULT (.*)$", re.M)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def cpus(n):
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < n:
+        return None
+    return ",".join(str(c) for c in allowed[:n])
+
+
+def run(path, variant, workers, tasks, cs, writers, window, limit=None):
+    cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window)]
+    if limit:
+        cmd += ["-s", str(limit)]
+    if variant:
+        cmd += ["-v", variant]
+    if writers is not None:
+        cmd += ["-W", str(writers)]
+    cl = cpus(workers)
+    if cl is None:
+        return {"status": "SKIPPED (%d CPUs)" % len(os.sched_getaffinity(0))}
+    cmd = ["taskset", "-c", cl] + cmd
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120 + window / 1e3 * 4)
+    except subprocess.TimeoutExpired:
+        return {"status": "FAILED (timeout)", "cmd": cmd}
+    m = RESULT_RE.search(p.stdout)
+    if p.returncode != 0 or not m:
+        return {"status": "FAILED (exit %d: %s)" % (p.returncode, p.stderr.strip()[-200:]),
+                "cmd": cmd}
+    kv = dict(x.split("=", 1) for x in m.group(1).split())
+    return {"status": "ok", "mops": float(kv["mops"]), "ops": int(kv["ops"]), "cmd": cmd}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--cs", default=None, help="critical-section lengths, ns")
+    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--window", type=float, default=None, help="ms")
+    ap.add_argument("--tasks", type=int, default=None)
+    ap.add_argument("--no-rw", action="store_true")
+    ap.add_argument("--limit", type=int, default=None,
+                    help="primes below LIMIT (-s: the sieve's size, the parallel part)")
+    ap.add_argument("--impls", default=None,
+                    help="comma-separated binaries[:variant] to run, e.g. "
+                    "locks_cacs:ces,locks_cacs:dispatch (default: all)")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    workers = [int(w) for w in a.workers.split(",")]
+    cs_list = ([float(x) for x in a.cs.split(",")] if a.cs
+               else CS_QUICK if a.quick else CS_FULL)
+    reps = a.reps or (1 if a.quick else 3)
+    window = a.window or (50 if a.quick else 1000)
+    tasks = a.tasks or (200 if a.quick else 5000)
+    out = a.out or os.path.join(ROOT, "bench", "results", "locks", "quick" if a.quick else "")
+    bdir = os.path.join(a.build, "bench")
+
+    impls = []
+    rc = 0
+    keep = set(a.impls.split(",")) if a.impls else None
+    for label, b, v, rw in IMPLS:
+        if keep is not None and b not in keep and "%s:%s" % (b, v) not in keep:
+            continue
+        path = os.path.join(bdir, b)
+        if os.path.exists(path):
+            impls.append((label, path, v, rw))
+        elif b in OPTIONAL:
+            log("locks: %s not built, skipped" % b)
+        else:
+            log("locks: %s missing: FAILED" % b)
+            rc = 1
+    loads = [open("/proc/loadavg").read().strip()]
+    recs = []
+    points = [(w, cs, None) for w in workers for cs in cs_list]
+    if not a.no_rw:
+        points += [(w, cs_list[0], wr) for w in workers for wr in RW_WRITERS]
+    for (w, cs, wr) in points:
+        todo = [i for i in impls if wr is None or i[3]]
+        runs = {i[0]: [] for i in todo}
+        for _ in range(reps):
+            for label, path, v, _rw in todo:
+                r = run(path, v, w, tasks, cs, wr, window, a.limit)
+                runs[label].append(r)
+        for label, path, v, _rw in todo:
+            rs = runs[label]
+            bad = [r for r in rs if r["status"] != "ok"]
+            rec = {"impl": label, "binary": os.path.basename(path), "variant": v,
+                   "workers": w, "cs_ns": cs, "writers_pct": wr, "tasks": tasks,
+                   "window_ms": window}
+            if bad:
+                rec["status"] = bad[0]["status"]
+                if not bad[0]["status"].startswith("SKIPPED"):
+                    rc = 1
+            else:
+                m = [r["mops"] for r in rs]
+                rec.update(status="ok", mops_median=statistics.median(m),
+                           mops_min=min(m), mops_max=max(m), mops_runs=m,
+                           cmd=" ".join(os.path.relpath(x, ROOT) if x.startswith(ROOT) else x
+                                        for x in rs[0]["cmd"]))
+            recs.append(rec)
+            log("locks: w=%d cs=%gns %s %-36s %s" % (
+                w, cs, "rw %g%%" % wr if wr is not None else "mutex", label,
+                "%.4f Mops/s" % rec["mops_median"] if rec["status"] == "ok" else rec["status"]))
+    loads.append(open("/proc/loadavg").read().strip())
+    write(out, recs, a, reps, window, tasks, loads)
+    return rc
+
+
+def write(out, recs, a, reps, window, tasks, loads):
+    os.makedirs(out, exist_ok=True)
+    date = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
+    argv = "bench/locks/run.py " + " ".join(sys.argv[1:])
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"command": argv, "date": date, "loadavg": loads, "reps": reps,
+                   "window_ms": window, "tasks": tasks, "results": recs}, f, indent=1)
+        f.write("\n")
+    L = ["# The CES paper's lock microbenchmark%s\n" % (
+        " (quick smoke run: tiny sizes, numbers meaningless)" if a.quick else "")]
+    L.append("Generated by `%s` on %s; load average before / after: `%s` / `%s`. "
+             "Raw data: `results.json`.\n" % (argv, date, loads[0], loads[1]))
+    L.append("%d tasks, each looping: a random prime, a shared map updated under the lock "
+             "with the critical section padded to the given length (calibrated busy work), "
+             "a sieve outside it (bench/locks/locks.h). Throughput: iterations finished in a "
+             "%g ms wall-clock window, in Mops/s, median of %d interleaved runs "
+             "(min..max); W workers = the first W CPUs by `taskset`; sieve limit %s.\n" % (
+                 tasks, window, reps, a.limit or "4096 (default)"))
+    def cell(r):
+        if r is None:
+            return "-"
+        if r["status"] != "ok":
+            return r["status"]
+        return "%.4f (%.4f..%.4f)" % (r["mops_median"], r["mops_min"], r["mops_max"])
+    labels = []
+    for r in recs:
+        if r["impl"] not in labels:
+            labels.append(r["impl"])
+    get = {(r["impl"], r["workers"], r["cs_ns"], r["writers_pct"]): r for r in recs}
+    keys = sorted({(r["workers"], r["writers_pct"] is not None, r["writers_pct"] or 0, r["cs_ns"])
+                   for r in recs})
+    L.append("| workers | lock | critical section | " + " | ".join(labels) + " |")
+    L.append("|---|---|---|" + "---|" * len(labels))
+    for (w, isrw, wr, cs) in keys:
+        wrv = wr if isrw else None
+        L.append("| %d | %s | %g ns | %s |" % (
+            w, "rw, %g %% writers" % wr if isrw else "mutex", cs,
+            " | ".join(cell(get.get((l, w, cs, wrv))) for l in labels)))
+    # CES over dispatch and over Boost.Fiber, where both are there.
+    ratios = []
+    for (w, isrw, wr, cs) in keys:
+        wrv = wr if isrw else None
+        ces = get.get(("cacs CES", w, cs, wrv))
+        if not ces or ces["status"] != "ok":
+            continue
+        row = []
+        for other in [i[0] for i in IMPLS[1:]]:
+            o = get.get((other, w, cs, wrv))
+            row.append("%.2fx" % (ces["mops_median"] / o["mops_median"])
+                       if o and o["status"] == "ok" and o["mops_median"] > 0 else "-")
+        ratios.append("| %d | %s | %g ns | %s |" % (
+            w, "rw %g %%" % wr if isrw else "mutex", cs, " | ".join(row)))
+    if ratios:
+        L.append("\nCES throughput over each other lock (above 1: CES faster):\n")
+        L.append("| workers | lock | critical section | dispatch | Boost.Fiber | Go | pthread |")
+        L.append("|---|---|---|---|---|---|---|")
+        L += ratios
+    L.append("\nReading these numbers: on a shared machine the load average above is "
+             "the first thing to look at. Wall-clock throughput measures the CPU share the "
+             "benchmark gets as much as the lock; the pthread peer runs one OS thread per "
+             "task, and the kernel's per-thread fairness gives its thousands of threads a "
+             "larger share of busy CPUs than the 2 worker threads of the coroutine runtimes "
+             "get. With 1 worker a cooperative scheduler never switches inside a critical "
+             "section, so the mutex is never contended there and CES and dispatch do the "
+             "same work: their difference at 1 worker is the noise of the run. A 0.0000 "
+             "means no iteration finished inside the window.")
+    with open(os.path.join(out, "README.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+//===- cacs/pool.h - Coroutines over all cores (M:N pool) -------*- C -*-===//
+//
+// A pool of worker threads that run pool coroutines: stackful coroutines
+// that any worker may run, and that may move (migrate) from one worker to
+// another whenever they wait or yield. This is a module of its own: a
+// program that never calls cacs_pool_create links none of it, and the
+// single-thread scheduler of cacs/coro.h is unchanged by it.
+//
+// Scheduling: every worker has a work-stealing deque (Chase-Lev). A
+// coroutine spawned by a pool coroutine, or woken by one, goes on the
+// bottom of that coroutine's worker's deque and the worker takes from the
+// bottom (last in, first out: a spawned tree runs depth first); idle
+// workers steal from the top of the others' deques. Spawns and wake-ups
+// from outside the pool (a plain thread, a cacs_coro, another pool's
+// coroutine) and yields go to the pool's shared queue (first in, first
+// out), which every worker reads when its deque is empty and every 61
+// coroutines otherwise. Idle workers sleep in the kernel (futex) and are
+// woken when work arrives; they never spin.
+//
+// Where a coroutine resumes after each kind of wait:
+//   - cacs_pool_yield: any worker (the shared queue);
+//   - woken by a pool coroutine (cacs_pool_join's end, the pool-aware
+//     waits of the synchronization module): the waker's worker, unless
+//     another worker steals it first;
+//   - woken from outside the pool: any worker (the shared queue);
+//   - cacs_pool_sleep and timeouts: the worker it went to sleep on (timers
+//     are per worker), unless stolen;
+//   - a coroutine that has not started yet: wherever it is taken.
+//
+// Thread-local storage: a coroutine that resumes on another worker must
+// use that worker's errno and __thread variables. Compilers reuse a
+// thread-local address across calls (docs/tls-migration.md), so code that
+// runs in pool coroutines, and reads errno or a __thread variable after a
+// wait or yield, must be built by cacs with -fcoroutine-migration. libcacs
+// itself keeps its per-worker state behind out-of-line accessors.
+//
+// What a pool coroutine must not call: the waits of the single-thread
+// scheduler (cacs_park, cacs_park_timeout, cacs_sleep, cacs_join,
+// cacs_create, the waits of cacs/sync.h and cacs/io.h) block the worker
+// thread or need the thread's own coroutines; each aborts with a message
+// naming the call. cacs_yield and cacs_self in a pool coroutine see the
+// worker thread's main coroutine (cacs_yield returns at once): use
+// cacs_pool_yield and cacs_pool_current.
+//
+// Errors: as the rest of libcacs (runtime/README.md, "Errors"): -1 or NULL
+// with errno set.
+//
+// Not yet: I/O waits (cacs/io.h) in pool coroutines; a stack overflow in a
+// pool coroutine running on another worker than the one whose thread
+// allocated its stack is a plain SIGSEGV, without the coroutine's name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_POOL_H
+#define CACS_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cacs_pool cacs_pool;
+/// A pool coroutine (a handle to join it).
+typedef struct cacs__ptask cacs_pool_task;
+
+typedef struct cacs_pool_attr {
+  unsigned workers;  ///< 0: one per online CPU
+  size_t stack_size; ///< every coroutine's stack; 0: CACS_STACK_DEFAULT_SIZE
+} cacs_pool_attr;
+
+/// Start a pool of `workers` worker threads (0: one per online CPU).
+/// \return the pool, or NULL with errno set:
+///   - ENOMEM: no memory;
+///   - EAGAIN: a worker thread could not be created (pthread_create).
+cacs_pool *cacs_pool_create(unsigned workers);
+/// cacs_pool_create with attributes (`attr` NULL: the defaults). Same
+/// errors, and EINVAL for a stack size no mapping can hold.
+cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr);
+
+/// Graceful shutdown: wait until every coroutine spawned on `p` has
+/// finished (joined or not), stop the workers and join their threads,
+/// then free the pool. Handles of finished coroutines stay valid for
+/// cacs_pool_join. Call it from outside the pool.
+/// \return 0, or -1 with errno set:
+///   - EDEADLK: called from a coroutine of `p`;
+///   - EINVAL: `p` is NULL.
+int cacs_pool_destroy(cacs_pool *p);
+
+/// Number of worker threads of `p`.
+unsigned cacs_pool_workers(const cacs_pool *p);
+
+/// Spawn a pool coroutine running entry(arg) on `p`, from any thread or
+/// coroutine. Its stack is allocated by the worker that first runs it.
+/// Every coroutine must be joined exactly once (cacs_pool_join).
+/// \return the coroutine, or NULL with errno set:
+///   - ENOMEM: no memory for its control block;
+///   - EINVAL: `p` or `entry` is NULL.
+cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
+                                void *arg);
+
+/// Wait until `t` has finished, then free it (`t` is invalid afterwards).
+/// From any thread, any cacs_coro (it blocks its thread) or any pool
+/// coroutine (of any pool: it waits without blocking its worker).
+/// \return 0, or -1 with errno set:
+///   - EINVAL: `t` is NULL;
+///   - EDEADLK: `t` is the calling coroutine;
+///   - ENOMEM: `t` never ran, no stack could be allocated for it.
+int cacs_pool_join(cacs_pool_task *t);
+
+/// Let the other ready coroutines of the pool run; the caller goes to the
+/// pool's shared queue and resumes on whichever worker takes it (a
+/// migration point). Outside a pool coroutine: sched_yield(2).
+void cacs_pool_yield(void);
+
+/// Sleep `usec` microseconds (<= 0: cacs_pool_yield) without blocking the
+/// worker. Outside a pool coroutine: nanosleep(2).
+/// \return 0, or -1 with errno set:
+///   - ENOMEM: the timer could not be armed.
+int cacs_pool_sleep(int64_t usec);
+
+/// The calling pool coroutine, NULL outside one.
+cacs_pool_task *cacs_pool_current(void);
+/// The index (0 .. workers-1) of the worker running the caller, -1 on a
+/// thread that is not a worker. Changes across a wait or yield.
+int cacs_pool_worker_index(void);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_POOL_H

@@ -1,0 +1,649 @@
+//===- lib/pool/pool.c - The M:N scheduler: workers, spawn, park, join -----===//
+//
+// A pool coroutine runs on a worker thread, switched to from the worker's
+// loop (its `home` context) and back, with cacs_switch (cacs/switch.h): a
+// coroutine that waits or yields switches home with a command (the value
+// the switch carries), and the loop acts on it once the coroutine is fully
+// switched out: queues it, runs the wait's `after` hook, frees its stack.
+// Going through the loop costs one switch more than a direct switch between
+// coroutines, and buys the property cacs__pool_park promises: nothing
+// touches a coroutine's saved context before the switch that saved it has
+// finished.
+//
+// Migration and thread-local storage: this file's code runs on one worker,
+// switches, and may continue on another. It never keeps a thread-local
+// address across a switch: the worker is read through cacs__pool_worker,
+// which is out of line and opaque to the optimizer (an empty asm that may
+// write memory), so every call reads TPIDR_EL0 / %fs again; and errno is
+// set through an out-of-line helper. (The alternative, building these
+// sources with cacs's -fcoroutine-migration, would need the front door to
+// build the runtime.)
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "pool_internal.h"
+
+#include "../sched.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static CACS_TLS pool_worker *tls_worker;
+
+// Out of line, and the asm "may write memory": no caller can reuse one
+// call's result after a switch, and the TLS read happens on the thread that
+// runs the call.
+__attribute__((noinline)) pool_worker *cacs__pool_worker(void) {
+  pool_worker *w = tls_worker;
+  __asm__ volatile("" : "+r"(w) : : "memory");
+  return w;
+}
+
+__attribute__((noinline)) static void set_errno(int e) { errno = e; }
+
+// --- futex -------------------------------------------------------------------
+
+static void futex_wait(_Atomic uint32_t *a, uint32_t v, uint64_t deadline) {
+  struct timespec ts, *tp = NULL;
+  if (deadline) {
+    ts.tv_sec = (time_t)(deadline / 1000000000u);
+    ts.tv_nsec = (long)(deadline % 1000000000u);
+    tp = &ts;
+  }
+  // FUTEX_WAIT_BITSET: an absolute CLOCK_MONOTONIC deadline.
+  syscall(SYS_futex, (uint32_t *)a, FUTEX_WAIT_BITSET_PRIVATE, v, tp, NULL,
+          FUTEX_BITSET_MATCH_ANY);
+}
+
+static void futex_wake(_Atomic uint32_t *a, int n) {
+  syscall(SYS_futex, (uint32_t *)a, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+// --- ThreadSanitizer fibers ---------------------------------------------------
+
+static inline void tsan_to(void *fiber) {
+  if (cacs__tsan_on())
+    __tsan_switch_to_fiber(fiber, 0);
+}
+
+// --- queues and idle workers --------------------------------------------------
+
+// Wake one idle worker if there is one. Idle workers count themselves in
+// `nidle` and then look at the queues again (idle_wait); this publishes
+// work and then reads `nidle`. With a seq_cst fence on both sides (store
+// buffering), one of the two sees the other: the sleeper finds the work, or
+// this sees the sleeper and bumps `epoch`, which its futex wait compares.
+static void notify(cacs_pool *p, int all) {
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
+    atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
+    futex_wake(&p->epoch, all ? INT_MAX : 1);
+  }
+}
+
+static void inject(cacs_pool *p, cacs__ptask *t) {
+  pthread_mutex_lock(&p->qlock);
+  t->qnext = NULL;
+  if (p->qtail)
+    p->qtail->qnext = t;
+  else
+    p->qhead = t;
+  p->qtail = t;
+  atomic_fetch_add_explicit(&p->qlen, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&p->qlock);
+}
+
+static cacs__ptask *inject_pop(cacs_pool *p) {
+  if (!atomic_load_explicit(&p->qlen, memory_order_relaxed))
+    return NULL;
+  pthread_mutex_lock(&p->qlock);
+  cacs__ptask *t = p->qhead;
+  if (t) {
+    p->qhead = t->qnext;
+    if (!p->qhead)
+      p->qtail = NULL;
+    atomic_fetch_sub_explicit(&p->qlen, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&p->qlock);
+  return t;
+}
+
+// `t` may run: on the calling worker's deque if it is one of t's pool,
+// else on the shared queue.
+static void make_ready(cacs__ptask *t) {
+  cacs_pool *p = t->pool;
+  pool_worker *w = cacs__pool_worker();
+  if (!w || w->pool != p || deque_push(&w->dq, t) != 0)
+    inject(p, t);
+  notify(p, 0);
+}
+
+void cacs__ptask_vote(cacs__ptask *t) {
+  ptsan_release(t);
+  if (atomic_fetch_add_explicit(&t->votes, 1, memory_order_acq_rel) == 1)
+    make_ready(t);
+}
+
+// Take the token of a parked coroutine: 1 if this call won it.
+static int win(cacs__ptask *t) {
+  int one = 1;
+  if (!atomic_compare_exchange_strong_explicit(
+          &t->token, &one, 0, memory_order_acq_rel, memory_order_relaxed))
+    return 0;
+  if (t->timer_w)
+    cacs__ptimer_cancel(t);
+  t->wake_result = 0;
+  return 1;
+}
+
+// --- stacks ---------------------------------------------------------------------
+
+enum { STACK_CACHE = 64 };
+
+static void stacks_drain_remote(pool_worker *w) {
+  pool_stack *s = atomic_exchange_explicit(&w->remote, NULL,
+                                           memory_order_acquire);
+  while (s) {
+    pool_stack *n = s->next;
+    if (w->ncache < STACK_CACHE) {
+      s->next = w->cache;
+      w->cache = s;
+      w->ncache++;
+    } else {
+      cacs_stack_free(&s->s);
+    }
+    s = n;
+  }
+}
+
+static pool_stack *stack_get(pool_worker *w) {
+  if (!w->cache)
+    stacks_drain_remote(w);
+  pool_stack *s = w->cache;
+  if (s) {
+    w->cache = s->next;
+    w->ncache--;
+    return s;
+  }
+  s = cacs_stack_alloc(w->pool->stack_size, sizeof *s, 0);
+  if (s) {
+    s->owner = w;
+    cacs_stack_set_owner(&s->s, "pool coroutine", w->index);
+  }
+  return s;
+}
+
+// stack.c's stacks belong to the thread that allocated them (its slabs and
+// its overflow registry are thread-local): one freed on another worker goes
+// back to its owner, on a list only the owner empties (a Treiber push; the
+// owner takes the whole list at once, so there is no ABA).
+static void stack_put(pool_worker *w, pool_stack *s) {
+  pool_worker *o = s->owner;
+  if (o != w) {
+    pool_stack *head = atomic_load_explicit(&o->remote, memory_order_relaxed);
+    do
+      s->next = head;
+    while (!atomic_compare_exchange_weak_explicit(
+        &o->remote, &head, s, memory_order_release, memory_order_relaxed));
+    return;
+  }
+  if (w->ncache < STACK_CACHE) {
+    s->next = w->cache;
+    w->cache = s;
+    w->ncache++;
+    return;
+  }
+  cacs_stack_free(&s->s);
+}
+
+// --- the coroutine's side ---------------------------------------------------------
+
+// Switch to the worker loop with `cmd`; returns when the coroutine is
+// resumed, on whichever worker.
+__attribute__((noinline)) static void switch_home(cacs__ptask *t,
+                                                  pool_worker *w,
+                                                  uint64_t cmd) {
+  tsan_to(w->tsan_home);
+  cacs_switch(&t->ctx, &w->home, cmd);
+  ptsan_acquire(t);
+}
+
+static void task_main(void *arg, uint64_t first) {
+  (void)first;
+  cacs__ptask *t = arg;
+  ptsan_acquire(t);
+  t->entry(t->arg);
+  ptsan_release(t);
+  switch_home(t, cacs__pool_worker(), CMD_DONE);
+  __builtin_unreachable();
+}
+
+cacs__ptask *cacs__pool_self(void) {
+  pool_worker *w = cacs__pool_worker();
+  return w ? w->cur : NULL;
+}
+
+static cacs__ptask *self_or_die(const char *call) {
+  cacs__ptask *t = cacs__pool_self();
+  if (!t)
+    cacs__fatalf("cacs: %s called outside a pool coroutine\n", call);
+  return t;
+}
+
+int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
+  cacs__ptask *t = self_or_die("cacs__pool_park");
+  pool_worker *w = cacs__pool_worker();
+  atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
+  t->wake_result = 0;
+  t->timer_w = NULL;
+  if (deadline_ns) {
+    if (cacs__ptimer_arm(w, t, deadline_ns) != 0)
+      return ENOMEM;
+    t->timer_w = w;
+  }
+  // Armed: a wake may come from now on (it synchronizes with this store).
+  atomic_store_explicit(&t->token, 1, memory_order_release);
+  w->after = after;
+  w->after_arg = arg;
+  switch_home(t, w, CMD_PARK);
+  return t->wake_result;
+}
+
+int cacs__pool_wake(cacs__ptask *t) {
+  if (!win(t))
+    return 0;
+  cacs__ptask_vote(t);
+  return 1;
+}
+
+void cacs__pool_handoff(cacs__ptask *u) {
+  cacs__ptask *t = self_or_die("cacs__pool_handoff");
+  if (!win(u)) {
+    cacs__pool_yield();
+    return;
+  }
+  pool_worker *w = cacs__pool_worker();
+  w->handoff = u;
+  switch_home(t, w, CMD_HANDOFF);
+}
+
+void cacs__pool_yield(void) {
+  cacs__ptask *t = self_or_die("cacs__pool_yield");
+  switch_home(t, cacs__pool_worker(), CMD_YIELD);
+}
+
+// --- the worker loop -----------------------------------------------------------
+
+static void finish(pool_worker *w, cacs__ptask *t) {
+  cacs_pool *p = w->pool;
+  if (t->stk) {
+    stack_put(w, t->stk);
+    t->stk = NULL;
+  }
+  if (t->tsan_fiber) {
+    __tsan_destroy_fiber(t->tsan_fiber);
+    t->tsan_fiber = NULL;
+  }
+  uint32_t old = atomic_exchange_explicit(&t->join_state, 2,
+                                          memory_order_acq_rel);
+  if (old == 1)
+    cacs__pool_wake(t->joiner); // parked until this wake: `t` is alive
+  else if (old == 3)
+    futex_wake(&t->join_state, INT_MAX); // the address only: may be freed
+  if (atomic_fetch_sub_explicit(&p->live, 1, memory_order_acq_rel) == 1) {
+    pthread_mutex_lock(&p->dlock);
+    pthread_cond_broadcast(&p->dcond);
+    pthread_mutex_unlock(&p->dlock);
+  }
+}
+
+static int start(pool_worker *w, cacs__ptask *t) {
+  if (!(t->stk = stack_get(w))) {
+    t->error = ENOMEM;
+    return -1;
+  }
+  cacs_context_init(&t->ctx, t->stk->s.top, task_main, t);
+  if (cacs__tsan_on())
+    t->tsan_fiber = __tsan_create_fiber(0);
+  return 0;
+}
+
+static void run(pool_worker *w, cacs__ptask *t) {
+  if (!t->stk && start(w, t) != 0) {
+    finish(w, t);
+    return;
+  }
+  w->cur = t;
+  ptsan_acquire(t);
+  tsan_to(t->tsan_fiber);
+  uint64_t cmd = cacs_switch(&w->home, &t->ctx, 0);
+  w->cur = NULL;
+  switch (cmd) {
+  case CMD_YIELD:
+    ptsan_release(t);
+    inject(w->pool, t);
+    notify(w->pool, 0);
+    break;
+  case CMD_PARK:
+    if (w->after)
+      w->after(w->after_arg);
+    cacs__ptask_vote(t);
+    break;
+  case CMD_HANDOFF: {
+    ptsan_release(t);
+    if (deque_push(&w->dq, t) != 0)
+      inject(w->pool, t);
+    notify(w->pool, 0);
+    cacs__ptask *u = w->handoff;
+    ptsan_release(u);
+    if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) == 1) {
+      if (u->pool == w->pool)
+        w->next = u;
+      else
+        make_ready(u);
+    }
+    break;
+  }
+  case CMD_DONE:
+    finish(w, t);
+    break;
+  }
+}
+
+static uint64_t rng_next(pool_worker *w) {
+  w->rng ^= w->rng << 13;
+  w->rng ^= w->rng >> 7;
+  w->rng ^= w->rng << 17;
+  return w->rng;
+}
+
+static cacs__ptask *steal(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  unsigned n = p->nworkers;
+  if (n < 2)
+    return NULL;
+  // Two rounds from a random victim: a lost race is worth another look.
+  unsigned start = (unsigned)(rng_next(w) % n);
+  for (unsigned round = 0; round < 2; ++round)
+    for (unsigned i = 0; i < n; ++i) {
+      pool_worker *v = &p->w[(start + i) % n];
+      if (v == w)
+        continue;
+      cacs__ptask *t = deque_steal(&v->dq);
+      if (t)
+        return t;
+    }
+  return NULL;
+}
+
+static cacs__ptask *find_work(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  cacs__ptask *t = w->next;
+  if (t) {
+    w->next = NULL;
+    return t;
+  }
+  if (atomic_load_explicit(&w->ntimers, memory_order_relaxed))
+    cacs__ptimer_expire(w, cacs__now_ns());
+  // Now and then the shared queue first, so a busy deque cannot starve it.
+  if (++w->tick % 61 == 0 && (t = inject_pop(p)))
+    return t;
+  if ((t = deque_take(&w->dq)) || (t = inject_pop(p)))
+    return t;
+  if ((t = steal(w))) {
+    // More may be waiting: let another idle worker look too.
+    notify(p, 0);
+    return t;
+  }
+  return NULL;
+}
+
+static int work_visible(cacs_pool *p) {
+  if (atomic_load_explicit(&p->qlen, memory_order_relaxed))
+    return 1;
+  for (unsigned i = 0; i < p->nworkers; ++i)
+    if (deque_nonempty(&p->w[i].dq))
+      return 1;
+  return 0;
+}
+
+// Nothing to run: sleep until notified or the earliest timer (see notify).
+static void idle_wait(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  uint32_t e = atomic_load_explicit(&p->epoch, memory_order_acquire);
+  atomic_fetch_add_explicit(&p->nidle, 1, memory_order_seq_cst);
+  atomic_thread_fence(memory_order_seq_cst);
+  if (!work_visible(p) && !atomic_load_explicit(&p->stop, memory_order_acquire)) {
+    stacks_drain_remote(w);
+    futex_wait(&p->epoch, e, cacs__ptimer_next(w));
+  }
+  atomic_fetch_sub_explicit(&p->nidle, 1, memory_order_relaxed);
+}
+
+static void *worker_main(void *arg) {
+  pool_worker *w = arg;
+  cacs_pool *p = w->pool;
+  tls_worker = w;
+  cacs__sched_enter_pool();
+  if (cacs__tsan_on())
+    w->tsan_home = __tsan_get_current_fiber();
+  for (;;) {
+    cacs__ptask *t = find_work(w);
+    if (t) {
+      run(w, t);
+      continue;
+    }
+    if (atomic_load_explicit(&p->stop, memory_order_acquire))
+      break;
+    idle_wait(w);
+  }
+  stacks_drain_remote(w);
+  while (w->cache) {
+    pool_stack *s = w->cache;
+    w->cache = s->next;
+    cacs_stack_free(&s->s);
+  }
+  w->ncache = 0;
+  tls_worker = NULL;
+  return NULL;
+}
+
+// --- the API ----------------------------------------------------------------------
+
+static void pool_free(cacs_pool *p) {
+  for (unsigned i = 0; i < p->nworkers; ++i) {
+    pthread_mutex_destroy(&p->w[i].tlock);
+    free(p->w[i].heap);
+  }
+  free(p->w);
+  pthread_mutex_destroy(&p->qlock);
+  pthread_mutex_destroy(&p->dlock);
+  pthread_cond_destroy(&p->dcond);
+  free(p);
+}
+
+cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
+  unsigned n = attr ? attr->workers : 0;
+  size_t ss = attr ? attr->stack_size : 0;
+  if (n == 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (unsigned)c : 1;
+  }
+  if (ss > ((size_t)1 << 40)) {
+    set_errno(EINVAL);
+    return NULL;
+  }
+  cacs_pool *p = calloc(1, sizeof *p);
+  pool_worker *w = p ? aligned_alloc(64, n * sizeof *w) : NULL;
+  if (!w) {
+    free(p);
+    set_errno(ENOMEM);
+    return NULL;
+  }
+  memset(w, 0, n * sizeof *w);
+  p->w = w;
+  p->nworkers = n;
+  p->stack_size = ss ? ss : CACS_STACK_DEFAULT_SIZE;
+  pthread_mutex_init(&p->qlock, NULL);
+  pthread_mutex_init(&p->dlock, NULL);
+  pthread_cond_init(&p->dcond, NULL);
+  for (unsigned i = 0; i < n; ++i) {
+    w[i].pool = p;
+    w[i].index = i;
+    w[i].rng = 0x9E3779B97F4A7C15ull * (i + 1);
+    pthread_mutex_init(&w[i].tlock, NULL);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
+      atomic_store_explicit(&p->stop, 1, memory_order_release);
+      notify(p, 1);
+      for (unsigned j = 0; j < i; ++j)
+        pthread_join(w[j].thread, NULL);
+      pool_free(p);
+      set_errno(EAGAIN);
+      return NULL;
+    }
+  return p;
+}
+
+cacs_pool *cacs_pool_create(unsigned workers) {
+  cacs_pool_attr a = {workers, 0};
+  return cacs_pool_create_ex(&a);
+}
+
+unsigned cacs_pool_workers(const cacs_pool *p) { return p->nworkers; }
+
+int cacs_pool_destroy(cacs_pool *p) {
+  if (!p) {
+    set_errno(EINVAL);
+    return -1;
+  }
+  pool_worker *me = cacs__pool_worker();
+  if (me && me->pool == p) {
+    set_errno(EDEADLK);
+    return -1;
+  }
+  pthread_mutex_lock(&p->dlock);
+  while (atomic_load_explicit(&p->live, memory_order_acquire) != 0)
+    pthread_cond_wait(&p->dcond, &p->dlock);
+  pthread_mutex_unlock(&p->dlock);
+  atomic_store_explicit(&p->stop, 1, memory_order_release);
+  notify(p, 1);
+  for (unsigned i = 0; i < p->nworkers; ++i)
+    pthread_join(p->w[i].thread, NULL);
+  pool_free(p);
+  return 0;
+}
+
+cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
+                                void *arg) {
+  if (!p || !entry) {
+    set_errno(EINVAL);
+    return NULL;
+  }
+  cacs__ptask *t = calloc(1, sizeof *t);
+  if (!t) {
+    set_errno(ENOMEM);
+    return NULL;
+  }
+  t->pool = p;
+  t->entry = entry;
+  t->arg = arg;
+  atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
+  ptsan_release(t);
+  make_ready(t);
+  return t;
+}
+
+// Runs on the joiner's worker once the joiner has switched out.
+static void join_after(void *arg) {
+  cacs__ptask *t = arg;
+  uint32_t z = 0;
+  if (!atomic_compare_exchange_strong_explicit(&t->join_state, &z, 1,
+                                               memory_order_acq_rel,
+                                               memory_order_acquire))
+    cacs__pool_wake(t->joiner); // finished meanwhile
+}
+
+int cacs_pool_join(cacs_pool_task *t) {
+  if (!t) {
+    set_errno(EINVAL);
+    return -1;
+  }
+  cacs__ptask *self = cacs__pool_self();
+  if (self == t) {
+    set_errno(EDEADLK);
+    return -1;
+  }
+  if (atomic_load_explicit(&t->join_state, memory_order_acquire) != 2) {
+    if (self) {
+      t->joiner = self;
+      cacs__pool_park(join_after, t, 0);
+    } else {
+      uint32_t z = 0;
+      atomic_compare_exchange_strong_explicit(&t->join_state, &z, 3,
+                                              memory_order_acq_rel,
+                                              memory_order_acquire);
+      while (atomic_load_explicit(&t->join_state, memory_order_acquire) != 2)
+        futex_wait(&t->join_state, 3, 0);
+    }
+  }
+  ptsan_acquire(t);
+  int e = t->error;
+  free(t);
+  if (e) {
+    set_errno(e);
+    return -1;
+  }
+  return 0;
+}
+
+void cacs_pool_yield(void) {
+  if (cacs__pool_self())
+    cacs__pool_yield();
+  else
+    sched_yield();
+}
+
+int cacs_pool_sleep(int64_t usec) {
+  if (!cacs__pool_self()) {
+    if (usec > 0) {
+      struct timespec ts = {(time_t)(usec / 1000000), (long)(usec % 1000000) * 1000};
+      while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+      }
+    } else {
+      sched_yield();
+    }
+    return 0;
+  }
+  if (usec <= 0) {
+    cacs__pool_yield();
+    return 0;
+  }
+  uint64_t d = cacs__deadline_ns(cacs__now_ns(), usec);
+  for (;;) {
+    int r = cacs__pool_park(NULL, NULL, d);
+    if (r == ETIMEDOUT)
+      return 0;
+    if (r == ENOMEM) {
+      set_errno(ENOMEM);
+      return -1;
+    }
+    // A stray wake: sleep on.
+  }
+}
+
+cacs_pool_task *cacs_pool_current(void) { return cacs__pool_self(); }
+
+int cacs_pool_worker_index(void) {
+  pool_worker *w = cacs__pool_worker();
+  return w ? (int)w->index : -1;
+}

@@ -1,0 +1,143 @@
+//===- lib/pool/pool_internal.h - The pool's private state -------*- C -*-===//
+//
+// What pool.c and pool_timer.c share: a pool coroutine's control block,
+// the per-worker state and the pool. Private to libcacs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_POOL_INTERNAL_H
+#define CACS_LIB_POOL_INTERNAL_H
+
+#include "../internal.h"
+#include "cacs/pool.h"
+#include "cacs/switch.h"
+#include "deque.h"
+#include "pool_park.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pool_worker pool_worker;
+
+/// A stack of the pool: allocated by a worker's thread (stack.c keeps it
+/// in that thread's pools and overflow registry), so it goes back to that
+/// worker to be reused or freed (pool.c, stack_put).
+typedef struct pool_stack {
+  cacs_stack s; // first: the block cacs_stack_alloc returns
+  struct pool_stack *next;
+  pool_worker *owner;
+} pool_stack;
+
+struct cacs__ptask {
+  cacs_context ctx; // saved registers while switched out (cacs/switch.h)
+  cacs_pool *pool;
+  void (*entry)(void *);
+  void *arg;
+  pool_stack *stk;          // NULL until a worker first runs it
+  struct cacs__ptask *qnext; // in the pool's shared queue
+  // Parking (pool.c, cacs__pool_park): `token` is 1 while the coroutine
+  // waits for exactly one wake or timeout; `votes` counts the two events
+  // that must both happen before it may run again (it has switched out;
+  // it was woken): whoever comes second queues it.
+  _Atomic int token;
+  _Atomic int votes;
+  int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
+  int error;       // ENOMEM: it never ran (no stack)
+  // Joining: 0 running, 1 a pool coroutine joins (`joiner`), 3 a thread
+  // joins (futex on this word), 2 finished.
+  _Atomic uint32_t join_state;
+  struct cacs__ptask *joiner;
+  // Its timer while it parks with a deadline (pool_timer.c): the worker
+  // whose heap holds it (set by the coroutine itself before it arms its
+  // token, never reset by others) and its slot there (under that heap's
+  // lock; 0: not in the heap).
+  pool_worker *timer_w;
+  size_t timer_slot;
+  uint64_t deadline;
+  void *tsan_fiber;
+};
+
+/// What a pool coroutine asks of its worker when it switches out: the
+/// value the switch carries (cacs/switch.h).
+enum { CMD_YIELD = 1, CMD_PARK, CMD_HANDOFF, CMD_DONE };
+
+struct pool_worker {
+  cacs__deque dq; // first: cache-line aligned
+  cacs_pool *pool;
+  unsigned index;
+  pthread_t thread;
+  cacs_context home;   // the worker loop, while a coroutine runs
+  cacs__ptask *cur;    // the running coroutine, NULL in the loop
+  void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
+  void (*after)(void *); // CMD_PARK: run once switched out
+  void *after_arg;
+  cacs__ptask *handoff; // CMD_HANDOFF: to run next
+  cacs__ptask *next;    // run before looking at any queue
+  unsigned tick;
+  uint64_t rng;
+  pool_stack *cache; // stacks of this worker to reuse
+  unsigned ncache;
+  _Atomic(pool_stack *) remote; // its stacks freed on other workers
+  // Timers (pool_timer.c): a min-heap on deadline under `tlock`; `ntimers`
+  // mirrors its size for the worker's lock-free look.
+  pthread_mutex_t tlock;
+  cacs__ptask **heap;
+  size_t nheap, heap_cap;
+  _Atomic size_t ntimers;
+};
+
+struct cacs_pool {
+  pool_worker *w;
+  unsigned nworkers;
+  size_t stack_size;
+  // The shared queue: spawns and wakes from outside, yields, overflow.
+  pthread_mutex_t qlock;
+  cacs__ptask *qhead, *qtail;
+  _Atomic size_t qlen;
+  // Idle workers sleep on `epoch` (futex) while `nidle` counts them.
+  _Atomic uint32_t epoch;
+  _Atomic int nidle;
+  _Atomic int stop;
+  // Coroutines spawned and not finished; destroy waits for 0 on dcond.
+  _Atomic size_t live;
+  pthread_mutex_t dlock;
+  pthread_cond_t dcond;
+};
+
+/// The worker the calling thread is, NULL on other threads (pool.c). Out of
+/// line on purpose: see there.
+CACS_HIDDEN pool_worker *cacs__pool_worker(void);
+
+/// Timers (pool_timer.c). Arm `t` (the running coroutine of `w`) for
+/// `deadline`; -1 if no memory.
+CACS_HIDDEN int cacs__ptimer_arm(pool_worker *w, cacs__ptask *t,
+                                 uint64_t deadline);
+/// Take `t` out of its worker's heap if it is still there (its wake won).
+CACS_HIDDEN void cacs__ptimer_cancel(cacs__ptask *t);
+/// Time out every coroutine of `w` whose deadline is <= now.
+CACS_HIDDEN void cacs__ptimer_expire(pool_worker *w, uint64_t now);
+/// The earliest deadline of `w`, or 0 if none.
+CACS_HIDDEN uint64_t cacs__ptimer_next(pool_worker *w);
+/// Let `t`, parked and won (token taken), run once it has switched out.
+CACS_HIDDEN void cacs__ptask_vote(cacs__ptask *t);
+
+/// ThreadSanitizer: happens-before edges through the pool's queues, which
+/// TSan does not see when libcacs is built without it.
+void __tsan_acquire(void *addr) __attribute__((weak));
+void __tsan_release(void *addr) __attribute__((weak));
+static inline void ptsan_release(void *a) {
+  if (__tsan_release)
+    __tsan_release(a);
+}
+static inline void ptsan_acquire(void *a) {
+  if (__tsan_acquire)
+    __tsan_acquire(a);
+}
+
+/// The single-thread scheduler's side (sched.c): mark the calling thread a
+/// pool worker, so that its waits refuse pool coroutines by name.
+CACS_HIDDEN void cacs__sched_enter_pool(void);
+
+#endif // CACS_LIB_POOL_INTERNAL_H

@@ -1,0 +1,65 @@
+//===- lib/pool/pool_park.h - Parking pool coroutines ------------*- C -*-===//
+//
+// The pool's internal contract with the synchronization primitives built on
+// it (the thread-safe mutexes, condition variables, channels). Private to
+// libcacs: no public header includes it. Fixed in the project's
+// coordination notes; pool.c implements it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_POOL_PARK_H
+#define CACS_LIB_POOL_PARK_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A pool coroutine's control block (opaque to the synchronization code).
+typedef struct cacs__ptask cacs__ptask;
+
+/// The calling pool coroutine; NULL when the caller is not a pool coroutine
+/// (a plain thread, or a single-thread cacs_coro), or runs on a worker
+/// outside any coroutine (an `after` hook).
+cacs__ptask *cacs__pool_self(void);
+
+/// Suspend the calling pool coroutine until cacs__pool_wake(t) or the
+/// deadline. `after(arg)` (may be NULL) runs on the worker once the caller
+/// is fully switched out (its registers and stack saved), so a waker that
+/// found it in a wait queue may resume it at once, on any worker, without
+/// racing its save: release the wait queue's spin lock there. The caller is
+/// armed for a wake before `after` runs, so a wake from inside `after` is
+/// not lost. deadline_ns: CLOCK_MONOTONIC ns (cacs__now_ns), 0 = none.
+/// \return 0 (woken), ETIMEDOUT, or ENOMEM (the timer could not be armed;
+/// then the caller did not park and `after` has not run).
+int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns);
+
+/// Make a parked pool coroutine runnable, from any thread or coroutine
+/// (pool, single-thread, plain thread). Exactly one of wake and the
+/// timeout wins: returns 1 if this call woke it, 0 if it had already been
+/// woken or had timed out (then the caller must not count on it, e.g. a
+/// mutex hands ownership to the next waiter instead). `t` must be parked
+/// (or about to be: armed, its `after` not yet run) or have been woken by
+/// this park already; a woken coroutine may run (and finish) as soon as
+/// this returns 1.
+int cacs__pool_wake(cacs__ptask *t);
+
+/// CES (the CES paper's Figure 6): the caller (a pool coroutine) becomes
+/// runnable on its worker's deque -- where any worker may steal it -- and
+/// `t` (parked, woken by this call as cacs__pool_wake would; if that wake
+/// loses the race, handoff degrades to a plain yield) runs now on this
+/// thread with no trip through a queue (if `t` is still switching out on
+/// another worker, that worker queues it instead, as a wake would).
+void cacs__pool_handoff(cacs__ptask *t);
+
+/// The calling pool coroutine becomes runnable and the worker runs
+/// something else (a migration point): it goes to the pool's shared queue
+/// (see the 12:50 note in the contract), so it runs after what is ready now.
+void cacs__pool_yield(void);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_LIB_POOL_PARK_H

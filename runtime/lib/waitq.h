@@ -1,0 +1,39 @@
+//===- lib/waitq.h - Intrusive FIFO of waiter records ------------*- C -*-===//
+//
+// The waiter queues of sync.c (one thread) and pool/pool_sync.c (the pool)
+// hold records of different types on the waiters' stacks; both are a
+// {head, tail} pair over records with `next` and `prev` links. The
+// operations, once, as macros over any such pair.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_WAITQ_H
+#define CACS_LIB_WAITQ_H
+
+/// Append record `w` to queue `q`.
+#define CACS__WAITQ_PUSH(q, w)                                                 \
+  do {                                                                         \
+    (w)->next = NULL;                                                          \
+    (w)->prev = (q)->tail;                                                     \
+    if ((q)->tail)                                                             \
+      (q)->tail->next = (w);                                                   \
+    else                                                                       \
+      (q)->head = (w);                                                         \
+    (q)->tail = (w);                                                           \
+  } while (0)
+
+/// Unlink record `w` from queue `q`.
+#define CACS__WAITQ_REMOVE(q, w)                                               \
+  do {                                                                         \
+    if ((w)->prev)                                                             \
+      (w)->prev->next = (w)->next;                                             \
+    else                                                                       \
+      (q)->head = (w)->next;                                                   \
+    if ((w)->next)                                                             \
+      (w)->next->prev = (w)->prev;                                             \
+    else                                                                       \
+      (q)->tail = (w)->prev;                                                   \
+    (w)->next = (w)->prev = NULL;                                              \
+  } while (0)
+
+#endif // CACS_LIB_WAITQ_H
