@@ -69,7 +69,14 @@ struct cacs__inbox {
 typedef struct sched {
   cacs_coro *current;     // &cacs__idle until the scheduler is set up
   unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
+  // Set with `slow` while shared-stack coroutines exist and no tool needs
+  // the C slow switch on the outgoing stack (core.h: switch_mode_update):
+  // the assembly suspends the outgoing coroutine as the fast path does and
+  // runs cacs__yield_offstack on the switcher stack, so that nothing of
+  // the switch itself lands in a shared-stack coroutine's saved copy.
+  unsigned char offstack;
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
+  void *switcher_top;     // top of the switcher stack, while `offstack`
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
   void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;
@@ -108,9 +115,19 @@ extern CACS_HIDDEN cacs_coro cacs__idle;
 // flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
 // shadow call stack and the split-stack state are switched there, and
 // shared stacks copied (shared_stack.h).
-static inline unsigned char slow_always(void) {
+static inline unsigned char tools_always(void) {
   return cacs__asan_on() || S.unsafe_sp_slot != NULL || cacs__scs_on ||
-         cacs__tsan_on() || cacs__split_on() || S.shared_users != 0;
+         cacs__tsan_on() || cacs__split_on();
+}
+static inline unsigned char slow_always(void) {
+  return tools_always() || S.shared_users != 0;
+}
+
+/// Set S.slow and S.offstack from what the thread has now (coroutines on
+/// shared stacks or with a private FP environment, the tools linked in).
+static inline void switch_mode_update(void) {
+  S.slow = slow_always() || S.fpenv_users != 0;
+  S.offstack = S.shared_users != 0 && !tools_always();
 }
 
 /// Shared stacks (shared_stack.h): suspend `from` (NULL: it is finishing,

@@ -21,7 +21,7 @@
 
 void cacs__coro_free(cacs_coro *c) {
   if ((c->stack.flags & CACS_STACK_SHARED) && --S.shared_users == 0)
-    S.slow = slow_always() || S.fpenv_users != 0;
+    switch_mode_update();
   if (cacs__split_on())
     __splitstack_releasecontext(c->split_ctx);
   cacs__tool_stacks_free(&c->tools);
@@ -109,7 +109,8 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   }
   if (c->stack.flags & CACS_STACK_SHARED) { // every switch takes the slow path
     S.shared_users++;
-    S.slow = 1;
+    S.switcher_top = cacs__shared_switcher();
+    switch_mode_update();
   }
   if (coro_init_stack(c) != 0) {
     cacs__coro_free(c);

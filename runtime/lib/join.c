@@ -43,7 +43,7 @@ void cacs_exit(void) {
   if (__builtin_expect(S.fpenv_users != 0, 0))
     cacs__fpenv_switch(c, to);
   if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
-    S.slow = slow_always();
+    switch_mode_update();
   unsafe_switch(NULL, to);
   scs_switch(NULL, to);
   split_switch(c, to);

@@ -33,6 +33,10 @@ _Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
 _Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
                "coro_layout.h");
 _Static_assert(offsetof(sched, slow) == CACS_SCHED_SLOW, "coro_layout.h");
+_Static_assert(offsetof(sched, offstack) == CACS_SCHED_OFFSTACK,
+               "coro_layout.h");
+_Static_assert(offsetof(sched, switcher_top) == CACS_SCHED_SWITCHER,
+               "coro_layout.h");
 
 CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle};
 
@@ -41,7 +45,7 @@ void cacs__sched_init(void) {
   S.unsafe_sp_slot = cacs__unsafe_sp_slot();
   if (cacs__tsan_on())
     S.main.tsan_fiber = S.main.tsan_resume = __tsan_get_current_fiber();
-  S.slow = slow_always();
+  switch_mode_update();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
 }
@@ -86,6 +90,22 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
 }
 
 // --- shared stacks (shared_stack.h) -------------------------------------------
+
+// The slow switch while S.offstack is set (shared-stack coroutines, no
+// tools): the assembly has suspended `from` exactly as the fast path does
+// (coro_layout.h) and called this on the switcher stack, so the copy of a
+// shared-stack coroutine holds its own frames only, not this function's
+// nor a red-zone gap. `to` is resumed as the fast path resumes it, which
+// also fits a coroutine suspended by coro_swap (same layout).
+__attribute__((noreturn, visibility("hidden"))) void
+cacs__yield_offstack(cacs_coro *from, cacs_coro *to);
+void cacs__yield_offstack(cacs_coro *from, cacs_coro *to) {
+  S.current = to;
+  if (S.fpenv_users != 0)
+    cacs__fpenv_switch(from, to);
+  cacs__shared_xfer(&from->stack, &from->sp, &to->stack, &to->sp);
+  cacs__coro_resume(to->sp);
+}
 
 // The switch cacs__shared_enter is making: read on the switcher stack.
 static CACS_TLS cacs_coro *shared_from, *shared_to;
