@@ -48,8 +48,8 @@ void cacs_exit(void) {
   scs_switch(NULL, to);
   split_switch(c, to);
   asan_start(c, to, 1);
-  if (to->tsan_resume)
-    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  if (cacs__tsan_on() && cold(to)->tsan_resume)
+    __tsan_switch_to_fiber(cold(to)->tsan_resume, 0);
   if (__builtin_expect(S.shared_users != 0, 0)) { // shared_stack.h
     cacs__shared_exit(&c->stack);
     if (cacs__shared_via_switcher(&c->stack, &to->stack))
