@@ -53,9 +53,12 @@ static int cold_needed(const cacs_coro_attr *attr) {
          (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
+// `arg` NULL: a shared-stack coroutine's first frames are one image for
+// all (coro_init_stack); it is the running coroutine, which every switch
+// sets before it switches.
 static void coro_main(void *arg, uint64_t first) {
   (void)first;
-  cacs_coro *c = (cacs_coro *)arg;
+  cacs_coro *c = arg ? (cacs_coro *)arg : S.current;
   asan_finish(NULL);
   c->entry(c->arg);
   cacs_exit();
@@ -66,11 +69,14 @@ static void coro_main(void *arg, uint64_t first) {
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
 static int coro_init_stack(cacs_coro *c) {
-  if (c->stack.flags & CACS_STACK_SHARED) { // kept aside until it first runs
-    void *init[4] = {NULL, (void *)&cacs__trampoline, (void *)&coro_main, c};
-    char *at = cacs__shared_set_image(&c->stack, init, sizeof init);
-    if (!at)
-      return -1;
+  if (c->stack.flags & CACS_STACK_SHARED) { // copied in when it first runs
+    // One image for all, not a copy per coroutine: millions of them wait
+    // to start at once, and a 32-byte buffer each, freed when the first
+    // save outgrows it, would leave a hole of malloc's between their
+    // blocks. coro_main finds the coroutine in S.current.
+    static void *const image[4] = {NULL, (void *)&cacs__trampoline,
+                                   (void *)&coro_main, NULL};
+    char *at = cacs__shared_set_image(&c->stack, image, sizeof image);
     c->sp = at + CACS_CORO_SP_TO_FRAME;
     return 0;
   }

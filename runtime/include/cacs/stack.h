@@ -73,7 +73,8 @@ typedef struct cacs_stack {
   void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
               ///< CACS_STACK_SHARED: the shared stack it runs on
   void *save; ///< CACS_STACK_SHARED: its frames while switched out
-  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated
+  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated (0:
+                             ///< `save` is a fresh one's shared image)
 } cacs_stack;
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
