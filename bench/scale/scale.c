@@ -12,7 +12,10 @@
 //              keeps its control block and the copy of the frames it used
 //
 // Prints one line of key=value pairs, times per coroutine in ns (wall and
-// process CPU); exits non-zero unless every
+// process CPU), and where the memory goes: saved_per_coro_B, the copies
+// of shared-stack coroutines' frames; heap_per_coro_B, all malloc'd
+// bytes (control blocks of shared-stack coroutines, saved copies, the
+// runtime's tables, malloc's headers); exits non-zero unless every
 // coroutine ran, was suspended, came back with its locals intact and
 // finished.
 
@@ -24,6 +27,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 static long depth = 4;
 static long reached, rounds_done;
@@ -53,6 +59,18 @@ static long rss_bytes(void) {
     fclose(f);
   }
   return rss * sysconf(_SC_PAGESIZE);
+}
+
+// Bytes malloc has handed out and not taken back (headers included; what
+// it mapped for large blocks too): the part of the RSS growth that is
+// control blocks, saved stacks and the runtime's tables.
+static long heap_bytes(void) {
+#if defined(__GLIBC__)
+  struct mallinfo2 mi = mallinfo2();
+  return (long)(mi.uordblks + mi.hblkhd);
+#else
+  return 0;
+#endif
 }
 
 // `d` frames down, each with live locals, then suspended until `stop`.
@@ -101,7 +119,7 @@ int main(int argc, char **argv) {
   memset(results, 1, (size_t)n * sizeof *results);
   memset(co, 1, (size_t)n * sizeof *co);
   cacs_yield(); // the scheduler exists
-  long rss0 = rss_bytes();
+  long rss0 = rss_bytes(), heap0 = heap_bytes();
 
   uint64_t c0 = cpu_ns(), t0 = now_ns();
   for (long i = 0; i < n; ++i) {
@@ -114,7 +132,7 @@ int main(int argc, char **argv) {
   uint64_t c1 = cpu_ns(), t1 = now_ns();
   cacs_yield(); // each runs down to its yield
   uint64_t c2 = cpu_ns(), t2 = now_ns();
-  long rss1 = rss_bytes();
+  long rss1 = rss_bytes(), heap1 = heap_bytes();
   double saved = (double)cacs_stack_shared_saved(); // shared: copies kept
   cacs_yield(); // one full round: every coroutine resumed and yields again
   uint64_t c3 = cpu_ns(), t3 = now_ns();
@@ -131,11 +149,12 @@ int main(int argc, char **argv) {
   printf("mode=%s n=%ld depth=%ld rss_per_coro_B=%.0f create_ns=%.0f "
          "create_cpu_ns=%.0f first_run_ns=%.0f first_run_cpu_ns=%.0f "
          "round_ns=%.0f round_cpu_ns=%.0f finish_join_ns=%.0f suspended=%ld "
-         "saved_per_coro_B=%.0f locals=%s\n",
+         "saved_per_coro_B=%.0f heap_per_coro_B=%.0f locals=%s\n",
          mode, n, depth, (double)(rss1 - rss0) / dn, (double)(t1 - t0) / dn,
          (double)(c1 - c0) / dn, (double)(t2 - t1) / dn, (double)(c2 - c1) / dn,
          (double)(t3 - t2) / dn, (double)(c3 - c2) / dn,
-         (double)(t4 - t3) / dn, reached, saved / dn, ok == n ? "ok" : "WRONG");
+         (double)(t4 - t3) / dn, reached, saved / dn,
+         (double)(heap1 - heap0) / dn, ok == n ? "ok" : "WRONG");
   free(co);
   free(results);
   return pass ? 0 : 1;
