@@ -6,10 +6,13 @@
 #
 #   full     1,000,000 coroutines with default guarded stacks (at the
 #            default vm.max_map_count), 1,000,000 with 4 KiB unguarded
-#            stacks, 1,000,000 and 10,000,000 on a shared stack (about 11 GB),
+#            stacks, 1,000,000 and 10,000,000 on a shared stack (about 5.5 GB),
 #            20,000 guarded ones with the fallback guard; 100,000 under
 #            valgrind memcheck and with AddressSanitizer; the copy cost of
 #            shared stacks by depth; writes bench/results/scale/README.md
+#   LIBACO_DIR=DIR (environment): also libaco, the peer, built from the
+#            libaco source tree DIR (aco.c, acosw.S; not packaged, never
+#            fetched here): bench/scale/aco_scale.c at the same sizes
 #   --quick  20,000 of each kind (a few seconds, for scripts/bench --quick);
 #            writes bench/results/scale/quick/README.md
 # Exits non-zero if any run failed its checks (every coroutine suspended at a
@@ -23,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "bench/scale/run.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -38,6 +41,11 @@ rt="$build/runtime/x86_64/libcacs.a"
 cc="$build/bin/clang"
 "$cc" -O2 -fauto-preserve-none -I"$inc" "$here/scale.c" "$rt" -o "$work/scale"
 "$cc" -O2 -fauto-preserve-none -I"$inc" "$here/copy_cost.c" "$rt" -o "$work/copy_cost"
+if [ -n "${LIBACO_DIR:-}" ]; then
+  # libaco's own sources as its make.sh builds them, by the same compiler.
+  "$cc" -O2 -I"$LIBACO_DIR" "$here/aco_scale.c" "$LIBACO_DIR/aco.c" \
+    "$LIBACO_DIR/acosw.S" -Wl,-z,noexecstack -o "$work/aco_scale"
+fi
 # ASan: the runtime built with it too (its fiber annotations), from every
 # core source (the I/O module left out).
 lib="$root/runtime/lib"
@@ -69,7 +77,14 @@ fi
 run "guarded 64 KiB stacks" "$work/scale" $n private
 run "unguarded 4 KiB stacks" "$work/scale" $n noguard4k
 run "shared stack" "$work/scale" $n shared
+run "shared stack, yield in the body" "$work/scale" $n shared 0
 [ $quick = 1 ] || run "shared stack, 10,000,000" "$work/scale" 10000000 shared
+[ $quick = 1 ] || run "shared stack, yield in the body, 10,000,000" "$work/scale" 10000000 shared 0
+if [ -n "${LIBACO_DIR:-}" ]; then
+  run "libaco, copy stack" "$work/aco_scale" $n
+  run "libaco, copy stack, yield in the body" "$work/aco_scale" $n 0
+  [ $quick = 1 ] || run "libaco, copy stack, yield in the body, 10,000,000" "$work/aco_scale" 10000000 0
+fi
 [ $quick = 1 ] || run "fallback guard (forced), 20,000" env CACS_STACK_GUARD=mprotect "$work/scale" 20000 private
 run "valgrind memcheck, guarded" valgrind -q --error-exitcode=99 "$work/scale" $small private
 run "AddressSanitizer, guarded" "$work/scale-asan" $small private
@@ -89,7 +104,9 @@ run "AddressSanitizer, shared" "$work/scale-asan" $small shared
   echo "\`rss_per_coro_B\`: resident memory growth over that, per coroutine; times per coroutine in ns:"
   echo "\`create\` (cacs_create_ex), \`first_run\` (one round that runs each to its yield), \`round\`"
   echo "(one full yield round of suspended coroutines), \`finish_join\`; \`*_cpu_ns\`: process CPU time"
-  echo "(user + system), which other programs on a loaded machine do not inflate."
+  echo "(user + system), which other programs on a loaded machine do not inflate;"
+  echo "\`saved_per_coro_B\`: shared-stack coroutines' saved frames; \`heap_per_coro_B\`: malloc's"
+  echo "bytes in use (their control blocks and saved frames, the runtime's handle table, headers)."
   echo
   echo "| run | command | result |"
   echo "|---|---|---|"
@@ -104,7 +121,21 @@ run "AddressSanitizer, shared" "$work/scale-asan" $small shared
   cat "$work/copy"
   echo '```'
   echo
-  echo "Beside it, libaco's own figures (its README; not packaged, not run here): 10,000,000"
+  echo "Where a shared-stack coroutine's bytes go (x86-64, glibc malloc; \`heap_per_coro_B\` is"
+  echo "0 under valgrind and ASan, which replace malloc): its saved frames (\`saved_per_coro_B\`,"
+  echo "plus malloc's 8-byte header and 16-byte rounding), its control block (\`struct cacs_coro\`,"
+  echo "224 bytes, 240 with header and rounding; the tools' fields are kept beside it only when a"
+  echo "tool is on) and its slot in the handle table (8 bytes at most half full: 17 B per coroutine"
+  echo "at 1,000,000, 27 at 10,000,000). At DEPTH=4 the frames alone (160 B for the five frames of"
+  echo "\`deep\`, the rest for the body, the start trampoline and the yield's return address) take"
+  echo "libaco's whole 280 B per coroutine."
+  echo
+  if [ -n "${LIBACO_DIR:-}" ]; then
+    echo "The libaco rows: \`LIBACO_DIR=... bench/scale/run.sh\`, libaco built from the given"
+    echo "tree by the same compiler (\`-O2\`), glibc malloc (libaco's own figure below is with tcmalloc)."
+    echo
+  fi
+  echo "Beside it, libaco's own figures (its README; not packaged): 10,000,000"
   echo "coroutines in 2.8 GB (about 280 B each: copy stacks of 120 B, tcmalloc); measured on this"
   echo "machine at 1,000,000 (issue 24): 264 B per coroutine. The many-connection server:"
   echo "\`bench/scale/conns.py\` (conns.md)."

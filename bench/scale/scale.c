@@ -12,66 +12,17 @@
 //              keeps its control block and the copy of the frames it used
 //
 // Prints one line of key=value pairs, times per coroutine in ns (wall and
-// process CPU); exits non-zero unless every
+// process CPU), and where the memory goes: saved_per_coro_B, the copies
+// of shared-stack coroutines' frames; heap_per_coro_B, all malloc'd
+// bytes (control blocks of shared-stack coroutines, saved copies, the
+// runtime's tables, malloc's headers); exits non-zero unless every
 // coroutine ran, was suspended, came back with its locals intact and
 // finished.
 
 #include "cacs/coro.h"
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-static long depth = 4;
-static long reached, rounds_done;
-static int stop;
-static long *results;
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-// User + system CPU time of the process: on a loaded machine wall time
-// includes other programs' turns; CPU time does not.
-static uint64_t cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static long rss_bytes(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  long pages = 0, rss = 0;
-  if (f) {
-    if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
-      rss = 0;
-    fclose(f);
-  }
-  return rss * sysconf(_SC_PAGESIZE);
-}
-
-// `d` frames down, each with live locals, then suspended until `stop`.
-__attribute__((noinline)) static long deep(long d, long seed, int wait) {
-  volatile long local[2] = {seed * 7, d};
-  long r = 0;
-  if (d == 0) {
-    if (wait) {
-      ++reached;
-      while (!stop) {
-        cacs_yield();
-        ++rounds_done;
-      }
-    }
-  } else {
-    r = deep(d - 1, seed + 1, wait);
-  }
-  return r + local[0] + local[1];
-}
+#define SCALE_YIELD() cacs_yield()
+#include "scale_common.h"
 
 static void body(void *arg) {
   long id = (long)(intptr_t)arg;
@@ -94,16 +45,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   // The program's own arrays are in the baseline.
-  results = calloc((size_t)n, sizeof *results);
-  cacs_coro **co = calloc((size_t)n, sizeof *co);
-  if (!results || !co)
-    return 1;
-  memset(results, 1, (size_t)n * sizeof *results);
-  memset(co, 1, (size_t)n * sizeof *co);
+  results = scale_array(n, sizeof *results);
+  cacs_coro **co = scale_array(n, sizeof *co);
   cacs_yield(); // the scheduler exists
-  long rss0 = rss_bytes();
+  scale_marks m;
+  m.rss0 = rss_bytes();
+  m.heap0 = heap_bytes();
 
-  uint64_t c0 = cpu_ns(), t0 = now_ns();
+  m.c[0] = cpu_ns(), m.t[0] = now_ns();
   for (long i = 0; i < n; ++i) {
     co[i] = cacs_create_ex(body, (void *)(intptr_t)i, &attr);
     if (!co[i]) {
@@ -111,13 +60,14 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  uint64_t c1 = cpu_ns(), t1 = now_ns();
+  m.c[1] = cpu_ns(), m.t[1] = now_ns();
   cacs_yield(); // each runs down to its yield
-  uint64_t c2 = cpu_ns(), t2 = now_ns();
-  long rss1 = rss_bytes();
+  m.c[2] = cpu_ns(), m.t[2] = now_ns();
+  m.rss1 = rss_bytes();
+  m.heap1 = heap_bytes();
   double saved = (double)cacs_stack_shared_saved(); // shared: copies kept
   cacs_yield(); // one full round: every coroutine resumed and yields again
-  uint64_t c3 = cpu_ns(), t3 = now_ns();
+  m.c[3] = cpu_ns(), m.t[3] = now_ns();
   stop = 1;
   cacs_yield(); // all finish
   long ok = 0;
@@ -125,17 +75,10 @@ int main(int argc, char **argv) {
     cacs_join(co[i]);
     ok += results[i] == deep(depth, i, 0);
   }
-  uint64_t t4 = now_ns();
-  int pass = reached == n && rounds_done == 2 * n && ok == n;
-  double dn = (double)n;
-  printf("mode=%s n=%ld depth=%ld rss_per_coro_B=%.0f create_ns=%.0f "
-         "create_cpu_ns=%.0f first_run_ns=%.0f first_run_cpu_ns=%.0f "
-         "round_ns=%.0f round_cpu_ns=%.0f finish_join_ns=%.0f suspended=%ld "
-         "saved_per_coro_B=%.0f locals=%s\n",
-         mode, n, depth, (double)(rss1 - rss0) / dn, (double)(t1 - t0) / dn,
-         (double)(c1 - c0) / dn, (double)(t2 - t1) / dn, (double)(c2 - c1) / dn,
-         (double)(t3 - t2) / dn, (double)(c3 - c2) / dn,
-         (double)(t4 - t3) / dn, reached, saved / dn, ok == n ? "ok" : "WRONG");
+  m.t[4] = now_ns();
+  char head[64];
+  snprintf(head, sizeof head, "mode=%s", mode);
+  int pass = scale_report(head, n, &m, saved, ok);
   free(co);
   free(results);
   return pass ? 0 : 1;

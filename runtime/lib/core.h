@@ -26,20 +26,12 @@ enum coro_state {
   CORO_DONE,   // finished, off the ring, waiting for cacs_join
 };
 
-struct cacs_coro {
-  void *sp;               // saved stack pointer while switched out (layout:
-  cacs_coro *next, *prev; // coro_layout.h); ready ring, parked/done unlinked
-  cacs_stack stack;       // this block lives at the top of that stack
-  cacs_entry_fn entry;
-  void *arg;
-  unsigned flags;
-  unsigned char state; // enum coro_state
-  // Freed when it finishes, without a join (cacs_detach).
-  unsigned char detached;
-  int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
-  size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
-  uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
-  cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
+// What only the tools (tools_always()) and CACS_CORO_SAVE_FPENV need of a
+// coroutine: kept beside the control block, and for a shared-stack
+// coroutine only when one of them is in use (coro.c: cold_needed), so that
+// the control block of millions of idle coroutines stays small. Read it
+// through cold(c), never when it may be absent.
+struct cacs__coro_cold {
   uint32_t fpenv[2];   // private MXCSR+x87 CW / FPCR (CACS_CORO_SAVE_FPENV)
   void *asan_fake;     // ASan fake-stack handle while switched out
   const void *asan_lo; // ASan view of this coroutine's stack
@@ -55,6 +47,29 @@ struct cacs_coro {
   void *split_ctx[CACS_SPLIT_CTX_WORDS];
 };
 
+struct cacs_coro {
+  void *sp;               // saved stack pointer while switched out (layout:
+  cacs_coro *next, *prev; // coro_layout.h); ready ring, parked/done unlinked
+  cacs_stack stack;       // this block lives at the top of that stack
+  cacs_entry_fn entry;
+  void *arg;
+  unsigned flags;
+  unsigned char state; // enum coro_state
+  // Freed when it finishes, without a join (cacs_detach).
+  unsigned char detached;
+  int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
+  size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
+  uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
+  cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
+  struct cacs__coro_cold *cold_; // NULL unless needed: cold(c)
+};
+
+/// The side block of `c`: present for every coroutine while a tool is on
+/// (tools_always()), and for one with CACS_CORO_SAVE_FPENV.
+static inline struct cacs__coro_cold *cold(const cacs_coro *c) {
+  return c->cold_;
+}
+
 // Cross-thread wake-ups posted to a thread (sched.h). Other threads touch
 // only this; `lock` guards the list and `signalled`.
 struct cacs__inbox {
@@ -69,7 +84,14 @@ struct cacs__inbox {
 typedef struct sched {
   cacs_coro *current;     // &cacs__idle until the scheduler is set up
   unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
+  // Set with `slow` while shared-stack coroutines exist and no tool needs
+  // the C slow switch on the outgoing stack (core.h: switch_mode_update):
+  // the assembly suspends the outgoing coroutine as the fast path does and
+  // runs cacs__yield_offstack on the switcher stack, so that nothing of
+  // the switch itself lands in a shared-stack coroutine's saved copy.
+  unsigned char offstack;
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
+  void *switcher_top;     // top of the switcher stack, while `offstack`
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
   void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;
@@ -77,6 +99,7 @@ typedef struct sched {
   size_t shared_users; // coroutines on shared stacks (they need S.slow)
   uint32_t shared_fpenv[2];
   cacs_coro main;
+  struct cacs__coro_cold main_cold; // main's side block, always there
   // Waiting (see "Waiting" below).
   cacs_coro *service; // expires timers, polls I/O; NULL until needed
   cacs_coro **timers; // min-heap on deadline
@@ -111,9 +134,19 @@ extern CACS_HIDDEN cacs_coro cacs__idle;
 // flags: the ASan and TSan annotations, the SafeStack pointer, x18 for the
 // shadow call stack and the split-stack state are switched there, and
 // shared stacks copied (shared_stack.h).
-static inline unsigned char slow_always(void) {
+static inline unsigned char tools_always(void) {
   return cacs__asan_on() || S.unsafe_sp_slot != NULL || cacs__scs_on ||
-         cacs__tsan_on() || cacs__split_on() || S.shared_users != 0;
+         cacs__tsan_on() || cacs__split_on();
+}
+static inline unsigned char slow_always(void) {
+  return tools_always() || S.shared_users != 0;
+}
+
+/// Set S.slow and S.offstack from what the thread has now (coroutines on
+/// shared stacks or with a private FP environment, the tools linked in).
+static inline void switch_mode_update(void) {
+  S.slow = slow_always() || S.fpenv_users != 0;
+  S.offstack = S.shared_users != 0 && !tools_always();
 }
 
 /// Shared stacks (shared_stack.h): suspend `from` (NULL: it is finishing,

@@ -21,28 +21,44 @@
 
 void cacs__coro_free(cacs_coro *c) {
   if ((c->stack.flags & CACS_STACK_SHARED) && --S.shared_users == 0)
-    S.slow = slow_always() || S.fpenv_users != 0;
-  if (cacs__split_on())
-    __splitstack_releasecontext(c->split_ctx);
-  cacs__tool_stacks_free(&c->tools);
+    switch_mode_update();
+  if (cold(c)) {
+    if (cacs__split_on())
+      __splitstack_releasecontext(cold(c)->split_ctx);
+    cacs__tool_stacks_free(&cold(c)->tools);
+  }
   cacs_stack_free(&c->stack);
 }
 
 static int tools_init(cacs_coro *c, size_t size) {
-  if (cacs__tool_stacks_init(&c->tools, size, &c->stack) != 0)
+  struct cacs__coro_cold *k = cold(c);
+  if (!k) // no tool on (cold_needed)
+    return 0;
+  if (cacs__tool_stacks_init(&k->tools, size, &c->stack) != 0)
     return -1;
-  if (c->tools.unsafe)
-    c->unsafe_sp = c->tools.unsafe->top;
-  c->scs_sp = c->tools.scs_map;
-  c->tsan_fiber = c->tsan_resume = c->tools.tsan_fiber;
+  if (k->tools.unsafe)
+    k->unsafe_sp = k->tools.unsafe->top;
+  k->scs_sp = k->tools.scs_map;
+  k->tsan_fiber = k->tsan_resume = k->tools.tsan_fiber;
   if (cacs__split_on())
-    cacs__split_ctx_init(c->split_ctx, &c->stack);
+    cacs__split_ctx_init(k->split_ctx, &c->stack);
   return 0;
 }
 
+// Whether a coroutine created with `attr` needs its side block (core.h):
+// always on a private stack, where it costs no more than stack space;
+// on a shared stack only if a tool is on or it keeps an FP environment.
+static int cold_needed(const cacs_coro_attr *attr) {
+  return !(attr->stack_flags & CACS_STACK_SHARED) || tools_always() ||
+         (attr->flags & CACS_CORO_SAVE_FPENV);
+}
+
+// `arg` NULL: a shared-stack coroutine's first frames are one image for
+// all (coro_init_stack); it is the running coroutine, which every switch
+// sets before it switches.
 static void coro_main(void *arg, uint64_t first) {
   (void)first;
-  cacs_coro *c = (cacs_coro *)arg;
+  cacs_coro *c = arg ? (cacs_coro *)arg : S.current;
   asan_finish(NULL);
   c->entry(c->arg);
   cacs_exit();
@@ -53,11 +69,14 @@ static void coro_main(void *arg, uint64_t first) {
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
 static int coro_init_stack(cacs_coro *c) {
-  if (c->stack.flags & CACS_STACK_SHARED) { // kept aside until it first runs
-    void *init[4] = {NULL, (void *)&cacs__trampoline, (void *)&coro_main, c};
-    char *at = cacs__shared_set_image(&c->stack, init, sizeof init);
-    if (!at)
-      return -1;
+  if (c->stack.flags & CACS_STACK_SHARED) { // copied in when it first runs
+    // One image for all, not a copy per coroutine: millions of them wait
+    // to start at once, and a 32-byte buffer each, freed when the first
+    // save outgrows it, would leave a hole of malloc's between their
+    // blocks. coro_main finds the coroutine in S.current.
+    static void *const image[4] = {NULL, (void *)&cacs__trampoline,
+                                   (void *)&coro_main, NULL};
+    char *at = cacs__shared_set_image(&c->stack, image, sizeof image);
     c->sp = at + CACS_CORO_SP_TO_FRAME;
     return 0;
   }
@@ -85,15 +104,19 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr) {
   (void)current(); // the scheduler exists before any coroutine
   cacs__reap_zombies();
+  // The side block, when needed, right after the control block.
+  int with_cold = cold_needed(attr);
+  size_t size = sizeof(cacs_coro) +
+                (with_cold ? sizeof(struct cacs__coro_cold) : 0);
   cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
-      attr->stack_size, sizeof(cacs_coro), offsetof(cacs_coro, stack),
-      attr->stack_flags);
+      attr->stack_size, size, offsetof(cacs_coro, stack), attr->stack_flags);
   if (!c)
     return NULL;
   // Everything but the stack descriptor, which the allocator filled in.
   memset(c, 0, offsetof(cacs_coro, stack));
   memset((char *)c + offsetof(cacs_coro, stack) + sizeof(cacs_stack), 0,
-         sizeof(cacs_coro) - offsetof(cacs_coro, stack) - sizeof(cacs_stack));
+         size - offsetof(cacs_coro, stack) - sizeof(cacs_stack));
+  c->cold_ = with_cold ? (struct cacs__coro_cold *)(c + 1) : NULL;
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
@@ -109,7 +132,8 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   }
   if (c->stack.flags & CACS_STACK_SHARED) { // every switch takes the slow path
     S.shared_users++;
-    S.slow = 1;
+    S.switcher_top = cacs__shared_switcher();
+    switch_mode_update();
   }
   if (coro_init_stack(c) != 0) {
     cacs__coro_free(c);
@@ -119,12 +143,14 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   c->arg = arg;
   c->flags = attr->flags;
   if (c->flags & CACS_CORO_SAVE_FPENV) { // start from the creator's settings
-    fpenv_save(c->fpenv);
+    fpenv_save(cold(c)->fpenv);
     S.fpenv_users++;
     S.slow = 1;
   }
-  c->asan_lo = c->stack.lo;
-  c->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
+  if (cold(c)) {
+    cold(c)->asan_lo = c->stack.lo;
+    cold(c)->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
+  }
   c->next = c->prev = c;
   return c;
 }

@@ -15,7 +15,7 @@ uint64_t cacs_id(const cacs_coro *c) { return c->stack.owner_id; }
 const char *cacs_name(const cacs_coro *c) { return c->stack.owner; }
 void cacs_set_name(cacs_coro *c, const char *name) {
   cacs_stack_set_owner(&c->stack, name, c->stack.owner_id);
-  if (c->tsan_fiber) // TSan's reports name the coroutine
-    __tsan_set_fiber_name(c->tsan_fiber, c->stack.owner);
+  if (cacs__tsan_on() && cold(c)->tsan_fiber) // TSan's reports name it
+    __tsan_set_fiber_name(cold(c)->tsan_fiber, c->stack.owner);
 }
 size_t cacs_count(void) { return S.count; }

@@ -518,7 +518,11 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
     return errno;
   if (L.use_epoll && !r->registered && fd_register(fd, r) != 0)
     return errno;
-  struct io_waiter w[2];
+  // On a shared stack the records go to the heap: the loop writes them
+  // while this coroutine's frames are copied out (cacs/stack.h).
+  struct io_waiter local[2], *w = local;
+  if (cacs__self_on_shared() && !(w = malloc(2 * sizeof *w)))
+    return ENOMEM;
   for (int dir = 0; dir < 2; dir++) {
     w[dir].co = cacs_self();
     w[dir].result = WAIT_PENDING;
@@ -541,6 +545,8 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
       result = w[dir].result;
   }
   pset_update(fd, &L.fds[fd]); // drop what the waiters left
+  if (w != local)
+    free(w);
   if (result >= 0)
     return result; // ready (even if the timer fired too), or closed
   return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake

@@ -43,13 +43,13 @@ void cacs_exit(void) {
   if (__builtin_expect(S.fpenv_users != 0, 0))
     cacs__fpenv_switch(c, to);
   if ((c->flags & CACS_CORO_SAVE_FPENV) && --S.fpenv_users == 0)
-    S.slow = slow_always();
+    switch_mode_update();
   unsafe_switch(NULL, to);
   scs_switch(NULL, to);
   split_switch(c, to);
   asan_start(c, to, 1);
-  if (to->tsan_resume)
-    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  if (cacs__tsan_on() && cold(to)->tsan_resume)
+    __tsan_switch_to_fiber(cold(to)->tsan_resume, 0);
   if (__builtin_expect(S.shared_users != 0, 0)) { // shared_stack.h
     cacs__shared_exit(&c->stack);
     if (cacs__shared_via_switcher(&c->stack, &to->stack))

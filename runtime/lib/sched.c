@@ -33,15 +33,21 @@ _Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
 _Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
                "coro_layout.h");
 _Static_assert(offsetof(sched, slow) == CACS_SCHED_SLOW, "coro_layout.h");
+_Static_assert(offsetof(sched, offstack) == CACS_SCHED_OFFSTACK,
+               "coro_layout.h");
+_Static_assert(offsetof(sched, switcher_top) == CACS_SCHED_SWITCHER,
+               "coro_layout.h");
 
 CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle};
 
 void cacs__sched_init(void) {
   S.main.next = S.main.prev = &S.main;
+  S.main.cold_ = &S.main_cold;
   S.unsafe_sp_slot = cacs__unsafe_sp_slot();
   if (cacs__tsan_on())
-    S.main.tsan_fiber = S.main.tsan_resume = __tsan_get_current_fiber();
-  S.slow = slow_always();
+    S.main_cold.tsan_fiber = S.main_cold.tsan_resume =
+        __tsan_get_current_fiber();
+  switch_mode_update();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
   S.current = &S.main;
 }
@@ -53,9 +59,10 @@ __attribute__((noinline)) void cacs__fpenv_switch(cacs_coro *from,
                                                   cacs_coro *to) {
   if (!((from->flags | to->flags) & CACS_CORO_SAVE_FPENV))
     return; // both use the shared environment
-  fpenv_save((from->flags & CACS_CORO_SAVE_FPENV) ? from->fpenv
+  fpenv_save((from->flags & CACS_CORO_SAVE_FPENV) ? cold(from)->fpenv
                                                   : S.shared_fpenv);
-  fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? to->fpenv : S.shared_fpenv);
+  fpenv_load((to->flags & CACS_CORO_SAVE_FPENV) ? cold(to)->fpenv
+                                              : S.shared_fpenv);
 }
 
 // cacs__yield_pn (assembly) jumps here when S.slow is set: FP environments
@@ -71,9 +78,9 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
   scs_switch(from, to);
   split_switch(from, to);
   asan_start(from, to, 0);
-  if (to->tsan_resume) { // right before the switch, as TSan asks
-    from->tsan_resume = __tsan_get_current_fiber();
-    __tsan_switch_to_fiber(to->tsan_resume, 0);
+  if (cacs__tsan_on() && cold(to)->tsan_resume) { // right before the switch
+    cold(from)->tsan_resume = __tsan_get_current_fiber(); // as TSan asks
+    __tsan_switch_to_fiber(cold(to)->tsan_resume, 0);
   }
   // Shared stacks: through the switcher stack when `to`'s frames must be
   // copied back first (shared_stack.h). The only change to the switch.
@@ -86,6 +93,22 @@ void cacs__yield_slow(cacs_coro *from, cacs_coro *to) {
 }
 
 // --- shared stacks (shared_stack.h) -------------------------------------------
+
+// The slow switch while S.offstack is set (shared-stack coroutines, no
+// tools): the assembly has suspended `from` exactly as the fast path does
+// (coro_layout.h) and called this on the switcher stack, so the copy of a
+// shared-stack coroutine holds its own frames only, not this function's
+// nor a red-zone gap. `to` is resumed as the fast path resumes it, which
+// also fits a coroutine suspended by coro_swap (same layout).
+__attribute__((noreturn, visibility("hidden"))) void
+cacs__yield_offstack(cacs_coro *from, cacs_coro *to);
+void cacs__yield_offstack(cacs_coro *from, cacs_coro *to) {
+  S.current = to;
+  if (S.fpenv_users != 0)
+    cacs__fpenv_switch(from, to);
+  cacs__shared_xfer(&from->stack, &from->sp, &to->stack, &to->sp);
+  cacs__coro_resume(to->sp);
+}
 
 // The switch cacs__shared_enter is making: read on the switcher stack.
 static CACS_TLS cacs_coro *shared_from, *shared_to;

@@ -34,7 +34,8 @@ void cacs__shared_xfer(cacs_stack *from, void *const *from_sp, cacs_stack *to,
 void cacs__shared_exit(cacs_stack *dying);
 /// A fresh shared-stack coroutine's first frames, `len` bytes (a multiple
 /// of 16) that go right below its stack's top; returns where they will
-/// start, or NULL (out of memory).
+/// start. `image` is not copied: it must stay as it is until the coroutine
+/// has run (one static image serves every coroutine).
 void *cacs__shared_set_image(cacs_stack *s, const void *image, size_t len);
 
 #endif // CACS_LIB_SHARED_STACK_H

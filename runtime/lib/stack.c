@@ -710,8 +710,8 @@ static void shared_save(cacs__shstack *sh, cacs_stack *d, void *sp) {
   int whole = !(from >= lo && from <= top);
   from = whole || from - lo < SHARED_BELOW_SP ? lo : from - SHARED_BELOW_SP;
   size_t len = (size_t)(top - from);
-  if (len > d->save_cap) {
-    void *b = realloc(d->save, len);
+  if (len > d->save_cap) { // save_cap 0: `save` is the image, not ours
+    void *b = realloc(d->save_cap ? d->save : NULL, len);
     if (!b)
       cacs__fatal("cacs: out of memory saving a shared-stack coroutine\n");
     d->save = b;
@@ -794,14 +794,10 @@ void cacs__shared_exit(cacs_stack *dying) {
 
 void *cacs__shared_set_image(cacs_stack *s, const void *image, size_t len) {
   cacs__shstack *sh = s->pool;
-  if (len > s->save_cap) {
-    void *b = realloc(s->save, len);
-    if (!b)
-      return NULL;
-    s->save = b;
-    s->save_cap = len;
-  }
-  memcpy(s->save, image, len);
+  if (s->save_cap)
+    free(s->save);
+  s->save = (void *)image;
+  s->save_cap = 0; // not ours to grow or free
   T.shared_saved += len - s->save_len;
   s->save_len = len;
   if (sh->resident == s)
@@ -839,7 +835,8 @@ static void shared_free(cacs_stack *s) {
   if (sh->resident == s)
     sh->resident = NULL;
   T.shared_saved -= s->save_len;
-  free(s->save);
+  if (s->save_cap)
+    free(s->save);
   sh->users--;
   free(s->map);
   if (sh->debug_owner)

@@ -24,8 +24,8 @@ static inline void asan_start(cacs_coro *from, cacs_coro *to, int dying) {
   if (!cacs__asan_on())
     return;
   S.switch_from = from;
-  __sanitizer_start_switch_fiber(dying ? NULL : &from->asan_fake, to->asan_lo,
-                                 to->asan_size);
+  __sanitizer_start_switch_fiber(dying ? NULL : &cold(from)->asan_fake,
+                                 cold(to)->asan_lo, cold(to)->asan_size);
 }
 
 static inline void asan_finish(cacs_coro *self) {
@@ -33,11 +33,11 @@ static inline void asan_finish(cacs_coro *self) {
     return;
   const void *lo;
   size_t size;
-  __sanitizer_finish_switch_fiber(self ? self->asan_fake : NULL, &lo, &size);
+  __sanitizer_finish_switch_fiber(self ? cold(self)->asan_fake : NULL, &lo, &size);
   // The first switch away from main is where we learn main's stack bounds.
-  if (S.switch_from && !S.switch_from->asan_lo) {
-    S.switch_from->asan_lo = lo;
-    S.switch_from->asan_size = size;
+  if (S.switch_from && !cold(S.switch_from)->asan_lo) {
+    cold(S.switch_from)->asan_lo = lo;
+    cold(S.switch_from)->asan_size = size;
   }
 }
 
@@ -52,8 +52,8 @@ static inline void asan_finish(cacs_coro *self) {
 static inline void split_switch(cacs_coro *from, cacs_coro *to) {
   if (!cacs__split_on())
     return;
-  __splitstack_getcontext(from->split_ctx);
-  __splitstack_setcontext(to->split_ctx);
+  __splitstack_getcontext(cold(from)->split_ctx);
+  __splitstack_setcontext(cold(to)->split_ctx);
 }
 
 // `from` NULL: it is finishing.
@@ -61,8 +61,8 @@ static inline void unsafe_switch(cacs_coro *from, cacs_coro *to) {
   if (!S.unsafe_sp_slot)
     return;
   if (from)
-    from->unsafe_sp = *S.unsafe_sp_slot;
-  *S.unsafe_sp_slot = to->unsafe_sp;
+    cold(from)->unsafe_sp = *S.unsafe_sp_slot;
+  *S.unsafe_sp_slot = cold(to)->unsafe_sp;
 }
 
 // x18 may only move where libcacs never uses it (CACS_FIXED_X18, see
@@ -72,8 +72,8 @@ static inline void scs_switch(cacs_coro *from, cacs_coro *to) {
   if (!cacs__scs_on)
     return;
   if (from)
-    __asm__ volatile("str x18, %0" : "=m"(from->scs_sp));
-  __asm__ volatile("ldr x18, %0" : : "m"(to->scs_sp) : "memory");
+    __asm__ volatile("str x18, %0" : "=m"(cold(from)->scs_sp));
+  __asm__ volatile("ldr x18, %0" : : "m"(cold(to)->scs_sp) : "memory");
 #else
   (void)from, (void)to;
 #endif

@@ -88,7 +88,7 @@ static void serve_all(cacs__waitq *q, int result) {
 // Queue `w` on `q` and wait until a waker serves it or `timeout_us` passes.
 // Called and returns with `l` held. Returns the result the waker gave, or
 // ETIMEDOUT / ENOMEM with `w` off the queue again. timeout_us != 0.
-static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
+static int wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   w->coro = cacs_self();
   w->done = 0;
   w->result = 0;
@@ -124,6 +124,32 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   if (w->shared)
     cacs__xwait_end(&w->xw);
   return r;
+}
+
+// wait_rec on the caller's record `w`, except in a coroutine on a shared
+// stack: its frames are copied out while it waits and others write the
+// record then (cacs/stack.h), so it waits on a copy in the heap, with room
+// for the channel item `w->item` points at (`item_size` bytes; 0: none),
+// which a sender copies in before and a receiver (`recv`) copies out after.
+static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
+                     size_t item_size, int recv) {
+  if (!cacs__self_on_shared())
+    return wait_rec(q, w, timeout_us, l);
+  waiter *h = (waiter *)malloc(sizeof *h + item_size);
+  if (!h)
+    return ENOMEM;
+  h->item = item_size ? (void *)(h + 1) : NULL;
+  if (item_size && !recv)
+    memcpy(h->item, w->item, item_size);
+  int r = wait_rec(q, h, timeout_us, l);
+  if (item_size && recv && r == 0)
+    memcpy(w->item, h->item, item_size);
+  free(h);
+  return r;
+}
+
+static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
+  return wait_item(q, w, timeout_us, l, 0, 0);
 }
 
 // The public calls return 0, or -1 with errno set (runtime/README.md,
@@ -355,10 +381,12 @@ int cacs_chan_destroy(cacs_chan *ch) {
 static int chan_wait(cacs_chan *ch, cacs__waitq *q, waiter *w,
                      int64_t timeout_us) {
   lock_t l = ch->lock;
+  size_t size = ch->item_size;
+  int recv = q == &ch->receivers;
   if (!l)
-    return wait_on(q, w, timeout_us, NULL);
+    return wait_item(q, w, timeout_us, NULL, size, recv);
   ch->inside++;
-  int r = wait_on(q, w, timeout_us, l);
+  int r = wait_item(q, w, timeout_us, l, size, recv);
   ch->inside--;
   return r;
 }

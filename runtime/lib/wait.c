@@ -158,22 +158,13 @@ static void service_main(void *arg) {
   }
 }
 
-// The waits of cacs/sync.h and cacs/io.h park with a record on the waiting
-// coroutine's stack that others write while it is switched out: on a shared
-// stack that is the rule of cacs/stack.h broken, so they are refused there
-// (cacs_sleep and cacs_join keep nothing on the stack).
-static void no_shared_park(const cacs_coro *self) {
-  if (__builtin_expect(self->stack.flags & CACS_STACK_SHARED, 0))
-    cacs__fatal("cacs: cacs_park, cacs_park_timeout, or a wait of cacs/sync.h "
-                "or cacs/io.h, in a coroutine on a shared stack: not "
-                "supported (their records live on the waiting stack; "
-                "cacs/stack.h)\n");
+int cacs__self_on_shared(void) {
+  return (current()->stack.flags & CACS_STACK_SHARED) != 0;
 }
 
 void cacs__park_pn(void) {
   pool_refuse("cacs_park");
   cacs_coro *self = current();
-  no_shared_park(self);
   park_self(self);
 }
 
@@ -212,7 +203,6 @@ park_timeout(cacs_coro *self, int64_t timeout_us) {
 int cacs__park_timeout_pn(int64_t timeout_us) {
   pool_refuse("cacs_park_timeout (or a wait of cacs/sync.h)");
   cacs_coro *self = current();
-  no_shared_park(self);
   int r = park_timeout(self, timeout_us);
   if (__builtin_expect(r != 0, 0)) {
     errno = r;

@@ -76,10 +76,27 @@ cacs__yield_pn:
 .Lalone:
         ret
 .Lslow:
+        ldrb    w12, SCHED(CACS_SCHED_OFFSTACK)
+        cbnz    w12, .Loffstack
         // Default-convention C; it returns to our caller through x30.
         mov     x0, x10
         mov     x1, x11
         b       cacs__yield_slow
+.Loffstack:
+        // Shared stacks, no tools (core.h: offstack): suspend as the fast
+        // path does, then leave this stack before running any C, so that
+        // a shared-stack coroutine's saved copy ends at the saved x29/x30.
+        // cacs__yield_offstack never returns: `from` is resumed by the
+        // fast path's ldp/ret.
+        stp     x29, x30, [sp, #-16]!
+        mov     x12, sp
+        str     x12, [x10, #CACS_CORO_SP]
+        ldr     x12, SCHED(CACS_SCHED_SWITCHER)
+        mov     sp, x12
+        mov     x0, x10
+        mov     x1, x11
+        bl      cacs__yield_offstack
+        brk     #1
         .cfi_endproc
         .size   cacs__yield_pn, .-cacs__yield_pn
 

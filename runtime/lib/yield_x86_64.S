@@ -118,11 +118,26 @@
 1:
         ret
 2:
+        cmpb    $0, SCHED(CACS_SCHED_OFFSTACK)
+        jne     3f
         // Default-convention C: it saves what it uses of rbx, r12-r15 and
         // rbp, and returns to our caller (rsp is as at our entry).
         movq    %rax, %rdi
         movq    %rcx, %rsi
         jmp     cacs__yield_slow
+3:
+        // Shared stacks, no tools (core.h: offstack): suspend as the fast
+        // path does, then leave this stack before running any C, so that
+        // a shared-stack coroutine's saved copy ends at our return address.
+        // The call keeps the ABI's alignment (the switcher top is 16-byte
+        // aligned); it never returns: `from` is resumed by a plain ret.
+        \SAVE_RBP
+        movq    %rsp, CACS_CORO_SP(%rax)
+        movq    SCHED(CACS_SCHED_SWITCHER), %rsp
+        movq    %rax, %rdi
+        movq    %rcx, %rsi
+        call    cacs__yield_offstack
+        ud2
         .cfi_endproc
         .size   \name, .-\name
 .endm

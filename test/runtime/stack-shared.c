@@ -5,8 +5,8 @@
 // including a switch-out inside the generator's body (whole stack saved);
 // timed waits; what is saved per coroutine; the debug mode catching a
 // pointer to a local used while its owner is switched out; overflow of a
-// shared stack named after the coroutine on it; a wait of cacs/sync.h
-// refused (its record would live on the shared stack).
+// shared stack named after the coroutine on it. The waits of cacs/sync.h
+// and cacs/io.h: stack-shared-waits.c.
 //
 // RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: %t run 2000 2>&1 | FileCheck %s
@@ -14,7 +14,6 @@
 // RUN: %t escape 2>&1 | FileCheck %s --check-prefix=NODEBUG
 // RUN: ulimit -c 0; env CACS_SHARED_STACK_DEBUG=1 not --crash %t escape 2>&1 | FileCheck %s --check-prefix=ESCAPE
 // RUN: ulimit -c 0; not --crash %t overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
-// RUN: ulimit -c 0; not --crash %t mutex 2>&1 | FileCheck %s --check-prefix=MUTEX
 //
 // CHECK: suspended [[N:[0-9]+]] shared, [[N]] private
 // CHECK-NEXT: saved bytes per suspended one: a few frames' worth
@@ -27,9 +26,6 @@
 // ESCAPE-NOT: escaped pointer read
 // ESCAPE: cacs: access to a local of coroutine 'owner' (id 1) while it is switched out (shared stack): a pointer to a local escaped a switch; fault at 0x{{[0-9a-f]+}}
 // OVERFLOW: cacs: stack overflow in coroutine 'deep-shared' (id 2): fault at
-// MUTEX: holding
-// MUTEX-NEXT: cacs: cacs_park, cacs_park_timeout, or a wait of cacs/sync.h or cacs/io.h, in a coroutine on a shared stack: not supported (their records live on the waiting stack; cacs/stack.h)
-// MUTEX-NOT: got it
 
 #include "cacs/coro.h"
 #include "Inputs/deep-yield.h"
@@ -92,22 +88,6 @@ static void reader(void *arg) {
   fflush(stdout);
 }
 
-static cacs_mutex mutex;
-static void holder(void *arg) {
-  (void)arg;
-  cacs_mutex_lock(&mutex, CACS_FOREVER);
-  printf("holding\n");
-  fflush(stdout);
-  cacs_yield();
-  cacs_mutex_unlock(&mutex);
-}
-static void contender(void *arg) {
-  (void)arg;
-  cacs_mutex_lock(&mutex, CACS_FOREVER); // would wait: refused
-  printf("got it\n");
-  cacs_mutex_unlock(&mutex);
-}
-
 __attribute__((noinline)) static int recurse(volatile char *prev, int n) {
   volatile char buf[256];
   buf[0] = (char)n;
@@ -128,14 +108,6 @@ int main(int argc, char **argv) {
     cacs_coro *r = cacs_create(reader, NULL, 0);
     cacs_join(r);
     cacs_join(o);
-    return 0;
-  }
-  if (!strcmp(mode, "mutex")) {
-    cacs_mutex_init(&mutex);
-    cacs_coro *h = cacs_create_ex(holder, NULL, &shared);
-    cacs_coro *c = cacs_create_ex(contender, NULL, &shared);
-    cacs_join(h);
-    cacs_join(c);
     return 0;
   }
   if (!strcmp(mode, "overflow")) {

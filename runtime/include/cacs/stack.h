@@ -73,7 +73,8 @@ typedef struct cacs_stack {
   void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
               ///< CACS_STACK_SHARED: the shared stack it runs on
   void *save; ///< CACS_STACK_SHARED: its frames while switched out
-  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated
+  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated (0:
+                             ///< `save` is a fresh one's shared image)
 } cacs_stack;
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
@@ -130,11 +131,22 @@ void cacs_stack_install_overflow_handler(void);
 // saved.
 //
 // What works on a shared stack: cacs_yield and every switch of the
-// scheduler, cacs_sleep, cacs_join, generators, ASan, valgrind, both
-// architectures. Not yet: cacs_park / cacs_park_timeout and the waits of
-// cacs/sync.h and cacs/io.h, whose records live on the waiting stack (the
-// rule above, broken by libcacs itself); a shared-stack coroutine that
-// calls one aborts with a message saying so.
+// scheduler, cacs_park, cacs_park_timeout, cacs_sleep, cacs_join, the waits
+// of cacs/sync.h and cacs/io.h, generators, ASan, valgrind, both
+// architectures. The waits keep their records (and a channel item in
+// flight, copied in and out) in the heap while the waiter is on a shared
+// stack, since other coroutines write them while it is copied out: one
+// allocation per wait that blocks. What may not live on a shared stack is
+// what the rule names: data another coroutine or thread reads or writes
+// while its owner is switched out, such as a record the program itself
+// queues for a waker, or a buffer it lends to another coroutine.
+//
+// A shared-stack coroutine's saved copy is its own frames only: with no
+// tool that needs the C slow switch (ASan, TSan, SafeStack, shadow call
+// stack, split stacks), the switch suspends it exactly as the fast path
+// does and runs the copying on the switcher stack. Its control block is
+// the runtime's smallest (the tools' fields are kept beside it only when
+// a tool is on).
 //
 // Debug mode (CACS_SHARED_STACK_DEBUG=1 in the environment, read once):
 // every shared-stack coroutine gets an execution stack of its own that is
