@@ -59,7 +59,10 @@ Output: failing and refused cells (every cell, and the wrong values, with
 -v) in a fixed order, a
 line per hazard and target, and last `hazard-matrix: N passed, M failed[,
 K refused]`; exit status 1 when a cell failed. -j J runs J builds at once
-(default 1); the output does not depend on J.
+(default 1); the output does not depend on J. When stderr is a terminal,
+a progress line per group of cells (one hazard, conv or side, -O and
+target, every shape) goes there, `[12/145] hazard=fno-plt conv=list O2
+x86_64`; --quiet leaves them out.
 """
 
 import argparse
@@ -84,6 +87,14 @@ def csv(text, known, what):
     return items
 
 
+def progress(done, total, group):
+    """A line on stderr per group of cells built and run: where the matrix is."""
+    arch, hazard, conv, opt, side = group
+    how = "side=" + side if side else "conv=" + conv
+    sys.stderr.write("[%d/%d] hazard=%s %s %s %s\n" % (done, total, hazard, how, opt, arch))
+    sys.stderr.flush()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--llvm", choices=["19", "22"], default="19")
@@ -97,6 +108,8 @@ def main():
     ap.add_argument("--stock", action="store_true", help="attr cells with stock clang instead of cacs")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every cell")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress lines on stderr (there are none when stderr is not a terminal)")
     ap.add_argument("--keep", metavar="DIR", help="keep the work files in DIR")
     ap.add_argument("--list", action="store_true", help="print the hazard table and exit")
     ap.add_argument("--sides", default="", help="the boundary axis: how the functions' unit was built "
@@ -164,7 +177,8 @@ def main():
 
         for one in [m] + list(m.alone.values()):
             one.verbose = args.verbose
-        results = common.parallel(args.jobs, m.group_work, groups, common.Summary())
+        show = None if args.quiet or not sys.stderr.isatty() else progress
+        results = common.parallel(args.jobs, m.group_work, groups, common.Summary(), show)
         counts = collections.Counter()
         per = collections.OrderedDict()
         for cells in results:
