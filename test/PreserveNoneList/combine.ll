@@ -16,7 +16,7 @@
 ; RUN:   -cacs-preserve-none-list-export-warning=false \
 ; RUN:   -disable-output %t/in.ll 2>&1 | FileCheck %s --check-prefix=UNUSED -DP=%t \
 ; RUN:   --implicit-check-not=warning:
-; UNUSED: warning: preserve-none list '[[P]]/b.txt' line 3: 'fun:from_nowhere' matched no function in this translation unit
+; UNUSED: warning: [[P]]/b.txt:3:1: 'fun:from_nowhere' matched no function in this translation unit
 ; An entry shadowed by another one that matches the same function is used:
 ; UNUSED-NOT: line 4
 

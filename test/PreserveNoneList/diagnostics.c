@@ -8,27 +8,27 @@
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/dir 2>&1 | FileCheck %s --check-prefix=DIR -DP=%t
 // DIR: clang: error: preserve-none list file '[[P]]/dir' is a directory
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/empty.list 2>&1 | FileCheck %s --check-prefix=EMPTY -DP=%t
-// EMPTY: clang: error: preserve-none list file '[[P]]/empty.list' is empty
+// EMPTY: [[P]]/empty.list:1:1: error: preserve-none list file is empty
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/comments.list 2>&1 | FileCheck %s --check-prefix=NOENTRY -DP=%t
-// NOENTRY: clang: error: preserve-none list file '[[P]]/comments.list' has no entries
+// NOENTRY: [[P]]/comments.list:1:1: error: preserve-none list file has no entries
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/malformed.list 2>&1 | FileCheck %s --check-prefix=MALFORMED -DP=%t
-// MALFORMED: clang: error: malformed preserve-none list file '[[P]]/malformed.list': malformed line 4: 'fun_without_colon'
+// MALFORMED: [[P]]/malformed.list:4:1: error: malformed line: 'fun_without_colon'
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list= 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: clang: error: no file given to '-fpreserve-none-list='
 //
 // What SpecialCaseList accepts but a preserve-none list does not:
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=KIND -DP=%t
-// KIND: error: preserve-none list file '[[P]]/kind.list' line 2: unknown entry kind 'global:'; expected 'fun:' or 'src:'
+// KIND: [[P]]/kind.list:2:1: error: unknown entry kind 'global:'; expected 'fun:' or 'src:'
 //
 // The front door checks them too, before any job runs, so modes that run no
 // pass (-E, -fsyntax-only) reject the list -c rejects, with the same text:
 // RUN: not %clang -E %t/a.c -o /dev/null -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=DOOR-KIND -DP=%t
 // RUN: not %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/kind.list 2>&1 | FileCheck %s --check-prefix=DOOR-KIND -DP=%t
-// DOOR-KIND: {{^}}clang: error: preserve-none list file '[[P]]/kind.list' line 2: unknown entry kind 'global:'; expected 'fun:' or 'src:'{{$}}
+// DOOR-KIND: {{^}}[[P]]/kind.list:2:1: error: unknown entry kind 'global:'; expected 'fun:' or 'src:'{{$}}
 // RUN: not %clang -E %t/a.c -o /dev/null -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
 // RUN: not %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/category.list 2>&1 | FileCheck %s --check-prefix=DOOR-CATEGORY -DP=%t
-// DOOR-CATEGORY: {{^}}clang: error: preserve-none list file '[[P]]/category.list' line 3: categories ('=...') are not supported{{$}}
+// DOOR-CATEGORY: {{^}}[[P]]/category.list:3:18: error: categories ('=...') are not supported{{$}}
 // Sections that do not apply are not checked, by the front door either:
 // RUN: %clang -fsyntax-only %t/a.c -fpreserve-none-list=%t/other-section.list 2>&1 | count 0
 //

@@ -9,7 +9,7 @@
 // RUN: %clang -O2 -flto -c %S/Inputs/two-tu-use.c -o %t/use.o -fpreserve-none-list=%t/list.txt 2>&1 | count 0
 // RUN: %clang -O2 -flto %t/def.o %t/use.o -o %t/prog -Wl,--save-temps 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LINK -DLIST=%t/list.txt --implicit-check-not=warning:
-// LINK: ld.lld: warning: preserve-none list '[[LIST]]' line 5: 'fun:no_such_function' matched no function in the program
+// LINK: {{^}}ld.lld: warning: [[LIST]]:5:1: 'fun:no_such_function' matched no function in the program
 // RUN: %t/prog | FileCheck %S/two-tu-x86_64.c
 //
 // The merged program, as code generation gets it:

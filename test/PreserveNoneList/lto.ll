@@ -10,7 +10,7 @@
 ; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/merged.ll -o %t/out.ll 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=WARN --implicit-check-not=warning:
 ; RUN: FileCheck %s < %t/out.ll
-; WARN: warning: preserve-none list '/src/coro.list' line 3: 'fun:never_*' matched no function in the program
+; WARN: warning: /src/coro.list:3:1: 'fun:never_*' matched no function in the program
 ;
 ; Without recorded lists it does nothing:
 ; RUN: %opt_cacs -passes='preserve-none-list<lto>' -S %t/plain.ll | FileCheck %s --check-prefix=PLAIN

@@ -17,7 +17,7 @@
 // MISSING: 1 error generated.
 // RUN: not %stock_clang -c %t/a.c -o /dev/null -fpass-plugin=%cacs_passes -fplugin=%cacs_passes \
 // RUN:   -mllvm -cacs-preserve-none-list=%t/bad.txt 2>&1 | FileCheck %s --check-prefix=BAD -DP=%t
-// BAD: error: malformed preserve-none list file '[[P]]/bad.txt': malformed line 2: 'oops'
+// BAD: error: [[P]]/bad.txt:2:1: malformed line: 'oops'
 
 //--- list.txt
 fun:step

@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/Settings.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -98,6 +98,9 @@ public:
     // the main one), which runs the passes. The settings are known by now.
     if (cacs::preserveNoneListFiles().empty())
       return;
+    // The pass reports list problems through clang's code generator, which
+    // places them in the list file: it can in a source compile (not of IR).
+    cacs::markClangSourceCompile();
     Collector C(Ctx);
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
     if (C.Found.empty())
@@ -141,13 +144,8 @@ private:
     SourceLocation Loc;
     if (auto File = CI.getFileManager().getOptionalFileRef(Path)) {
       FileID FID = SM.getOrCreateFileID(*File, SrcMgr::C_User);
-      // The entry's column: where its trimmed text starts in its line.
-      SmallVector<StringRef, 0> Lines;
-      Text.split(Lines, '\n');
-      unsigned Col = 1;
-      if (E.Line - 1 < Lines.size())
-        Col += Lines[E.Line - 1].find(E.Text);
-      Loc = SM.translateLineCol(FID, E.Line, Col);
+      Loc = SM.translateLineCol(
+          FID, E.Line, cacs::listColumn(cacs::listLine(Text, E.Line), E.Text));
     }
     D.Report(Loc, D.getCustomDiagID(
                       DiagnosticsEngine::Error,

@@ -168,17 +168,23 @@ bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
 
 /// Check a list file the way clang checks -fsanitize-ignorelist= files, and
 /// as the pass will read it: it must exist and parse; the errors name the
-/// path (and the line).
+/// path (and the line and column).
 std::string validateListFile(StringRef Prog, StringRef Path) {
   if (Path.empty())
     fatal(Prog, "no file given to '-fpreserve-none-list='");
   std::string Text;
   std::string Error = cacs::readPreserveNoneList(Path, Text);
-  if (Error.empty())
-    Error = cacs::checkPreserveNoneListText(Path, Text);
   if (!Error.empty())
     fatal(Prog, Error);
-  return Text;
+  cacs::ListProblem P = cacs::checkPreserveNoneListText(Path, Text);
+  if (P.empty())
+    return Text;
+  // At a line of the list: `list:2:5: error: ...`, as clang prints what it
+  // finds in a source file, so editors jump to it.
+  if (!P.Line)
+    fatal(Prog, P.Message);
+  errs() << cacs::formatListProblem(P, "error") << "\n";
+  std::exit(1);
 }
 
 /// The most list files a compile takes (the settings header names each).

@@ -62,6 +62,16 @@ void markSystemHeaderFunction(llvm::StringRef SymbolName);
 /// Did the clang plugin mark this symbol name?
 bool isSystemHeaderFunction(llvm::StringRef SymbolName);
 
+/// Called by the clang plugin when clang compiles a source file: clang's
+/// code generator then prints the pass's located list problems itself,
+/// `file:line:col: error: ...` with the line of the list under it
+/// (emitListProblem); elsewhere (opt, a linker, clang on IR) the location
+/// leads the message.
+void markClangSourceCompile();
+
+/// Did the clang plugin call markClangSourceCompile?
+bool isClangSourceCompile();
+
 /// The suffix of the C-convention entry thunk that stands in for a listed
 /// function wherever its address is taken: `<name>.cacs_c_entry`.
 inline constexpr const char *CEntrySuffix = ".cacs_c_entry";
@@ -81,6 +91,37 @@ std::string escapeByte(unsigned char C);
 /// not valid UTF-8, written as \xNN, and invisible characters (U+FEFF, the
 /// byte order mark, U+200B, ...) as \uNNNN.
 std::string quoteListText(llvm::StringRef S, size_t Max = 80);
+
+/// A problem of a list file, and where in it: the 1-based line and column of
+/// the text it is about, or line 0 for the file as a whole (then Message
+/// names the file).
+struct ListProblem {
+  std::string Path;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Message;
+
+  bool empty() const { return Message.empty(); }
+};
+
+/// The one format of a list problem where no compiler formats it (the front
+/// door prints it; the pass under opt or a linker leads its message with the
+/// location): `<path>:<line>:<col>: <severity>: <message>`, as clang prints
+/// its diagnostics and editors jump to them, or `<severity>: <message>` for
+/// the file as a whole.
+std::string formatListProblem(const ListProblem &P, llvm::StringRef Severity);
+
+/// `<path>:<line>:<col>`, the location of a located problem.
+std::string listLocation(const ListProblem &P);
+
+/// The 1-based column of a list file's line \p Line where \p Part begins
+/// (searched from \p From, 0-based), or where the line's text begins when
+/// \p Part is empty or not in it.
+unsigned listColumn(llvm::StringRef Line, llvm::StringRef Part = "",
+                    size_t From = 0);
+
+/// Line \p N (1-based) of \p Text, without its line end; "" past the end.
+llvm::StringRef listLine(llvm::StringRef Text, unsigned N);
 
 /// Whether SpecialCaseList reads the patterns of a list (its text as read)
 /// as regexes: after a first line "#!special-case-list-v1"; else as globs.
@@ -112,10 +153,10 @@ struct ListSection {
 
 /// Checks the text of a list file: it has entries, is text, SpecialCaseList
 /// accepts it, and the sections that apply have only `fun:` and `src:`
-/// entries, without categories. Returns the error, naming Path (and the
-/// line), or "" if the text is good; then, if Sections is given, fills it
-/// with the sections that apply (pointing into Text).
-std::string
+/// entries, without categories. Returns the error, at its line and column
+/// of Path, or an empty problem if the text is good; then, if Sections is
+/// given, fills it with the sections that apply (pointing into Text).
+ListProblem
 checkPreserveNoneListText(llvm::StringRef Path, llvm::StringRef Text,
                           std::vector<ListSection> *Sections = nullptr);
 

@@ -52,10 +52,13 @@
 // its address is taken, the use goes to an internal C-entry thunk,
 // `<name>.cacs_c_entry`.
 //
-// Diagnostics (LLVMContext::diagnose; clang prints them in its format):
+// Diagnostics (LLVMContext::diagnose; clang prints them in its format). A
+// problem at a place in a list file is reported there (emitListProblem:
+// `list:2:5: error: ...` under clang, the location leading the message
+// elsewhere); one about the file as a whole names it in the message:
 //   error   a list file is missing, unreadable, a directory, empty, not text
 //           (a control character such as NUL, or a CR not ending a line) or
-//           malformed (with SpecialCaseList's line number), or has an entry
+//           malformed (at SpecialCaseList's line), or has an entry
 //           kind other than fun:/src:, or a category; text of the file that a
 //           message quotes is cut to a bounded length (cacs::quoteListText);
 //   error   a listed externally visible function cannot take the convention
@@ -74,7 +77,7 @@
 //   warning an entry matched nothing (at the full-LTO link, where the whole
 //           program is visible; per TU with
 //           -mllvm -cacs-preserve-none-list-warn-unused); ten per list, then
-//           one warning that counts the rest.
+//           one at the next such entry that counts the rest.
 //
 // Per TU the lists are recorded in the module (named metadata
 // !cacs.preserve_none_lists, !{!"<path>", !"<text>"} per list) so that the
@@ -348,6 +351,7 @@ void ListApplier::warnUnused() {
   std::string Error;
   for (auto &L : Lists) {
     unsigned Unused = 0;
+    ListProblem More;
     for (Group &G : L->Groups)
       for (Entry &E : G.Entries) {
         if (E.Used)
@@ -367,18 +371,27 @@ void ListApplier::warnUnused() {
               break;
             }
         }
-        if (!Hit && ++Unused <= MaxWarnings)
-          emit(Ctx, DS_Warning,
-               "preserve-none list '" + L->Path + "' line " + Twine(E.Line) +
-                   ": '" + quoteListText(E.Text) + "' matched no function " +
-                   Where);
+        if (Hit || ++Unused > MaxWarnings + 1)
+          continue;
+        ListProblem At{L->Path, E.Line,
+                       listColumn(L->Lines[E.Line - 1], E.Text),
+                       "'" + quoteListText(E.Text) + "'"};
+        if (Unused <= MaxWarnings)
+          emitListProblem(Ctx, DS_Warning,
+                          {At.Path, At.Line, At.Column,
+                           At.Message + " matched no function " + Where.str()},
+                          L->Text);
+        else
+          More = At; // The rest are counted at the first of them.
       }
-    if (Unused > MaxWarnings)
-      emit(Ctx, DS_Warning,
-           "preserve-none list '" + L->Path +
-               "': " + Twine(Unused - MaxWarnings) +
-               (Unused - MaxWarnings == 1 ? " more entry" : " more entries") +
-               " matched no function " + Where);
+    // The eleventh alone is shown as the ten are; more are counted.
+    if (unsigned Rest = Unused - MaxWarnings; Unused > MaxWarnings) {
+      if (Rest > 1)
+        More.Message += " and " + std::to_string(Rest - 1) +
+                        (Rest == 2 ? " more entry" : " more entries");
+      More.Message += " matched no function " + Where.str();
+      emitListProblem(Ctx, DS_Warning, More, L->Text);
+    }
   }
 }
 
@@ -787,6 +800,15 @@ void cacs::markSystemHeaderFunction(StringRef SymbolName) {
 bool cacs::isSystemHeaderFunction(StringRef SymbolName) {
   return systemHeaderFunctions().contains(symbolName(SymbolName));
 }
+
+static bool &clangSourceCompile() {
+  static bool Set = false;
+  return Set;
+}
+
+void cacs::markClangSourceCompile() { clangSourceCompile() = true; }
+
+bool cacs::isClangSourceCompile() { return clangSourceCompile(); }
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
                                             ModuleAnalysisManager &) {

@@ -22,6 +22,7 @@
 #include "llvm/Support/SpecialCaseList.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace llvm;
 
@@ -118,11 +119,80 @@ bool isRegexList(StringRef Text) {
   return Text.starts_with("#!special-case-list-v1\n");
 }
 
-std::string checkPreserveNoneListText(StringRef Path, StringRef Text,
+std::string listLocation(const ListProblem &P) {
+  return (P.Path + ":" + Twine(P.Line) + ":" + Twine(P.Column)).str();
+}
+
+std::string formatListProblem(const ListProblem &P, StringRef Severity) {
+  if (!P.Line)
+    return (Severity + ": " + P.Message).str();
+  return listLocation(P) + ": " + Severity.str() + ": " + P.Message;
+}
+
+unsigned listColumn(StringRef Line, StringRef Part, size_t From) {
+  size_t Col = Part.empty() ? StringRef::npos : Line.find(Part, From);
+  if (Col == StringRef::npos)
+    Col = Line.find_first_not_of(" \t");
+  return Col == StringRef::npos ? 1 : Col + 1;
+}
+
+StringRef listLine(StringRef Text, unsigned N) {
+  StringRef L;
+  for (unsigned I = 0; I < N && !Text.empty(); ++I)
+    std::tie(L, Text) = Text.split('\n');
+  return L;
+}
+
+namespace {
+
+/// SpecialCaseList's error ("malformed glob in line 2: '[a-': invalid glob
+/// pattern, unmatched '['") as a problem at that line, and at the column of
+/// the text it quotes; at the file as a whole if it names no line.
+ListProblem sclProblem(StringRef Path, StringRef Text, StringRef Error) {
+  ListProblem P{Path.str(), 0, 0, ""};
+  size_t At = Error.find("line ");
+  unsigned Line = 0;
+  StringRef After = At == StringRef::npos ? "" : Error.substr(At + 5);
+  if (At == StringRef::npos || After.consumeInteger(10, Line) || !Line ||
+      !After.consume_front(": ")) {
+    P.Message = "malformed preserve-none list file '" + Path.str() +
+                "': " + quoteListText(Error, /*Max=*/200);
+    return P;
+  }
+  // "malformed glob in line 2", "malformed section header on line 1":
+  // without the line; "malformed line 3": the line stays a word.
+  StringRef Before = Error.take_front(At).rtrim();
+  if (!Before.consume_back(" in") && !Before.consume_back(" on") &&
+      !Before.consume_back(" at"))
+    Before = Error.take_front(At + 4);
+  // The quoted text: a pattern after its entry's kind, or the whole line.
+  StringRef Quoted;
+  if (After.starts_with("'")) {
+    size_t Close = After.find("': ", 1);
+    if (Close == StringRef::npos && After.ends_with("'"))
+      Close = After.size() - 1;
+    if (Close != StringRef::npos)
+      Quoted = After.slice(1, Close);
+  }
+  StringRef L = listLine(Text, Line);
+  size_t From = 0;
+  if (Before.ends_with("glob") || Before.ends_with("regex"))
+    From = L.find(':') == StringRef::npos ? 0 : L.find(':') + 1;
+  P.Line = Line;
+  P.Column = listColumn(L, Quoted, From);
+  P.Message = quoteListText((Before + ": " + After).str(), /*Max=*/200);
+  return P;
+}
+
+} // namespace
+
+ListProblem checkPreserveNoneListText(StringRef Path, StringRef Text,
                                       std::vector<ListSection> *Sections) {
-  std::string P = ("'" + Path + "'").str();
+  auto At = [&](unsigned Line, unsigned Column, const Twine &Msg) {
+    return ListProblem{Path.str(), Line, Column, Msg.str()};
+  };
   if (Text.find_first_not_of(" \t\r\n") == StringRef::npos)
-    return "preserve-none list file " + P + " is empty";
+    return At(1, 1, "preserve-none list file is empty");
   // SpecialCaseList stops reading at a NUL byte, silently; a carriage return
   // inside a line (old Mac line ends) would make one entry of several.
   unsigned LineNo = 0;
@@ -131,23 +201,23 @@ std::string checkPreserveNoneListText(StringRef Path, StringRef Text,
     auto [Line, Tail] = Rest.split('\n');
     Rest = Tail;
     ++LineNo;
-    for (unsigned char C : Line)
+    for (size_t I = 0; I < Line.size(); ++I) {
+      unsigned char C = Line[I];
       if ((C < 0x20 && C != '\t') || C == 0x7F)
-        return ("preserve-none list file " + P + " line " + Twine(LineNo) +
-                ": control character " + escapeByte(C) +
-                (C == '\r' ? "; lines end with LF or CR LF, not CR alone"
-                           : "; not a text file"))
-            .str();
+        return At(LineNo, I + 1,
+                  "control character " + escapeByte(C) +
+                      (C == '\r' ? "; lines end with LF or CR LF, not CR alone"
+                                 : "; not a text file"));
+    }
     Line = Line.trim();
     HasEntry |=
         !Line.empty() && !Line.starts_with("#") && !Line.starts_with("[");
   }
   std::string Error;
   if (!makeSCL(Text, Path, Error))
-    return "malformed preserve-none list file " + P + ": " +
-           quoteListText(Error, /*Max=*/200);
+    return sclProblem(Path, Text, Error);
   if (!HasEntry)
-    return "preserve-none list file " + P + " has no entries";
+    return At(1, 1, "preserve-none list file has no entries");
 
   // Cut the text into sections. An entry repeated in a section counts once,
   // at its first line, whichever LLVM (SpecialCaseList blames the first of
@@ -189,18 +259,18 @@ std::string checkPreserveNoneListText(StringRef Path, StringRef Text,
     if (!SCL || !SCL->inSection(PreserveNoneSectionName, "fun", "cacs_probe"))
       continue;
     for (const ListEntry &E : S.Entries) {
-      std::string Where = (P + " line " + Twine(E.Line)).str();
       if (E.Prefix != "fun" && E.Prefix != "src")
-        return "preserve-none list file " + Where + ": unknown entry kind '" +
-               quoteListText(E.Prefix) + ":'; expected 'fun:' or 'src:'";
-      if (E.Text.contains('='))
-        return "preserve-none list file " + Where +
-               ": categories ('=...') are not supported";
+        return At(E.Line, listColumn(Lines[E.Line - 1], E.Text),
+                  "unknown entry kind '" + quoteListText(E.Prefix) +
+                      ":'; expected 'fun:' or 'src:'");
+      if (size_t Eq = E.Text.find('='); Eq != StringRef::npos)
+        return At(E.Line, listColumn(Lines[E.Line - 1], E.Text) + Eq,
+                  "categories ('=...') are not supported");
     }
     if (Sections)
       Sections->push_back(std::move(S));
   }
-  return "";
+  return {};
 }
 
 std::string readPreserveNoneList(StringRef Path, std::string &Text) {

@@ -12,6 +12,9 @@
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <algorithm>
 
 using namespace llvm;
 using namespace cacs;
@@ -34,15 +37,49 @@ std::unique_ptr<SpecialCaseList> list::makeSCL(StringRef Text, StringRef Name,
   return SpecialCaseList::create(MB.get(), Error);
 }
 
+void list::emitListProblem(LLVMContext &Ctx, DiagnosticSeverity S,
+                           const ListProblem &P, StringRef Text) {
+  if (!P.Line) {
+    emit(Ctx, S, P.Message);
+    return;
+  }
+  if (!isClangSourceCompile()) {
+    emit(Ctx, S, listLocation(P) + ": " + P.Message);
+    return;
+  }
+  // clang prints a SourceMgr diagnostic at its place in the buffer, named
+  // by the buffer: `list:2:5: error: ...` and the line under it.
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, P.Path), SMLoc());
+  const char *Begin = SM.getMemoryBuffer(1)->getBufferStart();
+  size_t Offset = 0;
+  StringRef Rest = Text;
+  for (unsigned N = 1; N < P.Line && !Rest.empty(); ++N) {
+    size_t NL = Rest.find('\n');
+    if (NL == StringRef::npos)
+      break;
+    Offset += NL + 1;
+    Rest = Rest.drop_front(NL + 1);
+  }
+  Offset = std::min(Offset + P.Column - 1, Text.size());
+  SourceMgr::DiagKind K = S == DS_Error     ? SourceMgr::DK_Error
+                          : S == DS_Warning ? SourceMgr::DK_Warning
+                                            : SourceMgr::DK_Note;
+  SMDiagnostic D =
+      SM.GetMessage(SMLoc::getFromPointer(Begin + Offset), K, P.Message);
+  Ctx.diagnose(DiagnosticInfoSrcMgr(D, "cacs", /*InlineAsmDiag=*/false));
+}
+
 /// Checks and parses a list (read from a file, or recorded in the module).
 /// Reports an error and returns false if it is malformed.
 bool list::parseList(LLVMContext &Ctx, ListFile &L) {
   std::vector<ListSection> Sections;
-  std::string Error = checkPreserveNoneListText(L.Path, L.Text, &Sections);
-  if (!Error.empty()) {
-    emit(Ctx, DS_Error, Error);
+  ListProblem Problem = checkPreserveNoneListText(L.Path, L.Text, &Sections);
+  if (!Problem.empty()) {
+    emitListProblem(Ctx, DS_Error, Problem, L.Text);
     return false;
   }
+  std::string Error;
   for (StringRef Rest = L.Text; !Rest.empty();) {
     auto [Line, Tail] = Rest.split('\n');
     L.Lines.push_back(Line);

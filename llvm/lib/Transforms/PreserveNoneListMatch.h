@@ -115,6 +115,12 @@ struct ListFile {
 std::unique_ptr<SpecialCaseList> makeSCL(StringRef Text, StringRef Name,
                                          std::string &Error);
 
+/// Reports a problem of a list file whose text (as read) is \p Text, in
+/// the form formatListProblem gives it: `<path>:<line>:<col>: error: ...`
+/// (clang prints it so; elsewhere the location leads the message).
+void emitListProblem(LLVMContext &Ctx, DiagnosticSeverity S,
+                     const ListProblem &P, StringRef Text);
+
 /// Checks and parses a list (read from a file, or recorded in the module).
 /// Reports an error and returns false if it is malformed.
 bool parseList(LLVMContext &Ctx, ListFile &L);

@@ -41,6 +41,9 @@ cacs_gen *cacs_gen_create(cacs_gen_fn fn, void *arg, size_t stack_size);
 /// or from a generator it resumed). NULL: nothing.
 void cacs_gen_destroy(cacs_gen *g);
 
+/// Whether `g` has finished: its function returned. Only reads `g`.
+/// \return 1 once the resume that ran `g` to its end has returned, else 0
+/// (also before the first resume).
 static inline int cacs_gen_done(const cacs_gen *g) { return g->done; }
 
 /// Run `g` until it yields (returns the yielded value) or finishes (returns

@@ -111,6 +111,9 @@ private:
   }
 
 public:
+  /// A generator that will run `Body` (called with a yielder) on a stack of
+  /// its own of `StackSize` bytes; nothing runs until begin().
+  /// Throws std::bad_alloc when cacs_gen_create fails (errno says why).
   template <class F>
   explicit generator(F &&Body, size_t StackSize = CACS_STACK_DEFAULT_SIZE)
       : S(new state) {
@@ -161,6 +164,8 @@ public:
   __attribute__((always_inline)) iterator begin() {
     return advance() ? iterator(this) : iterator();
   }
+  /// The iterator that the ones from begin() equal once the generator has
+  /// finished.
   iterator end() { return iterator(); }
 };
 

@@ -246,6 +246,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs_isg_resume(cacs_isg *g, uint64_t in) {
 #define cacs_isg_start(g, fn, arg)                                             \
   (CACS_ISG_CONSUMER_FRAME(), cacs__isg_start((g), (fn), (arg)))
 
+/// Consumer: whether the generator has ended (its function returned).
+/// \return 1 once cacs_isg_start or a resume has returned the generator's
+/// return value, else 0.
 static CACS_ALWAYS_INLINE int cacs_isg_done(const cacs_isg *g) {
   return g->pc == 0;
 }

@@ -98,6 +98,8 @@ public:
   // dynamic allocation is followed by a stack restore at the end of the
   // inlined function, which after the start would put the consumer's stack
   // pointer back above the generator's frames.
+  /// A generator that will run `Body` (called with a yielder) below the
+  /// consumer's frame; nothing runs until begin(). Allocates nothing.
   template <class G2>
   __attribute__((always_inline)) explicit instack(G2 &&Body)
       : Fn(std::forward<G2>(Body)) {
@@ -167,6 +169,8 @@ public:
       finished();
     return iterator(this, G, V);
   }
+  /// The iterator that the one from begin() equals once the body has
+  /// returned.
   iterator end() { return iterator(); }
 };
 

@@ -93,14 +93,39 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us);
 /// the descriptor instead of blocking the thread.
 /// \return what the system call returns (a read of 0: end of file), or -1
 /// with errno set: the system call's errors but EAGAIN and EINTR, and
-/// ETIMEDOUT, EINTR (a cacs_wake), ECANCELED (a cacs_close) as above.
+/// ETIMEDOUT, EINTR (a cacs_wake), ECANCELED (a cacs_close) as above; also
+/// EBADF or ENOMEM when the module first sees `fd` and cannot record it or
+/// make it non-blocking (fcntl(2)'s errors).
 ssize_t cacs_read(int fd, void *buf, size_t n, int64_t timeout_us);
+
+/// write(2) that waits while `fd` is not writable; on a socket it is
+/// send(2) with MSG_NOSIGNAL (no SIGPIPE: EPIPE instead). May write fewer
+/// than `n` bytes, as write(2) does (cacs_write_all loops).
+/// \return the bytes written, or -1 with errno set as for cacs_read.
 ssize_t cacs_write(int fd, const void *buf, size_t n, int64_t timeout_us);
+
+/// readv(2) that waits while `fd` has nothing to read.
+/// \return the bytes read (0: end of file), or -1 with errno set as for
+/// cacs_read.
 ssize_t cacs_readv(int fd, const struct iovec *iov, int iovcnt,
                    int64_t timeout_us);
+
+/// writev(2) that waits while `fd` is not writable; on a socket it is
+/// sendmsg(2) with MSG_NOSIGNAL (no SIGPIPE: EPIPE instead). May write
+/// fewer bytes than the vectors hold.
+/// \return the bytes written, or -1 with errno set as for cacs_read.
 ssize_t cacs_writev(int fd, const struct iovec *iov, int iovcnt,
                     int64_t timeout_us);
+
+/// recv(2) with `flags` that waits while the socket has nothing to read
+/// (MSG_DONTWAIT in `flags` does not stop the wait: give timeout_us 0).
+/// \return the bytes received (0: the peer closed), or -1 with errno set as
+/// for cacs_read.
 ssize_t cacs_recv(int fd, void *buf, size_t n, int flags, int64_t timeout_us);
+
+/// send(2) with `flags` and MSG_NOSIGNAL (no SIGPIPE: EPIPE instead) that
+/// waits while the socket is not writable. May send fewer than `n` bytes.
+/// \return the bytes sent, or -1 with errno set as for cacs_read.
 ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
                   int64_t timeout_us);
 

@@ -33,6 +33,7 @@ public:
   using timeout = std::chrono::microseconds;
 
   fd() noexcept = default;
+  /// Own descriptor `Fd` (-1: none); the destructor cacs_closes it.
   explicit fd(int Fd) noexcept : Fd(Fd) {}
   fd(fd &&Other) noexcept : Fd(Other.release()) {}
   fd &operator=(fd &&Other) noexcept {
@@ -44,6 +45,7 @@ public:
   fd &operator=(const fd &) = delete;
   ~fd() { reset(); }
 
+  /// \return the owned descriptor, or -1 if none; ownership stays here.
   int get() const noexcept { return Fd; }
   explicit operator bool() const noexcept { return Fd >= 0; }
   /// Give up ownership without closing.
@@ -59,31 +61,46 @@ public:
     return Result;
   }
 
+  /// cacs_read on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_read: the bytes read (0: end of file), or -1 with
+  /// errno set.
   template <class D = timeout>
   ssize_t read(void *Buf, size_t N, D Timeout = forever) const {
     return cacs_read(Fd, Buf, N, detail::to_us(Timeout));
   }
+  /// cacs_write on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_write: the bytes written, or -1 with errno set.
   template <class D = timeout>
   ssize_t write(const void *Buf, size_t N, D Timeout = forever) const {
     return cacs_write(Fd, Buf, N, detail::to_us(Timeout));
   }
+  /// cacs_write_all on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_write_all: `N`, or -1 with errno set.
   template <class D = timeout>
   ssize_t write_all(const void *Buf, size_t N, D Timeout = forever) const {
     return cacs_write_all(Fd, Buf, N, detail::to_us(Timeout));
   }
+  /// cacs_readv on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_readv: the bytes read, or -1 with errno set.
   template <class D = timeout>
   ssize_t readv(const struct iovec *Iov, int Count, D Timeout = forever) const {
     return cacs_readv(Fd, Iov, Count, detail::to_us(Timeout));
   }
+  /// cacs_writev on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_writev: the bytes written, or -1 with errno set.
   template <class D = timeout>
   ssize_t writev(const struct iovec *Iov, int Count,
                  D Timeout = forever) const {
     return cacs_writev(Fd, Iov, Count, detail::to_us(Timeout));
   }
+  /// cacs_recv on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_recv: the bytes received, or -1 with errno set.
   template <class D = timeout>
   ssize_t recv(void *Buf, size_t N, int Flags, D Timeout = forever) const {
     return cacs_recv(Fd, Buf, N, Flags, detail::to_us(Timeout));
   }
+  /// cacs_send on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_send: the bytes sent, or -1 with errno set.
   template <class D = timeout>
   ssize_t send(const void *Buf, size_t N, int Flags,
                D Timeout = forever) const {
@@ -100,6 +117,8 @@ public:
             D Timeout = forever) const {
     return fd(cacs_accept(Fd, Addr, Len, detail::to_us(Timeout)));
   }
+  /// cacs_connect on the owned descriptor, with a std::chrono timeout.
+  /// \return as cacs_connect: 0, or -1 with errno set.
   template <class D = timeout>
   int connect(const struct sockaddr *Addr, socklen_t Len,
               D Timeout = forever) const {

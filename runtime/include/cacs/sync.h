@@ -66,6 +66,8 @@ typedef struct cacs_mutex {
 #define CACS_MUTEX_INIT {NULL, {NULL, NULL}}
 // clang-format on
 
+/// Make `m` an unlocked mutex, as CACS_MUTEX_INIT does (zeroes it). Never
+/// fails. Only while no coroutine holds `m` or waits on it.
 void cacs_mutex_init(cacs_mutex *m);
 /// Lock `m`, waiting up to the timeout.
 /// \return 0, or -1 with errno set:
@@ -89,6 +91,8 @@ typedef struct cacs_cond {
 #define CACS_COND_INIT {{NULL, NULL}}
 // clang-format on
 
+/// Make `c` a condition variable without waiters, as CACS_COND_INIT does
+/// (zeroes it). Never fails. Only while no coroutine waits on `c`.
 void cacs_cond_init(cacs_cond *c);
 /// Unlock `m`, wait for a signal, relock `m` (also after a timeout: the
 /// caller owns `m` whenever this returns, except for EPERM). Succeeds only
@@ -100,8 +104,10 @@ void cacs_cond_init(cacs_cond *c);
 ///   - EPERM: the caller does not own `m`;
 ///   - ENOMEM: the timer could not be armed.
 int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us);
-/// Wake the longest waiter / every waiter (no effect if none waits).
+/// Wake the longest waiter (no effect if none waits).
 void cacs_cond_signal(cacs_cond *c);
+/// Wake every waiter, in the order they came (no effect if none waits).
+/// Never fails; the woken relock the mutex one after the other.
 void cacs_cond_broadcast(cacs_cond *c);
 
 // --- Counting semaphore -------------------------------------------------
@@ -114,6 +120,8 @@ typedef struct cacs_sem {
 #define CACS_SEM_INIT(n) {(n), {NULL, NULL}}
 // clang-format on
 
+/// Make `s` a semaphore holding `count` units, as CACS_SEM_INIT(count)
+/// does. Never fails. Only while no coroutine waits on `s`.
 void cacs_sem_init(cacs_sem *s, uint64_t count);
 /// Take one unit, waiting up to the timeout.
 /// \return 0, or -1 with errno ETIMEDOUT (no unit before the timeout) or
@@ -135,6 +143,8 @@ typedef struct cacs_waitgroup {
 #define CACS_WAITGROUP_INIT {0, {NULL, NULL}}
 // clang-format on
 
+/// Make `wg` a wait group with counter 0, as CACS_WAITGROUP_INIT does
+/// (zeroes it). Never fails. Only while no coroutine waits on `wg`.
 void cacs_waitgroup_init(cacs_waitgroup *wg);
 /// Add `n` (may be negative) to the counter; when it reaches 0 every waiter
 /// is woken. A counter below 0 aborts ("cacs: wait group counter below 0").
@@ -192,8 +202,9 @@ int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us);
 int cacs_chan_close(cacs_chan *ch);
 /// Items buffered now (a snapshot for a shared channel). Never fails.
 size_t cacs_chan_len(cacs_chan *ch);
-/// The capacity and the item size given to cacs_chan_create. Never fail.
+/// The capacity given to cacs_chan_create. Never fails.
 size_t cacs_chan_cap(const cacs_chan *ch);
+/// The item size given to cacs_chan_create. Never fails.
 size_t cacs_chan_item_size(const cacs_chan *ch);
 
 // --- Shared semaphore: waking coroutines from other threads -------------

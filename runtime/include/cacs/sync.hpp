@@ -82,27 +82,42 @@ enum class chan_status { ok, timeout, closed };
 
 class mutex {
 public:
+  /// An unlocked mutex for the coroutines of this thread (cacs_mutex).
   mutex() noexcept { cacs_mutex_init(&M); }
   mutex(const mutex &) = delete;
   mutex &operator=(const mutex &) = delete;
 
+  /// Lock, waiting as long as it takes (cacs_mutex_lock, CACS_FOREVER).
+  /// Throws std::system_error with the C call's errno: EDEADLK when the
+  /// calling coroutine owns it already, ENOMEM.
   void lock() {
     detail::check(detail::err(cacs_mutex_lock(&M, CACS_FOREVER)), "lock");
   }
+  /// Lock if it is free, without waiting.
+  /// \return true if the calling coroutine now owns it; false if a
+  /// coroutine (also the caller) owns it.
   bool try_lock() noexcept { return cacs_mutex_trylock(&M) == 0; }
+  /// Lock, waiting at most `D`.
+  /// \return false if the time ran out first. Throws std::system_error as
+  /// lock() does on the other errors.
   template <class Rep, class Period>
   bool try_lock_for(const std::chrono::duration<Rep, Period> &D) {
     return detail::timed(detail::err(cacs_mutex_lock(&M, detail::to_us(D))),
                          "try_lock_for");
   }
+  /// try_lock_for the time left until `T` (by `Clock`, read once).
+  /// \return false if the time ran out first; throws as lock() does.
   template <class Clock, class Duration>
   bool try_lock_until(const std::chrono::time_point<Clock, Duration> &T) {
     return try_lock_for(T - Clock::now());
   }
+  /// Unlock, handing the mutex to the longest waiter. Aborts with a message
+  /// if the calling coroutine does not own it (the C call's EPERM).
   void unlock() noexcept {
     if (cacs_mutex_unlock(&M) != 0)
       detail::misuse("cacs::mutex::unlock: the coroutine does not own it");
   }
+  /// \return the cacs_mutex inside, for the C API.
   cacs_mutex *native_handle() noexcept { return &M; }
 
 private:
@@ -111,20 +126,31 @@ private:
 
 class condition_variable {
 public:
+  /// A condition variable for the coroutines of this thread (cacs_cond).
   condition_variable() noexcept { cacs_cond_init(&C); }
   condition_variable(const condition_variable &) = delete;
   condition_variable &operator=(const condition_variable &) = delete;
 
+  /// Wake the longest waiter, if any (cacs_cond_signal).
   void notify_one() noexcept { cacs_cond_signal(&C); }
+  /// Wake every waiter (cacs_cond_broadcast).
   void notify_all() noexcept { cacs_cond_broadcast(&C); }
 
+  /// Unlock `L`'s mutex, wait for a notify, relock it (cacs_cond_wait).
+  /// Throws std::system_error: EPERM when `L` does not own its mutex (or the
+  /// coroutine does not), ENOMEM.
   void wait(std::unique_lock<mutex> &L) {
     detail::check(wait_us(L, CACS_FOREVER), "condition_variable::wait");
   }
+  /// wait(L) until P() holds (P() is tested first, with the lock held).
+  /// Throws as wait(L) does.
   template <class Pred> void wait(std::unique_lock<mutex> &L, Pred P) {
     while (!P())
       wait(L);
   }
+  /// wait(L), for at most `D`; the mutex is relocked either way.
+  /// \return std::cv_status::timeout if no notify chose this waiter in
+  /// time, else no_timeout. Throws as wait(L) does on the other errors.
   template <class Rep, class Period>
   std::cv_status wait_for(std::unique_lock<mutex> &L,
                           const std::chrono::duration<Rep, Period> &D) {
@@ -132,6 +158,8 @@ public:
                ? std::cv_status::no_timeout
                : std::cv_status::timeout;
   }
+  /// wait_for the time left until `T` (by `Clock`, read once).
+  /// \return as wait_for: std::cv_status::timeout or no_timeout.
   template <class Clock, class Duration>
   std::cv_status wait_until(std::unique_lock<mutex> &L,
                             const std::chrono::time_point<Clock, Duration> &T) {
@@ -146,6 +174,9 @@ public:
         return P();
     return true;
   }
+  /// Wait until P() holds or `D` has passed (measured on
+  /// std::chrono::steady_clock).
+  /// \return P() at the end: false only if the time ran out with P() false.
   template <class Rep, class Period, class Pred>
   bool wait_for(std::unique_lock<mutex> &L,
                 const std::chrono::duration<Rep, Period> &D, Pred P) {
@@ -155,6 +186,7 @@ public:
     }
     return wait_until(L, std::chrono::steady_clock::now() + D, std::move(P));
   }
+  /// \return the cacs_cond inside, for the C API.
   cacs_cond *native_handle() noexcept { return &C; }
 
 private:
@@ -205,7 +237,9 @@ protected:
 /// Counting semaphore for the coroutines of one thread.
 class semaphore : public detail::semaphore_base<cacs_sem> {
 public:
+  /// A semaphore holding `Count` units (cacs_sem_init).
   explicit semaphore(uint64_t Count = 0) noexcept { cacs_sem_init(&S, Count); }
+  /// \return the cacs_sem inside, for the C API.
   cacs_sem *native_handle() noexcept { return &S; }
 };
 
@@ -213,6 +247,8 @@ public:
 /// the way to wake a coroutine from another thread.
 class shared_semaphore : public detail::semaphore_base<cacs_xsem> {
 public:
+  /// A shared semaphore holding `Count` units (cacs_xsem_init). Throws
+  /// std::system_error with pthread_mutex_init's error if it fails.
   explicit shared_semaphore(uint64_t Count = 0) {
     detail::check(detail::err(cacs_xsem_init(&S, Count)), "shared_semaphore");
   }
@@ -221,12 +257,18 @@ public:
 
 class wait_group {
 public:
+  /// A wait group with counter 0, for the coroutines of this thread.
   wait_group() noexcept { cacs_waitgroup_init(&W); }
   wait_group(const wait_group &) = delete;
   wait_group &operator=(const wait_group &) = delete;
 
+  /// Add `N` (may be negative) to the counter; at 0 every waiter wakes. A
+  /// counter below 0 aborts with a message (cacs_waitgroup_add).
   void add(int64_t N = 1) noexcept { cacs_waitgroup_add(&W, N); }
+  /// add(-1).
   void done() noexcept { cacs_waitgroup_done(&W); }
+  /// Wait until the counter is 0. Throws std::system_error with ENOMEM if
+  /// the wait cannot be set up.
   void wait() {
     detail::check(detail::err(cacs_waitgroup_wait(&W, CACS_FOREVER)), "wait");
   }
@@ -248,6 +290,9 @@ template <class T> class channel {
   using Slot = typename std::conditional<Inline, T, T *>::type;
 
 public:
+  /// A channel buffering up to `Capacity` items (0: a rendezvous);
+  /// `Shared`: usable from coroutines of several threads (CACS_CHAN_SHARED).
+  /// Throws std::bad_alloc if cacs_chan_create fails (errno says why).
   explicit channel(size_t Capacity, bool Shared = false)
       : Ch(cacs_chan_create(sizeof(Slot), Capacity,
                             Shared ? CACS_CHAN_SHARED : 0)) {
@@ -268,6 +313,10 @@ public:
 
   /// False if the channel is closed (the value is dropped).
   bool send(T V) { return send_for_us(std::move(V), CACS_FOREVER) == 0; }
+  /// Send `V`, waiting at most `D` for room (or, at capacity 0, for a
+  /// receiver).
+  /// \return chan_status::ok, timeout, or closed (`V` is dropped unless ok).
+  /// Throws std::system_error on other errors (ENOMEM).
   template <class Rep, class Period>
   chan_status send_for(T V, const std::chrono::duration<Rep, Period> &D) {
     return status(send_for_us(std::move(V), detail::to_us(D)));
@@ -278,6 +327,10 @@ public:
     recv_for_us(Out, CACS_FOREVER);
     return Out;
   }
+  /// Receive into `Out`, waiting at most `D` for an item.
+  /// \return chan_status::ok (`Out` holds the item), timeout, or closed
+  /// (closed and empty; `Out` unchanged). Throws std::system_error on other
+  /// errors (ENOMEM).
   template <class Rep, class Period>
   chan_status recv_for(T &Out, const std::chrono::duration<Rep, Period> &D) {
     std::optional<T> V;
@@ -289,7 +342,9 @@ public:
   /// Later sends fail; receivers drain what is buffered. False if it was
   /// closed already.
   bool close() noexcept { return cacs_chan_close(Ch) == 0; }
+  /// \return the items buffered now (a snapshot for a shared channel).
   size_t size() const noexcept { return cacs_chan_len(Ch); }
+  /// \return the capacity given to the constructor.
   size_t capacity() const noexcept { return cacs_chan_cap(Ch); }
 
   /// for (T V : Ch): receive until the channel is closed and empty.
@@ -318,9 +373,15 @@ public:
     channel *C = nullptr;
     std::optional<T> V;
   };
+  /// Receives the first item (waiting for it): input-iterator semantics.
+  /// Throws as recv() does.
   iterator begin() { return iterator(this); }
+  /// The iterator that the one from begin() equals once the channel is
+  /// closed and empty.
   iterator end() { return iterator(); }
 
+  /// \return the cacs_chan inside, for the C API (it holds T by value if T
+  /// is trivially copyable, else a T * per item).
   cacs_chan *native_handle() noexcept { return Ch; }
 
 private:

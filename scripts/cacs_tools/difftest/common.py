@@ -224,14 +224,15 @@ def _call(work, capture, item):
 BATCH = 32
 
 
-def parallel(jobs, work, items, summary):
+def parallel(jobs, work, items, summary, progress=None):
     """work(item, summary) -> (result, deferred) for each item, in `jobs`
     worker processes. Each item's log lines are printed together and in item
     order, and its counts merged into summary, so the output does not depend
     on jobs. deferred is a list of (function, args) run after each batch of
     BATCH items, one at a time, in this process (reductions, which use the
-    cores the workers leave idle meanwhile). Returns the results in item
-    order."""
+    cores the workers leave idle meanwhile). progress(done, total, item), if
+    given, is called as each item's result is taken, in item order. Returns
+    the results in item order."""
     items = list(items)
     results = []
     pool = None
@@ -251,6 +252,8 @@ def parallel(jobs, work, items, summary):
                 summary.merge(sub)
                 results.append(result)
                 deferred += more
+                if progress is not None:
+                    progress(len(results), len(items), batch[len(results) - 1 - b])
             for fn, fargs in deferred:
                 fn(*fargs)
     finally:
