@@ -7,6 +7,9 @@
       cacs variants (-O0/-O2, -fauto-preserve-none, a seeded random
       -fpreserve-none-list=, preserve_none attributes on random functions,
       -flto, and two TUs under full LTO) must print the same checksum.
+      --variants flags runs cacs's other flags instead, at -O1/-O3 too:
+      lists of globs over every function, -fpreserve-none-callee-saved=none
+      and -fcoroutine-migration, per TU and under -flto (programs.py).
       Failures are reduced with cvise and saved under
       test/Reliability/regressions/ (or DIR; XFAIL until fixed); the
       two-TU variant too, as a test that builds two TUs and links them.

@@ -118,7 +118,7 @@ def main():
 
     if args.list:
         for h in hz.HAZARDS:
-            print("%-22s %-16s %-50s %s" % (h.name, ",".join(h.archs), " ".join(h.flags), h.note))
+            print("%-22s %-16s %-50s %s" % (h.name, ",".join(h.archs), " ".join(h.flags + h.cacs), h.note))
         for c in hz.CONVS:
             print("conv %-6s %s" % (c, hz.CONV_DOC[c]))
         for side in hz.SIDES:

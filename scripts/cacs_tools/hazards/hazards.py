@@ -4,14 +4,15 @@ argument or that a caller relies on.
 
 Each row: name, the targets it applies to, the flags (given to every clang
 command of a cell: compile and link), program macros, environment for the
-run, and `refuse`: a regular expression that a cacs diagnostic for this
+run, flags for the cacs builds only (`cacs`: cacs's own flags, which
+stock clang does not know), and `refuse`: a regular expression that a cacs diagnostic for this
 hazard must match for a cell to count as `refused` (None: no diagnostic
 is expected; any cacs error is then a failure).
 docs/research/hazard-inventory.md records what each row found."""
 
 import collections
 
-Hazard = collections.namedtuple("Hazard", "name archs flags defines env refuse note")
+Hazard = collections.namedtuple("Hazard", "name archs flags defines env refuse note cacs")
 
 X86, A64 = "x86_64", "aarch64"
 BOTH = (X86, A64)
@@ -44,8 +45,8 @@ LARGE_NO_PIC = (r"error: preserve_none function '[^']*' may be bound lazily, and
                 r"address directly")
 
 
-def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note=""):
-    return Hazard(name, tuple(archs), list(flags), list(defines), dict(env), refuse, note)
+def _h(name, archs, flags=(), defines=(), env=(), refuse=None, note="", cacs=()):
+    return Hazard(name, tuple(archs), list(flags), list(defines), dict(env), refuse, note, list(cacs))
 
 
 HAZARDS = [
@@ -86,6 +87,16 @@ HAZARDS = [
     # TLS.
     _h("tls-gd", BOTH, ["-fPIC", "-ftls-model=global-dynamic"]),
     _h("tlsdesc", (X86,), ["-fPIC", "-ftls-model=global-dynamic", "-mtls-dialect=gnu2"]),
+    # Coroutine migration: every function under test reads and writes the
+    # thread-local hz_tl around its call of hz_seed; cacs turns each
+    # thread-local address into a call of a C-convention accessor
+    # (docs/tls-migration.md), from preserve_none functions too.
+    _h("migration", BOTH, cacs=["-fcoroutine-migration"],
+       note="thread-local addresses through accessor calls"),
+    _h("migration-tls-gd", BOTH, ["-fPIC", "-ftls-model=global-dynamic"],
+       cacs=["-fcoroutine-migration"], note="the accessors call __tls_get_addr / TLSDESC"),
+    _h("migration-tlsdesc", (X86,), ["-fPIC", "-ftls-model=global-dynamic", "-mtls-dialect=gnu2"],
+       cacs=["-fcoroutine-migration"]),
     # Reserved registers.
     _h("shadow-call-stack", (A64,), ["-fsanitize=shadow-call-stack", "-ffixed-x18"], ["HZ_SCS"]),
     # Sanitizers (this machine has their runtimes for x86-64 only).

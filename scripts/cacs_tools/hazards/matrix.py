@@ -161,7 +161,7 @@ class Matrix:
         cacs = self.tools.cacs_clang
         listed = self._conv_flags("list")
         base = (self.tools.arch_flags(arch) + hz.OPTS[opt] + hazard.flags + ["-w"]
-                + ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"] + self.extra)
+                + ["-D" + x for x in hazard.defines] + ["-DHZ_INDIRECT"] + hazard.cacs + self.extra)
         unit1, unit2 = (os.path.join(self.src, u) for u in ("unit1.c", "unit2.c"))
         exe = os.path.join(d, "prog")
         if side == "dlsym":
@@ -196,6 +196,8 @@ class Matrix:
                 base.append("-fuse-ld=lld")
         else:
             base += self._defines(hazard, conv) + self._conv_flags(conv) + self.extra
+            if not self.stock:
+                base += hazard.cacs
         exe = os.path.join(d, "prog")
         if conv != "shlib":
             return [[clang] + base + self._sources(hazard, conv) + ["-o", exe]], exe

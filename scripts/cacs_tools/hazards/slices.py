@@ -12,7 +12,7 @@ SHAPES = {"x86_64": ["int1", "int11", "int13", "fp9", "mixed40", "tail-int13"],
 
 # Rows where the shared library (lazily bound unless the row binds at load
 # time) is the point.
-LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan")
+LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan", "migration-tls-gd")
 
 
 # Rows that never failed (session 12's, docs/research/hazard-inventory.md):
@@ -39,7 +39,7 @@ def _wanted(group):
     # AArch64 under qemu: a few rows.
     if hazard in ("none", "stack-clash", "no-global-isel", "stack-protector"):
         return (conv, opt) in (("apn", "O2"), ("shlib", "O0"), ("list", "O0"))
-    if hazard in ("fast-isel", "kcfi", "shadow-call-stack"):
+    if hazard in ("fast-isel", "kcfi", "shadow-call-stack", "migration", "migration-tls-gd"):
         return (conv, opt) in (("attr", "O2"), ("list", "O2"))
     return False
 
