@@ -57,6 +57,7 @@ struct cacs__ptask {
   size_t timer_slot;
   uint64_t deadline;
   void *tsan_fiber;
+  void *asan_fake; // ASan: its fake stack while switched out (pool.c)
 };
 
 /// What a pool coroutine asks of its worker when it switches out: the
@@ -71,6 +72,11 @@ struct pool_worker {
   cacs_context home;   // the worker loop, while a coroutine runs
   cacs__ptask *cur;    // the running coroutine, NULL in the loop
   void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
+  // AddressSanitizer (pool.c): the loop's fake stack while a coroutine
+  // runs, and the worker thread's stack, learned on the first switch.
+  void *asan_fake;
+  const void *asan_lo;
+  size_t asan_size;
   void (*after)(void *); // CMD_PARK: run once switched out
   void *after_arg;
   cacs__ptask *handoff; // CMD_HANDOFF: to run next
