@@ -176,6 +176,7 @@ static int win(cacs__ptask *t) {
   if (!atomic_compare_exchange_strong_explicit(
           &t->token, &one, 0, memory_order_acq_rel, memory_order_relaxed))
     return 0;
+  ptsan_acquire(&t->token);
   if (t->timer_w)
     cacs__ptimer_cancel(t);
   t->wake_result = 0;
@@ -291,6 +292,7 @@ int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
     t->timer_w = w;
   }
   // Armed: a wake may come from now on (it synchronizes with this store).
+  ptsan_release(&t->token);
   atomic_store_explicit(&t->token, 1, memory_order_release);
   w->after = after;
   w->after_arg = arg;
