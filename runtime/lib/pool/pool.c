@@ -74,6 +74,44 @@ static inline void tsan_to(void *fiber) {
     __tsan_switch_to_fiber(fiber, 0);
 }
 
+// --- AddressSanitizer fibers ---------------------------------------------------
+// ASan keeps one stack per thread: its bounds are where a longjmp or a throw
+// (__asan_handle_no_return) clears stale redzones, and where reports find
+// frames. Every switch between a worker's loop and a coroutine is announced
+// (internal.h: weak references, so this serves ASan programs with libcacs
+// built without it). Unannounced, a longjmp in one coroutine clears the
+// span from its stack pointer to the worker's stack top: the redzones of
+// other coroutines' frames in between, whose overflows then go unreported
+// (test/pool/pool-asan.c). A coroutine's fake stack (use-after-return
+// detection) travels with it in `asan_fake` across workers; a finishing
+// coroutine passes NULL so ASan frees it. The worker's own bounds, which a
+// coroutine needs to switch home, are learned on each switch into a
+// coroutine (the bounds ASan hands back are those of the stack it left).
+
+static inline void asan_to_coro(pool_worker *w, cacs__ptask *t) {
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(
+        &w->asan_fake, t->stk->s.lo,
+        (size_t)((char *)t->stk->s.top - (char *)t->stk->s.lo));
+}
+
+static inline void asan_back_home(pool_worker *w) {
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(w->asan_fake, NULL, NULL);
+}
+
+// On the coroutine, once switched in: `w` is the worker it now runs on.
+static inline void asan_in_coro(pool_worker *w, cacs__ptask *t) {
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(t->asan_fake, &w->asan_lo, &w->asan_size);
+}
+
+static inline void asan_to_home(pool_worker *w, cacs__ptask *t, int dying) {
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(dying ? NULL : &t->asan_fake, w->asan_lo,
+                                   w->asan_size);
+}
+
 // --- queues and idle workers --------------------------------------------------
 
 // Wake one idle worker if there is one. Idle workers count themselves in
@@ -138,6 +176,7 @@ static int win(cacs__ptask *t) {
   if (!atomic_compare_exchange_strong_explicit(
           &t->token, &one, 0, memory_order_acq_rel, memory_order_relaxed))
     return 0;
+  ptsan_acquire(&t->token);
   if (t->timer_w)
     cacs__ptimer_cancel(t);
   t->wake_result = 0;
@@ -211,14 +250,17 @@ static void stack_put(pool_worker *w, pool_stack *s) {
 __attribute__((noinline)) static void switch_home(cacs__ptask *t,
                                                   pool_worker *w,
                                                   uint64_t cmd) {
+  asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
   cacs_switch(&t->ctx, &w->home, cmd);
+  asan_in_coro(cacs__pool_worker(), t);
   ptsan_acquire(t);
 }
 
 static void task_main(void *arg, uint64_t first) {
   (void)first;
   cacs__ptask *t = arg;
+  asan_in_coro(cacs__pool_worker(), t);
   ptsan_acquire(t);
   t->entry(t->arg);
   ptsan_release(t);
@@ -250,6 +292,7 @@ int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
     t->timer_w = w;
   }
   // Armed: a wake may come from now on (it synchronizes with this store).
+  ptsan_release(&t->token);
   atomic_store_explicit(&t->token, 1, memory_order_release);
   w->after = after;
   w->after_arg = arg;
@@ -323,8 +366,10 @@ static void run(pool_worker *w, cacs__ptask *t) {
   }
   w->cur = t;
   ptsan_acquire(t);
+  asan_to_coro(w, t);
   tsan_to(t->tsan_fiber);
   uint64_t cmd = cacs_switch(&w->home, &t->ctx, 0);
+  asan_back_home(w);
   w->cur = NULL;
   switch (cmd) {
   case CMD_YIELD:

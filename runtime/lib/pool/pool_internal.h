@@ -57,6 +57,7 @@ struct cacs__ptask {
   size_t timer_slot;
   uint64_t deadline;
   void *tsan_fiber;
+  void *asan_fake; // ASan: its fake stack while switched out (pool.c)
 };
 
 /// What a pool coroutine asks of its worker when it switches out: the
@@ -71,6 +72,11 @@ struct pool_worker {
   cacs_context home;   // the worker loop, while a coroutine runs
   cacs__ptask *cur;    // the running coroutine, NULL in the loop
   void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
+  // AddressSanitizer (pool.c): the loop's fake stack while a coroutine
+  // runs, and the worker thread's stack, learned on the first switch.
+  void *asan_fake;
+  const void *asan_lo;
+  size_t asan_size;
   void (*after)(void *); // CMD_PARK: run once switched out
   void *after_arg;
   cacs__ptask *handoff; // CMD_HANDOFF: to run next
@@ -123,16 +129,30 @@ CACS_HIDDEN uint64_t cacs__ptimer_next(pool_worker *w);
 /// Let `t`, parked and won (token taken), run once it has switched out.
 CACS_HIDDEN void cacs__ptask_vote(cacs__ptask *t);
 
-/// ThreadSanitizer: happens-before edges through the pool's queues, which
-/// TSan does not see when libcacs is built without it.
+/// ThreadSanitizer: the happens-before edges of the pool's hand-offs
+/// between workers (a park's token to its waker, a wake or yield to the
+/// resumed coroutine, through the deques and votes), which TSan does not
+/// see when libcacs is built without it. Built with TSan, libcacs leaves
+/// them to its atomics, which TSan then checks: a relaxed store where a
+/// release is needed is reported as a race (test/pool/pool-tsan-order.c).
+#if defined(__SANITIZE_THREAD__)
+#define CACS_POOL_TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CACS_POOL_TSAN_BUILD 1
+#endif
+#endif
+#ifndef CACS_POOL_TSAN_BUILD
+#define CACS_POOL_TSAN_BUILD 0
+#endif
 void __tsan_acquire(void *addr) __attribute__((weak));
 void __tsan_release(void *addr) __attribute__((weak));
 static inline void ptsan_release(void *a) {
-  if (__tsan_release)
+  if (!CACS_POOL_TSAN_BUILD && __tsan_release)
     __tsan_release(a);
 }
 static inline void ptsan_acquire(void *a) {
-  if (__tsan_acquire)
+  if (!CACS_POOL_TSAN_BUILD && __tsan_acquire)
     __tsan_acquire(a);
 }
 
