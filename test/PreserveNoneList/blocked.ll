@@ -7,16 +7,16 @@
 ; RUN:   | FileCheck %s --check-prefix=WARN -DLIST=%t/list.txt --implicit-check-not=warning:
 ; RUN: FileCheck %s < %t/out.ll
 
-; WARN-DAG: warning: function 'main' from preserve-none list '[[LIST]]' line 1 cannot be preserve_none: it is 'main'; left as is
-; WARN-DAG: warning: function 'va' from preserve-none list '[[LIST]]' line 2 cannot be preserve_none: it is variadic; left as is
-; WARN-DAG: warning: function 'bv' from preserve-none list '[[LIST]]' line 3 cannot be preserve_none: its parameter 2 is byval; left as is
-; WARN-DAG: warning: function 'ia' from preserve-none list '[[LIST]]' line 4 cannot be preserve_none: its parameter 1 is inalloca; left as is
-; WARN-DAG: warning: function 'pa' from preserve-none list '[[LIST]]' line 5 cannot be preserve_none: its parameter 1 is preallocated; left as is
-; WARN-DAG: warning: function 'isr' from preserve-none list '[[LIST]]' line 6 cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is
-; WARN-DAG: warning: function 'stdc' from preserve-none list '[[LIST]]' line 7 cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is
-; WARN-DAG: warning: function 'nk' from preserve-none list '[[LIST]]' line 8 cannot be preserve_none: it is naked; left as is
-; WARN-DAG: warning: function 'sw' from preserve-none list '[[LIST]]' line 11 cannot be preserve_none: its parameter 1 is swiftself; left as is
-; WARN-DAG: warning: function 'mt_caller' from preserve-none list '[[LIST]]' line 9 cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is
+; WARN-DAG: {{^}}warning: [[LIST]]:1:1: function 'main' listed here cannot be preserve_none: it is 'main'; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:2:1: function 'va' listed here cannot be preserve_none: it is variadic; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:3:1: function 'bv' listed here cannot be preserve_none: its parameter 2 is byval; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:4:1: function 'ia' listed here cannot be preserve_none: its parameter 1 is inalloca; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:5:1: function 'pa' listed here cannot be preserve_none: its parameter 1 is preallocated; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:6:1: function 'isr' listed here cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:7:1: function 'stdc' listed here cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:8:1: function 'nk' listed here cannot be preserve_none: it is naked; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:11:1: function 'sw' listed here cannot be preserve_none: its parameter 1 is swiftself; left as is{{$}}
+; WARN-DAG: {{^}}warning: [[LIST]]:9:1: function 'mt_caller' listed here cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is{{$}}
 
 ;--- list.txt
 fun:main

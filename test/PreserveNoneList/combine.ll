@@ -8,7 +8,7 @@
 ; RUN:   -S %t/in.ll -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=WARN -DP=%t
 ; RUN: FileCheck %s < %t/out.ll
 ; (Two entries match from_b; the diagnostic names one of them.)
-; WARN: warning: function 'from_b' from preserve-none list '[[P]]/b.txt' line {{[24]}} is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning)
+; WARN: {{^}}warning: [[P]]/b.txt:{{[24]}}:1: function 'from_b' listed here is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning){{$}}
 ;
 ; Entries that matched nothing are reported per TU only on request:
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/a.txt \

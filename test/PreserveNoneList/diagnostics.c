@@ -37,9 +37,9 @@
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
 // RUN:   -fpreserve-none-list-export-warning 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WARN -DP=%t --implicit-check-not=warning:
-// WARN-DAG: warning: function 'logf_like' from preserve-none list '[[P]]/good.list' line 3 cannot be preserve_none: it is variadic; left as is [-Wbackend-plugin]
-// WARN-DAG: warning: function 'main' from preserve-none list '[[P]]/good.list' line 4 cannot be preserve_none: it is 'main'; left as is [-Wbackend-plugin]
-// WARN-DAG: warning: function 'exported' from preserve-none list '[[P]]/good.list' line 1 is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning) [-Wbackend-plugin]
+// WARN-DAG: {{^}}[[P]]/good.list:3:1: warning: function 'logf_like' listed here cannot be preserve_none: it is variadic; left as is [-Wsource-mgr]{{$}}
+// WARN-DAG: {{^}}[[P]]/good.list:4:1: warning: function 'main' listed here cannot be preserve_none: it is 'main'; left as is [-Wsource-mgr]{{$}}
+// WARN-DAG: {{^}}[[P]]/good.list:1:1: warning: function 'exported' listed here is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning) [-Wsource-mgr]{{$}}
 //
 // Off by default, and with -fno-...; the last one wins:
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
@@ -57,8 +57,8 @@
 //
 // -Werror makes the warnings errors:
 // RUN: not %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list -Werror 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=WERROR
-// WERROR: error: function 'logf_like' {{.*}} [-Werror,-Wbackend-plugin]
+// RUN:   | FileCheck %s --check-prefix=WERROR -DP=%t
+// WERROR: {{^}}[[P]]/good.list:3:1: error: function 'logf_like' listed here cannot be preserve_none: it is variadic; left as is [-Werror,-Wsource-mgr]{{$}}
 //
 // An entry that matched nothing is quiet per TU (see lto.c for the link):
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list 2>&1 | FileCheck %s --check-prefix=QUIET

@@ -9,10 +9,10 @@
 ; RUN: not %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/bad-def.txt \
 ; RUN:   -cacs-preserve-none-list-export-warning=false \
 ; RUN:   -disable-output %t/def.ll 2>&1 | FileCheck %s --check-prefix=ERR -DLIST=%t/bad-def.txt
-; ERR: error: function 'caller' from preserve-none list '[[LIST]]' line 1 cannot be preserve_none: it makes a musttail call to 'callee', which is not preserve_none; it is externally visible, and other translation units compiled with the list would call it as preserve_none
+; ERR: {{^}}error: [[LIST]]:1:1: function 'caller' listed here cannot be preserve_none: it makes a musttail call to 'callee', which is not preserve_none; it is externally visible, and other translation units compiled with the list would call it as preserve_none{{$}}
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/bad.txt \
 ; RUN:   -S %t/in.ll 2>&1 | FileCheck %s --check-prefix=WARN -DLIST=%t/bad.txt
-; WARN: warning: function 'callee' from preserve-none list '[[LIST]]' line 1 cannot be preserve_none: 'caller' makes a musttail call to it and is not preserve_none; left as is
+; WARN: {{^}}warning: [[LIST]]:1:1: function 'callee' listed here cannot be preserve_none: 'caller' makes a musttail call to it and is not preserve_none; left as is{{$}}
 ; WARN: musttail call i32 @callee(i32 %x)
 ;
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/good.txt \

@@ -10,7 +10,7 @@
 ; RUN:   -cacs-preserve-none-list-export-warning=false -S %t/coro.ll -o %t/out.ll 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=WARN -DLIST=%t/list.txt --implicit-check-not=warning:
 ; RUN: FileCheck %s < %t/out.ll
-; WARN: warning: function 'step_ext' matched by preserve-none list '[[LIST]]' line 4 is left as is: 'src:' entries restrict only functions with internal linkage, and it is externally visible; list it in a section without 'src:'
+; WARN: {{^}}warning: [[LIST]]:4:1: function 'step_ext' matched here is left as is: 'src:' entries restrict only functions with internal linkage, and it is externally visible; list it in a section without 'src:'{{$}}
 ;
 ; The same functions in another file are not listed:
 ; RUN: sed 's/coro\.c/other.c/g; s/sched\.h/other.h/' %t/coro.ll > %t/other.ll

@@ -10,7 +10,7 @@
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt_cacs -passes=preserve-none-list -cacs-preserve-none-list=%t/list.txt \
 ; RUN:   -S %t/in.ll 2>&1 | FileCheck %s -DLIST=%t/list.txt --implicit-check-not=preserve_nonecc
-; CHECK: warning: function 'hook' from preserve-none list '[[LIST]]' line 2 cannot be preserve_none: it is a weak definition, which another may replace at link time; left as is
+; CHECK: {{^}}warning: [[LIST]]:2:1: function 'hook' listed here cannot be preserve_none: it is a weak definition, which another may replace at link time; left as is{{$}}
 ; CHECK: declare extern_weak void @maybe()
 ; CHECK: icmp ne ptr @maybe, null
 ; CHECK: call void @maybe()

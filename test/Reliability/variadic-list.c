@@ -11,7 +11,7 @@
 // RUN: %clang -O2 -flto -fpreserve-none-list=%t.list -fauto-preserve-none %s -o %t3 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: %t3 | FileCheck %s
 // RUN: %clang -O0 -S -emit-llvm -fpreserve-none-list=%t.list -fauto-preserve-none %s -o - 2>/dev/null | FileCheck %s --check-prefix=IR
-// WARN: warning: function 'vsum' from preserve-none list '{{.*}}' line 1 cannot be preserve_none: it is variadic; left as is
+// WARN: {{^}}{{.*}}.list:1:1: warning: function 'vsum' listed here cannot be preserve_none: it is variadic; left as is [-Wsource-mgr]{{$}}
 // CHECK: 6 18
 // IR-DAG: define internal preserve_nonecc i64 @leaf(
 // IR-DAG: define internal i64 @vsum(i32 noundef %{{[0-9a-z]+}}, ...)

@@ -53,9 +53,10 @@
 // `<name>.cacs_c_entry`.
 //
 // Diagnostics (LLVMContext::diagnose; clang prints them in its format). A
-// problem at a place in a list file is reported there (emitListProblem:
-// `list:2:5: error: ...` under clang, the location leading the message
-// elsewhere); one about the file as a whole names it in the message:
+// problem at a place in a list file, and one of a function an entry lists
+// (at that entry), is reported there (emitListProblem: `list:2:5: error:
+// ...` under clang, the location leading the message elsewhere); one about
+// the file as a whole names it in the message:
 //   error   a list file is missing, unreadable, a directory, empty, not text
 //           (a control character such as NUL, or a CR not ending a line) or
 //           malformed (at SpecialCaseList's line), or has an entry
@@ -204,8 +205,15 @@ private:
   void noteSeen(StringRef Mangled);
   std::optional<Hit> match(Function &F);
   bool listsAlias(const GlobalAlias &A);
-  std::string where(const Hit &H) const {
-    return ("'" + H.G->File->Path + "' line " + Twine(H.Line)).str();
+  /// Reports a problem of a listed function at the entry that lists it
+  /// (emitListProblem: `list:3:1: warning: ...` under clang).
+  void diagnoseEntry(const Hit &H, DiagnosticSeverity S,
+                     const Twine &Message) const {
+    const ListFile &L = *H.G->File;
+    emitListProblem(
+        Ctx, S,
+        {L.Path, H.Line, listColumn(L.Lines[H.Line - 1]), Message.str()},
+        L.Text);
   }
   Function *getOrCreateThunk(Function &F);
   Function *getOrCreateAliasEntry(Function &F);
@@ -286,14 +294,12 @@ std::optional<ListApplier::Hit> ListApplier::match(Function &F) {
       Hit H{&G, FunLine ? FunLine : SrcLine, SrcFile};
       if (!F.hasLocalLinkage()) {
         if (P == PreserveNoneListPass::Phase::PerTU)
-          emit(Ctx, DS_Warning,
-               "function '" + F.getName() +
-                   "' matched by preserve-none "
-                   "list " +
-                   where(H) +
-                   " is left as is: 'src:' entries "
-                   "restrict only functions with internal linkage, and it is "
-                   "externally visible; list it in a section without 'src:'");
+          diagnoseEntry(
+              H, DS_Warning,
+              "function '" + F.getName() +
+                  "' matched here is left as is: 'src:' entries "
+                  "restrict only functions with internal linkage, and it is "
+                  "externally visible; list it in a section without 'src:'");
         continue;
       }
       if (!Result)
@@ -470,10 +476,10 @@ void ListApplier::decide() {
       continue;
     // Said per TU; the full-LTO link would repeat it for every module.
     if (P == PreserveNoneListPass::Phase::PerTU)
-      emit(Ctx, DS_Warning,
-           "function '" + F->getName() + "' from preserve-none list " +
-               where(H) + " cannot be preserve_none: " + E.Detail +
-               "; left as is");
+      diagnoseEntry(H, DS_Warning,
+                    "function '" + F->getName() +
+                        "' listed here cannot be preserve_none: " + E.Detail +
+                        "; left as is");
     Blocked.insert(F);
   }
   for (auto &[F, H] : Listed) {
@@ -499,11 +505,11 @@ void ListApplier::decide() {
     // still reach this one.
     if (!F->isDeclaration() && F->isInterposable()) {
       if (P == PreserveNoneListPass::Phase::PerTU)
-        emit(Ctx, DS_Warning,
-             "function '" + F->getName() + "' from preserve-none list " +
-                 where(H) +
-                 " cannot be preserve_none: it is a weak definition, which "
-                 "another may replace at link time; left as is");
+        diagnoseEntry(H, DS_Warning,
+                      "function '" + F->getName() +
+                          "' listed here cannot be preserve_none: it is a "
+                          "weak definition, which "
+                          "another may replace at link time; left as is");
       Blocked.insert(F);
     }
   }
@@ -553,16 +559,17 @@ void ListApplier::blockMustTailMismatches() {
       // A declaration left as is is called by its plain name, a C entry
       // wherever it is defined.
       if (Victim->hasLocalLinkage() || Victim->isDeclaration())
-        emit(Ctx, DS_Warning,
-             "function '" + Victim->getName() + "' from preserve-none list " +
-                 where(H) + " cannot be preserve_none: " + Why +
-                 "; left as is");
+        diagnoseEntry(H, DS_Warning,
+                      "function '" + Victim->getName() +
+                          "' listed here cannot be preserve_none: " + Why +
+                          "; left as is");
       else
-        emit(Ctx, DS_Error,
-             "function '" + Victim->getName() + "' from preserve-none list " +
-                 where(H) + " cannot be preserve_none: " + Why +
-                 "; it is externally visible, and other translation units "
-                 "compiled with the list would call it as preserve_none");
+        diagnoseEntry(
+            H, DS_Error,
+            "function '" + Victim->getName() +
+                "' listed here cannot be preserve_none: " + Why +
+                "; it is externally visible, and other translation units "
+                "compiled with the list would call it as preserve_none");
       Blocked.insert(Victim);
       Changed = true;
     }
@@ -636,10 +643,12 @@ void ListApplier::applyToDeclaration(Function &F) {
 void ListApplier::applyToDefinition(Function &F, const Hit &H) {
   if (P == PreserveNoneListPass::Phase::PerTU &&
       preserveNoneListExportWarning())
-    emit(Ctx, DS_Warning,
-         "function '" + F.getName() + "' from preserve-none list " + where(H) +
-             " is exported: code compiled without the list will call it "
-             "through its C entry (-fpreserve-none-list-export-warning)");
+    diagnoseEntry(
+        H, DS_Warning,
+        "function '" + F.getName() +
+            "' listed here is exported: code compiled without the list will "
+            "call it "
+            "through its C entry (-fpreserve-none-list-export-warning)");
   std::string Plain = F.getName().str();
   GlobalValue::LinkageTypes Linkage = F.getLinkage();
   GlobalValue::VisibilityTypes Visibility = F.getVisibility();
@@ -731,11 +740,11 @@ bool ListApplier::redirectAddressUses(Function &F, const Hit &H) {
   if (F.hasExternalWeakLinkage()) {
     // `if (&f) f();` must still see a null address when f is missing; a
     // thunk never is null.
-    emit(Ctx, DS_Error,
-         "the address of weak function '" + F.getName() +
-             "' from preserve-none list " + where(H) +
-             " is taken: its C-entry thunk could not be null when the "
-             "function is missing; do not list it, or define it");
+    diagnoseEntry(H, DS_Error,
+                  "the address of weak function '" + F.getName() +
+                      "' listed here is taken: its C-entry thunk could not be "
+                      "null when the "
+                      "function is missing; do not list it, or define it");
     return false;
   }
   Function *Thunk = getOrCreateThunk(F);

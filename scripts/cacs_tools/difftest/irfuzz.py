@@ -337,7 +337,8 @@ def stress_module(seed, tools):
     return ir
 
 
-LIST_REFUSAL = re.compile(r"error: function '[^']+' from preserve-none list '[^']+' line \d+ cannot be preserve_none")
+# opt puts the list entry's location first: error: <list>:<line>:<col>: ...
+LIST_REFUSAL = re.compile(r"error: .*:\d+:\d+: function '[^']+' listed here cannot be preserve_none")
 CRASH = re.compile(r"PLEASE submit|Stack dump|LLVM ERROR|Assertion")
 
 
