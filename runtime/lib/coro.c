@@ -116,7 +116,7 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   memset(c, 0, offsetof(cacs_coro, stack));
   memset((char *)c + offsetof(cacs_coro, stack) + sizeof(cacs_stack), 0,
          size - offsetof(cacs_coro, stack) - sizeof(cacs_stack));
-  c->cold_ = with_cold ? (struct cacs__coro_cold *)(c + 1) : NULL;
+  c->has_cold = (unsigned char)with_cold; // the side block is at c + 1
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
