@@ -229,6 +229,9 @@ CACS_HIDDEN void cacs__inbox_after_fork(void);
 
 // In yield_<arch>.S: resume the coroutine whose saved sp this is.
 __attribute__((noreturn)) void cacs__coro_resume(void *sp);
+// In yield_<arch>.S: a fresh shared-stack coroutine's start (coro.c); calls
+// the running coroutine's entry, then cacs_exit. Not called from C.
+void cacs__shared_start(void);
 
 #if !CACS_HAS_PRESERVE_NONE
 #error "libcacs must be built by a compiler with preserve_none (clang >= 19)"

@@ -30,6 +30,8 @@ cacs_coro cacs__idle = {.next = &cacs__idle, .prev = &cacs__idle};
 // coro_layout.h; keep the two in step.
 _Static_assert(offsetof(cacs_coro, sp) == CACS_CORO_SP, "coro_layout.h");
 _Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, entry) == CACS_CORO_ENTRY, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, arg) == CACS_CORO_ARG, "coro_layout.h");
 // cold(): a coroutine's side block follows its control block.
 _Static_assert(offsetof(sched, main_cold) ==
                    offsetof(sched, main) + sizeof(cacs_coro),
