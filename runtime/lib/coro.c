@@ -162,9 +162,10 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
 }
 
 // --- The live handles -----------------------------------------------------
-// Linear probing on the pointer, at most half full; deletion shifts the
-// entries after the hole back (no tombstones). One probe or two per create,
-// join and detach.
+// Linear probing on the pointer, at most three quarters full (8 bytes a
+// slot: 11 to 21 B per coroutine, where half full took 16 to 32); deletion
+// shifts the entries after the hole back (no tombstones). A few probes per
+// create, join and detach, none on a switch.
 
 static size_t live_hash(const cacs_coro *c, size_t mask) {
   return (size_t)(((uintptr_t)c >> 6) * 0x9E3779B97F4A7C15ull >> 20) & mask;
@@ -179,7 +180,7 @@ static size_t live_find(const cacs_coro *c) {
 
 // Room for one more handle; -1 (errno ENOMEM) if there is none.
 static int live_reserve(void) {
-  if (2 * (S.live_n + 1) > S.live_cap) {
+  if (4 * (S.live_n + 1) > 3 * S.live_cap) {
     size_t cap = S.live_cap ? 2 * S.live_cap : 64;
     cacs_coro **old = S.live, **t = (cacs_coro **)calloc(cap, sizeof *t);
     if (!t) {
