@@ -122,8 +122,9 @@ void cacs_stack_install_overflow_handler(void);
 //
 // A coroutine created with CACS_STACK_SHARED has no stack of its own: it runs
 // on its thread's shared execution stack of that size (one per size, made
-// on first use, guarded like any stack), and only its control block and a
-// saved copy of the part of the stack it used live with it. When another
+// on first use, guarded like any stack; below 4 GiB, or creation fails with
+// ENOMEM), and only its control block and a saved copy of the part of the
+// stack it used live with it. When another
 // coroutine of the same shared stack is resumed, the resident one's used
 // part (from its saved stack pointer to the top) is copied to a private
 // buffer, and the resumed one's copy is put back, at the same addresses; a
