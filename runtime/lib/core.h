@@ -57,17 +57,24 @@ struct cacs_coro {
   unsigned char state; // enum coro_state
   // Freed when it finishes, without a join (cacs_detach).
   unsigned char detached;
+  // Its side block follows it (c + 1): cold(c). A flag, not a pointer, to
+  // keep the block of millions of shared-stack coroutines small.
+  unsigned char has_cold;
   int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
-  size_t timer_slot;   // 1 + index in the timer heap; 0: no timer armed
+  // 1 + index in the timer heap; 0: no timer armed. 32 bits: the heap
+  // holds at most one entry per coroutine, and 2^32 control blocks do not
+  // fit in any address space this runs in.
+  uint32_t timer_slot;
   uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
   cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
-  struct cacs__coro_cold *cold_; // NULL unless needed: cold(c)
 };
 
 /// The side block of `c`: present for every coroutine while a tool is on
-/// (tools_always()), and for one with CACS_CORO_SAVE_FPENV.
+/// (tools_always()), and for one with CACS_CORO_SAVE_FPENV; right after
+/// the control block (coro.c; main's: sched.main_cold, which follows
+/// sched.main, sched.c asserts).
 static inline struct cacs__coro_cold *cold(const cacs_coro *c) {
-  return c->cold_;
+  return c->has_cold ? (struct cacs__coro_cold *)(c + 1) : NULL;
 }
 
 // Cross-thread wake-ups posted to a thread (sched.h). Other threads touch
@@ -99,7 +106,7 @@ typedef struct sched {
   size_t shared_users; // coroutines on shared stacks (they need S.slow)
   uint32_t shared_fpenv[2];
   cacs_coro main;
-  struct cacs__coro_cold main_cold; // main's side block, always there
+  struct cacs__coro_cold main_cold; // main's side block, always: cold()
   // Waiting (see "Waiting" below).
   cacs_coro *service; // expires timers, polls I/O; NULL until needed
   cacs_coro **timers; // min-heap on deadline
@@ -222,6 +229,9 @@ CACS_HIDDEN void cacs__inbox_after_fork(void);
 
 // In yield_<arch>.S: resume the coroutine whose saved sp this is.
 __attribute__((noreturn)) void cacs__coro_resume(void *sp);
+// In yield_<arch>.S: a fresh shared-stack coroutine's start (coro.c); calls
+// the running coroutine's entry, then cacs_exit. Not called from C.
+void cacs__shared_start(void);
 
 #if !CACS_HAS_PRESERVE_NONE
 #error "libcacs must be built by a compiler with preserve_none (clang >= 19)"

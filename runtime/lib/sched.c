@@ -30,6 +30,12 @@ cacs_coro cacs__idle = {.next = &cacs__idle, .prev = &cacs__idle};
 // coro_layout.h; keep the two in step.
 _Static_assert(offsetof(cacs_coro, sp) == CACS_CORO_SP, "coro_layout.h");
 _Static_assert(offsetof(cacs_coro, next) == CACS_CORO_NEXT, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, entry) == CACS_CORO_ENTRY, "coro_layout.h");
+_Static_assert(offsetof(cacs_coro, arg) == CACS_CORO_ARG, "coro_layout.h");
+// cold(): a coroutine's side block follows its control block.
+_Static_assert(offsetof(sched, main_cold) ==
+                   offsetof(sched, main) + sizeof(cacs_coro),
+               "main's side block must follow it");
 _Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
                "coro_layout.h");
 _Static_assert(offsetof(sched, slow) == CACS_SCHED_SLOW, "coro_layout.h");
@@ -42,7 +48,7 @@ CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle};
 
 void cacs__sched_init(void) {
   S.main.next = S.main.prev = &S.main;
-  S.main.cold_ = &S.main_cold;
+  S.main.has_cold = 1; // S.main_cold, right after it (asserted above)
   S.unsafe_sp_slot = cacs__unsafe_sp_slot();
   if (cacs__tsan_on())
     S.main_cold.tsan_fiber = S.main_cold.tsan_resume =

@@ -650,6 +650,12 @@ static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
                           unsigned flags) {
   if (size == 0)
     size = CACS_STACK_DEFAULT_SIZE;
+  // The saved copy's capacity is 32 bits (cacs_stack.save_cap): a shared
+  // stack of 4 GiB or more fails as a size no mapping can hold does.
+  if (size > UINT32_MAX - page_size) {
+    errno = ENOMEM;
+    return NULL;
+  }
   if (!T.switcher &&
       !(T.switcher = (cacs_stack *)cacs_stack_alloc(
             0, sizeof(cacs_stack), CACS_STACK_NORANDOM)))
@@ -715,7 +721,7 @@ static void shared_save(cacs__shstack *sh, cacs_stack *d, void *sp) {
     if (!b)
       cacs__fatal("cacs: out of memory saving a shared-stack coroutine\n");
     d->save = b;
-    d->save_cap = len;
+    d->save_cap = (uint32_t)len; // < 4 GiB: shared_alloc
   }
   // Below the stack pointers memcheck saw, the whole-stack copy reads
   // memory it holds as no-access; nothing there is used.

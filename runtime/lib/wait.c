@@ -25,7 +25,7 @@ CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
 
 static void heap_place(size_t i, cacs_coro *c) {
   S.timers[i] = c;
-  c->timer_slot = i + 1;
+  c->timer_slot = (uint32_t)(i + 1); // < 2^32: core.h
 }
 
 static void heap_up(size_t i) {
@@ -80,7 +80,7 @@ static void timer_disarm(cacs_coro *c) {
   if (last == c)
     return;
   S.timers[i] = last;
-  last->timer_slot = i + 1;
+  last->timer_slot = (uint32_t)(i + 1);
   if (i > 0 && S.timers[(i - 1) / 2]->deadline > last->deadline)
     heap_up(i);
   else

@@ -117,5 +117,30 @@ cacs__coro_resume:
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
+// Where a fresh shared-stack coroutine starts (coro.c: its first frames are
+// one image for all, {x29 0, x30 this}, right below the shared stack's
+// top). Entered by the resume's `ret` with sp at that top; the coroutine is
+// the running one. It calls entry(arg), then cacs_exit, with no frame of
+// its own: what the coroutine saves at each switch-out is its entry's
+// frames (cacs__trampoline and coro_main took 32 bytes more of every saved
+// copy). Reached by `ret` only: no BTI landing pad. Not with a tool on:
+// coro_main's ASan annotation is needed then (coro.c).
+        .p2align 2
+        .globl  cacs__shared_start
+        .hidden cacs__shared_start
+        .type   cacs__shared_start,%function
+cacs__shared_start:
+        .cfi_startproc
+        .cfi_undefined x30
+        TLS_SETUP
+        ldr     x9, SCHED(CACS_SCHED_CURRENT)
+        ldr     x0, [x9, #CACS_CORO_ARG]
+        ldr     x10, [x9, #CACS_CORO_ENTRY]
+        blr     x10
+        bl      cacs_exit
+        brk     #1
+        .cfi_endproc
+        .size   cacs__shared_start, .-cacs__shared_start
+
         ENTRY_NOTES
 #endif // __aarch64__

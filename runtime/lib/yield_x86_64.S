@@ -165,6 +165,31 @@ cacs__coro_resume:
         .cfi_endproc
         .size   cacs__coro_resume, .-cacs__coro_resume
 
+// Where a fresh shared-stack coroutine starts (coro.c: its first frames are
+// one image for all, {rbp 0, this}, right below the shared stack's top).
+// Entered by the resume's jump with rsp at that top, 16-byte aligned; the
+// coroutine is the running one. It calls entry(arg), then cacs_exit, with
+// no frame of its own: what the coroutine saves at each switch-out is its
+// entry's frames and one return address (cacs__trampoline and coro_main
+// took 32 bytes more of every saved copy). Not with a tool on: coro_main's
+// ASan annotation is needed then (coro.c).
+        .p2align 4
+        .globl  cacs__shared_start
+        .hidden cacs__shared_start
+        .type   cacs__shared_start,@function
+cacs__shared_start:
+        .cfi_startproc
+        .cfi_undefined %rip
+        ENTRY_LANDING
+        TLS_SETUP
+        movq    SCHED(CACS_SCHED_CURRENT), %rax
+        movq    CACS_CORO_ARG(%rax), %rdi
+        callq   *CACS_CORO_ENTRY(%rax)
+        callq   cacs_exit@PLT
+        ud2
+        .cfi_endproc
+        .size   cacs__shared_start, .-cacs__shared_start
+
 // cacs_yield under its public name, for default-convention callers (gcc,
 // stock clang without cacs's binding in coro.h): saves the callee-saved
 // registers preserve_none clobbers (cacs__yield_pn keeps rbp) and leaves by

@@ -66,15 +66,26 @@ typedef struct cacs_stack {
   void *lo;          ///< lowest usable address (just above the guard)
   void *top;         ///< initial stack pointer (16-byte aligned)
   unsigned flags;    ///< cacs_stack_flags
-  unsigned vg_id;    ///< valgrind stack id
+  // The members in unions below are the ones of a stack of its own (left)
+  // and of a CACS_STACK_SHARED coroutine's descriptor (right), which has
+  // no stack to register: millions of such descriptors are held at once.
+  __extension__ union {
+    unsigned vg_id;    ///< valgrind stack id
+    uint32_t save_cap; ///< CACS_STACK_SHARED: bytes allocated at `save`
+                       ///< (0: `save` is a fresh one's shared image)
+  };
   uint64_t owner_id; ///< shown in the overflow message
   char owner[40];    ///< shown in the overflow message
-  struct cacs_stack *reg_next, *reg_prev; ///< per-thread live-stack list
+  __extension__ union {
+    struct cacs_stack *reg_next; ///< per-thread live-stack list
+    void *save; ///< CACS_STACK_SHARED: its frames while switched out
+  };
+  __extension__ union {
+    struct cacs_stack *reg_prev;
+    size_t save_len; ///< CACS_STACK_SHARED: bytes in `save`
+  };
   void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
               ///< CACS_STACK_SHARED: the shared stack it runs on
-  void *save; ///< CACS_STACK_SHARED: its frames while switched out
-  size_t save_len, save_cap; ///< bytes in `save`, bytes allocated (0:
-                             ///< `save` is a fresh one's shared image)
 } cacs_stack;
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
@@ -111,8 +122,9 @@ void cacs_stack_install_overflow_handler(void);
 //
 // A coroutine created with CACS_STACK_SHARED has no stack of its own: it runs
 // on its thread's shared execution stack of that size (one per size, made
-// on first use, guarded like any stack), and only its control block and a
-// saved copy of the part of the stack it used live with it. When another
+// on first use, guarded like any stack; below 4 GiB, or creation fails with
+// ENOMEM), and only its control block and a saved copy of the part of the
+// stack it used live with it. When another
 // coroutine of the same shared stack is resumed, the resident one's used
 // part (from its saved stack pointer to the top) is copied to a private
 // buffer, and the resumed one's copy is put back, at the same addresses; a
