@@ -21,6 +21,7 @@ bench/results/locks/quick/). Exits non-zero if a binary failed.
 import argparse
 import datetime
 import json
+import resource
 import os
 import re
 import statistics
@@ -68,6 +69,9 @@ def run(path, variant, workers, tasks, cs, writers, window, limit=None):
     if cl is None:
         return {"status": "SKIPPED (%d CPUs)" % len(os.sched_getaffinity(0))}
     cmd = ["taskset", "-c", cl] + cmd
+    # The process's CPU time (all its threads, set-up included): RUSAGE_CHILDREN
+    # grows by exactly this child's once it has been waited for.
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120 + window / 1e3 * 4)
     except subprocess.TimeoutExpired:
@@ -77,7 +81,10 @@ def run(path, variant, workers, tasks, cs, writers, window, limit=None):
         return {"status": "FAILED (exit %d: %s)" % (p.returncode, p.stderr.strip()[-200:]),
                 "cmd": cmd}
     kv = dict(x.split("=", 1) for x in m.group(1).split())
-    return {"status": "ok", "mops": float(kv["mops"]), "ops": int(kv["ops"]), "cmd": cmd}
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    return {"status": "ok", "mops": float(kv["mops"]), "ops": int(kv["ops"]),
+            "cpu_s": cpu, "cmd": cmd}
 
 
 def main():
@@ -144,6 +151,11 @@ def main():
                     rc = 1
             else:
                 m = [r["mops"] for r in rs]
+                # Iterations per CPU-second: what the lock costs in work, which
+                # a loaded machine's share of CPU does not change.
+                pc = [r["ops"] / r["cpu_s"] / 1e6 for r in rs if r["cpu_s"] > 0]
+                if pc:
+                    rec["mops_per_cpu_s"] = statistics.median(pc)
                 rec.update(status="ok", mops_median=statistics.median(m),
                            mops_min=min(m), mops_max=max(m), mops_runs=m,
                            cmd=" ".join(os.path.relpath(x, ROOT) if x.startswith(ROOT) else x
@@ -209,6 +221,23 @@ def write(out, recs, a, reps, window, tasks, loads):
                        if o and o["status"] == "ok" and o["mops_median"] > 0 else "-")
         ratios.append("| %d | %s | %g ns | %s |" % (
             w, "rw %g %%" % wr if isrw else "mutex", cs, " | ".join(row)))
+    if any("mops_per_cpu_s" in r for r in recs):
+        L.append("\nThe same runs per CPU-second: iterations finished in the window over "
+                 "the process's CPU time (all its threads, its set-up and tear-down "
+                 "included; median of the runs), in millions. Less dependent on the "
+                 "machine's load than the wall-clock figure, since it counts only the "
+                 "CPU each runtime got:\n")
+        L.append("| workers | lock | critical section | " + " | ".join(labels) + " |")
+        L.append("|---|---|---|" + "---|" * len(labels))
+        for (w, isrw, wr, cs) in keys:
+            wrv = wr if isrw else None
+            def pcell(r):
+                if r is None or r.get("status") != "ok" or "mops_per_cpu_s" not in r:
+                    return "-"
+                return "%.4f" % r["mops_per_cpu_s"]
+            L.append("| %d | %s | %g ns | %s |" % (
+                w, "rw, %g %% writers" % wr if isrw else "mutex", cs,
+                " | ".join(pcell(get.get((l, w, cs, wrv))) for l in labels)))
     if ratios:
         L.append("\nCES throughput over each other lock (above 1: CES faster):\n")
         L.append("| workers | lock | critical section | dispatch | Boost.Fiber | Go | pthread |")
