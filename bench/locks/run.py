@@ -172,7 +172,9 @@ def main():
 def write(out, recs, a, reps, window, tasks, loads):
     os.makedirs(out, exist_ok=True)
     date = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
-    argv = "bench/locks/run.py " + " ".join(sys.argv[1:])
+    # Paths inside the tree are written relative to it (scripts/bench passes
+    # an absolute --build).
+    argv = ("bench/locks/run.py " + " ".join(sys.argv[1:])).replace(ROOT + os.sep, "")
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"command": argv, "date": date, "loadavg": loads, "reps": reps,
                    "window_ms": window, "tasks": tasks, "results": recs}, f, indent=1)

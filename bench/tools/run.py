@@ -787,8 +787,10 @@ def skynet_runs(bdir, n, rounds):
 
 
 def write_skynet(out, recs, quick):
+    # Paths inside the tree are written relative to it, as in the other reports.
     with open(os.path.join(out, "skynet.json"), "w") as f:
-        json.dump({"loadavg": os.getloadavg(), "quick": quick, "results": recs}, f, indent=1)
+        f.write(json.dumps({"loadavg": os.getloadavg(), "quick": quick, "results": recs},
+                           indent=1).replace(ROOT + os.sep, ""))
     L = ["# skynet (bench/skynet)%s\n" % (" (quick: tiny, meaningless)" if quick else ""),
          "Load average at the end: %.1f %.1f %.1f. CPU = the process's CPU time (all "
          "threads), wall = wall-clock; medians of interleaved runs.\n" % os.getloadavg(),
@@ -802,7 +804,7 @@ def write_skynet(out, recs, quick):
             r["workers"], r.get("variant", r["binary"]), r["cpu_ms_median"],
             r["wall_ms_median"], r["cpu_ns_per_coroutine"], r.get("command", "")))
     with open(os.path.join(out, "skynet.md"), "w") as f:
-        f.write("\n".join(L) + "\n")
+        f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
 
 
 def main():
