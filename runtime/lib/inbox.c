@@ -8,6 +8,7 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "waitq.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -68,15 +69,7 @@ int cacs__poll_wake_fd(void) {
 }
 
 static void inbox_unlink(struct cacs__inbox *in, cacs__xwait *x) {
-  if (x->prev)
-    x->prev->next = x->next;
-  else
-    in->head = x->next;
-  if (x->next)
-    x->next->prev = x->prev;
-  else
-    in->tail = x->prev;
-  x->next = x->prev = NULL;
+  CACS__WAITQ_REMOVE(in, x);
   x->queued = 0;
 }
 
@@ -156,13 +149,7 @@ void cacs__xwake(cacs__xwait *x) {
   pthread_mutex_lock(&in->lock);
   if (!x->queued) {
     x->queued = 1;
-    x->next = NULL;
-    x->prev = in->tail;
-    if (in->tail)
-      in->tail->next = x;
-    else
-      in->head = x;
-    in->tail = x;
+    CACS__WAITQ_PUSH(in, x);
   }
   __atomic_store_n(&in->pending, 1, __ATOMIC_RELEASE);
   if (!in->signalled) { // one write per batch

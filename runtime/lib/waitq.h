@@ -1,9 +1,9 @@
 //===- lib/waitq.h - Intrusive FIFO of waiter records ------------*- C -*-===//
 //
 // The waiter queues of sync.c (one thread) and pool/pool_sync.c (the pool)
-// hold records of different types on the waiters' stacks; both are a
-// {head, tail} pair over records with `next` and `prev` links. The
-// operations, once, as macros over any such pair.
+// and the cross-thread inbox (inbox.c) hold records of different types;
+// each is a {head, tail} pair over records with `next` and `prev` links.
+// The operations, once, as macros over any such pair.
 //
 //===----------------------------------------------------------------------===//
 
