@@ -29,6 +29,7 @@
 
 #define _GNU_SOURCE 1
 #include "cacs/pool_sync.h"
+#include "../sched.h"
 #include "../waitq.h"
 #include "pool_park.h"
 
@@ -110,20 +111,10 @@ static inline int ret(int e) {
   return __builtin_expect(e != 0, 0) ? fail(e) : 0;
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-// CLOCK_MONOTONIC deadline for a positive timeout; 0 for none.
+// The deadline for a timeout (0: none, for a negative one), on the clock
+// and with the saturation every deadline of libcacs uses (sched.h).
 static uint64_t deadline_of(int64_t timeout_us) {
-  if (timeout_us < 0)
-    return 0;
-  uint64_t now = now_ns(), d = (uint64_t)timeout_us;
-  if (d > (UINT64_MAX - now) / 1000)
-    return UINT64_MAX;
-  return now + d * 1000;
+  return timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__now_ns(), timeout_us);
 }
 
 // A plain thread's identity as an owner: the address of a thread-local
