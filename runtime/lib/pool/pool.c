@@ -25,14 +25,13 @@
 #include "pool_internal.h"
 
 #include "../sched.h"
+#include "futex.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,19 +51,11 @@ __attribute__((noinline)) static void set_errno(int e) { errno = e; }
 // --- futex -------------------------------------------------------------------
 
 static void futex_wait(_Atomic uint32_t *a, uint32_t v, uint64_t deadline) {
-  struct timespec ts, *tp = NULL;
-  if (deadline) {
-    ts.tv_sec = (time_t)(deadline / 1000000000u);
-    ts.tv_nsec = (long)(deadline % 1000000000u);
-    tp = &ts;
-  }
-  // FUTEX_WAIT_BITSET: an absolute CLOCK_MONOTONIC deadline.
-  syscall(SYS_futex, (uint32_t *)a, FUTEX_WAIT_BITSET_PRIVATE, v, tp, NULL,
-          FUTEX_BITSET_MATCH_ANY);
+  cacs__futex_wait((uint32_t *)a, v, deadline);
 }
 
 static void futex_wake(_Atomic uint32_t *a, int n) {
-  syscall(SYS_futex, (uint32_t *)a, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+  cacs__futex_wake((uint32_t *)a, n);
 }
 
 // --- ThreadSanitizer fibers ---------------------------------------------------

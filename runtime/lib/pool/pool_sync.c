@@ -31,15 +31,14 @@
 #include "cacs/pool_sync.h"
 #include "../sched.h"
 #include "../waitq.h"
+#include "futex.h"
 #include "pool_park.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,11 +153,6 @@ static void w_init(waiter *w, cacs__ptask *task, int64_t timeout_us) {
 
 // --- serving ---------------------------------------------------------------
 
-static long futex(uint32_t *addr, int op, uint32_t val,
-                  const struct timespec *ts) {
-  return syscall(SYS_futex, addr, op, val, ts, NULL, FUTEX_BITSET_MATCH_ANY);
-}
-
 // Serve `w` (already off its queue) with `result`; called under the spin
 // lock. A waiter the releaser may run in its own place (a pool task with no
 // timeout) goes to *inplace if that is still free and inplace is not NULL;
@@ -168,7 +162,7 @@ static void serve(waiter *w, int result, cacs__ptask **inplace) {
   __atomic_store_n(&w->served, 1, __ATOMIC_RELEASE);
   if (!w->task) {
     __atomic_store_n(&w->futex, 1, __ATOMIC_RELEASE);
-    futex(&w->futex, FUTEX_WAKE_PRIVATE, 1, NULL);
+    cacs__futex_wake(&w->futex, 1);
   } else if (!w->timed && inplace && !*inplace) {
     *inplace = w->task;
   } else {
@@ -239,13 +233,7 @@ static int wait_served(waiter *w, spins *sp, uint64_t deadline,
     spins_unlock(sp);
     int timed_out = 0;
     while (!__atomic_load_n(&w->futex, __ATOMIC_ACQUIRE)) {
-      struct timespec ts, *tsp = NULL;
-      if (deadline) {
-        ts.tv_sec = (time_t)(deadline / 1000000000u);
-        ts.tv_nsec = (long)(deadline % 1000000000u);
-        tsp = &ts;
-      }
-      if (futex(&w->futex, FUTEX_WAIT_BITSET_PRIVATE, 0, tsp) != 0 &&
+      if (cacs__futex_wait(&w->futex, 0, deadline) != 0 &&
           errno == ETIMEDOUT) {
         timed_out = 1;
         break;
