@@ -8,7 +8,10 @@
 // Going through the loop costs one switch more than a direct switch between
 // coroutines, and buys the property cacs__pool_park promises: nothing
 // touches a coroutine's saved context before the switch that saved it has
-// finished.
+// finished. The CES hand-off (cacs__pool_handoff) is the one direct switch,
+// from the unlocker to the waiter: it keeps that property by leaving the
+// unlocker's queuing to the waiter's side, which runs it once the switch
+// has finished (resumed()).
 //
 // Migration and thread-local storage: this file's code runs on one worker,
 // switches, and may continue on another. It never keeps a thread-local
@@ -236,6 +239,32 @@ static void stack_put(pool_worker *w, pool_stack *s) {
 
 // --- the coroutine's side ---------------------------------------------------------
 
+// What a switch into a parked coroutine carries: from the worker loop
+// (run) or straight from the coroutine that handed off to it.
+enum { RESUME_FROM_LOOP = 0, RESUME_HANDED };
+
+// On `t`, just switched back in (on whichever worker) with `how`. After a
+// hand-off the coroutine that switched here is saved now: queue it on this
+// worker's deque (cacs__pool_park's rule: nothing is queued before it has
+// switched out). ASan learns the worker's own stack bounds only from
+// switches that leave the loop (asan_in_coro), not from this one.
+static void resumed(cacs__ptask *t, uint64_t how) {
+  pool_worker *w = cacs__pool_worker();
+  if (how == RESUME_HANDED) {
+    if (cacs__asan_on())
+      __sanitizer_finish_switch_fiber(t->asan_fake, NULL, NULL);
+    cacs__ptask *from = w->handoff;
+    w->handoff = NULL;
+    ptsan_release(from);
+    if (deque_push(&w->dq, from) != 0)
+      inject(w->pool, from);
+    notify(w->pool, 0);
+  } else {
+    asan_in_coro(w, t);
+  }
+  ptsan_acquire(t);
+}
+
 // Switch to the worker loop with `cmd`; returns when the coroutine is
 // resumed, on whichever worker.
 __attribute__((noinline)) static void switch_home(cacs__ptask *t,
@@ -243,9 +272,7 @@ __attribute__((noinline)) static void switch_home(cacs__ptask *t,
                                                   uint64_t cmd) {
   asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
-  cacs_switch(&t->ctx, &w->home, cmd);
-  asan_in_coro(cacs__pool_worker(), t);
-  ptsan_acquire(t);
+  resumed(t, cacs_switch(&t->ctx, &w->home, cmd));
 }
 
 static void task_main(void *arg, uint64_t first) {
@@ -298,6 +325,11 @@ int cacs__pool_wake(cacs__ptask *t) {
   return 1;
 }
 
+// One switch, from the caller straight to `u`, where the loop would take
+// two (home, then `u`). `u` may be entered only once it has switched out:
+// the vote tells (the second vote is the last event). The caller is
+// queued by `u`'s side once the caller's own switch has finished
+// (resumed()).
 void cacs__pool_handoff(cacs__ptask *u) {
   cacs__ptask *t = self_or_die("cacs__pool_handoff");
   if (!win(u)) {
@@ -305,8 +337,21 @@ void cacs__pool_handoff(cacs__ptask *u) {
     return;
   }
   pool_worker *w = cacs__pool_worker();
-  w->handoff = u;
-  switch_home(t, w, CMD_HANDOFF);
+  if (u->pool != w->pool) { // a waiter of another pool: wake it there
+    cacs__ptask_vote(u);
+    return;
+  }
+  ptsan_release(u);
+  if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) != 1)
+    return; // still switching out on another worker, which queues it
+  w->handoff = t;
+  w->cur = u;
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(
+        &t->asan_fake, u->stk->s.lo,
+        (size_t)((char *)u->stk->s.top - (char *)u->stk->s.lo));
+  tsan_to(u->tsan_fiber);
+  resumed(t, cacs_switch(&t->ctx, &u->ctx, RESUME_HANDED));
 }
 
 void cacs__pool_yield(void) {
@@ -359,8 +404,9 @@ static void run(pool_worker *w, cacs__ptask *t) {
   ptsan_acquire(t);
   asan_to_coro(w, t);
   tsan_to(t->tsan_fiber);
-  uint64_t cmd = cacs_switch(&w->home, &t->ctx, 0);
+  uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
   asan_back_home(w);
+  t = w->cur; // not the one run if it handed off (cacs__pool_handoff)
   w->cur = NULL;
   switch (cmd) {
   case CMD_YIELD:
@@ -373,21 +419,6 @@ static void run(pool_worker *w, cacs__ptask *t) {
       w->after(w->after_arg);
     cacs__ptask_vote(t);
     break;
-  case CMD_HANDOFF: {
-    ptsan_release(t);
-    if (deque_push(&w->dq, t) != 0)
-      inject(w->pool, t);
-    notify(w->pool, 0);
-    cacs__ptask *u = w->handoff;
-    ptsan_release(u);
-    if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) == 1) {
-      if (u->pool == w->pool)
-        w->next = u;
-      else
-        make_ready(u);
-    }
-    break;
-  }
   case CMD_DONE:
     finish(w, t);
     break;
@@ -422,11 +453,7 @@ static cacs__ptask *steal(pool_worker *w) {
 
 static cacs__ptask *find_work(pool_worker *w) {
   cacs_pool *p = w->pool;
-  cacs__ptask *t = w->next;
-  if (t) {
-    w->next = NULL;
-    return t;
-  }
+  cacs__ptask *t;
   if (atomic_load_explicit(&w->ntimers, memory_order_relaxed))
     cacs__ptimer_expire(w, cacs__now_ns());
   // Now and then the shared queue first, so a busy deque cannot starve it.

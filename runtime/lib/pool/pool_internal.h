@@ -62,7 +62,7 @@ struct cacs__ptask {
 
 /// What a pool coroutine asks of its worker when it switches out: the
 /// value the switch carries (cacs/switch.h).
-enum { CMD_YIELD = 1, CMD_PARK, CMD_HANDOFF, CMD_DONE };
+enum { CMD_YIELD = 1, CMD_PARK, CMD_DONE };
 
 struct pool_worker {
   cacs__deque dq; // first: cache-line aligned
@@ -79,8 +79,7 @@ struct pool_worker {
   size_t asan_size;
   void (*after)(void *); // CMD_PARK: run once switched out
   void *after_arg;
-  cacs__ptask *handoff; // CMD_HANDOFF: to run next
-  cacs__ptask *next;    // run before looking at any queue
+  cacs__ptask *handoff; // handed off, switched out: to queue (pool.c)
   unsigned tick;
   uint64_t rng;
   pool_stack *cache; // stacks of this worker to reuse

@@ -49,8 +49,10 @@ int cacs__pool_wake(cacs__ptask *t);
 /// runnable on its worker's deque -- where any worker may steal it -- and
 /// `t` (parked, woken by this call as cacs__pool_wake would; if that wake
 /// loses the race, handoff degrades to a plain yield) runs now on this
-/// thread with no trip through a queue (if `t` is still switching out on
-/// another worker, that worker queues it instead, as a wake would).
+/// thread with no trip through a queue: one switch, from the caller
+/// straight to `t`; the caller is queued once that switch has finished. If
+/// `t` is still switching out on another worker, that worker queues it
+/// instead, as a wake would, and the caller goes on without switching.
 void cacs__pool_handoff(cacs__ptask *t);
 
 /// The calling pool coroutine becomes runnable and the worker runs
