@@ -13,6 +13,7 @@
 #include "cacs/switch.h"
 #include "deque.h"
 #include "pool_park.h"
+#include "pool_tsan.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -127,33 +128,6 @@ CACS_HIDDEN void cacs__ptimer_expire(pool_worker *w, uint64_t now);
 CACS_HIDDEN uint64_t cacs__ptimer_next(pool_worker *w);
 /// Let `t`, parked and won (token taken), run once it has switched out.
 CACS_HIDDEN void cacs__ptask_vote(cacs__ptask *t);
-
-/// ThreadSanitizer: the happens-before edges of the pool's hand-offs
-/// between workers (a park's token to its waker, a wake or yield to the
-/// resumed coroutine, through the deques and votes), which TSan does not
-/// see when libcacs is built without it. Built with TSan, libcacs leaves
-/// them to its atomics, which TSan then checks: a relaxed store where a
-/// release is needed is reported as a race (test/pool/pool-tsan-order.c).
-#if defined(__SANITIZE_THREAD__)
-#define CACS_POOL_TSAN_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CACS_POOL_TSAN_BUILD 1
-#endif
-#endif
-#ifndef CACS_POOL_TSAN_BUILD
-#define CACS_POOL_TSAN_BUILD 0
-#endif
-void __tsan_acquire(void *addr) __attribute__((weak));
-void __tsan_release(void *addr) __attribute__((weak));
-static inline void ptsan_release(void *a) {
-  if (!CACS_POOL_TSAN_BUILD && __tsan_release)
-    __tsan_release(a);
-}
-static inline void ptsan_acquire(void *a) {
-  if (!CACS_POOL_TSAN_BUILD && __tsan_acquire)
-    __tsan_acquire(a);
-}
 
 /// The single-thread scheduler's side (sched.c): mark the calling thread a
 /// pool worker, so that its waits refuse pool coroutines by name.
