@@ -80,9 +80,9 @@ cacs_pool *cacs_pool_create(unsigned workers);
 cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr);
 
 /// Graceful shutdown: wait until every coroutine spawned on `p` has
-/// finished (joined or not), stop the workers and join their threads,
-/// then free the pool. Handles of finished coroutines stay valid for
-/// cacs_pool_join. Call it from outside the pool.
+/// finished (joined or not, detached ones included), stop the workers and
+/// join their threads, then free the pool. Handles of finished coroutines
+/// stay valid for cacs_pool_join. Call it from outside the pool.
 /// \return 0, or -1 with errno set:
 ///   - EDEADLK: called from a coroutine of `p`;
 ///   - EINVAL: `p` is NULL.
@@ -93,12 +93,26 @@ unsigned cacs_pool_workers(const cacs_pool *p);
 
 /// Spawn a pool coroutine running entry(arg) on `p`, from any thread or
 /// coroutine. Its stack is allocated by the worker that first runs it.
-/// Every coroutine must be joined exactly once (cacs_pool_join).
+/// Every coroutine it returns must be joined exactly once (cacs_pool_join);
+/// cacs_pool_spawn_detached spawns one that is not.
 /// \return the coroutine, or NULL with errno set:
 ///   - ENOMEM: no memory for its control block;
 ///   - EINVAL: `p` or `entry` is NULL.
 cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
                                 void *arg);
+
+/// Spawn a detached pool coroutine running entry(arg) on `p`, from any
+/// thread or coroutine: nothing joins it, and its control block and stack
+/// are freed when entry returns. cacs_pool_destroy waits for detached
+/// coroutines as for the others: one still running, ready or parked keeps
+/// it waiting until it returns (one parked forever, e.g. on a mutex nobody
+/// unlocks, keeps it waiting forever). If no stack can be allocated for it
+/// when a worker first takes it, the program aborts with a message: there
+/// is no join to report ENOMEM to.
+/// \return 0, or -1 with errno set:
+///   - ENOMEM: no memory for its control block;
+///   - EINVAL: `p` or `entry` is NULL.
+int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 
 /// Wait until `t` has finished, then free it (`t` is invalid afterwards).
 /// From any thread, any cacs_coro (it blocks its thread) or any pool

@@ -371,12 +371,16 @@ static void finish(pool_worker *w, cacs__ptask *t) {
     __tsan_destroy_fiber(t->tsan_fiber);
     t->tsan_fiber = NULL;
   }
-  uint32_t old = atomic_exchange_explicit(&t->join_state, 2,
-                                          memory_order_acq_rel);
-  if (old == 1)
-    cacs__pool_wake(t->joiner); // parked until this wake: `t` is alive
-  else if (old == 3)
-    futex_wake(&t->join_state, INT_MAX); // the address only: may be freed
+  if (t->detached) {
+    free(t); // switched out for good: nothing refers to it any more
+  } else {
+    uint32_t old = atomic_exchange_explicit(&t->join_state, 2,
+                                            memory_order_acq_rel);
+    if (old == 1)
+      cacs__pool_wake(t->joiner); // parked until this wake: `t` is alive
+    else if (old == 3)
+      futex_wake(&t->join_state, INT_MAX); // the address only: may be freed
+  }
   if (atomic_fetch_sub_explicit(&p->live, 1, memory_order_acq_rel) == 1) {
     pthread_mutex_lock(&p->dlock);
     pthread_cond_broadcast(&p->dcond);
@@ -386,6 +390,8 @@ static void finish(pool_worker *w, cacs__ptask *t) {
 
 static int start(pool_worker *w, cacs__ptask *t) {
   if (!(t->stk = stack_get(w))) {
+    if (t->detached) // no one to hand ENOMEM to
+      cacs__fatalf("cacs: no memory for a detached pool coroutine's stack\n");
     t->error = ENOMEM;
     return -1;
   }
@@ -606,8 +612,8 @@ int cacs_pool_destroy(cacs_pool *p) {
   return 0;
 }
 
-cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
-                                void *arg) {
+static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
+                          int detached) {
   if (!p || !entry) {
     set_errno(EINVAL);
     return NULL;
@@ -620,10 +626,20 @@ cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
   t->pool = p;
   t->entry = entry;
   t->arg = arg;
+  t->detached = detached;
   atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
   ptsan_release(t);
-  make_ready(t);
+  make_ready(t); // from here on `t` may run, finish and (detached) be freed
   return t;
+}
+
+cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
+                                void *arg) {
+  return spawn(p, entry, arg, 0);
+}
+
+int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg) {
+  return spawn(p, entry, arg, 1) ? 0 : -1;
 }
 
 // Runs on the joiner's worker once the joiner has switched out.

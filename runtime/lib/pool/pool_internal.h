@@ -46,6 +46,7 @@ struct cacs__ptask {
   _Atomic int votes;
   int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
   int error;       // ENOMEM: it never ran (no stack)
+  int detached;    // freed when it finishes (cacs_pool_spawn_detached)
   // Joining: 0 running, 1 a pool coroutine joins (`joiner`), 3 a thread
   // joins (futex on this word), 2 finished.
   _Atomic uint32_t join_state;
