@@ -917,6 +917,30 @@ static size_t put(char *buf, size_t at, const char *s) {
   return at;
 }
 
+// Name `who`, the owner of stack `s` whose guard page `a` hit, and abort.
+__attribute__((noreturn)) static void report_overflow(const cacs_stack *who,
+                                                      const cacs_stack *s,
+                                                      uintptr_t a) {
+  char buf[320];
+  size_t n = put(buf, 0, "cacs: stack overflow in coroutine '");
+  n = put(buf, n, who->owner[0] ? who->owner : "?");
+  n = put(buf, n, "' (id ");
+  n += fmt_dec(buf + n, who->owner_id);
+  n = put(buf, n, "): fault at ");
+  n += fmt_hex(buf + n, a);
+  n = put(buf, n, ", guard page ");
+  n += fmt_hex(buf + n, (uintptr_t)s->map);
+  n = put(buf, n, "-");
+  n += fmt_hex(buf + n, (uintptr_t)s->lo);
+  n = put(buf, n, ", stack size ");
+  n += fmt_dec(buf + n,
+               (uint64_t)((char *)s->map + s->map_size - (char *)s->lo));
+  n = put(buf, n, "\n");
+  ssize_t r = write(2, buf, n);
+  (void)r;
+  abort();
+}
+
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
   uintptr_t a = (uintptr_t)si->si_addr;
   for (cacs_stack *s = T.live; s; s = s->reg_next) {
@@ -940,27 +964,14 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
       (void)r;
       abort();
     }
-    if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo) {
-      char buf[320];
-      size_t n = put(buf, 0, "cacs: stack overflow in coroutine '");
-      n = put(buf, n, who->owner[0] ? who->owner : "?");
-      n = put(buf, n, "' (id ");
-      n += fmt_dec(buf + n, who->owner_id);
-      n = put(buf, n, "): fault at ");
-      n += fmt_hex(buf + n, a);
-      n = put(buf, n, ", guard page ");
-      n += fmt_hex(buf + n, (uintptr_t)s->map);
-      n = put(buf, n, "-");
-      n += fmt_hex(buf + n, (uintptr_t)s->lo);
-      n = put(buf, n, ", stack size ");
-      n += fmt_dec(buf + n,
-                   (uint64_t)((char *)s->map + s->map_size - (char *)s->lo));
-      n = put(buf, n, "\n");
-      ssize_t r = write(2, buf, n);
-      (void)r;
-      abort();
-    }
+    if (a >= (uintptr_t)s->map && a < (uintptr_t)s->lo)
+      report_overflow(who, s, a);
   }
+  // A pool coroutine's stack, allocated by another worker's thread.
+  const cacs_stack *ps =
+      cacs__pool_fault_stack ? cacs__pool_fault_stack() : NULL;
+  if (ps && a >= (uintptr_t)ps->map && a < (uintptr_t)ps->lo)
+    report_overflow(ps, ps, a);
   // Not a guard-page hit: hand over to whoever was installed before us.
   if (old_segv.sa_flags & SA_SIGINFO) {
     old_segv.sa_sigaction(sig, si, uc);

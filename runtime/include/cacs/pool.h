@@ -45,9 +45,11 @@
 // Errors: as the rest of libcacs (runtime/README.md, "Errors"): -1 or NULL
 // with errno set.
 //
-// Not yet: I/O waits (cacs/io.h) in pool coroutines; a stack overflow in a
-// pool coroutine running on another worker than the one whose thread
-// allocated its stack is a plain SIGSEGV, without the coroutine's name.
+// Stack overflow: a pool coroutine that overflows its stack, on any worker,
+// is reported as cacs/stack.h describes, as coroutine 'pool coroutine'
+// with an id unique in its pool, and the program aborts.
+//
+// Not yet: I/O waits (cacs/io.h) in pool coroutines.
 //
 //===----------------------------------------------------------------------===//
 

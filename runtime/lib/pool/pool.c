@@ -286,6 +286,14 @@ static void task_main(void *arg, uint64_t first) {
   __builtin_unreachable();
 }
 
+// Read by the SIGSEGV handler on this thread (internal.h): the coroutine
+// it interrupted is `cur`, whichever worker allocated its stack.
+const cacs_stack *cacs__pool_fault_stack(void) {
+  pool_worker *w = tls_worker;
+  cacs__ptask *t = w ? w->cur : NULL;
+  return t && t->stk ? &t->stk->s : NULL;
+}
+
 cacs__ptask *cacs__pool_self(void) {
   pool_worker *w = cacs__pool_worker();
   return w ? w->cur : NULL;
@@ -395,6 +403,8 @@ static int start(pool_worker *w, cacs__ptask *t) {
     t->error = ENOMEM;
     return -1;
   }
+  // Its id in a stack overflow report (stack.c): unique in the pool.
+  t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
   cacs_context_init(&t->ctx, t->stk->s.top, task_main, t);
   if (cacs__tsan_on())
     t->tsan_fiber = __tsan_create_fiber(0);
@@ -502,6 +512,9 @@ static void *worker_main(void *arg) {
   cacs_pool *p = w->pool;
   tls_worker = w;
   cacs__sched_enter_pool();
+  // The overflow handler's own signal stack, also on a worker that never
+  // allocates a stack but runs coroutines that migrate to it.
+  cacs_stack_install_overflow_handler();
   if (cacs__tsan_on())
     w->tsan_home = __tsan_get_current_fiber();
   for (;;) {

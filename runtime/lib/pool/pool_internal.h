@@ -83,6 +83,7 @@ struct pool_worker {
   void *after_arg;
   cacs__ptask *handoff; // handed off, switched out: to queue (pool.c)
   unsigned tick;
+  uint64_t starts; // coroutines this worker started (their ids, pool.c)
   uint64_t rng;
   pool_stack *cache; // stacks of this worker to reuse
   unsigned ncache;
