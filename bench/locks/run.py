@@ -29,6 +29,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench", "tools"))
+import run as bench_run  # noqa: E402  (scripts/bench's runner: shared helpers)
 
 # (label, binary, -v variant, has a reader-writer variant)
 IMPLS = [
@@ -103,7 +105,14 @@ def main():
                     help="comma-separated binaries[:variant] to run, e.g. "
                     "locks_cacs:ces,locks_cacs:dispatch (default: all)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the plots from OUT/results.json")
     a = ap.parse_args()
+    if a.replot:
+        out = a.out or os.path.join(ROOT, "bench", "results", "locks")
+        with open(os.path.join(out, "results.json")) as f:
+            log("plots: %s" % ", ".join(plot(out, json.load(f)["results"])))
+        return 0
     workers = [int(w) for w in a.workers.split(",")]
     cs_list = ([float(x) for x in a.cs.split(",")] if a.cs
                else CS_QUICK if a.quick else CS_FULL)
@@ -167,6 +176,67 @@ def main():
     loads.append(open("/proc/loadavg").read().strip())
     write(out, recs, a, reps, window, tasks, loads)
     return rc
+
+
+def plot(out, recs):
+    """locks.png: each lock's throughput (median, Mops/s, wall-clock and per
+    CPU-second) over the critical-section length, one row per worker count;
+    rw.png: the reader-writer points. Nothing without matplotlib."""
+    plt = bench_run.pyplot()
+    ok = [r for r in recs if r.get("status") == "ok"]
+    if plt is None or not ok:
+        return []
+    made = []
+    labels = [i[0] for i in IMPLS if any(r["impl"] == i[0] for r in ok)]
+    mutex = [r for r in ok if r["writers_pct"] is None]
+    workers = sorted({r["workers"] for r in mutex})
+    cs_list = sorted({r["cs_ns"] for r in mutex})
+    if mutex:
+        fig, axes = plt.subplots(len(workers), 2, figsize=(12, 3.6 * len(workers)),
+                                 squeeze=False)
+        for row, w in enumerate(workers):
+            for col, (key, name) in enumerate((("mops_median", "Mops/s (wall-clock)"),
+                                               ("mops_per_cpu_s", "Mops per CPU-second"))):
+                ax = axes[row][col]
+                for lab in labels:
+                    pts = {r["cs_ns"]: r.get(key) for r in mutex
+                           if r["impl"] == lab and r["workers"] == w}
+                    xs = [i for i, cs in enumerate(cs_list) if pts.get(cs)]
+                    if xs:
+                        ax.plot(xs, [pts[cs_list[i]] for i in xs], marker="o", label=lab)
+                ax.set_xticks(range(len(cs_list)))
+                ax.set_xticklabels(["%g" % cs for cs in cs_list])
+                ax.set_xlabel("critical section, ns")
+                ax.set_ylabel(name)
+                ax.set_yscale("log")
+                ax.set_title("mutex, %d worker%s" % (w, "s" if w > 1 else ""))
+        axes[0][1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "locks.png"), dpi=90, bbox_inches="tight")
+        plt.close(fig)
+        made.append("locks.png")
+    rw = [r for r in ok if r["writers_pct"] is not None]
+    if rw:
+        groups = sorted({(r["workers"], r["writers_pct"]) for r in rw})
+        rw_labels = [l for l in labels if any(r["impl"] == l for r in rw)]
+        fig, ax = plt.subplots(figsize=(9, 4))
+        width = 0.8 / len(rw_labels)
+        for j, lab in enumerate(rw_labels):
+            get = {(r["workers"], r["writers_pct"]): r["mops_median"] for r in rw
+                   if r["impl"] == lab}
+            ax.bar([i + j * width for i in range(len(groups))],
+                   [get.get(g, 0) for g in groups], width, label=lab)
+        ax.set_xticks([i + width * (len(rw_labels) - 1) / 2 for i in range(len(groups))])
+        ax.set_xticklabels(["%d worker%s\n%g %% writers" % (g[0], "s" if g[0] > 1 else "", g[1])
+                            for g in groups])
+        ax.set_ylabel("Mops/s (wall-clock, median)")
+        ax.set_title("reader-writer lock")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "rw.png"), dpi=90, bbox_inches="tight")
+        plt.close(fig)
+        made.append("rw.png")
+    return made
 
 
 def write(out, recs, a, reps, window, tasks, loads):
@@ -254,6 +324,8 @@ def write(out, recs, a, reps, window, tasks, loads):
              "section, so the mutex is never contended there and CES and dispatch do the "
              "same work: their difference at 1 worker is the noise of the run. A 0.0000 "
              "means no iteration finished inside the window.")
+    for png in plot(out, recs):
+        L.append("\n![%s](%s)" % (png[:-4], png))
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(L) + "\n")
 

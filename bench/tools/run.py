@@ -659,7 +659,9 @@ def log_scale_if_wide(set_scale, values):
         set_scale("log")
 
 
-def make_plots(outdir, recs, hanoi, cc):
+def pyplot():
+    """matplotlib.pyplot drawing to files (Agg), or None (and a note) where
+    matplotlib is not installed: the reports do without their plots."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -667,6 +669,13 @@ def make_plots(outdir, recs, hanoi, cc):
     except ImportError:
         log("NOTE: matplotlib is not installed for %s: no plots. "
             "Install it with: apt-get install python3-matplotlib" % sys.executable)
+        return None
+    return plt
+
+
+def make_plots(outdir, recs, hanoi, cc):
+    plt = pyplot()
+    if plt is None:
         return []
     made = []
     for w in ("sumseq", "yield", "write_fully", "apn_client"):
@@ -803,8 +812,36 @@ def write_skynet(out, recs, quick):
         L.append("| %d | %s | %.1f | %.1f | %.1f | `%s` |" % (
             r["workers"], r.get("variant", r["binary"]), r["cpu_ms_median"],
             r["wall_ms_median"], r["cpu_ns_per_coroutine"], r.get("command", "")))
+    if plot_skynet(out, recs):
+        L.append("\n![skynet](skynet.png)")
     with open(os.path.join(out, "skynet.md"), "w") as f:
         f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
+
+
+def plot_skynet(out, recs):
+    """skynet.png: each runtime's CPU and wall time (medians) on 1 and 2
+    workers; a log axis where they span a decade (Boost.Fiber's seconds
+    beside the pool's milliseconds)."""
+    plt = pyplot()
+    ok = [r for r in recs if r.get("status") == "ok"]
+    if plt is None or not ok:
+        return []
+    workers = sorted({r["workers"] for r in ok})
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.5 * len(ok) + 1.5))
+    labels = [r.get("variant", r["binary"]) for r in ok]
+    for ax, key, name in ((axes[0], "cpu_ms_median", "CPU ms (all threads)"),
+                          (axes[1], "wall_ms_median", "wall-clock ms")):
+        ax.barh(labels, [r[key] for r in ok],
+                color=["C%d" % workers.index(r["workers"]) for r in ok])
+        ax.set_xlabel(name + ", median")
+        log_scale_if_wide(ax.set_xscale, [r[key] for r in ok])
+        ax.invert_yaxis()
+    axes[1].set_yticklabels([])
+    fig.suptitle("skynet: %s coroutines (bench/skynet)" % format(ok[0]["ops"], ","))
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "skynet.png"), dpi=90)
+    plt.close(fig)
+    return ["skynet.png"]
 
 
 def main():
@@ -823,9 +860,12 @@ def main():
         out = a.out or os.path.join(ROOT, "bench", "results")
         with open(os.path.join(out, "results.json")) as f:
             prev = json.load(f)
-        log("plots: %s" % ", ".join(make_plots(
-            out, prev.get("results", []), prev.get("hanoi", []),
-            prev.get("compile_cost", []))))
+        made = make_plots(out, prev.get("results", []), prev.get("hanoi", []),
+                          prev.get("compile_cost", []))
+        if os.path.exists(os.path.join(out, "skynet.json")):
+            with open(os.path.join(out, "skynet.json")) as f:
+                made += plot_skynet(out, json.load(f).get("results", []))
+        log("plots: %s" % ", ".join(made))
         return
     argv = (a.argv or "scripts/bench " + " ".join(sys.argv[1:])).split()
     only = set(a.only.split(",")) if a.only else None
