@@ -503,28 +503,15 @@ static int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
-// Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,
-// bit DIR_OUT), the deadline passes, the descriptor is closed, or a
-// cacs_wake. Returns 0 (ready: retry the call) or an errno value. Called
-// after a system call returned EAGAIN, so only edges to come matter.
-static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
-  int64_t timeout = remaining_us(d);
-  if (timeout == 0)
-    return ETIMEDOUT;
-  if (L.epfd < 0 && loop_init() != 0)
-    return errno;
-  struct io_fd *r = fd_rec(fd);
-  if (!r)
-    return errno;
-  if (L.use_epoll && !r->registered && fd_register(fd, r) != 0)
-    return errno;
-  // On a shared stack the records go to the heap: the loop writes them
-  // while this coroutine's frames are copied out (cacs/stack.h).
-  struct io_waiter local[2], *w = local;
-  if (cacs__self_on_shared() && !(w = malloc(2 * sizeof *w)))
-    return ENOMEM;
+// Park `self` on the records `w` until `fd` is ready in one of the
+// directions `dirs`, `timeout` passes (> 0 or -1), the descriptor is
+// closed, or a cacs_wake. Inlined into fd_wait's two callers of it, so that
+// the common one keeps `w` in its own frame.
+static inline __attribute__((always_inline)) int
+fd_park(int fd, unsigned dirs, struct io_fd *r, int64_t timeout,
+        struct io_waiter *w, cacs_coro *self) {
   for (int dir = 0; dir < 2; dir++) {
-    w[dir].co = cacs_self();
+    w[dir].co = self;
     w[dir].result = WAIT_PENDING;
     if (dirs & (1u << dir))
       waiter_link(fd, dir, &w[dir]);
@@ -545,11 +532,46 @@ static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
       result = w[dir].result;
   }
   pset_update(fd, &L.fds[fd]); // drop what the waiters left
-  if (w != local)
-    free(w);
   if (result >= 0)
     return result; // ready (even if the timer fired too), or closed
   return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake
+}
+
+// fd_park for a coroutine on a shared stack: the records go to the heap,
+// since the loop writes them while its frames are copied out
+// (cacs/stack.h).
+static __attribute__((noinline, cold)) int
+fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
+  struct io_waiter *w = malloc(2 * sizeof *w);
+  if (!w)
+    return ENOMEM;
+  int e = fd_park(fd, dirs, r, timeout, w, cacs_self());
+  free(w);
+  return e;
+}
+
+// Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,
+// bit DIR_OUT), the deadline passes, the descriptor is closed, or a
+// cacs_wake. Returns 0 (ready: retry the call) or an errno value. Called
+// after a system call returned EAGAIN, so only edges to come matter.
+static int fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  if (L.epfd < 0 && loop_init() != 0)
+    return errno;
+  struct io_fd *r = fd_rec(fd);
+  if (!r)
+    return errno;
+  if (L.use_epoll && !r->registered && fd_register(fd, r) != 0)
+    return errno;
+  // One call finds the running coroutine and whether it is on a shared
+  // stack (the echo server's request path counts it: bench/net).
+  cacs_coro *self = cacs__self_unshared();
+  if (__builtin_expect(!self, 0))
+    return fd_park_heap(fd, dirs, r, timeout);
+  struct io_waiter w[2];
+  return fd_park(fd, dirs, r, timeout, w, self);
 }
 
 int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {

@@ -65,11 +65,12 @@ void cacs__set_poll_hook(cacs__poll_fn fn);
 /// returns -1 (errno ENOMEM) if the service coroutine cannot be created.
 int cacs__io_wait_begin(void);
 void cacs__io_wait_end(void);
-/// Whether the running coroutine is on a shared stack (cacs/stack.h): its
-/// frames are copied out while it waits, so a wait record that others
-/// write then must not be one of its locals (sync.c, io.c keep theirs in
-/// the heap there).
-int cacs__self_on_shared(void);
+/// The running coroutine (cacs_self), or NULL if it is on a shared stack
+/// (cacs/stack.h): its frames are copied out while it waits, so a wait
+/// record that others write then must not be one of its locals (sync.c,
+/// io.c keep theirs in the heap there). One call for both, on the waits'
+/// path.
+cacs_coro *cacs__self_unshared(void);
 
 // --- Cross-thread wake-ups -------------------------------------------------
 //

@@ -133,7 +133,7 @@ static int wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
 // which a sender copies in before and a receiver (`recv`) copies out after.
 static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
                      size_t item_size, int recv) {
-  if (!cacs__self_on_shared())
+  if (cacs__self_unshared())
     return wait_rec(q, w, timeout_us, l);
   waiter *h = (waiter *)malloc(sizeof *h + item_size);
   if (!h)

@@ -158,8 +158,9 @@ static void service_main(void *arg) {
   }
 }
 
-int cacs__self_on_shared(void) {
-  return (current()->stack.flags & CACS_STACK_SHARED) != 0;
+cacs_coro *cacs__self_unshared(void) {
+  cacs_coro *self = current();
+  return (self->stack.flags & CACS_STACK_SHARED) ? NULL : self;
 }
 
 void cacs__park_pn(void) {
@@ -230,8 +231,13 @@ void cacs__set_poll_hook(cacs__poll_fn fn) {
 }
 
 int cacs__io_wait_begin(void) {
-  pool_refuse("a wait of cacs/io.h");
   (void)current();
+  // A pool worker never has a service coroutine: every wait that would
+  // create one (cacs__service_ensure's callers) refuses it first. So the
+  // refusal is tested only where there is none, which costs nothing on
+  // this path: the test is the one cacs__service_ensure makes.
+  if (__builtin_expect(!S.service, 0))
+    pool_refuse("a wait of cacs/io.h");
   S.io_waiters++;
   if (cacs__service_ensure() != 0) {
     S.io_waiters--;
