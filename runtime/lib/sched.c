@@ -44,7 +44,11 @@ _Static_assert(offsetof(sched, offstack) == CACS_SCHED_OFFSTACK,
 _Static_assert(offsetof(sched, switcher_top) == CACS_SCHED_SWITCHER,
                "coro_layout.h");
 
-CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle};
+// `slow` starts set: until cacs__sched_init, every yield takes the slow
+// branch of yield_<arch>.S, which returns at once for a coroutine alone on
+// its ring, so that the fast path needs no such test and never writes the
+// shared cacs__idle (cacs__sched_init sets `slow` from what the thread has).
+CACS_TLS_LE sched cacs__sched = {.current = &cacs__idle, .slow = 1};
 
 void cacs__sched_init(void) {
   S.main.next = S.main.prev = &S.main;

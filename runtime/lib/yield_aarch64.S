@@ -1,11 +1,12 @@
 //===- lib/yield_aarch64.S - cacs_yield for AArch64 AAPCS64 -----*- asm -*-===//
 //
 // cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h and
-// yield_x86_64.S, whose design this follows). Hot path, 16 instructions
+// yield_x86_64.S, whose design this follows). Hot path, 14 instructions
 // including the `ret` that lands in the resumed coroutine:
 //
 //   mrs tpidr_el0; add (TLS offset, high bits); ldr current; ldr next;
-//   cmp; b.eq (alone); ldrb slow flag; cbnz (FP environments or ASan);
+//   ldrb slow flag; cbnz (FP environments, ASan, shared stacks, not set up
+//   yet; alone is tested there);
 //   str current; stp x29, x30 (push); mov x12, sp; str sp; ldr sp;
 //   mov sp, x12; ldp x29, x30 (pop); ret
 //
@@ -60,10 +61,10 @@ cacs__yield_pn:
         TLS_SETUP
         ldr     x10, SCHED(CACS_SCHED_CURRENT)
         ldr     x11, [x10, #CACS_CORO_NEXT]
-        cmp     x10, x11
-        b.eq    .Lalone
         ldrb    w12, SCHED(CACS_SCHED_SLOW)
         cbnz    w12, .Lslow
+        // Alone (x11 == x10): the switch to itself returns to our caller;
+        // before the scheduler is set up, S.slow is set (yield_x86_64.S).
         str     x11, SCHED(CACS_SCHED_CURRENT)
         stp     x29, x30, [sp, #-16]!
         .cfi_adjust_cfa_offset 16
@@ -76,6 +77,8 @@ cacs__yield_pn:
 .Lalone:
         ret
 .Lslow:
+        cmp     x10, x11
+        b.eq    .Lalone         // alone: cacs__yield_slow must not switch
         ldrb    w12, SCHED(CACS_SCHED_OFFSTACK)
         cbnz    w12, .Loffstack
         // Default-convention C; it returns to our caller through x30.

@@ -1,18 +1,19 @@
 //===- lib/yield_x86_64.S - cacs_yield for x86-64 SysV ----------*- asm -*-===//
 //
 // cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h). Round-robin:
-// switch to current->next. Hot path, 13 instructions including the jump
+// switch to current->next. Hot path, 11 instructions including the jump
 // that lands in the resumed coroutine:
 //
-//   mov  current -> rax; mov rax->next -> rcx; cmp; je (alone)
-//   cmpb slow flag; jne (FP environments or ASan: cacs__yield_slow)
+//   mov  current -> rax; mov rax->next -> rcx
+//   cmpb slow flag; jne (FP environments, ASan, shared stacks, or not set
+//        up yet: the slow branch, which also returns at once when alone)
 //   mov  rcx -> current
 //   mov rbp -> -8(rsp); mov rsp -> rax->sp; mov rcx->sp -> rsp;
 //   mov -8(rsp) -> rbp; pop rdx; jmp *rdx
 //
 // cacs__yield_pn_none, for callers whose call carries the empty register
 // mask (-fpreserve-none-callee-saved=none, LLVM 22): the same without the
-// store of rbp, 12 instructions.
+// store of rbp, 10 instructions.
 //
 // Resuming by `pop; jmp`, not `ret` (issue 22): the return stack buffer
 // predicts a `ret` to go back to the call site that pushed its top entry,
@@ -105,10 +106,13 @@
         TLS_SETUP
         movq    SCHED(CACS_SCHED_CURRENT), %rax
         movq    CACS_CORO_NEXT(%rax), %rcx
-        cmpq    %rax, %rcx
-        je      1f
         cmpb    $0, SCHED(CACS_SCHED_SLOW)
         jne     2f
+        // Alone on the ring (rcx == rax) needs no test here: the switch to
+        // itself stores and reloads the same sp and rbp and jumps back to
+        // our caller. The yields before the thread's scheduler is set up
+        // (current == &cacs__idle, one global for all threads, which must
+        // not be written) take the slow branch: S.slow starts set (sched.c).
         movq    %rcx, SCHED(CACS_SCHED_CURRENT)
         \SAVE_RBP
         movq    %rsp, CACS_CORO_SP(%rax)
@@ -118,6 +122,8 @@
 1:
         ret
 2:
+        cmpq    %rax, %rcx
+        je      1b              // alone: cacs__yield_slow must not switch
         cmpb    $0, SCHED(CACS_SCHED_OFFSTACK)
         jne     3f
         // Default-convention C: it saves what it uses of rbx, r12-r15 and
