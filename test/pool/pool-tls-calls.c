@@ -28,32 +28,18 @@
 // CHECK: cells=80 stale-cells=0 unmoved-calls=0
 // STALE: cells=80 stale-cells={{[1-9][0-9]*}} unmoved-calls=0
 
-#include "pool-tls-calls.h"
-
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE // RTLD_DEFAULT
 #endif
+#include "Inputs/pool-tls-fresh.h"
+#include "pool-tls-calls.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static __thread int tls;
-
-// The addresses as the thread running the call sees them: out of line and
-// opaque, so neither can be merged with the tester's own.
-__attribute__((noinline)) static int *fresh_errno(void) {
-  int *p = &errno;
-  __asm__ volatile("" : "+r"(p) : : "memory");
-  return p;
-}
-__attribute__((noinline)) static int *fresh_tls(void) {
-  int *p = &tls;
-  __asm__ volatile("" : "+r"(p) : : "memory");
-  return p;
-}
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)

@@ -17,6 +17,7 @@
 // CHECK: migrated=yes errno-stale=0 tls-stale=0 value-stale=0
 // STALE: migrated=yes errno-stale={{[1-9]}}
 
+#include "Inputs/pool-tls-fresh.h"
 #include "cacs/pool.h"
 
 #include <errno.h>
@@ -24,21 +25,7 @@
 #include <stdio.h>
 #include <time.h>
 
-static __thread int tls;
 static _Atomic int migrations, errno_stale, tls_stale, value_stale;
-
-// The addresses as the thread running the call sees them: out of line and
-// opaque, so neither can be merged with the coroutine's own.
-__attribute__((noinline)) static int *fresh_errno(void) {
-  int *p = &errno;
-  __asm__ volatile("" : "+r"(p) : : "memory");
-  return p;
-}
-__attribute__((noinline)) static int *fresh_tls(void) {
-  int *p = &tls;
-  __asm__ volatile("" : "+r"(p) : : "memory");
-  return p;
-}
 
 static void body(void *arg) {
   (void)arg;
