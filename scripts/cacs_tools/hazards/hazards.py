@@ -97,6 +97,16 @@ HAZARDS = [
        cacs=["-fcoroutine-migration"], note="the accessors call __tls_get_addr / TLSDESC"),
     _h("migration-tlsdesc", (X86,), ["-fPIC", "-ftls-model=global-dynamic", "-mtls-dialect=gnu2"],
        cacs=["-fcoroutine-migration"]),
+    # Pool coroutines (cacs/pool.h): the program runs in one on two workers,
+    # and hz_seed, which every function under test calls, yields and may
+    # come back on the other thread (HZ_POOL). The preserve_none frames of
+    # the functions under test are live across that switch; hz_tl is right
+    # only with -fcoroutine-migration: also with -fPIC (accessors
+    # through __tls_get_addr / TLSDESC) and with LTO (the opt axis).
+    _h("pool", BOTH, [], ["HZ_POOL"], cacs=["-fcoroutine-migration"],
+       note="functions under test in a pool coroutine that migrates at hz_seed"),
+    _h("pool-tls-gd", BOTH, ["-fPIC", "-ftls-model=global-dynamic"], ["HZ_POOL"],
+       cacs=["-fcoroutine-migration"], note="pool, hz_tl through __tls_get_addr / TLSDESC"),
     # Reserved registers.
     _h("shadow-call-stack", (A64,), ["-fsanitize=shadow-call-stack", "-ffixed-x18"], ["HZ_SCS"]),
     # Sanitizers (this machine has their runtimes for x86-64 only).

@@ -27,6 +27,14 @@ all:
              together
   HZ_BIAS    added to every result: the matrix's self-test injects it on
              the cacs side to see cells fail
+  HZ_POOL    the program runs in a pool coroutine (cacs/pool.h, two
+             workers, beside a coroutine that keeps yielding), and hz_seed
+             yields (a migration point) until it runs on the other worker,
+             carrying hz_tl's value over to that thread: the functions under test have frames
+             live across a switch that may move them to another thread,
+             and each call reads the hz_tl its caller's thread holds, which
+             is the right value only if hz_seed wrote the new thread's
+             (-fcoroutine-migration)
   HZ_DLSYM   (HZ_PART 2) main finds the functions under test at run time,
              by their names (dlsym), and calls them through pointers of
              the type its declarations would have: the "other side"
@@ -101,6 +109,9 @@ PRELUDE = r"""
 #endif
 #include <stdio.h>
 #include <string.h>
+#ifdef HZ_POOL
+#include "cacs/pool.h"
+#endif
 #ifndef HZ_PN
 #define HZ_PN
 #endif
@@ -176,7 +187,17 @@ static inline long hz_helper(long n) { return (n & 15) + 1; }
 LIB_COMMON = r"""
 __thread long hz_tl;
 long hz_sink;
-HZ_SEED HZ_NOINLINE void hz_seed(long *p) { *p ^= 0x5a5a; }
+HZ_SEED HZ_NOINLINE void hz_seed(long *p) {
+  *p ^= 0x5a5a;
+#ifdef HZ_POOL
+  /* Yield until on the other worker (hz_busy keeps both taking work). */
+  long v = hz_tl;
+  int w = cacs_pool_worker_index();
+  for (int i = 0; i < 1000 && cacs_pool_worker_index() == w; i++)
+    cacs_pool_yield();
+  hz_tl = v;
+#endif
+}
 """
 
 MAIN_DECLS = r"""
@@ -308,6 +329,42 @@ def _runner(shape):
                       "c2d": c % {"r": "r2", "v": calls["r2d"]}}
 
 
+POOL_MAIN = r"""
+#ifdef HZ_POOL
+static int hz_argc, hz_done;
+static char **hz_argv;
+static void hz_body(void *arg) {
+  (void)arg;
+  hz_run(hz_argc, hz_argv);
+  fflush(stdout);
+  __atomic_store_n(&hz_done, 1, __ATOMIC_RELEASE);
+}
+static void hz_busy(void *arg) {
+  (void)arg;
+  while (!__atomic_load_n(&hz_done, __ATOMIC_ACQUIRE)) {
+    cacs_pool_yield();
+    for (volatile int i = 0; i < 2000; i++)
+      ;
+  }
+}
+int main(int argc, char **argv) {
+  hz_argc = argc;
+  hz_argv = argv;
+  cacs_pool *p = cacs_pool_create(2);
+  cacs_pool_task *busy = cacs_pool_spawn(p, hz_busy, NULL);
+  cacs_pool_join(cacs_pool_spawn(p, hz_body, NULL));
+  cacs_pool_join(busy);
+  return cacs_pool_destroy(p);
+}
+#else
+int main(int argc, char **argv) {
+  hz_run(argc, argv);
+  return 0;
+}
+#endif
+"""
+
+
 def source(shapes):
     """The C source of a program over shapes; `prog arg` runs the shape
     named arg, `prog` all of them in order."""
@@ -324,10 +381,12 @@ def source(shapes):
     out.append("#endif\n#if HZ_PART != 1\n")
     out.append(SCS_INIT)
     out += [_runner(s) for s in shapes]
-    out.append("int main(int argc, char **argv) {\n")
+    out.append("static void hz_run(int argc, char **argv) {\n")
     for s in shapes:
         out.append("  if (argc < 2 || !strcmp(argv[1], \"%s\")) run_%s();\n" % (s.name, _cname(s)))
-    out.append("  return 0;\n}\n#endif\n#endif\n")
+    out.append("}\n")
+    out.append(POOL_MAIN)
+    out.append("#endif\n#endif\n")
     return "".join(out)
 
 

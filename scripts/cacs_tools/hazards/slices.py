@@ -12,7 +12,8 @@ SHAPES = {"x86_64": ["int1", "int11", "int13", "fp9", "mixed40", "tail-int13"],
 
 # Rows where the shared library (lazily bound unless the row binds at load
 # time) is the point.
-LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan", "migration-tls-gd")
+LIBRARY_ROWS = ("none", "fno-plt", "z-now", "tls-gd", "tlsdesc", "asan", "migration-tls-gd",
+                "pool-tls-gd")
 
 
 # Rows that never failed (session 12's, docs/research/hazard-inventory.md):
@@ -41,6 +42,9 @@ def _wanted(group):
         return (conv, opt) in (("apn", "O2"), ("shlib", "O0"), ("list", "O0"))
     if hazard in ("fast-isel", "kcfi", "shadow-call-stack", "migration", "migration-tls-gd"):
         return (conv, opt) in (("attr", "O2"), ("list", "O2"))
+    # A pool coroutine that migrates: -fPIC and LTO together too.
+    if hazard in ("pool", "pool-tls-gd"):
+        return (conv, opt) in (("apn", "O2"), ("list", "lto"))
     return False
 
 
