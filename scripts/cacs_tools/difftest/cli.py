@@ -10,6 +10,9 @@
       --variants flags runs cacs's other flags instead, at -O1/-O3 too:
       lists of globs over every function, -fpreserve-none-callee-saved=none
       and -fcoroutine-migration, per TU and under -flto (programs.py).
+      --variants pool runs the program in a coroutine of a two-worker
+      pool that yields at function entries and so moves between threads
+      (programs.py, POOL_VARIANTS; not reduced).
       Failures are reduced with cvise and saved under
       test/Reliability/regressions/ (or DIR; XFAIL until fixed); the
       two-TU variant too, as a test that builds two TUs and links them.

@@ -7,7 +7,7 @@ import re
 import shutil
 
 from . import reduce as reducer
-from .common import (CSMITH_INCLUDE, apt_install, failure_signature, log, parallel, run,
+from .common import (CSMITH_INCLUDE, ROOT, apt_install, failure_signature, log, parallel, run,
                      run_tool)
 
 # Every variant: (name, cacs flags, source kind). Source kind "plain" is the
@@ -72,6 +72,28 @@ FLAG_VARIANTS = [
 ]
 FLAGS = {v[0] for v in FLAG_VARIANTS}
 VARIANTS += FLAG_VARIANTS
+# In a pool coroutine (`--variants pool`): the program (main renamed, with
+# -finstrument-functions-after-inlining) runs in a coroutine of a
+# two-worker pool whose entry hook moves it to the other worker at every
+# 64th function entry,
+# beside a coroutine that keeps yielding, so the program moves between the
+# workers' threads while its (preserve_none, APN, listed) frames are live.
+# csmith programs use no thread-local storage, so the output must not
+# change. Kind "*-pool": the program's source ("plain" or "attr") with the
+# pool main (POOL_MAIN).
+POOL_VARIANTS = [
+    ("pool-O0-migration-list-apn", ["-O0", "-fcoroutine-migration", "-fpreserve-none-list=@LIST",
+                                    "-fauto-preserve-none"], "plain-pool"),
+    ("pool-O2-noinline-migration-glob-apn", ["-O2", "-fno-inline", "-fcoroutine-migration",
+                                             "-fpreserve-none-list=@GLOB", "-fauto-preserve-none"],
+     "plain-pool"),
+    ("pool-O2-attr-apn", ["-O2", "-fcoroutine-migration", "-fauto-preserve-none"], "attr-pool"),
+    ("pool-lto-noinline-migration-glob-apn", ["-O2", "-flto", "-fno-inline", "-fcoroutine-migration",
+                                              "-fpreserve-none-list=@GLOB", "-fauto-preserve-none"],
+     "plain-pool"),
+]
+POOL = {v[0] for v in POOL_VARIANTS}
+VARIANTS += POOL_VARIANTS
 # What @GLOB names: csmith's functions and the helpers of csmith.h that the
 # program defines.
 GLOBS = ["func_*", "crc32_*", "transparent_crc*", "platform_main_*", "safe_*"]
@@ -159,6 +181,78 @@ def build_two_tus(tools, flags, cflags, target, src, exe, d, link_extra=()):
     return r
 
 
+POOL_MAIN = MAIN_PROTO + r"""#include "cacs/pool.h"
+#include <stdio.h>
+static int argc_, rc, done;
+static char **argv_;
+static unsigned long entries;
+__attribute__((no_instrument_function)) void __cyg_profile_func_enter(void *fn, void *site) {
+  (void)fn;
+  (void)site;
+  if ((++entries & 63) != 0 || !cacs_pool_current())
+    return;
+  /* Yield until on the other worker (a yield alone mostly comes back). */
+  int w = cacs_pool_worker_index();
+  for (int i = 0; i < 100 && cacs_pool_worker_index() == w; i++)
+    cacs_pool_yield();
+}
+__attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn, void *site) {
+  (void)fn;
+  (void)site;
+}
+static void body(void *arg) {
+  (void)arg;
+  rc = csmith_main(argc_, argv_);
+  fflush(stdout);
+  __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+}
+static void busy(void *arg) {
+  (void)arg;
+  while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+    cacs_pool_yield();
+    for (volatile int i = 0; i < 1000; i++)
+      ;
+  }
+}
+int main(int argc, char **argv) {
+  argc_ = argc;
+  argv_ = argv;
+  cacs_pool_attr attr = {2, 8u << 20};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
+  if (!p)
+    return 98;
+  cacs_pool_task *b = cacs_pool_spawn(p, busy, NULL);
+  cacs_pool_join(cacs_pool_spawn(p, body, NULL));
+  cacs_pool_join(b);
+  cacs_pool_destroy(p);
+  return rc;
+}
+"""
+
+
+def build_in_pool(tools, flags, cflags, target, arch, vsrc, exe, d):
+    """A *-pool variant: the program's unit with the variant's flags, the
+    pool main without cacs flags, linked with the build's libcacs."""
+    proto, wrapper, o1, o2 = (os.path.join(d, n) for n in
+                              ("csmith-main.h", "pool-main.c", "pool-tu1.o", "pool-tu2.o"))
+    for path, text in ((proto, MAIN_PROTO), (wrapper, POOL_MAIN)):
+        with open(path, "w") as f:
+            f.write(text)
+    lto = ["-flto"] if "-flto" in flags else []
+    cmds = [[tools.cacs_clang] + flags + cflags + target
+            + ["-include", proto, "-Dmain=csmith_main", "-finstrument-functions-after-inlining",
+               "-c", vsrc, "-o", o1],
+            [tools.cacs_clang, "-O2"] + lto + target
+            + ["-I" + os.path.join(ROOT, "runtime", "include"), "-c", wrapper, "-o", o2],
+            [tools.cacs_clang] + flags + target
+            + [o1, o2, os.path.join(tools.build, "runtime", arch, "libcacs.a"), "-lpthread", "-o", exe]]
+    for cmd in cmds:
+        r = run_tool(cmd, timeout=300)
+        if not r.ok:
+            break
+    return r
+
+
 def known_fastisel(tools, flags, cflags, vsrc, src, exe, d, kind, cmd, arch, expected, run_limit):
     """Whether a failing AArch64 variant is the known FastISel bug: it
     passes when built again with FastISel off (in the compile and in an LTO
@@ -189,13 +283,16 @@ def selected_variants(args):
     names = [n for n in (args.variants or "").split(",") if n]
     if names == ["flags"]:
         names = [v[0] for v in FLAG_VARIANTS]
+    if names == ["pool"]:
+        names = [v[0] for v in POOL_VARIANTS]
     unknown = [n for n in names if n not in [v[0] for v in VARIANTS]]
     if unknown:
         raise SystemExit("difftest: unknown variant %s (known: %s)"
                          % (", ".join(unknown), ", ".join(v[0] for v in VARIANTS)))
     if names:
         return [v for v in VARIANTS if v[0] in names]
-    return [v for v in VARIANTS if v[0] not in FLAGS and (not args.quick or v[0] in QUICK)]
+    return [v for v in VARIANTS
+            if v[0] not in FLAGS and v[0] not in POOL and (not args.quick or v[0] in QUICK)]
 
 
 def applies(variant, arch, llvm):
@@ -292,7 +389,7 @@ def check_program(args, tools, workroot, seed, summary):
     bad = upstream = 0
     for name, vflags, kind in variants:
         flags = [f.replace("@LIST", list_file).replace("@GLOB", glob_file) for f in vflags] + extra
-        vsrc = attr_src if kind == "attr" else src
+        vsrc = attr_src if kind in ("attr", "attr-pool") else src
         exe = os.path.join(d, "v-" + name)
         cmd = [tools.cacs_clang] + flags + common + verify + [vsrc, "-o", exe]
         if "-flto" in flags:
@@ -300,10 +397,13 @@ def check_program(args, tools, workroot, seed, summary):
         vwhat = "%s variant %s" % (what, name)
         if kind == "plain-2tu":
             r = build_two_tus(tools, flags, cflags + verify, target, src, exe, d)
+        elif kind.endswith("-pool"):
+            r = build_in_pool(tools, flags, cflags + verify, target, arch, vsrc, exe, d)
         else:
             r = run_tool(cmd, timeout=300)
         failure = None
-        refused = BYVAL_REFUSAL.search(r.err) if kind == "attr" and not r.ok else None
+        refused = (BYVAL_REFUSAL.search(r.err) if kind in ("attr", "attr-pool") and not r.ok
+                   else None)
         if refused and refused.group(1) in attred:
             # x86-64 passes a struct argument byval; LLVM does not copy it
             # under preserve_none, so cacs refuses the attribute there (see
@@ -330,7 +430,8 @@ def check_program(args, tools, workroot, seed, summary):
                     log("  %s: UPSTREAM: stock clang %s prints the same %r; not a cacs finding"
                         % (vwhat, opt_level(flags), got.strip()[-30:]))
                     continue
-        if failure is not None and arch == "aarch64" and not failure[0].startswith("compile"):
+        if (failure is not None and arch == "aarch64" and not failure[0].startswith("compile")
+                and not kind.endswith("-pool")):
             known = known_fastisel(tools, flags, cflags + verify, vsrc, src, exe, d, kind,
                                    cmd, arch, expected, run_limit)
             if known:
@@ -348,7 +449,8 @@ def check_program(args, tools, workroot, seed, summary):
                     detail=failure[1], src=vsrc, llvm=tools.llvm, two_tu=(kind == "plain-2tu"),
                     extra=extra, list_file=(list_file if any("@LIST" in f for f in vflags)
                                            else glob_file if any("@GLOB" in f for f in vflags) else None))
-        if args.reduce:
+        # The reducer rebuilds one- and two-unit programs only.
+        if args.reduce and not kind.endswith("-pool"):
             deferred.append((reducer.reduce_and_save, (info, tools, d, args)))
     if bad == 0 and not args.keep:
         shutil.rmtree(d, ignore_errors=True)
