@@ -1,15 +1,13 @@
 // ThinLTO imports a function compiled with -fcoroutine-migration (probe:
 // errno before and after a pool yield) into a unit compiled without it
-// that also uses errno, and inlines it there. The flag's rewrite of
-// probe's __errno_location calls (docs/tls-migration.md: call site and
-// declaration made to read inaccessible memory) is lost: the importing
-// unit's declaration is glibc's `const`, LLVM intersects the two, and
-// caller computes &errno once, before the yield. Full LTO reruns the pass
-// on probe at the link and is right; with caller's unit compiled with the
-// flag ThinLTO is right too (the CALLER-FLAGGED run). The documented rule
-// asks for the flag on caller's unit (it runs in a coroutine that may
-// migrate), but probe, built with the flag, does not get what it asked for.
-// XFAIL: *
+// that also uses errno, and inlines it there. The importing unit's
+// declaration of __errno_location is glibc's `const`, and LLVM intersects
+// it with the call site's, which would undo the compile step's rewrite of
+// probe's calls (docs/tls-migration.md): caller would compute &errno once,
+// before the yield. The plugin redoes the rewrite on the imported copies
+// at the start of the ThinLTO backend, as the full-LTO link does. The
+// CALLER-FLAGGED link (caller's unit built with the flag too) was right
+// before that fix; the unflagged one was not.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O2 -flto=thin -fcoroutine-migration -DPROBE -I%cacs_include -c %s -o %t/probe.o
 // RUN: %clang -O2 -flto=thin -fcoroutine-migration -I%cacs_include -c %s -o %t/caller-flagged.o

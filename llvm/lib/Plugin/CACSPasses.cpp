@@ -236,6 +236,26 @@ void registerCallbacks(PassBuilder &PB) {
       });
 #endif
 
+  // A ThinLTO backend imports functions compiled with -fcoroutine-migration
+  // into modules compiled without it, whose declarations (glibc's `const`
+  // __errno_location) undo the compile step's rewrite of their calls. Redo
+  // it on the imported copies before the inliner and GVN see them; it finds
+  // only the functions the compile steps marked.
+#if LLVM_VERSION_MAJOR >= 20
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        if (Phase == ThinOrFullLTOPhase::ThinLTOPostLink)
+          addPass(MPM, TLSMigrationPass(TLSMigrationPass::Phase::LTOLink));
+      });
+#else
+  // LLVM 19 does not say which phase this is: run it in every compile. In
+  // one that is not a ThinLTO backend it finds nothing left to rewrite.
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addPass(MPM, TLSMigrationPass(TLSMigrationPass::Phase::LTOLink));
+      });
+#endif
+
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         addLTOLinkStartPasses(MPM);

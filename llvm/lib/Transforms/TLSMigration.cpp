@@ -259,6 +259,12 @@ PreservedAnalyses TLSMigrationPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (Function &F : M)
       if (!F.isDeclaration() && !F.hasFnAttribute(AccessorAttr))
         F.addFnAttr(MigrationAttr);
+  // A link (full LTO, a ThinLTO backend) of code no compile step marked:
+  // leave it exactly as stock clang would.
+  if (none_of(M, [](const Function &F) {
+        return F.hasFnAttribute(MigrationAttr);
+      }))
+    return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   if (!TLSMigration(M, FAM).run())
     return PreservedAnalyses::all();
