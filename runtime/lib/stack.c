@@ -1066,9 +1066,12 @@ void **cacs__unsafe_sp_slot(void) {
   return __get_unsafe_stack_ptr ? &__safestack_unsafe_stack_ptr : NULL;
 }
 
+// Always a stack of its own, even for a CACS_STACK_SHARED owner: the unsafe
+// frames are never copied off a shared stack, so a shared one would hold
+// several coroutines' unsafe frames at the same addresses.
 static cacs_stack *unsafe_stack_alloc(size_t size, const cacs_stack *s) {
-  cacs_stack *u =
-      (cacs_stack *)cacs_stack_alloc(size, sizeof(cacs_stack), s->flags);
+  cacs_stack *u = (cacs_stack *)cacs_stack_alloc(
+      size, sizeof(cacs_stack), s->flags & ~(unsigned)CACS_STACK_SHARED);
   if (!u)
     return NULL;
   char name[sizeof u->owner];
