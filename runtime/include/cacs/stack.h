@@ -174,8 +174,12 @@ void cacs_stack_install_overflow_handler(void);
 // tool that needs the C slow switch (ASan, TSan, SafeStack, shadow call
 // stack, split stacks), the switch suspends it exactly as the fast path
 // does and runs the copying on the switcher stack. Its control block is
-// the runtime's smallest (the tools' fields are kept beside it only when
-// a tool is on).
+// the runtime's smallest, 120 bytes (the tools' fields are kept beside it
+// only when a tool is on; its name is one copy for the coroutines created
+// in a row with it). The buffer of its saved copy grows (realloc) to the
+// largest copy it has needed and is kept until the coroutine finishes; a
+// coroutine that never ran has none (its first frames are one static
+// image for all).
 //
 // Debug mode (CACS_SHARED_STACK_DEBUG=1 in the environment, read once):
 // every shared-stack coroutine gets an execution stack of its own that is
