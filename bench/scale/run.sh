@@ -6,7 +6,7 @@
 #
 #   full     1,000,000 coroutines with default guarded stacks (at the
 #            default vm.max_map_count), 1,000,000 with 4 KiB unguarded
-#            stacks, 1,000,000 and 10,000,000 on a shared stack (about 5.5 GB),
+#            stacks, 1,000,000 and 10,000,000 on a shared stack (about 4 GB),
 #            20,000 guarded ones with the fallback guard; 100,000 under
 #            valgrind memcheck and with AddressSanitizer; the copy cost of
 #            shared stacks by depth; writes bench/results/scale/README.md
@@ -123,13 +123,17 @@ run "AddressSanitizer, shared" "$work/scale-asan" $small shared
   echo
   echo "Where a shared-stack coroutine's bytes go (x86-64, glibc malloc; \`heap_per_coro_B\` is"
   echo "0 under valgrind and ASan, which replace malloc): its saved frames (\`saved_per_coro_B\`,"
-  echo "plus malloc's 8-byte header and 16-byte rounding), its control block (\`struct cacs_coro\`,"
-  echo "184 bytes, 192 with header and rounding; the tools' fields are kept beside it only when a"
-  echo "tool is on) and its slot in the handle table (8 bytes, at most three quarters full: 17 B per"
-  echo "coroutine at 1,000,000, 13 at 10,000,000). At DEPTH=4 the saved frames are 248 B: 160 B for"
-  echo "the five frames of \`deep\`, the rest the body's frame, the return address into the start"
+  echo "plus malloc's 8-byte header and 16-byte rounding), its control block (120 bytes, a 128-byte"
+  echo "chunk: \`struct cacs_coro\` without the part of its stack descriptor only a stack of its"
+  echo "own needs; the name is a pointer to one copy shared by the coroutines created in a row"
+  echo "with that name; the tools' fields are kept beside it only when a tool is on) and its slot"
+  echo "in the handle table (8 bytes, at most three quarters full: 17 B per coroutine at"
+  echo "1,000,000, 13 at 10,000,000). At DEPTH=4 the saved frames are 248 B: 160 B for the five"
+  echo "frames of \`deep\`, the rest the body's frame, the return address into the start"
   echo "(\`cacs__shared_start\`, no frame of its own) and the 16 bytes below the stack pointer."
-  echo "libaco's 280 B per coroutine (10,000,000 in 2.8 GB) is not reached: 192 + 256 + 13 = 461 B."
+  echo "libaco's 280 B per coroutine (10,000,000 in 2.8 GB) is reached with the body yielding"
+  echo "(DEPTH=0: 128 + 128 + 13 = 269 B at 10,000,000), not at DEPTH=4, where the saved frames"
+  echo "alone take 256 B with malloc's header: 128 + 256 + 13 = 397 B."
   echo
   if [ -n "${LIBACO_DIR:-}" ]; then
     echo "The libaco rows: \`LIBACO_DIR=... bench/scale/run.sh\`, libaco built from the given"

@@ -50,24 +50,33 @@ struct cacs__coro_cold {
 struct cacs_coro {
   void *sp;               // saved stack pointer while switched out (layout:
   cacs_coro *next, *prev; // coro_layout.h); ready ring, parked/done unlinked
-  cacs_stack stack;       // this block lives at the top of that stack
   cacs_entry_fn entry;
   void *arg;
-  unsigned flags;
-  unsigned char state; // enum coro_state
+  unsigned char flags; // cacs_coro_flags (coro.h: the one there fits)
+  unsigned char state : 2; // enum coro_state
   // Freed when it finishes, without a join (cacs_detach).
-  unsigned char detached;
+  unsigned char detached : 1;
   // Its side block follows it (c + 1): cold(c). A flag, not a pointer, to
   // keep the block of millions of shared-stack coroutines small.
-  unsigned char has_cold;
-  int wake_result;     // what cacs_park_timeout returns: 0 or ETIMEDOUT
+  unsigned char has_cold : 1;
+  unsigned char wake_result; // what cacs_park_timeout returns: 0 or ETIMEDOUT
   // 1 + index in the timer heap; 0: no timer armed. 32 bits: the heap
   // holds at most one entry per coroutine, and 2^32 control blocks do not
   // fit in any address space this runs in.
   uint32_t timer_slot;
   uint64_t deadline;   // CLOCK_MONOTONIC ns, while timer_slot != 0
   cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
+  // Last: a shared-stack coroutine's descriptor is the short one (stack.h),
+  // and its block ends with it (CORO_SHARED_SIZE) unless it has a side
+  // block. On a private stack this block lives at the top of that stack.
+  cacs_stack stack;
 };
+
+/// The size of a shared-stack coroutine's control block without a side
+/// block: the descriptor stops at its name (stack.h), 120 bytes, which
+/// malloc serves from a 128-byte chunk.
+#define CORO_SHARED_SIZE                                                     \
+  (offsetof(cacs_coro, stack) + CACS_STACK_SHARED_DESC_SIZE)
 
 /// The side block of `c`: present for every coroutine while a tool is on
 /// (tools_always()), and for one with CACS_CORO_SAVE_FPENV; right after

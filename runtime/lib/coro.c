@@ -15,9 +15,14 @@
 #include "switch_tools.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+_Static_assert(ETIMEDOUT <= UCHAR_MAX, "cacs_coro.wake_result");
+_Static_assert(CACS_CORO_SAVE_FPENV <= UCHAR_MAX, "cacs_coro.flags");
+_Static_assert(CORO_SHARED_SIZE == 120, "a shared-stack coroutine's block");
 
 void cacs__coro_free(cacs_coro *c) {
   if ((c->stack.flags & CACS_STACK_SHARED) && --S.shared_users == 0)
@@ -41,7 +46,7 @@ static int tools_init(cacs_coro *c, size_t size) {
   k->scs_sp = k->tools.scs_map;
   k->tsan_fiber = k->tsan_resume = k->tools.tsan_fiber;
   if (cacs__split_on())
-    cacs__split_ctx_init(k->split_ctx, &c->stack);
+    cacs__split_ctx_init(k->split_ctx, cacs__stack_exec(&c->stack));
   return 0;
 }
 
@@ -111,21 +116,26 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   (void)current(); // the scheduler exists before any coroutine
   cacs__reap_zombies();
   // The side block, when needed, right after the control block.
+  // A shared-stack one without it: the short block (core.h).
   int with_cold = cold_needed(attr);
-  size_t size = sizeof(cacs_coro) +
-                (with_cold ? sizeof(struct cacs__coro_cold) : 0);
+  size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
+                          : CORO_SHARED_SIZE;
   cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
       attr->stack_size, size, offsetof(cacs_coro, stack), attr->stack_flags);
   if (!c)
     return NULL;
   // Everything but the stack descriptor, which the allocator filled in.
   memset(c, 0, offsetof(cacs_coro, stack));
-  memset((char *)c + offsetof(cacs_coro, stack) + sizeof(cacs_stack), 0,
-         size - offsetof(cacs_coro, stack) - sizeof(cacs_stack));
+  if (with_cold)
+    memset(c + 1, 0, sizeof(struct cacs__coro_cold));
   c->has_cold = (unsigned char)with_cold; // the side block is at c + 1
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
+  } else if ((c->stack.flags & CACS_STACK_SHARED) && !with_cold) {
+    // "coro#<id>" is made up when asked (coro_info.c), not kept by
+    // millions of idle coroutines; a tool names its stacks now.
+    c->stack.owner_id = id; // owner_ref stays NULL
   } else {
     char buf[32];
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
@@ -154,8 +164,9 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
     S.slow = 1;
   }
   if (cold(c)) {
-    cold(c)->asan_lo = c->stack.lo;
-    cold(c)->asan_size = (size_t)((char *)c->stack.top - (char *)c->stack.lo);
+    const cacs_stack *x = cacs__stack_exec(&c->stack);
+    cold(c)->asan_lo = x->lo;
+    cold(c)->asan_size = (size_t)((char *)x->top - (char *)x->lo);
   }
   c->next = c->prev = c;
   return c;

@@ -25,8 +25,8 @@
 // struct cacs_coro
 #define CACS_CORO_SP 0   // saved stack pointer while switched out
 #define CACS_CORO_NEXT 8 // next coroutine of the ready ring
-#define CACS_CORO_ENTRY 136 // entry function (cacs__shared_start)
-#define CACS_CORO_ARG 144   // its argument
+#define CACS_CORO_ENTRY 24 // entry function (cacs__shared_start)
+#define CACS_CORO_ARG 32   // its argument
 
 // struct sched (thread-local `cacs__sched`)
 #define CACS_SCHED_CURRENT 0 // running coroutine

@@ -113,6 +113,17 @@ void __tsan_set_fiber_name(void *fiber, const char *name) __attribute__((weak));
 /// Whether the program runs under TSan.
 static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
 
+// --- stack descriptors (stack.c) ---------------------------------------------
+
+/// The name set by cacs_stack_set_owner: "" if none; NULL for a
+/// CACS_STACK_SHARED coroutine's descriptor given none (its owner makes
+/// one up, coro_info.c).
+const char *cacs__stack_owner(const cacs_stack *s);
+/// The descriptor of the stack `s`'s owner runs on, with its `lo` and
+/// `top`: `s` itself, or for a CACS_STACK_SHARED coroutine's descriptor
+/// (which has none) its shared stack's.
+const cacs_stack *cacs__stack_exec(const cacs_stack *s);
+
 // --- all of the above, for one owner of a stack -----------------------------
 
 /// Fill `t` in for the owner of stack `s` of `size` usable bytes: an unsafe

@@ -161,7 +161,7 @@ void(cacs_yield)(void) { cacs__yield_pn(); }
 void cacs__deadlock(const cacs_coro *self) {
   cacs__fatalf("cacs: deadlock: every coroutine of this thread is waiting "
                "and no timer or I/O wait can wake one (in '%s')\n",
-               self->stack.owner);
+               cacs_name(self));
 }
 
 void cacs__bad_handle(const char *call, const void *c) {

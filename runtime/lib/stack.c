@@ -89,6 +89,7 @@ typedef struct thread_state {
   cacs__shstack *shared;  // shared execution stacks (debug ones included)
   cacs_stack *switcher;   // where shared stacks are copied (made on first use)
   size_t shared_saved;    // sum of their coroutines' save_len
+  struct shared_name *last_name; // the name given last (name_get)
   cacs_stack *live; // registry searched by the SIGSEGV handler
   uint64_t rng;
   size_t color; // the next control block's colour, in cache lines
@@ -592,6 +593,49 @@ static void free_empty_classes(void) {
   }
 }
 
+// --- names of shared-stack coroutines (stack.h: owner_ref) ------------------
+
+// A name, truncated as owner[] truncates, after its reference count. The
+// coroutines a thread creates in a row with the same name share one copy
+// (T.last_name): a server's millions of connections typically do.
+typedef struct shared_name {
+  size_t refs;
+  char s[];
+} shared_name;
+
+static shared_name *name_of(const char *s) {
+  return (shared_name *)(void *)(s - offsetof(shared_name, s));
+}
+
+static const char *name_get(const char *name) {
+  size_t len = 0;
+  while (name[len] && len + 1 < sizeof(((cacs_stack *)0)->owner))
+    ++len;
+  shared_name *n = T.last_name;
+  if (n && !strncmp(n->s, name, len) && !n->s[len]) {
+    n->refs++;
+    return n->s;
+  }
+  if (!(n = malloc(sizeof *n + len + 1)))
+    cacs__fatal("cacs: out of memory naming a shared-stack coroutine\n");
+  n->refs = 1;
+  memcpy(n->s, name, len);
+  n->s[len] = 0;
+  T.last_name = n;
+  return n->s;
+}
+
+static void name_release(const char *s) {
+  if (!s)
+    return;
+  shared_name *n = name_of(s);
+  if (--n->refs)
+    return;
+  if (T.last_name == n)
+    T.last_name = NULL;
+  free(n);
+}
+
 // --- shared stacks (cacs/stack.h, shared_stack.h) ---------------------------
 
 // Marks the descriptor of a shared execution stack (not a public flag).
@@ -660,8 +704,8 @@ static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
       !(T.switcher = (cacs_stack *)cacs_stack_alloc(
             0, sizeof(cacs_stack), CACS_STACK_NORANDOM)))
     return NULL;
-  if (hdr_size < desc_off + sizeof(cacs_stack))
-    hdr_size = desc_off + sizeof(cacs_stack);
+  if (hdr_size < desc_off + CACS_STACK_SHARED_DESC_SIZE)
+    hdr_size = desc_off + CACS_STACK_SHARED_DESC_SIZE;
   cacs__shstack *sh;
   if (shared_debug) { // a stack of its own, to protect while it is out
     sh = shared_new(size, 1);
@@ -678,11 +722,9 @@ static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
     return NULL;
   }
   cacs_stack *s = (cacs_stack *)(hdr + desc_off);
-  memset(s, 0, sizeof *s);
+  // The short descriptor only (stack.h): no map_size, lo, top or owner[].
+  memset(s, 0, CACS_STACK_SHARED_DESC_SIZE);
   s->map = hdr; // the control block, freed with it
-  s->map_size = hdr_size;
-  s->lo = sh->stk.lo;
-  s->top = sh->stk.top;
   s->flags = flags & ~(unsigned)CACS_STACK_NOPOOL;
   s->pool = sh;
   sh->users++;
@@ -843,6 +885,7 @@ static void shared_free(cacs_stack *s) {
   T.shared_saved -= s->save_len;
   if (s->save_cap)
     free(s->save);
+  name_release(s->owner_ref);
   sh->users--;
   free(s->map);
   if (sh->debug_owner)
@@ -851,7 +894,23 @@ static void shared_free(cacs_stack *s) {
     shared_thread_exit(); // what thread_exit left for later
 }
 
+const char *cacs__stack_owner(const cacs_stack *s) {
+  return (s->flags & CACS_STACK_SHARED) ? s->owner_ref : s->owner;
+}
+
+const cacs_stack *cacs__stack_exec(const cacs_stack *s) {
+  return (s->flags & CACS_STACK_SHARED) ? &((cacs__shstack *)s->pool)->stk
+                                        : s;
+}
+
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
+  if (s->flags & CACS_STACK_SHARED) {
+    const char *old = s->owner_ref;
+    s->owner_ref = name_get(name ? name : "");
+    name_release(old);
+    s->owner_id = id;
+    return;
+  }
   size_t i = 0;
   if (name)
     for (; name[i] && i + 1 < sizeof s->owner; ++i)
@@ -917,13 +976,24 @@ static size_t put(char *buf, size_t at, const char *s) {
   return at;
 }
 
+// `who`'s name as cacs_name gives it (a shared-stack coroutine given none:
+// "coro#<id>", which coro_info.c makes up only when asked); "?" if empty.
+static size_t put_owner(char *buf, size_t at, const cacs_stack *who) {
+  const char *name = cacs__stack_owner(who);
+  if (!name) {
+    at = put(buf, at, "coro#");
+    return at + fmt_dec(buf + at, who->owner_id);
+  }
+  return put(buf, at, name[0] ? name : "?");
+}
+
 // Name `who`, the owner of stack `s` whose guard page `a` hit, and abort.
 __attribute__((noreturn)) static void report_overflow(const cacs_stack *who,
                                                       const cacs_stack *s,
                                                       uintptr_t a) {
   char buf[320];
   size_t n = put(buf, 0, "cacs: stack overflow in coroutine '");
-  n = put(buf, n, who->owner[0] ? who->owner : "?");
+  n = put_owner(buf, n, who);
   n = put(buf, n, "' (id ");
   n += fmt_dec(buf + n, who->owner_id);
   n = put(buf, n, "): fault at ");
@@ -953,7 +1023,7 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc) {
       who = ((cacs__shstack *)s)->debug_owner;
       char buf[320];
       size_t n = put(buf, 0, "cacs: access to a local of coroutine '");
-      n = put(buf, n, who->owner[0] ? who->owner : "?");
+      n = put_owner(buf, n, who);
       n = put(buf, n, "' (id ");
       n += fmt_dec(buf + n, who->owner_id);
       n = put(buf, n, ") while it is switched out (shared stack): a pointer "
@@ -996,16 +1066,20 @@ void **cacs__unsafe_sp_slot(void) {
   return __get_unsafe_stack_ptr ? &__safestack_unsafe_stack_ptr : NULL;
 }
 
+// Always a stack of its own, even for a CACS_STACK_SHARED owner: the unsafe
+// frames are never copied off a shared stack, so a shared one would hold
+// several coroutines' unsafe frames at the same addresses.
 static cacs_stack *unsafe_stack_alloc(size_t size, const cacs_stack *s) {
-  cacs_stack *u =
-      (cacs_stack *)cacs_stack_alloc(size, sizeof(cacs_stack), s->flags);
+  cacs_stack *u = (cacs_stack *)cacs_stack_alloc(
+      size, sizeof(cacs_stack), s->flags & ~(unsigned)CACS_STACK_SHARED);
   if (!u)
     return NULL;
   char name[sizeof u->owner];
   size_t n = 0;
   for (const char *p = "unsafe stack of "; *p && n + 1 < sizeof name; ++p)
     name[n++] = *p;
-  for (const char *p = s->owner; *p && n + 1 < sizeof name; ++p)
+  const char *owner = cacs__stack_owner(s);
+  for (const char *p = owner ? owner : ""; *p && n + 1 < sizeof name; ++p)
     name[n++] = *p;
   name[n] = 0;
   cacs_stack_set_owner(u, name, s->owner_id);
@@ -1059,7 +1133,8 @@ int cacs__tool_stacks_init(cacs__tool_stacks *t, size_t size,
   }
   if (cacs__tsan_on()) {
     t->tsan_fiber = __tsan_create_fiber(0);
-    __tsan_set_fiber_name(t->tsan_fiber, s->owner);
+    const char *owner = cacs__stack_owner(s);
+    __tsan_set_fiber_name(t->tsan_fiber, owner ? owner : "");
   }
   return 0;
 }

@@ -25,6 +25,7 @@
 #include "waitq.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -131,11 +132,61 @@ static int wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
 // record then (cacs/stack.h), so it waits on a copy in the heap, with room
 // for the channel item `w->item` points at (`item_size` bytes; 0: none),
 // which a sender copies in before and a receiver (`recv`) copies out after.
+// The heap record is kept for the thread's next such wait (one spare per
+// thread, up to SPARE_MAX bytes, freed at thread exit): a round of waits
+// of shared-stack coroutines then allocates nothing.
+#define SPARE_MAX 1024
+static __thread waiter *spare;
+static __thread size_t spare_size;
+static __thread unsigned char spare_armed; // spare_key set on this thread
+static pthread_key_t spare_key; // its destructor frees the thread's spare
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_exit(void *unused) {
+  (void)unused;
+  free(spare);
+  spare = NULL;
+}
+
+static void spare_key_init(void) {
+  if (pthread_key_create(&spare_key, spare_exit) != 0)
+    spare_key = (pthread_key_t)-1;
+}
+
+static waiter *heap_rec_get(size_t size) {
+  waiter *h = spare;
+  if (h && spare_size >= size) {
+    spare = NULL;
+    return h;
+  }
+  return (waiter *)malloc(size);
+}
+
+static void heap_rec_put(waiter *h, size_t size) {
+  if (size > SPARE_MAX || (spare && spare_size >= size)) {
+    free(h);
+    return;
+  }
+  if (!spare_armed) { // the thread's first spare arms the destructor
+    pthread_once(&spare_once, spare_key_init);
+    if (spare_key == (pthread_key_t)-1 ||
+        pthread_setspecific(spare_key, (void *)1) != 0) {
+      free(h);
+      return;
+    }
+    spare_armed = 1;
+  }
+  if (spare)
+    free(spare);
+  spare = h;
+  spare_size = size;
+}
+
 static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
                      size_t item_size, int recv) {
   if (cacs__self_unshared())
     return wait_rec(q, w, timeout_us, l);
-  waiter *h = (waiter *)malloc(sizeof *h + item_size);
+  waiter *h = heap_rec_get(sizeof *h + item_size);
   if (!h)
     return ENOMEM;
   h->item = item_size ? (void *)(h + 1) : NULL;
@@ -144,7 +195,7 @@ static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
   int r = wait_rec(q, h, timeout_us, l);
   if (item_size && recv && r == 0)
     memcpy(w->item, h->item, item_size);
-  free(h);
+  heap_rec_put(h, sizeof *h + item_size);
   return r;
 }
 

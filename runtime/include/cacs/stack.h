@@ -60,22 +60,21 @@ enum cacs_stack_reclaim {
 /// Descriptor placed at the very top of the stack mapping. Owners put their
 /// control block around it: cacs_stack_alloc(size, hdr, ...) returns a block
 /// of `hdr` bytes (>= sizeof(cacs_stack)) that *starts* with this struct.
+///
+/// A CACS_STACK_SHARED coroutine's descriptor (millions are held at once)
+/// has only the members up to `owner_ref`: it has no stack to register or
+/// bound (its shared stack, `pool`, has), and its name is kept apart, so
+/// the block it ends may stop there (CACS_STACK_SHARED_DESC_SIZE bytes).
 typedef struct cacs_stack {
-  void *map;         ///< start of the mapping (guard page first)
-  size_t map_size;   ///< whole mapping size
-  void *lo;          ///< lowest usable address (just above the guard)
-  void *top;         ///< initial stack pointer (16-byte aligned)
-  unsigned flags;    ///< cacs_stack_flags
+  unsigned flags; ///< cacs_stack_flags
   // The members in unions below are the ones of a stack of its own (left)
-  // and of a CACS_STACK_SHARED coroutine's descriptor (right), which has
-  // no stack to register: millions of such descriptors are held at once.
+  // and of a CACS_STACK_SHARED coroutine's descriptor (right).
   __extension__ union {
     unsigned vg_id;    ///< valgrind stack id
     uint32_t save_cap; ///< CACS_STACK_SHARED: bytes allocated at `save`
                        ///< (0: `save` is a fresh one's shared image)
   };
   uint64_t owner_id; ///< shown in the overflow message
-  char owner[40];    ///< shown in the overflow message
   __extension__ union {
     struct cacs_stack *reg_next; ///< per-thread live-stack list
     void *save; ///< CACS_STACK_SHARED: its frames while switched out
@@ -86,7 +85,25 @@ typedef struct cacs_stack {
   };
   void *pool; ///< the slab it is a slot of; NULL: own mapping (NOPOOL);
               ///< CACS_STACK_SHARED: the shared stack it runs on
+  void *map;  ///< start of the mapping (guard page first);
+              ///< CACS_STACK_SHARED: the block, freed with it
+  __extension__ union {
+    __extension__ struct {
+      size_t map_size; ///< whole mapping size
+      void *lo;        ///< lowest usable address (just above the guard)
+      void *top;       ///< initial stack pointer (16-byte aligned)
+      char owner[40];  ///< shown in the overflow message
+    };
+    /// CACS_STACK_SHARED: its name (NULL: none given), one copy for all the
+    /// thread's coroutines created in a row with the same name; the
+    /// descriptor ends here.
+    const char *owner_ref;
+  };
 } cacs_stack;
+
+/// Bytes of a CACS_STACK_SHARED coroutine's descriptor (see above).
+#define CACS_STACK_SHARED_DESC_SIZE                                          \
+  (offsetof(cacs_stack, owner_ref) + sizeof(const char *))
 
 /// Allocate a stack with at least `size` usable bytes (0: default) and a
 /// control block of `hdr_size` bytes at its top; returns the block (its
@@ -157,8 +174,12 @@ void cacs_stack_install_overflow_handler(void);
 // tool that needs the C slow switch (ASan, TSan, SafeStack, shadow call
 // stack, split stacks), the switch suspends it exactly as the fast path
 // does and runs the copying on the switcher stack. Its control block is
-// the runtime's smallest (the tools' fields are kept beside it only when
-// a tool is on).
+// the runtime's smallest, 120 bytes (the tools' fields are kept beside it
+// only when a tool is on; its name is one copy for the coroutines created
+// in a row with it). The buffer of its saved copy grows (realloc) to the
+// largest copy it has needed and is kept until the coroutine finishes; a
+// coroutine that never ran has none (its first frames are one static
+// image for all).
 //
 // Debug mode (CACS_SHARED_STACK_DEBUG=1 in the environment, read once):
 // every shared-stack coroutine gets an execution stack of its own that is
