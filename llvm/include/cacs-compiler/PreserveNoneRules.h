@@ -9,7 +9,8 @@
 //    APN, the list pass and the safety pass, which differ
 //    only in the questions they ask;
 //  - whether a preserve_none call must go through a shield (needsShield),
-//    for the safety pass and APN;
+//    for the safety pass and APN, and whether a rare one should
+//    (shieldsColdCall), for the safety pass;
 //  - how a C-convention wrapper around a preserve_none call is built
 //    (getOrCreateWrapper): the list's C-entry thunks and the safety pass's
 //    shields are the same kind of function.
@@ -23,6 +24,7 @@
 #define CACS_PRESERVENONERULES_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Attributes.h"
@@ -32,12 +34,14 @@
 #include <tuple>
 
 namespace llvm {
+class BlockFrequencyInfo;
 class CallBase;
 class CallInst;
 class Function;
 class FunctionType;
 class GlobalValue;
 class Module;
+class ProfileSummaryInfo;
 class Triple;
 class Value;
 } // namespace llvm
@@ -161,6 +165,8 @@ public:
   /// time (the setting cacs-link-binds-now: only a command that compiles and
   /// links knows)?
   bool linkBindsNow() const { return LinkBindsNow; }
+  /// Is the module's code generated at -O0?
+  bool codeGenAtO0() const { return CodeGenAtO0; }
 
 private:
   bool AArch64, X86_64, FastISelForced, CodeGenAtO0, AbsoluteAddresses,
@@ -296,10 +302,44 @@ enum class ShieldReason {
   /// The caller reserves a register the C convention preserves and
   /// preserve_none does not (ReservedRegisterHazard::Restore).
   ReservedRegister,
+  /// Not for safety: the call is rare (shieldsColdCall), and through a
+  /// shield it leaves the hot path its callee-saved registers.
+  Cold,
 };
 
 /// Must \p CB, a preserve_none call, go through a shield?
 ShieldReason needsShield(const llvm::CallBase &CB, RuleContext &RC);
+
+/// Can the safety pass route \p CB through a shield? Not a musttail call
+/// (it must stay in a function of its caller's convention), a variadic one
+/// (the shield's signature is fixed) or one with operand bundles.
+bool canRouteThroughShield(const llvm::CallBase &CB);
+
+/// A preserve_none call must be this many times rarer than the hottest block
+/// of its function to go through a shield for speed (shieldsColdCall).
+inline constexpr unsigned ColdCallRatio = 64;
+
+/// Should \p CB, a preserve_none call that needs no shield, go through one
+/// anyway because it is rare? A preserve_none call clobbers every register,
+/// so the register allocator keeps each value live across it in memory,
+/// often over the whole loop around it: a wait loop's cold yield
+/// (`while (full) yield();`) in a byte loop puts the byte loop's values in
+/// stack slots. Through a shield, the C convention applies at the call
+/// site, the values stay in callee-saved registers, and only the shield's
+/// prologue, on the rare path, saves them. Yes if \p BFI says the call's
+/// block runs at most 1/ColdCallRatio times as often as the function's
+/// hottest block (\p GetBFI computes them when the other conditions
+/// hold), or \p PSI's profile says it is cold; never for a call
+/// the shield cannot keep exactly (musttail, variadic, operand bundles,
+/// returns_twice, inline asm), one that does not return, in optnone or -O0
+/// code, or with -mllvm -cacs-cold-call-shield=false. Static estimates
+/// without a profile guess that a loop runs 32 times whatever its
+/// condition, so a wait loop counts as cold only with a profile or a hint
+/// (`__builtin_expect`, `[[unlikely]]`).
+bool shieldsColdCall(
+    const llvm::CallBase &CB, const RuleContext &RC,
+    llvm::function_ref<const llvm::BlockFrequencyInfo &()> GetBFI,
+    const llvm::ProfileSummaryInfo *PSI);
 
 /// What code outside the compiler's view may do to the argument registers of
 /// a preserve_none call.

@@ -181,6 +181,11 @@ inline bool preserveNoneListWarnUnusedPerTU() {
   return flagSetting(SettingID::PreserveNoneListWarnUnused);
 }
 
+/// -mllvm -cacs-cold-call-shield (on by default).
+inline bool coldCallShieldEnabled() {
+  return flagSetting(SettingID::ColdCallShield);
+}
+
 } // namespace cacs
 
 #endif // CACS_SETTINGS_H

@@ -14,6 +14,8 @@
 #include "cacs-compiler/StackFrame.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -461,6 +463,8 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
                     Caller);
     case ShieldReason::ReservedRegister:
       llvm_unreachable("reservedRegisterHazard rejected it above");
+    case ShieldReason::Cold:
+      llvm_unreachable("needsShield asks only for safety");
     case ShieldReason::FastISel:
       return reject(
           Ineligible::CallerOptNone,
@@ -554,6 +558,46 @@ ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
           .What == ReservedRegisterHazard::Restore)
     return ShieldReason::ReservedRegister;
   return ShieldReason::None;
+}
+
+bool cacs::canRouteThroughShield(const CallBase &CB) {
+  const auto *CI = dyn_cast<CallInst>(&CB);
+  return !(CI && CI->isMustTailCall()) && !CB.hasOperandBundles() &&
+         !CB.getFunctionType()->isVarArg();
+}
+
+/// Can a shield make \p CB's call exactly as the call site does, and has it
+/// something to gain? The safety pass reports the calls it cannot shield when
+/// a shield is needed; a shield for speed is simply not made.
+static bool shieldKeepsCall(const CallBase &CB) {
+  if (!canRouteThroughShield(CB) || CB.isInlineAsm())
+    return false;
+  // setjmp-like: the second return would come back into the shield's
+  // frame, gone by then. A call that does not return leaves no value live
+  // across it, so the allocator has nothing to keep in memory.
+  if (CB.hasFnAttr(Attribute::ReturnsTwice) || CB.doesNotReturn())
+    return false;
+  const Function *Callee = CB.getCalledFunction();
+  return !Callee || !Callee->isIntrinsic();
+}
+
+bool cacs::shieldsColdCall(const CallBase &CB, const RuleContext &RC,
+                           function_ref<const BlockFrequencyInfo &()> GetBFI,
+                           const ProfileSummaryInfo *PSI) {
+  const Function &Caller = *CB.getFunction();
+  if (!coldCallShieldEnabled() || RC.codeGenAtO0() || Caller.hasOptNone() ||
+      CB.getCallingConv() != CallingConv::PreserveNone || !shieldKeepsCall(CB))
+    return false;
+  const BasicBlock *BB = CB.getParent();
+  const BlockFrequencyInfo &BFI = GetBFI();
+  if (PSI && PSI->hasProfileSummary())
+    return PSI->isColdBlock(BB, &BFI);
+  uint64_t Hottest = 0;
+  for (const BasicBlock &B : Caller)
+    Hottest = std::max(Hottest, BFI.getBlockFreq(&B).getFrequency());
+  uint64_t Freq = BFI.getBlockFreq(BB).getFrequency();
+  // Freq * ColdCallRatio <= Hottest, without overflow.
+  return Freq <= Hottest / ColdCallRatio;
 }
 
 /// Whether \p F (a direct callee) may be reached through a lazily bound PLT

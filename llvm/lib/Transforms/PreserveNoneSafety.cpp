@@ -18,7 +18,9 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -33,6 +35,8 @@ using namespace cacs;
 #define DEBUG_TYPE "preserve-none-safety"
 
 STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield");
+STATISTIC(NumColdShielded, "rare preserve_none calls routed through a shield "
+                           "to keep the hot path's registers");
 STATISTIC(NumReverted, "APN-infected functions reverted to the C convention");
 STATISTIC(NumSplit, "preserve_none definitions split around a probed frame");
 STATISTIC(NumReturnedDropped,
@@ -61,8 +65,10 @@ std::string ordinal(unsigned N) {
 
 class FinalCheck {
 public:
-  FinalCheck(Module &M, bool CodeGenAtO0)
-      : M(M), T(M.getTargetTriple()), RC(M, CodeGenAtO0), Wrappers(M) {}
+  FinalCheck(Module &M, ModuleAnalysisManager &MAM, bool CodeGenAtO0)
+      : M(M), T(M.getTargetTriple()), RC(M, CodeGenAtO0), Wrappers(M),
+        FAM(MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager()),
+        PSI(&MAM.getResult<ProfileSummaryAnalysis>(M)) {}
 
   bool run() {
     if (!RC.isX86_64() && !RC.isAArch64())
@@ -115,6 +121,8 @@ private:
   Triple T;
   RuleContext RC;
   WrapperBuilder Wrappers;
+  FunctionAnalysisManager &FAM;
+  ProfileSummaryInfo *PSI;
   bool Changed = false;
   /// The C-convention bodies splitFrame made, whose calls are still to be
   /// visited.
@@ -326,12 +334,29 @@ private:
       if (CB->getCallingConv() != CallingConv::PreserveNone)
         continue; // An error was reported.
       ShieldReason Why = needsShield(*CB, RC);
+      if (Why == ShieldReason::None &&
+          shieldsColdCall(
+              *CB, RC,
+              [&]() -> const BlockFrequencyInfo & { return blockFreqs(F); },
+              PSI))
+        Why = ShieldReason::Cold;
       if (Why != ShieldReason::None)
         ToShield.push_back({CB, Why});
     }
     for (auto [CB, Why] : ToShield)
       shield(F, *CB, Why);
   }
+
+  /// The block frequencies of \p F as it is now: the steps before may have
+  /// changed it since an earlier pass computed them.
+  const BlockFrequencyInfo &blockFreqs(Function &F) {
+    if (!FreqsFresh.contains(&F)) {
+      FAM.invalidate(F, PreservedAnalyses::none());
+      FreqsFresh.insert(&F);
+    }
+    return FAM.getResult<BlockFrequencyAnalysis>(F);
+  }
+  SmallPtrSet<Function *, 16> FreqsFresh;
 
   /// A call that may overwrite a register its caller reserves.
   void checkReservedRegister(Function &Caller, CallBase &CB) {
@@ -487,8 +512,7 @@ private:
   /// its call is lowered by SelectionDAG (see WrapperBuilder).
   void shield(Function &Caller, CallBase &CB, ShieldReason Why) {
     auto *CI = dyn_cast<CallInst>(&CB);
-    if ((CI && CI->isMustTailCall()) || CB.hasOperandBundles() ||
-        CB.getFunctionType()->isVarArg()) {
+    if (!canRouteThroughShield(CB)) {
       std::string What;
       if (Why == ShieldReason::BasePointer)
         What = "addresses its stack frame through a base pointer, which "
@@ -538,6 +562,7 @@ private:
       CB.eraseFromParent();
     }
     ++NumShieldedCalls;
+    NumColdShielded += Why == ShieldReason::Cold;
     Changed = true;
 
     OptimizationRemarkEmitter ORE(&Caller);
@@ -552,6 +577,9 @@ private:
             : Why == ShieldReason::ReservedRegister
                 ? ": the caller reserves a register that preserve_none "
                   "does not preserve"
+            : Why == ShieldReason::Cold
+                ? ": the call is rare, and the hot path around it keeps its "
+                  "callee-saved registers"
                 : ": the caller is lowered by AArch64 FastISel");
       return R;
     });
@@ -560,8 +588,8 @@ private:
 
 } // namespace
 
-PreservedAnalyses cacs::PreserveNoneSafetyPass::run(Module &M,
-                                                    ModuleAnalysisManager &) {
-  return FinalCheck(M, CodeGenAtO0).run() ? PreservedAnalyses::none()
-                                          : PreservedAnalyses::all();
+PreservedAnalyses
+cacs::PreserveNoneSafetyPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  return FinalCheck(M, MAM, CodeGenAtO0).run() ? PreservedAnalyses::none()
+                                               : PreservedAnalyses::all();
 }
