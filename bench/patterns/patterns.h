@@ -25,6 +25,8 @@
 //   server     8 echo sessions (srv_session.c: the body of examples/echo)
 //              over an in-memory transport that yields when it would block
 //              (srv_transport.c), fed by a client in main (srv_client.c)
+//   server-hinted  the same with the client's rare waits marked rare
+//              (srv_client_hinted.c: __builtin_expect)
 //
 // YIELD() counts the switch (ops = switches on every runtime) and yields.
 //
@@ -110,5 +112,6 @@ long srv_write_all(srv_conn *c, const void *buf, unsigned long n);
 void srv_close(srv_conn *c);
 void srv_session(void *arg);
 uint64_t srv_client(uint64_t requests, uint64_t *expected);
+uint64_t srv_client_hinted(uint64_t requests, uint64_t *expected);
 
 #endif // BENCH_PATTERNS_H

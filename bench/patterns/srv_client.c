@@ -7,17 +7,26 @@
 // position), the result the bytes received, the same way.
 //
 // The pipes hold 256 bytes, so the waits are rare (the whole pattern makes
-// about 3.5 switches per request of 16..315 bytes each way), and the loops
-// say so: without the hint the compiler's static estimate takes each wait
-// loop for the hottest block of srv_client (it assumes any loop runs 32
-// times), and the cacs build keeps the byte loops' values in memory around
-// a preserve_none yield it believes hot. With it, the yield goes through a
-// shield (shieldsColdCall) and the byte loops keep their registers. Every
-// runtime compiles this same source.
+// about 3.5 switches per request of 16..315 bytes each way). The source is
+// built twice (patterns.h: SRV_RARE): as a user writes it by default, and,
+// as srv_client_hinted (srv_client_hinted.c), with the waits marked rare.
+// Without the hint the compiler's static estimate takes each wait loop for
+// the hottest block (it assumes any loop runs 32 times), and the cacs build
+// keeps the byte loops' values in memory around a preserve_none yield it
+// believes hot; with it (or with a profile) the yield goes through a shield
+// (shieldsColdCall) and the byte loops keep their registers. Every runtime
+// compiles the same two sources.
 //
 //===----------------------------------------------------------------------===//
 
 #include "patterns.h"
+
+#ifndef SRV_RARE
+#define SRV_RARE(cond) (cond)
+#endif
+#ifndef SRV_CLIENT
+#define SRV_CLIENT srv_client
+#endif
 
 static unsigned req_len(uint64_t r) { return 16 + (unsigned)(r * 37 % 300); }
 static unsigned char req_byte(uint64_t r, unsigned j) {
@@ -28,7 +37,7 @@ static void send_request(srv_conn *c, uint64_t r) {
   srv_pipe *p = &c->in;
   unsigned len = req_len(r);
   for (unsigned j = 0; j < len; ++j) {
-    while (__builtin_expect(p->len == sizeof p->buf, 0))
+    while (SRV_RARE(p->len == sizeof p->buf))
       YIELD();
     p->buf[(p->head + p->len) % sizeof p->buf] = req_byte(r, j);
     ++p->len;
@@ -39,7 +48,7 @@ static uint64_t recv_echo(srv_conn *c, unsigned len) {
   srv_pipe *p = &c->out;
   uint64_t sum = 0;
   for (unsigned j = 0; j < len; ++j) {
-    while (__builtin_expect(!p->len, 0))
+    while (SRV_RARE(!p->len))
       YIELD();
     sum += (uint64_t)p->buf[p->head] * (j + 1);
     p->head = (p->head + 1) % sizeof p->buf;
@@ -48,7 +57,7 @@ static uint64_t recv_echo(srv_conn *c, unsigned len) {
   return sum;
 }
 
-uint64_t srv_client(uint64_t requests, uint64_t *expected) {
+uint64_t SRV_CLIENT(uint64_t requests, uint64_t *expected) {
   uint64_t got = 0, want = 0;
   for (uint64_t r0 = 0; r0 < requests; r0 += SRV_CONNS) {
     for (unsigned k = 0; k < SRV_CONNS; ++k)

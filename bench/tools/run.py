@@ -71,13 +71,14 @@ BENCHES = [
 # ops = switches; time = the thread's CPU time (bench_cpu_ns).
 PAT_N, PAT_QUICK, PAT_CG = 10_000_000, 20_000, 200_000
 PATTERNS = ["pingpong", "pipeline", "ring2", "ring10", "ring10same", "ring100",
-            "ring10000", "chain", "server"]
+            "ring10000", "chain", "server", "server-hinted"]
 PAT_RUNTIMES = [("pat_cacs", "libcacs cacs_yield"),
                 ("pat_asm", "inline-asm switch (cacs_switch inlined, no scheduler)"),
                 ("pat_boost", "Boost jump_fcontext"),
                 ("pat_fiber", "Boost.Fiber")]
 # The slow ones (Boost.Fiber: ~2 us per switch in ring10000) run fewer.
-PAT_N_SMALL = {"ring10000": 2_000_000, "server": 2_000_000}
+PAT_N_SMALL = {"ring10000": 2_000_000, "server": 2_000_000,
+               "server-hinted": 2_000_000}
 for _p in PATTERNS:
     for _b, _ in PAT_RUNTIMES:
         BENCHES.append(("pat-" + _p, _b, _p, PAT_N_SMALL.get(_p, PAT_N), PAT_QUICK,
