@@ -178,6 +178,8 @@ int main(int argc, char **argv) {
   if (pipe(fds) != 0)
     return 1;
   setvbuf(stdout, NULL, _IOLBF, 0);
+  signal(SIGALRM, on_alarm);
+  alarm(60);
   if (!strcmp(mode, "timeout")) {
     cacs_pool *p = cacs_pool_create(1);
     cacs_pool_join(cacs_pool_spawn(p, timeouts, NULL));
@@ -194,8 +196,6 @@ int main(int argc, char **argv) {
     cacs_pool_destroy(p);
     printf("written=%d read=%d bad=%d\n", rounds, nread, bad);
   } else if (!strcmp(mode, "pingpong")) {
-    signal(SIGALRM, on_alarm);
-    alarm(60);
     unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 2;
     rounds = argc > 3 ? atoi(argv[3]) : 3000;
     cacs_pool *p = cacs_pool_create(workers);
@@ -212,8 +212,6 @@ int main(int argc, char **argv) {
     printf("exchanged=%ld expect=%d\n", atomic_load(&exchanged),
            PAIRS * rounds);
   } else if (!strcmp(mode, "kick")) {
-    signal(SIGALRM, on_alarm);
-    alarm(10);
     cacs_pool *p = cacs_pool_create(1);
     cacs_pool_task *w = cacs_pool_spawn(p, waiter, NULL);
     // Let the worker run out of work and sleep in epoll_wait.
