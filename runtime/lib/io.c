@@ -524,6 +524,8 @@ struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
 #pragma weak cacs__pool_io_prepare
 #pragma weak cacs__pool_io_gen
 #pragma weak cacs__pool_io_wait
+#pragma weak cacs__pool_io_drained
+#pragma weak cacs__pool_io_set_drained
 #pragma weak cacs__pool_io_forget
 
 // Whether the caller is a pool coroutine.
@@ -730,20 +732,29 @@ __attribute__((noinline)) static ssize_t op_try_pool(int fd,
 // io_do in a pool coroutine: the generation of the descriptor's events is
 // read before each attempt, so that an event polled by any worker between
 // the EAGAIN and the wait makes the wait return at once (pool_io.h).
+// TCP sockets keep the readiness cache of the single-thread loop (see the
+// top of this file), per generation: a short transfer marks the direction
+// drained until the next event.
 __attribute__((noinline, cold)) static ssize_t
 io_do_pool(int fd, const struct io_op *op, struct io_deadline *d) {
-  int socket = cacs__pool_io_prepare(fd);
-  if (socket < 0)
+  int flags = cacs__pool_io_prepare(fd);
+  if (flags < 0)
     return -1;
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
                 ? DIR_OUT
                 : DIR_IN;
+  int cache = (flags & 2) && op_short_drains(op);
   for (;;) {
     uint64_t gen = cacs__pool_io_gen(fd);
-    int err;
-    ssize_t n = op_try_pool(fd, op, socket, &err);
-    if (n >= 0)
+    int err = EAGAIN;
+    ssize_t n = -1;
+    if (!cache || d->timeout_us == 0 || !cacs__pool_io_drained(fd, dir, gen))
+      n = op_try_pool(fd, op, flags & 1, &err);
+    if (n >= 0) {
+      if (cache && n > 0 && (size_t)n < op->n)
+        cacs__pool_io_set_drained(fd, dir, gen);
       return n;
+    }
     if (err == EINTR)
       continue;
     if (err != EAGAIN && err != EWOULDBLOCK) {

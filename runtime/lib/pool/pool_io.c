@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -61,10 +62,16 @@ struct pio_waiter {
 typedef struct pio_fd {
   pthread_mutex_t lock;
   struct pio_waiter *waiters[2]; // DIR_IN, DIR_OUT
-  uint32_t gen[2];               // events seen per direction
-  unsigned char known;           // O_NONBLOCK set, `socket` valid
-  unsigned char socket;
-  unsigned char registered; // in the epoll set
+  // Events seen per direction: written under `lock`, read without it.
+  _Atomic uint32_t gen[2];
+  // 1 + the generation at which a TCP transfer in the direction moved
+  // fewer bytes than asked (drained it), 0: none (see io.c's readiness
+  // cache: the next call waits for the next event before it tries).
+  _Atomic uint32_t drained_at[2];
+  _Atomic unsigned char no_cache; // an event a call does not consume came
+  unsigned char known;            // O_NONBLOCK set, `flags` valid
+  unsigned char flags;            // 1: a socket, 2: TCP
+  unsigned char registered;       // in the epoll set
   int fd;
 } pio_fd;
 
@@ -161,6 +168,14 @@ static int wake_all(pio_fd *r, int dir, int result) {
   return n;
 }
 
+// A new event in `dir` (under r->lock).
+static void bump(pio_fd *r, int dir) {
+  atomic_store_explicit(
+      &r->gen[dir],
+      atomic_load_explicit(&r->gen[dir], memory_order_relaxed) + 1,
+      memory_order_release);
+}
+
 static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
   if (w->prev)
     w->prev->next = w->next;
@@ -177,14 +192,19 @@ int cacs__pool_io_prepare(int fd) {
   if (!r)
     return -1;
   pthread_mutex_lock(&r->lock);
-  int ret = r->socket;
+  int ret = r->flags;
   if (!r->known) {
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
       ret = -1;
     } else {
       struct stat st;
-      ret = r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+      int sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode), proto = 0;
+      socklen_t len = sizeof proto;
+      int tcp = sock &&
+                getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
+                proto == IPPROTO_TCP;
+      ret = r->flags = (unsigned char)(sock | tcp << 1);
       r->known = 1;
     }
   }
@@ -192,14 +212,35 @@ int cacs__pool_io_prepare(int fd) {
   return ret;
 }
 
+// The generations of both directions as one number (IN high, OUT low).
+static uint64_t gens(pio_fd *r) {
+  return (uint64_t)atomic_load_explicit(&r->gen[DIR_IN], memory_order_acquire)
+             << 32 |
+         atomic_load_explicit(&r->gen[DIR_OUT], memory_order_acquire);
+}
+
+static uint32_t gen_of(uint64_t g, int dir) {
+  return dir == DIR_IN ? (uint32_t)(g >> 32) : (uint32_t)g;
+}
+
 uint64_t cacs__pool_io_gen(int fd) {
   pio_fd *r = self_rec(fd);
-  if (!r)
-    return 0; // the wait reports the error
-  pthread_mutex_lock(&r->lock);
-  uint64_t g = (uint64_t)r->gen[DIR_IN] << 32 | r->gen[DIR_OUT];
-  pthread_mutex_unlock(&r->lock);
-  return g;
+  return r ? gens(r) : 0; // no record: the wait reports the error
+}
+
+int cacs__pool_io_drained(int fd, int dir, uint64_t gen) {
+  pio_fd *r = self_rec(fd);
+  return r &&
+         atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
+             gen_of(gen, dir) + 1 &&
+         !atomic_load_explicit(&r->no_cache, memory_order_relaxed);
+}
+
+void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen) {
+  pio_fd *r = self_rec(fd);
+  if (r)
+    atomic_store_explicit(&r->drained_at[dir], gen_of(gen, dir) + 1,
+                          memory_order_relaxed);
 }
 
 static void unlock_after(void *arg) {
@@ -225,8 +266,9 @@ int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
     }
     r->registered = 1;
   }
-  if (((dirs & 1) && r->gen[DIR_IN] != (uint32_t)(gen >> 32)) ||
-      ((dirs & 2) && r->gen[DIR_OUT] != (uint32_t)gen)) {
+  uint64_t now = gens(r);
+  if (((dirs & 1) && gen_of(now, DIR_IN) != gen_of(gen, DIR_IN)) ||
+      ((dirs & 2) && gen_of(now, DIR_OUT) != gen_of(gen, DIR_OUT))) {
     pthread_mutex_unlock(&r->lock);
     return 0; // an event came since the caller's attempt: try again
   }
@@ -273,9 +315,10 @@ void cacs__pool_io_forget(int fd) {
   wake_all(r, DIR_OUT, ECANCELED);
   if (r->registered)
     epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
-  r->registered = r->known = r->socket = 0;
-  r->gen[DIR_IN]++; // an event polled before the DEL finds a new generation
-  r->gen[DIR_OUT]++;
+  r->registered = r->known = r->flags = 0;
+  atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
+  bump(r, DIR_IN); // an event polled before the DEL finds a new generation
+  bump(r, DIR_OUT);
   pthread_mutex_unlock(&r->lock);
 }
 
@@ -321,12 +364,14 @@ int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
       continue;
     }
     pthread_mutex_lock(&r->lock);
+    if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
+      atomic_store_explicit(&r->no_cache, 1, memory_order_relaxed);
     if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-      r->gen[DIR_IN]++;
+      bump(r, DIR_IN);
       woken += wake_all(r, DIR_IN, 0);
     }
     if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
-      r->gen[DIR_OUT]++;
+      bump(r, DIR_OUT);
       woken += wake_all(r, DIR_OUT, 0);
     }
     pthread_mutex_unlock(&r->lock);

@@ -22,8 +22,8 @@ struct epoll_event;
 
 // --- for io.c (the calling pool coroutine's pool) ----------------------------
 
-/// Make `fd` non-blocking the first time the pool sees it and return
-/// whether it is a socket (1) or not (0), or -1 with errno set (EBADF,
+/// Make `fd` non-blocking the first time the pool sees it.
+/// \return flags: 1 a socket, 2 a TCP socket; or -1 with errno set (EBADF,
 /// ENOMEM, fcntl(2)'s errors).
 int cacs__pool_io_prepare(int fd);
 
@@ -31,6 +31,16 @@ int cacs__pool_io_prepare(int fd);
 /// system call whose EAGAIN leads to cacs__pool_io_wait, which then
 /// returns at once if an event came in between (no edge is lost).
 uint64_t cacs__pool_io_gen(int fd);
+
+/// Whether direction `dir` (0: in, 1: out) of a TCP socket was drained by a
+/// short transfer at generation `gen` (cacs__pool_io_set_drained) and no
+/// event came since: a call then waits before it tries (io.c's readiness
+/// cache). Events a call does not consume (hangup, error, urgent data)
+/// turn this off for the descriptor.
+int cacs__pool_io_drained(int fd, int dir, uint64_t gen);
+/// A transfer in `dir` that began at generation `gen` moved fewer bytes
+/// than asked.
+void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen);
 
 /// Park the calling pool coroutine until `fd` is ready in one of `dirs`
 /// (bit 0: in, bit 1: out) after generation `gen`, the deadline passes
