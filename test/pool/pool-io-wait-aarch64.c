@@ -5,4 +5,5 @@
 // RUN: %run_aarch64 %t timeout | FileCheck %S/pool-io-wait.c --check-prefix=TIMEOUT
 // RUN: %run_aarch64 %t race 2 100 | FileCheck %S/pool-io-wait.c --check-prefix=RACE
 // RUN: %run_aarch64 %t pingpong 2 500 | FileCheck %S/pool-io-wait.c --check-prefix=PINGPONG
+// RUN: %run_aarch64 %t tcp 2 | FileCheck %S/pool-io-wait.c --check-prefix=TCP
 // RUN: %run_aarch64 %t kick | FileCheck %S/pool-io-wait.c --check-prefix=KICK

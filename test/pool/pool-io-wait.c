@@ -15,6 +15,13 @@
 // readiness event lost between a call's EAGAIN and its wait (polled by
 // another worker in between) hangs the pair for good; the watchdog fails
 // the run.
+// "tcp N": TCP over loopback: a pool coroutine accepts (cacs_accept) and
+// spawns an echo coroutine per connection; 8 clients connect
+// (cacs_connect) and send 200 messages of 1 to 3000 bytes each, reading
+// each echo back in pieces of at most 1000 bytes: short reads mark the
+// socket drained (the TCP readiness cache), and the next read then waits
+// for the next event. Every byte must come back (the watchdog fails a
+// lost wake-up).
 // "kick": the only worker sleeps in epoll_wait (a coroutine waits on a
 // pipe, no timer); another thread spawns a coroutine, which must run (the
 // spawn kicks the poller's eventfd). A watchdog (alarm) fails the run if
@@ -25,6 +32,8 @@
 // RUN: %t race 1 300 | FileCheck %s --check-prefix=RACE
 // RUN: %t race 2 300 | FileCheck %s --check-prefix=RACE
 // RUN: %t pingpong 2 3000 | FileCheck %s --check-prefix=PINGPONG
+// RUN: %t tcp 1 | FileCheck %s --check-prefix=TCP
+// RUN: %t tcp 2 | FileCheck %s --check-prefix=TCP
 // RUN: %t kick | FileCheck %s --check-prefix=KICK
 // TIMEOUT: read: -1 ETIMEDOUT early=0
 // TIMEOUT-NEXT: zero: -1 ETIMEDOUT
@@ -32,6 +41,7 @@
 // TIMEOUT-NEXT: ready: 0 read=1
 // RACE: written=[[N:[0-9]+]] read=[[N]] bad=0
 // PINGPONG: exchanged=[[N:[0-9]+]] expect=[[N]]
+// TCP: clients=8 ok=8
 // KICK: spawned ran: yes
 // KICK-NEXT: waiter read: 1
 
@@ -45,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -149,6 +160,65 @@ static void pong(void *arg) {
       return;
 }
 
+// --- tcp --------------------------------------------------------------------
+
+enum { CLIENTS = 8, MESSAGES = 200 };
+static cacs_pool *tcp_pool;
+static struct sockaddr_in tcp_addr;
+static int tcp_lfd;
+static atomic_int tcp_ok;
+
+static void tcp_echo(void *arg) {
+  int fd = (int)(long)arg;
+  char buf[4096];
+  ssize_t n;
+  while ((n = cacs_read(fd, buf, sizeof buf, CACS_FOREVER)) > 0)
+    if (cacs_write_all(fd, buf, (size_t)n, CACS_FOREVER) != n)
+      break;
+  cacs_close(fd);
+}
+
+static void tcp_acceptor(void *arg) {
+  (void)arg;
+  cacs_pool_task *t[CLIENTS];
+  for (int i = 0; i < CLIENTS; ++i) {
+    int fd = cacs_accept(tcp_lfd, NULL, NULL, CACS_FOREVER);
+    t[i] = fd >= 0 ? cacs_pool_spawn(tcp_pool, tcp_echo, (void *)(long)fd) : 0;
+  }
+  for (int i = 0; i < CLIENTS; ++i)
+    if (t[i])
+      cacs_pool_join(t[i]);
+}
+
+static void tcp_client(void *arg) {
+  unsigned s = 77u * (unsigned)(long)arg + 1;
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 || cacs_connect(fd, (struct sockaddr *)&tcp_addr,
+                             sizeof tcp_addr, 5000000) != 0)
+    return;
+  char out[3000], in[1000];
+  int good = 1;
+  for (int m = 0; m < MESSAGES && good; ++m) {
+    s = s * 1103515245u + 12345u;
+    size_t n = 1 + (s >> 8) % sizeof out;
+    for (size_t i = 0; i < n; ++i)
+      out[i] = (char)(s + i * 7);
+    if (cacs_write_all(fd, out, n, CACS_FOREVER) != (ssize_t)n)
+      good = 0;
+    for (size_t got = 0; good && got < n;) {
+      size_t want = n - got < sizeof in ? n - got : sizeof in;
+      ssize_t k = cacs_read(fd, in, want, CACS_FOREVER);
+      if (k <= 0 || memcmp(in, out + got, (size_t)k) != 0)
+        good = 0;
+      else
+        got += (size_t)k;
+    }
+  }
+  cacs_close(fd);
+  if (good)
+    atomic_fetch_add(&tcp_ok, 1);
+}
+
 // --- kick ----------------------------------------------------------------
 
 static atomic_int ran;
@@ -211,6 +281,27 @@ int main(int argc, char **argv) {
     cacs_pool_destroy(p);
     printf("exchanged=%ld expect=%d\n", atomic_load(&exchanged),
            PAIRS * rounds);
+  } else if (!strcmp(mode, "tcp")) {
+    unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
+    tcp_lfd = socket(AF_INET, SOCK_STREAM, 0);
+    tcp_addr.sin_family = AF_INET;
+    tcp_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof tcp_addr;
+    if (tcp_lfd < 0 ||
+        bind(tcp_lfd, (struct sockaddr *)&tcp_addr, sizeof tcp_addr) != 0 ||
+        listen(tcp_lfd, CLIENTS) != 0 ||
+        getsockname(tcp_lfd, (struct sockaddr *)&tcp_addr, &len) != 0)
+      return 1;
+    tcp_pool = cacs_pool_create(workers);
+    cacs_pool_task *a = cacs_pool_spawn(tcp_pool, tcp_acceptor, NULL);
+    cacs_pool_task *c[CLIENTS];
+    for (long i = 0; i < CLIENTS; ++i)
+      c[i] = cacs_pool_spawn(tcp_pool, tcp_client, (void *)i);
+    for (int i = 0; i < CLIENTS; ++i)
+      cacs_pool_join(c[i]);
+    cacs_pool_join(a);
+    cacs_pool_destroy(tcp_pool);
+    printf("clients=%d ok=%d\n", CLIENTS, atomic_load(&tcp_ok));
   } else if (!strcmp(mode, "kick")) {
     cacs_pool *p = cacs_pool_create(1);
     cacs_pool_task *w = cacs_pool_spawn(p, waiter, NULL);
