@@ -275,6 +275,8 @@ static int pset_update(int fd, struct io_fd *r) {
 }
 
 static int pool_caller(void);
+static int wait_fd_pool(int fd, uint32_t events, unsigned dirs,
+                        int64_t timeout_us);
 
 static void fd_forget(int fd, int deregister) {
   if ((size_t)fd >= L.nfds) {
@@ -509,43 +511,6 @@ static int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
-// --- pool coroutines ---------------------------------------------------------
-// In a pool coroutine (cacs/pool.h) the calls wait through the pool's
-// poller (lib/pool/pool_io.c), not this thread's loop: a worker thread's
-// loop never has a record, so a call reaches the pool's side from the cold
-// path that a descriptor without a record takes, and the single-thread
-// path pays nothing for it. The pool's functions are weak references: a
-// program that uses this module without the pool links none of the pool.
-// A pool coroutine may resume on another worker after a wait, whose errno
-// is another address, so errno is read and set by out-of-line helpers
-// after a wait (as in lib/pool/pool.c).
-
-struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
-#pragma weak cacs__pool_io_prepare
-#pragma weak cacs__pool_io_gen
-#pragma weak cacs__pool_io_wait
-#pragma weak cacs__pool_io_drained
-#pragma weak cacs__pool_io_set_drained
-#pragma weak cacs__pool_io_forget
-
-// Whether the caller is a pool coroutine.
-__attribute__((noinline, cold)) static int pool_caller(void) {
-  return cacs__pool_self && cacs__pool_self();
-}
-
-__attribute__((noinline)) static int errno_now(void) { return errno; }
-__attribute__((noinline)) static void errno_set(int e) { errno = e; }
-
-// The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
-// under the call's deadline: 0 (try again) or an errno value.
-static int pool_fd_wait(int fd, unsigned dirs, uint64_t gen,
-                        struct io_deadline *d) {
-  int64_t timeout = remaining_us(d);
-  if (timeout == 0)
-    return ETIMEDOUT;
-  return cacs__pool_io_wait(fd, dirs, gen, timeout < 0 ? 0 : d->at_ns);
-}
-
 // Park `self` on the records `w` until `fd` is ready in one of the
 // directions `dirs`, `timeout` passes (> 0 or -1), the descriptor is
 // closed, or a cacs_wake. Inlined into fd_wait's two callers of it, so that
@@ -624,9 +589,8 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
     errno = EINVAL;
     return -1;
   }
-  // A pool coroutine: the generation before the look (see io_do_pool).
-  int pool = (size_t)fd >= L.nfds && pool_caller();
-  uint64_t gen = pool ? cacs__pool_io_gen(fd) : 0;
+  if ((size_t)fd >= L.nfds && pool_caller())
+    return wait_fd_pool(fd, events, dirs, timeout_us);
   // Level semantics: the edges already consumed do not come again.
   struct pollfd p = {fd,
                      (short)((events & EPOLLIN ? POLLIN : 0) |
@@ -645,14 +609,6 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
     return 0;
   }
   struct io_deadline d = {timeout_us, 0};
-  if (pool) {
-    int e = pool_fd_wait(fd, dirs, gen, &d);
-    if (e) {
-      errno_set(e);
-      return -1;
-    }
-    return 0;
-  }
   int e = fd_wait(fd, dirs, &d);
   if (e) {
     errno = e;
@@ -718,6 +674,72 @@ op_short_drains(const struct io_op *op) {
   return op->kind == OP_READ || op->kind == OP_WRITE ||
          ((op->kind == OP_RECV || op->kind == OP_SEND) &&
           (op->flags & ~MSG_DONTWAIT) == 0);
+}
+
+// --- pool coroutines ---------------------------------------------------------
+// In a pool coroutine (cacs/pool.h) the calls wait through the pool's
+// poller (lib/pool/pool_io.c), not this thread's loop: a worker thread's
+// loop never has a record, so a call reaches the pool's side from the cold
+// path that a descriptor without a record takes, and the single-thread
+// path pays nothing for it. The pool's functions are weak references: a
+// program that uses this module without the pool links none of the pool.
+// A pool coroutine may resume on another worker after a wait, whose errno
+// is another address, so errno is read and set by out-of-line helpers
+// after a wait (as in lib/pool/pool.c).
+
+struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
+#pragma weak cacs__pool_io_prepare
+#pragma weak cacs__pool_io_gen
+#pragma weak cacs__pool_io_wait
+#pragma weak cacs__pool_io_drained
+#pragma weak cacs__pool_io_set_drained
+#pragma weak cacs__pool_io_forget
+
+// Whether the caller is a pool coroutine.
+__attribute__((noinline, cold)) static int pool_caller(void) {
+  return cacs__pool_self && cacs__pool_self();
+}
+
+__attribute__((noinline)) static int errno_now(void) { return errno; }
+__attribute__((noinline)) static void errno_set(int e) { errno = e; }
+
+// The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
+// under the call's deadline: 0 (try again) or an errno value.
+static int pool_fd_wait(int fd, unsigned dirs, uint64_t gen,
+                        struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  return cacs__pool_io_wait(fd, dirs, gen, timeout < 0 ? 0 : d->at_ns);
+}
+
+// cacs_wait_fd in a pool coroutine: the generation before the look.
+__attribute__((noinline, cold)) static int
+wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
+  uint64_t gen = cacs__pool_io_gen(fd);
+  struct pollfd p = {fd,
+                     (short)((events & EPOLLIN ? POLLIN : 0) |
+                             (events & EPOLLOUT ? POLLOUT : 0)),
+                     0};
+  int n;
+  while ((n = poll(&p, 1, 0)) < 0 && errno_now() == EINTR) {
+  }
+  if (n < 0)
+    return -1;
+  if (n > 0) {
+    if (p.revents & POLLNVAL) {
+      errno_set(EBADF);
+      return -1;
+    }
+    return 0;
+  }
+  struct io_deadline d = {timeout_us, 0};
+  int e = pool_fd_wait(fd, dirs, gen, &d);
+  if (e) {
+    errno_set(e);
+    return -1;
+  }
+  return 0;
 }
 
 // op_try in a pool coroutine, errno read on the thread that made the call.
