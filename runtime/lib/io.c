@@ -758,7 +758,13 @@ __attribute__((noinline)) static ssize_t op_try_pool(int fd,
 // top of this file), per generation: a short transfer marks the direction
 // drained until the next event.
 __attribute__((noinline, cold)) static ssize_t
-io_do_pool(int fd, const struct io_op *op, struct io_deadline *d) {
+io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
+           socklen_t *addrlen, struct io_deadline *d) {
+  // The operation comes in registers, so that io_do's fast path does not
+  // build it in memory for this cold call.
+  const struct io_op o = {(enum io_kind)(kind_flags >> 32), (int)kind_flags,
+                          buf, n_, addrlen};
+  const struct io_op *op = &o;
   int flags = cacs__pool_io_prepare(fd);
   if (flags < 0)
     return -1;
@@ -799,7 +805,8 @@ io_do(int fd, const struct io_op *op, struct io_deadline *d) {
   if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
     r = &L.fds[fd];
   else if (pool_caller())
-    return io_do_pool(fd, op, d);
+    return io_do_pool(fd, (uint64_t)op->kind << 32 | (uint32_t)op->flags,
+                      op->buf, op->n, op->addrlen, d);
   else if (!(r = fd_setup(fd)))
     return -1;
   int socket = r->socket; // `r` may move while we wait
