@@ -55,15 +55,27 @@ SERVERS = [
     ("Asio spawn", "net_server_asio_spawn", {}),
     ("Asio C++20", "net_server_asio_cpp20", {}),
     ("Go", "net_server_go", {"GOMAXPROCS": "1"}),
+    # Two threads: the M:N pool (cacs/pool.h) and Go, on both CPUs (the load
+    # generator shares one of them: see SERVER_CPUS).
+    ("libcacs pool, 1 worker", "net_server_cacs_pool1", {}),
+    ("libcacs pool, 2 workers", "net_server_cacs_pool2", {}),
+    ("Go, GOMAXPROCS=2", "net_server_go2", {"GOMAXPROCS": "2"}),
 ]
+# Servers that run two threads: pinned to the server's and the load's CPUs.
+# On a 2-CPU machine the load generator then competes with the second
+# worker, so their figures show what the second thread costs or gains
+# against a load that takes a whole CPU, not how the server scales.
+SERVER_CPUS = {"net_server_cacs_pool2": 2, "net_server_go2": 2}
 HTTP_SERVERS = ["net_server_epoll", "net_server_cacs", "net_server_cacs_apn",
-                "net_server_st", "net_server_asio_spawn", "net_server_go"]
+                "net_server_st", "net_server_asio_spawn", "net_server_go",
+                "net_server_cacs_pool1", "net_server_cacs_pool2", "net_server_go2"]
 # Servers callgrind cannot run, and why.
 CG_UNSUPPORTED = {
     "net_server_st": "st_init fails under valgrind (valgrind refuses the "
                      "setrlimit(RLIMIT_NOFILE) call State Threads makes)",
 }
-QUICK_SERVERS = ["net_server_epoll", "net_server_cacs", "net_server_st"]
+QUICK_SERVERS = ["net_server_epoll", "net_server_cacs", "net_server_st",
+                 "net_server_cacs_pool2"]
 # (label, loadgen mode, connections)
 ECHO_POINTS = [("ping-pong, 100 conns", "pingpong", 100),
                ("ping-pong, 1000 conns", "pingpong", 1000),
@@ -141,6 +153,13 @@ def wait_port(port, proc, timeout):
     return False
 
 
+def server_cpu(a, binary):
+    """The CPU list a server is pinned to (SERVER_CPUS)."""
+    if a.server_cpu is None or SERVER_CPUS.get(binary, 1) < 2:
+        return a.server_cpu
+    return f"{a.server_cpu},{a.load_cpu}"
+
+
 class Server:
     """A server process pinned to a CPU, killed on exit."""
 
@@ -184,7 +203,7 @@ def run_cmd(cmd, timeout, env=None):
 
 def echo_once(bdir, binary, env, mode, conns, a):
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, "echo", a.server_cpu, env)
+    srv = Server(os.path.join(bdir, binary), port, "echo", server_cpu(a, binary), env)
     rec = {"status": "FAILED"}
     try:
         if not wait_port(port, srv.proc, 10):
@@ -264,7 +283,7 @@ def wrk_parse(out):
 
 def http_once(bdir, binary, conns, a):
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, "http", a.server_cpu,
+    srv = Server(os.path.join(bdir, binary), port, "http", server_cpu(a, binary),
                  SERVER_ENV.get(binary, {}))
     rec = {"status": "FAILED"}
     try:
@@ -378,7 +397,7 @@ def bench_mock(bdir, a, kinds, cg):
 def server_instr_total(bdir, binary, proto, n, a):
     """Callgrind on the server until it has served n requests."""
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, proto, a.server_cpu,
+    srv = Server(os.path.join(bdir, binary), port, proto, server_cpu(a, binary),
                  SERVER_ENV.get(binary, {}), max_req=n,
                  wrap=["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])
     try:
@@ -475,7 +494,7 @@ def syscall_load(bdir, port, load, conns, a):
 def syscall_run(bdir, binary, proto, load, conns, n, a, wrap, outfile):
     """Run `binary` under `wrap` until it has served n requests; its stderr."""
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, proto, a.server_cpu,
+    srv = Server(os.path.join(bdir, binary), port, proto, server_cpu(a, binary),
                  SERVER_ENV.get(binary, {}), max_req=n, wrap=wrap)
     gen = None
     try:
@@ -689,7 +708,9 @@ def write_report(outdir, data, a):
          "mean: [ANALYSIS.md](ANALYSIS.md).", "",
          f"Machine: {cpu_model(data['machine'])}, {os.cpu_count()} cores, "
          f"{data['machine'].get('kernel', '')}. Server pinned to CPU {a.server_cpu}, "
-         f"load (loadgen, wrk, mocked clients) to CPU {a.load_cpu}"
+         f"load (loadgen, wrk, mocked clients) to CPU {a.load_cpu}; the "
+         "two-thread servers (2-worker pool, Go with GOMAXPROCS=2) to both, "
+         "sharing the load's CPU"
          + (f", both real-time (`{data['rt']}`: other work on the machine "
             "cannot preempt them)." if data.get("rt") else "."), "",
          f"**Load average** (1/5/15 min) before: {' '.join(data['load_before'])}, "

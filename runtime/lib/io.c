@@ -49,6 +49,7 @@
 #define CACS__DEFINE_PN_ENTRIES 1 // the calls below are the entries (io.h)
 #include "cacs/io.h"
 #include "internal.h"
+#include "pool/pool_io.h"
 #include "sched.h"
 
 #include <errno.h>
@@ -273,9 +274,16 @@ static int pset_update(int fd, struct io_fd *r) {
   return 0;
 }
 
+static int pool_caller(void);
+static int wait_fd_pool(int fd, uint32_t events, unsigned dirs,
+                        int64_t timeout_us);
+
 static void fd_forget(int fd, int deregister) {
-  if ((size_t)fd >= L.nfds)
+  if ((size_t)fd >= L.nfds) {
+    if (pool_caller()) // a pool worker's own loop never has records
+      cacs__pool_io_forget(fd);
     return;
+  }
   struct io_fd *r = &L.fds[fd];
   wake_all(r, DIR_IN, ECANCELED);
   wake_all(r, DIR_OUT, ECANCELED);
@@ -581,6 +589,8 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
     errno = EINVAL;
     return -1;
   }
+  if ((size_t)fd >= L.nfds && pool_caller())
+    return wait_fd_pool(fd, events, dirs, timeout_us);
   // Level semantics: the edges already consumed do not come again.
   struct pollfd p = {fd,
                      (short)((events & EPOLLIN ? POLLIN : 0) |
@@ -666,13 +676,138 @@ op_short_drains(const struct io_op *op) {
           (op->flags & ~MSG_DONTWAIT) == 0);
 }
 
+// --- pool coroutines ---------------------------------------------------------
+// In a pool coroutine (cacs/pool.h) the calls wait through the pool's
+// poller (lib/pool/pool_io.c), not this thread's loop: a worker thread's
+// loop never has a record, so a call reaches the pool's side from the cold
+// path that a descriptor without a record takes, and the single-thread
+// path pays nothing for it. The pool's functions are weak references: a
+// program that uses this module without the pool links none of the pool.
+// A pool coroutine may resume on another worker after a wait, whose errno
+// is another address, so errno is read and set by out-of-line helpers
+// after a wait (as in lib/pool/pool.c).
+
+struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
+#pragma weak cacs__pool_io_prepare
+#pragma weak cacs__pool_io_gen
+#pragma weak cacs__pool_io_wait
+#pragma weak cacs__pool_io_drained
+#pragma weak cacs__pool_io_set_drained
+#pragma weak cacs__pool_io_forget
+
+// Whether the caller is a pool coroutine.
+__attribute__((noinline, cold)) static int pool_caller(void) {
+  return cacs__pool_self && cacs__pool_self();
+}
+
+__attribute__((noinline)) static int errno_now(void) { return errno; }
+__attribute__((noinline)) static void errno_set(int e) { errno = e; }
+
+// The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
+// under the call's deadline: 0 (try again) or an errno value.
+static int pool_fd_wait(int fd, unsigned dirs, uint64_t gen,
+                        struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  return cacs__pool_io_wait(fd, dirs, gen, timeout < 0 ? 0 : d->at_ns);
+}
+
+// cacs_wait_fd in a pool coroutine: the generation before the look.
+__attribute__((noinline, cold)) static int
+wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
+  uint64_t gen = cacs__pool_io_gen(fd);
+  struct pollfd p = {fd,
+                     (short)((events & EPOLLIN ? POLLIN : 0) |
+                             (events & EPOLLOUT ? POLLOUT : 0)),
+                     0};
+  int n;
+  while ((n = poll(&p, 1, 0)) < 0 && errno_now() == EINTR) {
+  }
+  if (n < 0)
+    return -1;
+  if (n > 0) {
+    if (p.revents & POLLNVAL) {
+      errno_set(EBADF);
+      return -1;
+    }
+    return 0;
+  }
+  struct io_deadline d = {timeout_us, 0};
+  int e = pool_fd_wait(fd, dirs, gen, &d);
+  if (e) {
+    errno_set(e);
+    return -1;
+  }
+  return 0;
+}
+
+// op_try in a pool coroutine, errno read on the thread that made the call.
+__attribute__((noinline)) static ssize_t op_try_pool(int fd,
+                                                     const struct io_op *op,
+                                                     int socket, int *err) {
+  ssize_t n = op_try(fd, op, socket);
+  *err = n < 0 ? errno : 0;
+  return n;
+}
+
+// io_do in a pool coroutine: the generation of the descriptor's events is
+// read before each attempt, so that an event polled by any worker between
+// the EAGAIN and the wait makes the wait return at once (pool_io.h).
+// TCP sockets keep the readiness cache of the single-thread loop (see the
+// top of this file), per generation: a short transfer marks the direction
+// drained until the next event.
+__attribute__((noinline, cold)) static ssize_t
+io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
+           socklen_t *addrlen, struct io_deadline *d) {
+  // The operation comes in registers, so that io_do's fast path does not
+  // build it in memory for this cold call.
+  const struct io_op o = {(enum io_kind)(kind_flags >> 32), (int)kind_flags,
+                          buf, n_, addrlen};
+  const struct io_op *op = &o;
+  int flags = cacs__pool_io_prepare(fd);
+  if (flags < 0)
+    return -1;
+  int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
+                ? DIR_OUT
+                : DIR_IN;
+  int cache = (flags & 2) && op_short_drains(op);
+  for (;;) {
+    uint64_t gen = cacs__pool_io_gen(fd);
+    int err = EAGAIN;
+    ssize_t n = -1;
+    if (!cache || d->timeout_us == 0 || !cacs__pool_io_drained(fd, dir, gen))
+      n = op_try_pool(fd, op, flags & 1, &err);
+    if (n >= 0) {
+      if (cache && n > 0 && (size_t)n < op->n)
+        cacs__pool_io_set_drained(fd, dir, gen);
+      return n;
+    }
+    if (err == EINTR)
+      continue;
+    if (err != EAGAIN && err != EWOULDBLOCK) {
+      errno_set(err);
+      return -1;
+    }
+    if ((err = pool_fd_wait(fd, 1u << dir, gen, d))) {
+      errno_set(err);
+      return -1;
+    }
+  }
+}
+
 // Try the call, unless the direction is known drained and the call may
 // wait (a zero timeout always tries); on EAGAIN wait for the direction it
 // needs and try again.
 static inline __attribute__((always_inline)) ssize_t
 io_do(int fd, const struct io_op *op, struct io_deadline *d) {
-  struct io_fd *r = fd_prepare(fd);
-  if (!r)
+  struct io_fd *r;
+  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
+    r = &L.fds[fd];
+  else if (pool_caller())
+    return io_do_pool(fd, (uint64_t)op->kind << 32 | (uint32_t)op->flags,
+                      op->buf, op->n, op->addrlen, d);
+  else if (!(r = fd_setup(fd)))
     return -1;
   int socket = r->socket; // `r` may move while we wait
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
@@ -758,6 +893,10 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        timeout_us);
   if (c < 0)
     return -1;
+  if ((size_t)lfd >= L.nfds) { // a pool coroutine's (io_do_pool)
+    cacs__pool_io_forget(c);   // a new descriptor: what the number meant
+    return c;                  // before is stale
+  }
   int tcp = L.fds[lfd].tcp; // a connection of a TCP listener is TCP
   // A new descriptor: whatever the number meant before is stale.
   fd_forget(c, 0);
@@ -772,8 +911,46 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   return c;
 }
 
+// cacs_connect in a pool coroutine (see io_do_pool).
+__attribute__((noinline, cold)) static int
+connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
+             int64_t timeout_us) {
+  if (cacs__pool_io_prepare(fd) < 0)
+    return -1;
+  uint64_t gen = cacs__pool_io_gen(fd);
+  if (connect(fd, addr, addrlen) == 0)
+    return 0;
+  if (errno != EINPROGRESS && errno != EINTR)
+    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  for (;;) {
+    int e = pool_fd_wait(fd, 1u << DIR_OUT, gen, &d);
+    if (e) {
+      errno_set(e);
+      return -1;
+    }
+    gen = cacs__pool_io_gen(fd);
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+      return -1;
+    if (err) {
+      errno_set(err);
+      return -1;
+    }
+    struct sockaddr_storage peer;
+    len = sizeof peer;
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
+      return 0;
+    if (errno_now() != ENOTCONN)
+      return -1;
+  }
+}
+
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us) {
+  if (!((size_t)fd < L.nfds && L.fds[fd].known) && pool_caller())
+    return connect_pool(fd, addr, addrlen, timeout_us);
   if (!fd_prepare(fd))
     return -1;
   if (connect(fd, addr, addrlen) == 0)

@@ -28,7 +28,9 @@
 // wait and closed when the thread exits. A descriptor belongs to the loop
 // of the thread that first waits on it; use it from that thread's
 // coroutines only. cacs_wake from another thread is not possible (see
-// cacs/sync.h for cross-thread wakeups).
+// cacs/sync.h for cross-thread wakeups). In a pool coroutine (cacs/pool.h)
+// the same calls wait through the pool's poller, shared by its workers;
+// a descriptor then belongs to the pool (see pool.h, "I/O").
 // After fork(), the child drops the inherited epoll instance (it would be
 // shared with the parent) and makes its own at its next wait; coroutines
 // that were waiting when the process forked keep waiting in the child.

@@ -25,7 +25,25 @@
 //   - woken from outside the pool: any worker (the shared queue);
 //   - cacs_pool_sleep and timeouts: the worker it went to sleep on (timers
 //     are per worker), unless stolen;
-//   - a coroutine that has not started yet: wherever it is taken.
+//   - a coroutine that has not started yet: wherever it is taken;
+//   - an I/O wait of cacs/io.h that ends because the descriptor became
+//     ready: the worker that polled the readiness (see "I/O" below),
+//     unless another worker steals it; one that times out: the worker it
+//     waited on; one ended by cacs_close: the closer's worker (or any,
+//     from outside the pool).
+//
+// I/O: the calls of cacs/io.h (cacs_read, cacs_write_all, cacs_accept,
+// cacs_connect, cacs_wait_fd, ..., timeouts included) work in pool
+// coroutines without a second API: called from one, they wait through the
+// pool's poller instead of the thread's event loop. One epoll instance per
+// pool: a worker with nothing to run polls it (one worker at a time),
+// asleep in epoll_wait until an event, its earliest timer, or new work (the
+// pool's eventfd, written when no worker asleep on the futex takes the
+// work); busy workers poll it without sleeping every 61 coroutines. A
+// descriptor the pool waits on must not be waited on by a thread's own
+// loop or another pool; close it with cacs_close from a pool coroutine.
+// cacs_pool_destroy waits for coroutines waiting on I/O like any other:
+// close their descriptors (their peers see end of file) or give timeouts.
 //
 // Thread-local storage: a coroutine that resumes on another worker must
 // use that worker's errno and __thread variables. Compilers reuse a
@@ -36,7 +54,7 @@
 //
 // What a pool coroutine must not call: the waits of the single-thread
 // scheduler (cacs_park, cacs_park_timeout, cacs_sleep, cacs_join,
-// cacs_create, the waits of cacs/sync.h and cacs/io.h) block the worker
+// cacs_create, the waits of cacs/sync.h) block the worker
 // thread or need the thread's own coroutines; each aborts with a message
 // naming the call. cacs_yield and cacs_self in a pool coroutine see the
 // worker thread's main coroutine (cacs_yield returns at once): use
@@ -48,8 +66,6 @@
 // Stack overflow: a pool coroutine that overflows its stack, on any worker,
 // is reported as cacs/stack.h describes, as coroutine 'pool coroutine'
 // with an id unique in its pool, and the program aborts.
-//
-// Not yet: I/O waits (cacs/io.h) in pool coroutines.
 //
 //===----------------------------------------------------------------------===//
 

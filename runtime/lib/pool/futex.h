@@ -31,8 +31,9 @@ static inline long cacs__futex_wait(uint32_t *addr, uint32_t val,
 }
 
 /// Wake up to `n` threads sleeping on `addr`.
-static inline void cacs__futex_wake(uint32_t *addr, int n) {
-  syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+/// \return the number woken (or -1 with errno set).
+static inline long cacs__futex_wake(uint32_t *addr, int n) {
+  return syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
 #endif // CACS_LIB_POOL_FUTEX_H

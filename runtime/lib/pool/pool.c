@@ -29,12 +29,14 @@
 
 #include "../sched.h"
 #include "futex.h"
+#include "pool_io.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,8 +59,8 @@ static void futex_wait(_Atomic uint32_t *a, uint32_t v, uint64_t deadline) {
   cacs__futex_wait((uint32_t *)a, v, deadline);
 }
 
-static void futex_wake(_Atomic uint32_t *a, int n) {
-  cacs__futex_wake((uint32_t *)a, n);
+static long futex_wake(_Atomic uint32_t *a, int n) {
+  return cacs__futex_wake((uint32_t *)a, n);
 }
 
 // --- ThreadSanitizer fibers ---------------------------------------------------
@@ -113,11 +115,20 @@ static inline void asan_to_home(pool_worker *w, cacs__ptask *t, int dying) {
 // work and then reads `nidle`. With a seq_cst fence on both sides (store
 // buffering), one of the two sees the other: the sleeper finds the work, or
 // this sees the sleeper and bumps `epoch`, which its futex wait compares.
+// An idle worker may sleep in epoll_wait instead, as the pool's poller
+// (pool_io.c): it counts in `nidle` too, and announces itself in
+// `poll_sleep` before it looks at the queues; when the futex wake finds
+// nobody to wake, this kicks the poller's eventfd (epoll_wait cannot wait
+// on a futex, and a busy pool pays the futex wake alone, as before).
 static void notify(cacs_pool *p, int all) {
   atomic_thread_fence(memory_order_seq_cst);
   if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
     atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
-    futex_wake(&p->epoch, all ? INT_MAX : 1);
+    long n = futex_wake(&p->epoch, all ? INT_MAX : 1);
+    if ((n <= 0 || all) &&
+        atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
+        atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
+      cacs__pool_io_kick(p);
   }
 }
 
@@ -472,9 +483,25 @@ static cacs__ptask *find_work(pool_worker *w) {
   cacs__ptask *t;
   if (atomic_load_explicit(&w->ntimers, memory_order_relaxed))
     cacs__ptimer_expire(w, cacs__now_ns());
-  // Now and then the shared queue first, so a busy deque cannot starve it.
-  if (++w->tick % 61 == 0 && (t = inject_pop(p)))
-    return t;
+  // Now and then the shared queue first, so a busy deque cannot starve it,
+  // and the descriptors (pool_io.c), unless a worker polls them already:
+  // readiness is seen while every worker is busy.
+  if (++w->tick % 61 == 0) {
+    int zero = 0;
+    if (atomic_load_explicit(&p->io, memory_order_relaxed) &&
+        !atomic_load_explicit(&p->poller, memory_order_relaxed) &&
+        atomic_compare_exchange_strong_explicit(&p->poller, &zero, 1,
+                                                memory_order_acquire,
+                                                memory_order_relaxed)) {
+      struct epoll_event ev[CACS__POOL_IO_EVENTS];
+      int n = cacs__pool_io_wait_events(p, ev, 0, 0);
+      atomic_store_explicit(&p->poller, 0, memory_order_release);
+      if (n > 0)
+        cacs__pool_io_dispatch(p, ev, n);
+    }
+    if ((t = inject_pop(p)))
+      return t;
+  }
   if ((t = deque_take(&w->dq)) || (t = inject_pop(p)))
     return t;
   if ((t = steal(w))) {
@@ -495,16 +522,38 @@ static int work_visible(cacs_pool *p) {
 }
 
 // Nothing to run: sleep until notified or the earliest timer (see notify).
+// Once a coroutine has waited on a descriptor, one idle worker at a time
+// sleeps in the pool's epoll_wait instead of the futex (pool_io.c), and
+// wakes the coroutines whose descriptors became ready onto its own deque.
 static void idle_wait(pool_worker *w) {
   cacs_pool *p = w->pool;
   uint32_t e = atomic_load_explicit(&p->epoch, memory_order_acquire);
   atomic_fetch_add_explicit(&p->nidle, 1, memory_order_seq_cst);
+  int zero = 0;
+  int poll = atomic_load_explicit(&p->io, memory_order_acquire) &&
+             atomic_compare_exchange_strong_explicit(
+                 &p->poller, &zero, 1, memory_order_acquire,
+                 memory_order_relaxed);
+  if (poll)
+    atomic_store_explicit(&p->poll_sleep, 1, memory_order_seq_cst);
   atomic_thread_fence(memory_order_seq_cst);
+  struct epoll_event ev[CACS__POOL_IO_EVENTS];
+  int n = 0;
   if (!work_visible(p) && !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     stacks_drain_remote(w);
-    futex_wait(&p->epoch, e, cacs__ptimer_next(w));
+    if (poll)
+      n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
+    else
+      futex_wait(&p->epoch, e, cacs__ptimer_next(w));
+  }
+  if (poll) {
+    atomic_store_explicit(&p->poll_sleep, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->poller, 0, memory_order_release);
   }
   atomic_fetch_sub_explicit(&p->nidle, 1, memory_order_relaxed);
+  // Not idle any more: the wakes below notify only the other workers.
+  if (n > 0)
+    cacs__pool_io_dispatch(p, ev, n);
 }
 
 static void *worker_main(void *arg) {
@@ -541,6 +590,7 @@ static void *worker_main(void *arg) {
 // --- the API ----------------------------------------------------------------------
 
 static void pool_free(cacs_pool *p) {
+  cacs__pool_io_free(p);
   for (unsigned i = 0; i < p->nworkers; ++i) {
     pthread_mutex_destroy(&p->w[i].tlock);
     free(p->w[i].heap);

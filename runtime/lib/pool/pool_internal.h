@@ -108,6 +108,12 @@ struct cacs_pool {
   _Atomic uint32_t epoch;
   _Atomic int nidle;
   _Atomic int stop;
+  // I/O waits (pool_io.c): the pool's epoll set, NULL until the first
+  // wait; `poller` is 1 while a worker polls it, `poll_sleep` while that
+  // worker sleeps in epoll_wait (notify then kicks its eventfd).
+  _Atomic(struct pool_io *) io;
+  _Atomic int poller;
+  _Atomic int poll_sleep;
   // Coroutines spawned and not finished; destroy waits for 0 on dcond.
   _Atomic size_t live;
   pthread_mutex_t dlock;

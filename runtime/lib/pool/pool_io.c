@@ -1,0 +1,407 @@
+//===- lib/pool/pool_io.c - Descriptor waits of pool coroutines ----------===//
+//
+// cacs/io.h's waits in pool coroutines (pool_io.h). One epoll instance per
+// pool, not per worker: a pool coroutine may resume on any worker, so a
+// descriptor has no worker to belong to, and any idle worker can poll every
+// descriptor of the pool. The workers' loop (pool.c) polls it:
+//   - an idle worker that finds no work becomes the pool's poller (one at a
+//     time) and sleeps in epoll_wait until an event, its earliest timer, or
+//     a kick: the pool's eventfd, in the epoll set, which pool.c's notify
+//     writes when work arrives and no worker sleeping on the futex took it;
+//   - a busy worker polls without sleeping every 61 coroutines, as it looks
+//     at the shared queue, so readiness is seen while every worker is busy.
+// The worker that polls an event wakes the waiters (cacs__pool_wake, the
+// same token as their timeout: exactly one wins), which puts them on its
+// own deque: a coroutine waiting on a descriptor resumes on the worker
+// that polled its readiness, unless an idle worker steals it first.
+//
+// Each descriptor is registered once, edge-triggered, for both directions,
+// the first time a coroutine waits on it (as io.c's epoll mode). Its record
+// counts the events per direction (`gen`) under the record's lock: a caller
+// reads the count before its system call, and its wait returns at once if
+// the count moved, so an edge that comes between the EAGAIN and the wait
+// (possibly polled by another worker) is not lost. A waiter links a node on
+// its stack under the lock and parks with an `after` hook that releases the
+// lock once it is switched out; the poller and cacs__pool_io_forget wake it
+// while they hold the lock, so a waiter that timed out cannot return (and
+// its node vanish) while they still use it.
+//
+// Records live in chunks of 256 that never move (the epoll data points at
+// them) and are freed with the pool.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "pool_io.h"
+#include "pool_internal.h"
+
+#include "../sched.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { DIR_IN = 0, DIR_OUT = 1 };
+enum { WAIT_PENDING = -1 };
+enum { CHUNK_BITS = 8, CHUNK = 1 << CHUNK_BITS, NCHUNKS = 1 << 14 };
+
+struct pio_waiter {
+  struct pio_waiter *next, *prev; // prev == NULL: first of its list
+  cacs__ptask *task;
+  int result; // WAIT_PENDING, then 0 (ready) or ECANCELED (forgotten)
+};
+
+typedef struct pio_fd {
+  pthread_mutex_t lock;
+  struct pio_waiter *waiters[2]; // DIR_IN, DIR_OUT
+  // Events seen per direction: written under `lock`, read without it.
+  _Atomic uint32_t gen[2];
+  // 1 + the generation at which a TCP transfer in the direction moved
+  // fewer bytes than asked (drained it), 0: none (see io.c's readiness
+  // cache: the next call waits for the next event before it tries).
+  _Atomic uint32_t drained_at[2];
+  _Atomic unsigned char no_cache; // an event a call does not consume came
+  unsigned char known;            // O_NONBLOCK set, `flags` valid
+  unsigned char flags;            // 1: a socket, 2: TCP
+  unsigned char registered;       // in the epoll set
+  int fd;
+} pio_fd;
+
+struct pool_io {
+  int epfd, evfd;
+  int no_pwait2; // epoll_pwait2 missing (older kernels, qemu-user)
+  _Atomic(pio_fd *) chunks[NCHUNKS];
+};
+
+// --- the pool's poller and records ------------------------------------------
+
+static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// The pool's poller, created on the first wait; NULL with errno set.
+static struct pool_io *io_of(cacs_pool *p) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_acquire);
+  if (io)
+    return io;
+  pthread_mutex_lock(&create_lock);
+  io = atomic_load_explicit(&p->io, memory_order_relaxed);
+  if (!io && (io = calloc(1, sizeof *io))) {
+    io->epfd = epoll_create1(EPOLL_CLOEXEC);
+    io->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event ev = {EPOLLIN, {.ptr = NULL}};
+    if (io->epfd < 0 || io->evfd < 0 ||
+        epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->evfd, &ev) != 0) {
+      int e = errno;
+      if (io->epfd >= 0)
+        close(io->epfd);
+      if (io->evfd >= 0)
+        close(io->evfd);
+      free(io);
+      io = NULL;
+      errno = e;
+    } else {
+      atomic_store_explicit(&p->io, io, memory_order_release);
+    }
+  } else if (!io) {
+    errno = ENOMEM;
+  }
+  pthread_mutex_unlock(&create_lock);
+  return io;
+}
+
+// The record of `fd`, made on first use; NULL with errno EBADF or ENOMEM.
+static pio_fd *rec(struct pool_io *io, int fd) {
+  if (fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK) {
+    errno = EBADF;
+    return NULL;
+  }
+  _Atomic(pio_fd *) *slot = &io->chunks[fd >> CHUNK_BITS];
+  pio_fd *c = atomic_load_explicit(slot, memory_order_acquire);
+  if (!c) {
+    pio_fd *n = calloc(CHUNK, sizeof *n);
+    if (!n) {
+      errno = ENOMEM;
+      return NULL;
+    }
+    for (int i = 0; i < CHUNK; ++i) {
+      pthread_mutex_init(&n[i].lock, NULL);
+      n[i].fd = (fd & ~(CHUNK - 1)) + i;
+    }
+    if (atomic_compare_exchange_strong_explicit(slot, &c, n,
+                                                memory_order_acq_rel,
+                                                memory_order_acquire))
+      c = n;
+    else
+      free(n); // another thread made it first
+  }
+  return &c[fd & (CHUNK - 1)];
+}
+
+// The record of `fd` for the calling pool coroutine's pool.
+static pio_fd *self_rec(int fd) {
+  cacs__ptask *t = cacs__pool_self();
+  struct pool_io *io = io_of(t->pool);
+  return io ? rec(io, fd) : NULL;
+}
+
+// --- waking ----------------------------------------------------------------
+
+// Under r->lock.
+static int wake_all(pio_fd *r, int dir, int result) {
+  int n = 0;
+  struct pio_waiter *w = r->waiters[dir];
+  r->waiters[dir] = NULL;
+  while (w) {
+    struct pio_waiter *next = w->next;
+    w->next = w->prev = NULL;
+    w->result = result;
+    n += cacs__pool_wake(w->task);
+    w = next;
+  }
+  return n;
+}
+
+// A new event in `dir` (under r->lock).
+static void bump(pio_fd *r, int dir) {
+  atomic_store_explicit(
+      &r->gen[dir],
+      atomic_load_explicit(&r->gen[dir], memory_order_relaxed) + 1,
+      memory_order_release);
+}
+
+static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    r->waiters[dir] = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
+}
+
+// --- io.c's side --------------------------------------------------------------
+
+int cacs__pool_io_prepare(int fd) {
+  pio_fd *r = self_rec(fd);
+  if (!r)
+    return -1;
+  pthread_mutex_lock(&r->lock);
+  int ret = r->flags;
+  if (!r->known) {
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
+      ret = -1;
+    } else {
+      struct stat st;
+      int sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode), proto = 0;
+      socklen_t len = sizeof proto;
+      int tcp = sock &&
+                getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
+                proto == IPPROTO_TCP;
+      ret = r->flags = (unsigned char)(sock | tcp << 1);
+      r->known = 1;
+    }
+  }
+  pthread_mutex_unlock(&r->lock);
+  return ret;
+}
+
+// The generations of both directions as one number (IN high, OUT low).
+static uint64_t gens(pio_fd *r) {
+  return (uint64_t)atomic_load_explicit(&r->gen[DIR_IN], memory_order_acquire)
+             << 32 |
+         atomic_load_explicit(&r->gen[DIR_OUT], memory_order_acquire);
+}
+
+static uint32_t gen_of(uint64_t g, int dir) {
+  return dir == DIR_IN ? (uint32_t)(g >> 32) : (uint32_t)g;
+}
+
+uint64_t cacs__pool_io_gen(int fd) {
+  pio_fd *r = self_rec(fd);
+  return r ? gens(r) : 0; // no record: the wait reports the error
+}
+
+int cacs__pool_io_drained(int fd, int dir, uint64_t gen) {
+  pio_fd *r = self_rec(fd);
+  return r &&
+         atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
+             gen_of(gen, dir) + 1 &&
+         !atomic_load_explicit(&r->no_cache, memory_order_relaxed);
+}
+
+void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen) {
+  pio_fd *r = self_rec(fd);
+  if (r)
+    atomic_store_explicit(&r->drained_at[dir], gen_of(gen, dir) + 1,
+                          memory_order_relaxed);
+}
+
+static void unlock_after(void *arg) {
+  pthread_mutex_unlock(&((pio_fd *)arg)->lock);
+}
+
+int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
+                       uint64_t deadline_ns) {
+  cacs__ptask *t = cacs__pool_self();
+  struct pool_io *io = io_of(t->pool);
+  pio_fd *r = io ? rec(io, fd) : NULL;
+  if (!r)
+    return errno;
+  pthread_mutex_lock(&r->lock);
+  if (!r->registered) {
+    // Both directions, once; the readiness found now comes as an event.
+    struct epoll_event ev = {
+        EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET, {.ptr = r}};
+    if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST) {
+      int e = errno; // EPERM: a file epoll cannot wait for
+      pthread_mutex_unlock(&r->lock);
+      return e;
+    }
+    r->registered = 1;
+  }
+  uint64_t now = gens(r);
+  if (((dirs & 1) && gen_of(now, DIR_IN) != gen_of(gen, DIR_IN)) ||
+      ((dirs & 2) && gen_of(now, DIR_OUT) != gen_of(gen, DIR_OUT))) {
+    pthread_mutex_unlock(&r->lock);
+    return 0; // an event came since the caller's attempt: try again
+  }
+  struct pio_waiter w[2];
+  for (int dir = 0; dir < 2; ++dir) {
+    w[dir].task = t;
+    w[dir].result = WAIT_PENDING;
+    if (dirs & (1u << dir)) {
+      w[dir].prev = NULL;
+      w[dir].next = r->waiters[dir];
+      if (w[dir].next)
+        w[dir].next->prev = &w[dir];
+      r->waiters[dir] = &w[dir];
+    }
+  }
+  int parked = cacs__pool_park(unlock_after, r, deadline_ns);
+  if (parked != ENOMEM) // ENOMEM: did not park, the lock is still held
+    pthread_mutex_lock(&r->lock);
+  int result = -1;
+  for (int dir = 0; dir < 2; ++dir) {
+    if (!(dirs & (1u << dir)))
+      continue;
+    if (w[dir].result == WAIT_PENDING)
+      unlink_waiter(r, dir, &w[dir]);
+    else if (result != ECANCELED)
+      result = w[dir].result;
+  }
+  pthread_mutex_unlock(&r->lock);
+  if (result >= 0)
+    return result; // ready (even if the timer fired too), or forgotten
+  return parked;   // ETIMEDOUT, ENOMEM
+}
+
+void cacs__pool_io_forget(int fd) {
+  cacs__ptask *t = cacs__pool_self();
+  struct pool_io *io = atomic_load_explicit(&t->pool->io, memory_order_acquire);
+  if (!io || fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK ||
+      !atomic_load_explicit(&io->chunks[fd >> CHUNK_BITS],
+                            memory_order_acquire))
+    return;
+  pio_fd *r = rec(io, fd);
+  pthread_mutex_lock(&r->lock);
+  wake_all(r, DIR_IN, ECANCELED);
+  wake_all(r, DIR_OUT, ECANCELED);
+  if (r->registered)
+    epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
+  r->registered = r->known = r->flags = 0;
+  atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
+  bump(r, DIR_IN); // an event polled before the DEL finds a new generation
+  bump(r, DIR_OUT);
+  pthread_mutex_unlock(&r->lock);
+}
+
+// --- pool.c's side -------------------------------------------------------------
+
+static int io_epoll_wait(struct pool_io *io, struct epoll_event *ev, int block,
+                         uint64_t deadline_ns) {
+  if (!block)
+    return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, 0);
+  if (!deadline_ns)
+    return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, -1);
+  uint64_t now = cacs__now_ns();
+  uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+  if (!io->no_pwait2) {
+    struct timespec ts = {(time_t)(left / 1000000000u),
+                          (long)(left % 1000000000u)};
+    int n = epoll_pwait2(io->epfd, ev, CACS__POOL_IO_EVENTS, &ts, NULL);
+    if (n >= 0 || errno != ENOSYS)
+      return n;
+    io->no_pwait2 = 1;
+  }
+  // Milliseconds, rounded up: a timer is never polled early.
+  uint64_t ms = (left + 999999u) / 1000000u;
+  return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, ms > INT_MAX ? INT_MAX : (int)ms);
+}
+
+int cacs__pool_io_wait_events(cacs_pool *p, struct epoll_event *ev, int block,
+                              uint64_t deadline_ns) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_acquire);
+  return io ? io_epoll_wait(io, ev, block, deadline_ns) : 0;
+}
+
+int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_relaxed);
+  int woken = 0;
+  for (int i = 0; i < n; ++i) {
+    pio_fd *r = ev[i].data.ptr;
+    uint32_t e = ev[i].events;
+    if (!r) { // a kick: reset the eventfd (level-triggered)
+      uint64_t v;
+      ssize_t k = read(io->evfd, &v, sizeof v);
+      (void)k;
+      continue;
+    }
+    pthread_mutex_lock(&r->lock);
+    if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
+      atomic_store_explicit(&r->no_cache, 1, memory_order_relaxed);
+    if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+      bump(r, DIR_IN);
+      woken += wake_all(r, DIR_IN, 0);
+    }
+    if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) {
+      bump(r, DIR_OUT);
+      woken += wake_all(r, DIR_OUT, 0);
+    }
+    pthread_mutex_unlock(&r->lock);
+  }
+  return woken;
+}
+
+void cacs__pool_io_kick(cacs_pool *p) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_acquire);
+  if (!io)
+    return;
+  uint64_t one = 1;
+  ssize_t k = write(io->evfd, &one, sizeof one);
+  (void)k; // EAGAIN: the counter is full, the poller is woken anyway
+}
+
+void cacs__pool_io_free(cacs_pool *p) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_relaxed);
+  if (!io)
+    return;
+  for (size_t i = 0; i < NCHUNKS; ++i) {
+    pio_fd *c = atomic_load_explicit(&io->chunks[i], memory_order_relaxed);
+    if (!c)
+      continue;
+    for (int j = 0; j < CHUNK; ++j)
+      pthread_mutex_destroy(&c[j].lock);
+    free(c);
+  }
+  close(io->epfd);
+  close(io->evfd);
+  free(io);
+  p->io = NULL;
+}

@@ -1,0 +1,84 @@
+//===- lib/pool/pool_io.h - Descriptor waits of pool coroutines --*- C -*-===//
+//
+// What cacs/io.h's calls (io.c, library cacs_io) use when the caller is a
+// pool coroutine, and what the workers' loop (pool.c) uses to poll. The
+// functions live in libcacs with the pool (pool_io.c); io.c refers to them
+// weakly, so that a program using cacs/io.h without the pool links none of
+// the pool. Private to libcacs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_POOL_IO_H
+#define CACS_LIB_POOL_IO_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cacs_pool cacs_pool;
+struct epoll_event;
+
+// --- for io.c (the calling pool coroutine's pool) ----------------------------
+
+/// Make `fd` non-blocking the first time the pool sees it.
+/// \return flags: 1 a socket, 2 a TCP socket; or -1 with errno set (EBADF,
+/// ENOMEM, fcntl(2)'s errors).
+int cacs__pool_io_prepare(int fd);
+
+/// The readiness generation of `fd` (both directions): read it before the
+/// system call whose EAGAIN leads to cacs__pool_io_wait, which then
+/// returns at once if an event came in between (no edge is lost).
+uint64_t cacs__pool_io_gen(int fd);
+
+/// Whether direction `dir` (0: in, 1: out) of a TCP socket was drained by a
+/// short transfer at generation `gen` (cacs__pool_io_set_drained) and no
+/// event came since: a call then waits before it tries (io.c's readiness
+/// cache). Events a call does not consume (hangup, error, urgent data)
+/// turn this off for the descriptor.
+int cacs__pool_io_drained(int fd, int dir, uint64_t gen);
+/// A transfer in `dir` that began at generation `gen` moved fewer bytes
+/// than asked.
+void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen);
+
+/// Park the calling pool coroutine until `fd` is ready in one of `dirs`
+/// (bit 0: in, bit 1: out) after generation `gen`, the deadline passes
+/// (CLOCK_MONOTONIC ns, 0: none), or cacs__pool_io_forget(fd).
+/// \return 0 (ready: retry the call), ETIMEDOUT, ECANCELED (forgotten),
+/// or an errno value (ENOMEM, epoll_ctl(2)'s errors).
+int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
+                       uint64_t deadline_ns);
+
+/// Wake the pool's waiters on `fd` with ECANCELED and forget the
+/// descriptor (its epoll registration too).
+void cacs__pool_io_forget(int fd);
+
+// --- for pool.c -----------------------------------------------------------
+
+/// The most events one poll hands out.
+enum { CACS__POOL_IO_EVENTS = 64 };
+
+/// One epoll_wait of the pool's set into `ev` (CACS__POOL_IO_EVENTS):
+/// `block`: sleep until an event, cacs__pool_io_kick, or `deadline_ns`
+/// (CLOCK_MONOTONIC, 0: none); else return at once.
+/// \return the number of events, 0 (none, or no descriptor ever waited
+/// on), or -1 (EINTR).
+int cacs__pool_io_wait_events(cacs_pool *p, struct epoll_event *ev, int block,
+                              uint64_t deadline_ns);
+
+/// Make the waiters of the descriptors in `ev` runnable (on the calling
+/// worker's deque: cacs__pool_wake). \return the number woken.
+int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n);
+
+/// Make a cacs__pool_io_wait_events that sleeps return (its eventfd).
+void cacs__pool_io_kick(cacs_pool *p);
+
+/// Free the pool's poller (cacs_pool_destroy, workers joined).
+void cacs__pool_io_free(cacs_pool *p);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // CACS_LIB_POOL_IO_H

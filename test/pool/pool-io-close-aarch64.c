@@ -1,0 +1,7 @@
+// AArch64 (under qemu) runs of pool-io-close.c.
+// REQUIRES: qemu-aarch64
+// RUN: %clang %aarch64_flags -O2 -I%cacs_include %S/pool-io-close.c %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t
+// RUN: %run_aarch64 %t hangup 2 | FileCheck %S/pool-io-close.c --check-prefix=HANGUP
+// RUN: %run_aarch64 %t close 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
+// RUN: %run_aarch64 %t epipe 2 | FileCheck %S/pool-io-close.c --check-prefix=EPIPE
+// RUN: %run_aarch64 %t shutdown 2 | FileCheck %S/pool-io-close.c --check-prefix=SHUTDOWN

@@ -1,0 +1,156 @@
+// Descriptors that go away while pool coroutines wait on them, and a pool
+// shut down while its coroutines wait on I/O.
+//
+// "hangup": coroutines wait to read socketpair ends whose peers another
+// thread then closes: each read returns 0 (end of file).
+// "close": a coroutine waits to read; another pool coroutine calls
+// cacs_close on the descriptor: the wait ends with ECANCELED.
+// "epipe": a coroutine writes into a full socket until it waits; another
+// thread closes the peer: the write fails with EPIPE.
+// "shutdown": cacs_pool_destroy (graceful) waits for the coroutines that
+// wait on I/O: it does not return while they wait, and returns once
+// another thread closes their pipes' write ends (they read end of file).
+//
+// RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
+// RUN: %t hangup 1 | FileCheck %s --check-prefix=HANGUP
+// RUN: %t hangup 2 | FileCheck %s --check-prefix=HANGUP
+// RUN: %t close 2 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t epipe 2 | FileCheck %s --check-prefix=EPIPE
+// RUN: %t shutdown 2 | FileCheck %s --check-prefix=SHUTDOWN
+// HANGUP: eof=16 other=0
+// CLOSE: read: -1 ECANCELED
+// EPIPE: write: -1 EPIPE
+// SHUTDOWN: destroy returned while waiting: no
+// SHUTDOWN-NEXT: destroy returned after the hangups: yes eof=16
+
+#include "cacs/io.h"
+#include "cacs/pool.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { N = 16 };
+
+// errno read on the worker that runs the caller now.
+__attribute__((noinline)) static int err(void) { return errno; }
+
+static const char *ename(int e) {
+  return e == ECANCELED ? "ECANCELED" : e == EPIPE ? "EPIPE" : "other";
+}
+
+static void pause_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+  nanosleep(&ts, NULL);
+}
+
+static int mine[N], peer[N];
+static atomic_int eof, other;
+
+static void reader(void *arg) {
+  char c;
+  ssize_t n = cacs_read(mine[(long)arg], &c, 1, CACS_FOREVER);
+  atomic_fetch_add(n == 0 ? &eof : &other, 1);
+}
+
+static void close_reader(void *arg) {
+  (void)arg;
+  char c;
+  ssize_t n = cacs_read(mine[0], &c, 1, CACS_FOREVER);
+  int e = err();
+  printf("read: %zd %s\n", n, ename(e));
+}
+
+static void closer(void *arg) {
+  (void)arg;
+  cacs_pool_sleep(50000); // the reader waits by now
+  cacs_close(mine[0]);
+}
+
+static void filler(void *arg) {
+  (void)arg;
+  static char buf[65536];
+  ssize_t n;
+  while ((n = cacs_write(mine[0], buf, sizeof buf, CACS_FOREVER)) > 0) {
+  }
+  int e = err();
+  printf("write: %zd %s\n", n, ename(e));
+}
+
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char m[] = "watchdog: a wait did not end\n";
+  if (write(1, m, sizeof m - 1) < 0)
+    _exit(2);
+  _exit(1);
+}
+
+static atomic_int destroyed;
+static void *destroyer(void *arg) {
+  cacs_pool_destroy(arg);
+  atomic_store(&destroyed, 1);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "hangup";
+  unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGALRM, on_alarm);
+  alarm(10);
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  for (int i = 0; i < N; ++i) {
+    int sv[2];
+    if (!strcmp(mode, "shutdown") ? pipe(sv) != 0
+                                  : socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+      return 1;
+    mine[i] = sv[0];
+    peer[i] = sv[1];
+  }
+  cacs_pool *p = cacs_pool_create(workers);
+  if (!strcmp(mode, "hangup")) {
+    cacs_pool_task *t[N];
+    for (long i = 0; i < N; ++i)
+      t[i] = cacs_pool_spawn(p, reader, (void *)i);
+    pause_ms(50);
+    for (int i = 0; i < N; ++i)
+      close(peer[i]);
+    for (int i = 0; i < N; ++i)
+      cacs_pool_join(t[i]);
+    printf("eof=%d other=%d\n", atomic_load(&eof), atomic_load(&other));
+  } else if (!strcmp(mode, "close")) {
+    cacs_pool_task *r = cacs_pool_spawn(p, close_reader, NULL);
+    cacs_pool_task *c = cacs_pool_spawn(p, closer, NULL);
+    cacs_pool_join(r);
+    cacs_pool_join(c);
+  } else if (!strcmp(mode, "epipe")) {
+    cacs_pool_task *f = cacs_pool_spawn(p, filler, NULL);
+    pause_ms(50);
+    close(peer[0]);
+    cacs_pool_join(f);
+  } else if (!strcmp(mode, "shutdown")) {
+    for (long i = 0; i < N; ++i)
+      cacs_pool_spawn(p, reader, (void *)i); // never joined: destroy waits
+    pause_ms(50);
+    pthread_t th;
+    pthread_create(&th, NULL, destroyer, p);
+    pause_ms(100);
+    printf("destroy returned while waiting: %s\n",
+           atomic_load(&destroyed) ? "yes" : "no");
+    for (int i = 0; i < N; ++i)
+      close(peer[i]);
+    pthread_join(th, NULL);
+    printf("destroy returned after the hangups: %s eof=%d\n",
+           atomic_load(&destroyed) ? "yes" : "no", atomic_load(&eof));
+    return 0;
+  }
+  cacs_pool_destroy(p);
+  return 0;
+}
