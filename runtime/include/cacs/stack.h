@@ -165,7 +165,9 @@ void cacs_stack_install_overflow_handler(void);
 // architectures. The waits keep their records (and a channel item in
 // flight, copied in and out) in the heap while the waiter is on a shared
 // stack, since other coroutines write them while it is copied out: one
-// allocation per wait that blocks. What may not live on a shared stack is
+// allocation per wait that blocks, except that a thread keeps one freed
+// record of a cacs/sync.h wait (up to 1 KiB) for its next one, so a steady
+// round of such waits allocates nothing. What may not live on a shared stack is
 // what the rule names: data another coroutine or thread reads or writes
 // while its owner is switched out, such as a record the program itself
 // queues for a waker, or a buffer it lends to another coroutine.
