@@ -363,8 +363,10 @@ int main(void) {
     int moved = 0;
     for (int way = 0; way < WAYS; ++way) {
       struct cell c = {0, 0};
-      long long end = now_us() + 1000000;
-      for (int i = 0; i < 100 && c.moved < 1 && now_us() < end; ++i)
+      // Rounds until the call moves; under qemu on a loaded machine a
+      // second was once not enough for one call in all five ways.
+      long long end = now_us() + 5000000;
+      for (int i = 0; i < 500 && c.moved < 1 && now_us() < end; ++i)
         one_round(p, op, way, &c);
       printf("%s %s: moved=%d stale=%d\n", calls[op].name, way_names[way],
              c.moved, c.stale);
