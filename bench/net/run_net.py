@@ -394,14 +394,20 @@ def bench_mock(bdir, a, kinds, cg):
 # ---- server instructions per request ------------------------------------------------
 
 
-def server_instr_total(bdir, binary, proto, n, a):
-    """Callgrind on the server until it has served n requests."""
+def server_instr_total(bdir, binary, proto, n, a, attempts=2):
+    """Callgrind on the server until it has served n requests. A server that
+    dies before it listens is started once more: the Go runtime under
+    valgrind sometimes does (a full run lost net_server_go's echo row so)."""
     port = free_port()
     srv = Server(os.path.join(bdir, binary), port, proto, server_cpu(a, binary),
                  SERVER_ENV.get(binary, {}), max_req=n,
                  wrap=["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])
     try:
         if not wait_port(port, srv.proc, 60):
+            if attempts > 1 and srv.proc.poll() is not None:
+                srv.stop()
+                log(f"  callgrind {proto} server {binary}: exited before listening; once more")
+                return server_instr_total(bdir, binary, proto, n, a, attempts - 1)
             return None, "server did not listen under callgrind"
         cmd = pinned(a.load_cpu, [os.path.join(bdir, "net_loadgen"), "-p", str(port),
                                   "-c", str(a.cg_conns), "-d", "300", "-w", "0",
