@@ -911,6 +911,26 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   return c;
 }
 
+// After a wait for a connecting socket to be writable: 0 connected, -1 the
+// connection failed (errno set), 1 not yet (a wakeup that came early).
+// Out of line, so that a pool coroutine that resumed on another worker
+// reads and sets its new thread's errno here.
+__attribute__((noinline)) static int connect_finished(int fd) {
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+    return -1;
+  if (err) {
+    errno = err;
+    return -1;
+  }
+  struct sockaddr_storage peer;
+  len = sizeof peer;
+  if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
+    return 0;
+  return errno == ENOTCONN ? 1 : -1;
+}
+
 // cacs_connect in a pool coroutine (see io_do_pool).
 __attribute__((noinline, cold)) static int
 connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
@@ -930,20 +950,9 @@ connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
       return -1;
     }
     gen = cacs__pool_io_gen(fd);
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-      return -1;
-    if (err) {
-      errno_set(err);
-      return -1;
-    }
-    struct sockaddr_storage peer;
-    len = sizeof peer;
-    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
-      return 0;
-    if (errno_now() != ENOTCONN)
-      return -1;
+    int done = connect_finished(fd);
+    if (done <= 0)
+      return done;
   }
 }
 
@@ -964,21 +973,9 @@ int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
       errno = e;
       return -1;
     }
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
-      return -1;
-    if (err) {
-      errno = err;
-      return -1;
-    }
-    // No error yet: connected, or a wakeup that came early.
-    struct sockaddr_storage peer;
-    len = sizeof peer;
-    if (getpeername(fd, (struct sockaddr *)&peer, &len) == 0)
-      return 0;
-    if (errno != ENOTCONN)
-      return -1;
+    int done = connect_finished(fd);
+    if (done <= 0)
+      return done;
   }
 }
 
