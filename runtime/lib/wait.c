@@ -12,9 +12,9 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "deadline_heap.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <time.h>
 
 // Default-convention entries under the public names (CACS__DEFAULT_ENTRY in
@@ -23,68 +23,22 @@ void(cacs_park)(void) { cacs__park_pn(); }
 CACS__DEFAULT_ENTRY(int, park_timeout, cacs__park_timeout_pn, (int64_t t), (t))
 CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
 
-static void heap_place(size_t i, cacs_coro *c) {
-  S.timers[i] = c;
-  c->timer_slot = (uint32_t)(i + 1); // < 2^32: core.h
-}
-
-static void heap_up(size_t i) {
-  cacs_coro *c = S.timers[i];
-  while (i > 0) {
-    size_t parent = (i - 1) / 2;
-    if (S.timers[parent]->deadline <= c->deadline)
-      break;
-    heap_place(i, S.timers[parent]);
-    i = parent;
-  }
-  heap_place(i, c);
-}
-
-static void heap_down(size_t i) {
-  cacs_coro *c = S.timers[i];
-  for (;;) {
-    size_t child = 2 * i + 1;
-    if (child >= S.ntimers)
-      break;
-    if (child + 1 < S.ntimers &&
-        S.timers[child + 1]->deadline < S.timers[child]->deadline)
-      child++;
-    if (c->deadline <= S.timers[child]->deadline)
-      break;
-    heap_place(i, S.timers[child]);
-    i = child;
-  }
-  heap_place(i, c);
-}
+// The timer heap (deadline_heap.h): timers_push, timers_remove, ...
+CACS__DEADLINE_HEAP(timers, cacs_coro, uint32_t) // < 2^32 entries: core.h
 
 static int timer_arm(cacs_coro *c, uint64_t deadline) {
-  if (S.ntimers == S.timers_cap) {
-    size_t cap = S.timers_cap ? 2 * S.timers_cap : 64;
-    cacs_coro **t = (cacs_coro **)realloc(S.timers, cap * sizeof *t);
-    if (!t)
-      return -1;
-    S.timers = t;
-    S.timers_cap = cap;
+  int grown = timers_reserve(&S.timers, &S.timers_cap, S.ntimers);
+  if (grown < 0)
+    return -1;
+  if (grown)
     cacs__sched_free_at_exit();
-  }
   c->deadline = deadline;
-  S.timers[S.ntimers++] = c;
-  heap_up(S.ntimers - 1);
+  timers_push(S.timers, &S.ntimers, c);
   return 0;
 }
 
 static void timer_disarm(cacs_coro *c) {
-  size_t i = c->timer_slot - 1;
-  c->timer_slot = 0;
-  cacs_coro *last = S.timers[--S.ntimers];
-  if (last == c)
-    return;
-  S.timers[i] = last;
-  last->timer_slot = (uint32_t)(i + 1);
-  if (i > 0 && S.timers[(i - 1) / 2]->deadline > last->deadline)
-    heap_up(i);
-  else
-    heap_down(i);
+  timers_remove(S.timers, &S.ntimers, c);
 }
 
 static int service_needed(void) {

@@ -14,60 +14,26 @@
 #define _GNU_SOURCE 1
 #include "pool_internal.h"
 
+#include "../deadline_heap.h"
+
 #include <errno.h>
-#include <stdlib.h>
 
-static void hplace(pool_worker *w, size_t i, cacs__ptask *t) {
-  w->heap[i] = t;
-  t->timer_slot = i + 1;
-}
-
-static void hsift(pool_worker *w, size_t i) {
-  cacs__ptask *t = w->heap[i];
-  while (i > 0 && w->heap[(i - 1) / 2]->deadline > t->deadline) {
-    hplace(w, i, w->heap[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= w->nheap)
-      break;
-    if (c + 1 < w->nheap && w->heap[c + 1]->deadline < w->heap[c]->deadline)
-      c++;
-    if (t->deadline <= w->heap[c]->deadline)
-      break;
-    hplace(w, i, w->heap[c]);
-    i = c;
-  }
-  hplace(w, i, t);
-}
+// The heap itself (deadline_heap.h): heap_push, heap_remove, ...
+CACS__DEADLINE_HEAP(heap, cacs__ptask, size_t)
 
 static void hremove(pool_worker *w, cacs__ptask *t) {
-  size_t i = t->timer_slot - 1;
-  t->timer_slot = 0;
-  cacs__ptask *last = w->heap[--w->nheap];
-  if (last != t) {
-    w->heap[i] = last;
-    hsift(w, i);
-  }
+  heap_remove(w->heap, &w->nheap, t);
   atomic_store_explicit(&w->ntimers, w->nheap, memory_order_relaxed);
 }
 
 int cacs__ptimer_arm(pool_worker *w, cacs__ptask *t, uint64_t deadline) {
   pthread_mutex_lock(&w->tlock);
-  if (w->nheap == w->heap_cap) {
-    size_t cap = w->heap_cap ? 2 * w->heap_cap : 64;
-    cacs__ptask **h = realloc(w->heap, cap * sizeof *h);
-    if (!h) {
-      pthread_mutex_unlock(&w->tlock);
-      return -1;
-    }
-    w->heap = h;
-    w->heap_cap = cap;
+  if (heap_reserve(&w->heap, &w->heap_cap, w->nheap) < 0) {
+    pthread_mutex_unlock(&w->tlock);
+    return -1;
   }
   t->deadline = deadline;
-  w->heap[w->nheap++] = t;
-  hsift(w, w->nheap - 1);
+  heap_push(w->heap, &w->nheap, t);
   atomic_store_explicit(&w->ntimers, w->nheap, memory_order_relaxed);
   pthread_mutex_unlock(&w->tlock);
   return 0;
