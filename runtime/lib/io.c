@@ -48,6 +48,7 @@
 #define _GNU_SOURCE 1
 #define CACS__DEFINE_PN_ENTRIES 1 // the calls below are the entries (io.h)
 #include "cacs/io.h"
+#include "errors.h"
 #include "internal.h"
 #include "pool/pool_io.h"
 #include "sched.h"
@@ -700,9 +701,6 @@ __attribute__((noinline, cold)) static int pool_caller(void) {
   return cacs__pool_self && cacs__pool_self();
 }
 
-__attribute__((noinline)) static int errno_now(void) { return errno; }
-__attribute__((noinline)) static void errno_set(int e) { errno = e; }
-
 // The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
 // under the call's deadline: 0 (try again) or an errno value.
 static int pool_fd_wait(int fd, unsigned dirs, uint64_t gen,
@@ -722,13 +720,13 @@ wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
                              (events & EPOLLOUT ? POLLOUT : 0)),
                      0};
   int n;
-  while ((n = poll(&p, 1, 0)) < 0 && errno_now() == EINTR) {
+  while ((n = poll(&p, 1, 0)) < 0 && cacs__errno() == EINTR) {
   }
   if (n < 0)
     return -1;
   if (n > 0) {
     if (p.revents & POLLNVAL) {
-      errno_set(EBADF);
+      cacs__set_errno(EBADF);
       return -1;
     }
     return 0;
@@ -736,7 +734,7 @@ wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
   struct io_deadline d = {timeout_us, 0};
   int e = pool_fd_wait(fd, dirs, gen, &d);
   if (e) {
-    errno_set(e);
+    cacs__set_errno(e);
     return -1;
   }
   return 0;
@@ -786,11 +784,11 @@ io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
     if (err == EINTR)
       continue;
     if (err != EAGAIN && err != EWOULDBLOCK) {
-      errno_set(err);
+      cacs__set_errno(err);
       return -1;
     }
     if ((err = pool_fd_wait(fd, 1u << dir, gen, d))) {
-      errno_set(err);
+      cacs__set_errno(err);
       return -1;
     }
   }
@@ -946,7 +944,7 @@ connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
   for (;;) {
     int e = pool_fd_wait(fd, 1u << DIR_OUT, gen, &d);
     if (e) {
-      errno_set(e);
+      cacs__set_errno(e);
       return -1;
     }
     gen = cacs__pool_io_gen(fd);

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE 1
 #include "core.h"
 #include "deadline_heap.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <time.h>
@@ -160,8 +161,7 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
   cacs_coro *self = current();
   int r = park_timeout(self, timeout_us);
   if (__builtin_expect(r != 0, 0)) {
-    errno = r;
-    return -1;
+    return cacs__fail(r);
   }
   return 0;
 }
@@ -175,8 +175,7 @@ int cacs__sleep_pn(int64_t usec) {
   int r = park_timeout(current(), usec);
   if (r == ETIMEDOUT)
     return 0;
-  errno = r == 0 ? EINTR : r;
-  return -1;
+  return cacs__fail(r == 0 ? EINTR : r);
 }
 
 void cacs__set_poll_hook(cacs__poll_fn fn) {

@@ -27,6 +27,7 @@
 #define _GNU_SOURCE 1
 #include "pool_internal.h"
 
+#include "../errors.h"
 #include "../sched.h"
 #include "futex.h"
 #include "pool_io.h"
@@ -50,8 +51,6 @@ __attribute__((noinline)) pool_worker *cacs__pool_worker(void) {
   __asm__ volatile("" : "+r"(w) : : "memory");
   return w;
 }
-
-__attribute__((noinline)) static void set_errno(int e) { errno = e; }
 
 // --- futex -------------------------------------------------------------------
 
@@ -610,14 +609,14 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
     n = c > 0 ? (unsigned)c : 1;
   }
   if (ss > ((size_t)1 << 40)) {
-    set_errno(EINVAL);
+    cacs__set_errno(EINVAL);
     return NULL;
   }
   cacs_pool *p = calloc(1, sizeof *p);
   pool_worker *w = p ? aligned_alloc(64, n * sizeof *w) : NULL;
   if (!w) {
     free(p);
-    set_errno(ENOMEM);
+    cacs__set_errno(ENOMEM);
     return NULL;
   }
   memset(w, 0, n * sizeof *w);
@@ -640,7 +639,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
       for (unsigned j = 0; j < i; ++j)
         pthread_join(w[j].thread, NULL);
       pool_free(p);
-      set_errno(EAGAIN);
+      cacs__set_errno(EAGAIN);
       return NULL;
     }
   return p;
@@ -655,12 +654,12 @@ unsigned cacs_pool_workers(const cacs_pool *p) { return p->nworkers; }
 
 int cacs_pool_destroy(cacs_pool *p) {
   if (!p) {
-    set_errno(EINVAL);
+    cacs__set_errno(EINVAL);
     return -1;
   }
   pool_worker *me = cacs__pool_worker();
   if (me && me->pool == p) {
-    set_errno(EDEADLK);
+    cacs__set_errno(EDEADLK);
     return -1;
   }
   pthread_mutex_lock(&p->dlock);
@@ -678,12 +677,12 @@ int cacs_pool_destroy(cacs_pool *p) {
 static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
                           int detached) {
   if (!p || !entry) {
-    set_errno(EINVAL);
+    cacs__set_errno(EINVAL);
     return NULL;
   }
   cacs__ptask *t = calloc(1, sizeof *t);
   if (!t) {
-    set_errno(ENOMEM);
+    cacs__set_errno(ENOMEM);
     return NULL;
   }
   t->pool = p;
@@ -717,12 +716,12 @@ static void join_after(void *arg) {
 
 int cacs_pool_join(cacs_pool_task *t) {
   if (!t) {
-    set_errno(EINVAL);
+    cacs__set_errno(EINVAL);
     return -1;
   }
   cacs__ptask *self = cacs__pool_self();
   if (self == t) {
-    set_errno(EDEADLK);
+    cacs__set_errno(EDEADLK);
     return -1;
   }
   if (atomic_load_explicit(&t->join_state, memory_order_acquire) != 2) {
@@ -742,7 +741,7 @@ int cacs_pool_join(cacs_pool_task *t) {
   int e = t->error;
   free(t);
   if (e) {
-    set_errno(e);
+    cacs__set_errno(e);
     return -1;
   }
   return 0;
@@ -776,7 +775,7 @@ int cacs_pool_sleep(int64_t usec) {
     if (r == ETIMEDOUT)
       return 0;
     if (r == ENOMEM) {
-      set_errno(ENOMEM);
+      cacs__set_errno(ENOMEM);
       return -1;
     }
     // A stray wake: sleep on.

@@ -22,13 +22,15 @@
 // in their record, which the releaser posts under the lock for the same
 // reason.
 //
-// errno is set by fail(), out of line, after the last switch of a call: a
-// call may resume on another worker, whose errno is another address.
+// errno is set by cacs__fail() (errors.h), out of line, after the last
+// switch of a call: a call may resume on another worker, whose errno is
+// another address.
 //
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
 #include "cacs/pool_sync.h"
+#include "../errors.h"
 #include "../sched.h"
 #include "../waitq.h"
 #include "futex.h"
@@ -111,13 +113,8 @@ static void release_spins(void *arg) { spins_unlock((spins *)arg); }
 
 // --- errors, time, identity -----------------------------------------------
 
-__attribute__((noinline)) static int fail(int e) {
-  errno = e;
-  return -1;
-}
-
 static inline int ret(int e) {
-  return __builtin_expect(e != 0, 0) ? fail(e) : 0;
+  return __builtin_expect(e != 0, 0) ? cacs__fail(e) : 0;
 }
 
 // The deadline for a timeout (0: none, for a negative one), on the clock
@@ -244,7 +241,7 @@ static int wait_served(waiter *w, spins *sp, uint64_t deadline,
     int timed_out = 0;
     while (!__atomic_load_n(&w->futex, __ATOMIC_ACQUIRE)) {
       if (cacs__futex_wait(&w->futex, 0, deadline) != 0 &&
-          errno == ETIMEDOUT) {
+          cacs__errno() == ETIMEDOUT) {
         timed_out = 1;
         break;
       }
@@ -267,7 +264,7 @@ static int wait_served(waiter *w, spins *sp, uint64_t deadline,
 
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
-    return fail(EINVAL);
+    return cacs__fail(EINVAL);
   memset(m, 0, sizeof *m);
   m->kind = kind;
   return 0;
@@ -309,7 +306,7 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
   if (!busy)
     m->owner = self;
   spin_unlock(&m->spin);
-  return busy ? fail(EBUSY) : 0;
+  return busy ? cacs__fail(EBUSY) : 0;
 }
 
 // Release `m` (its spin lock held): ownership to the longest waiter, or
@@ -329,7 +326,7 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
   spin_lock(&m->spin);
   if (m->owner != self) {
     spin_unlock(&m->spin);
-    return fail(EPERM);
+    return cacs__fail(EPERM);
   }
   cacs__ptask *next = NULL;
   int ces = m->kind == CACS_POOL_LOCK_CES;
@@ -365,11 +362,11 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   spins_lock(&sp);
   if (m->owner != self_id(me)) {
     spins_unlock(&sp);
-    return fail(EPERM);
+    return cacs__fail(EPERM);
   }
   if (c->mutex && c->mutex != m) {
     spins_unlock(&sp);
-    return fail(EINVAL);
+    return cacs__fail(EINVAL);
   }
   c->mutex = m;
   waiter w;
@@ -385,7 +382,7 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   while ((lr = mutex_lock(m, me, CACS_POOL_FOREVER)) == ENOMEM)
     ;
   (void)lr;
-  return fail(r);
+  return cacs__fail(r);
 }
 
 // The paper's rule: the mutex held, the waiter joins its queue without
@@ -429,7 +426,7 @@ void cacs_pool_cond_broadcast(cacs_pool_cond *c) { cond_notify(c, 1); }
 
 int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
-    return fail(EINVAL);
+    return cacs__fail(EINVAL);
   memset(rw, 0, sizeof *rw);
   rw->kind = kind;
   return 0;
@@ -502,7 +499,7 @@ int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us) {
   }
   if (rw->writer == self) {
     spin_unlock(&rw->spin);
-    return fail(EDEADLK);
+    return cacs__fail(EDEADLK);
   }
   return ret(rw_wait(rw, me, W_WRITER, timeout_us));
 }
@@ -513,7 +510,7 @@ int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw) {
   if (ok)
     rw->readers++;
   spin_unlock(&rw->spin);
-  return ok ? 0 : fail(EBUSY);
+  return ok ? 0 : cacs__fail(EBUSY);
 }
 
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw) {
@@ -523,14 +520,14 @@ int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw) {
   if (ok)
     rw->writer = self;
   spin_unlock(&rw->spin);
-  return ok ? 0 : fail(EBUSY);
+  return ok ? 0 : cacs__fail(EBUSY);
 }
 
 int cacs_pool_rwlock_rdunlock(cacs_pool_rwlock *rw) {
   spin_lock(&rw->spin);
   if (rw->writer || !rw->readers) {
     spin_unlock(&rw->spin);
-    return fail(EPERM);
+    return cacs__fail(EPERM);
   }
   cacs__ptask *next = NULL;
   int ces = rw->kind == CACS_POOL_LOCK_CES;
@@ -548,7 +545,7 @@ int cacs_pool_rwlock_wrunlock(cacs_pool_rwlock *rw) {
   spin_lock(&rw->spin);
   if (rw->writer != self) {
     spin_unlock(&rw->spin);
-    return fail(EPERM);
+    return cacs__fail(EPERM);
   }
   cacs__ptask *next = NULL;
   int ces = rw->kind == CACS_POOL_LOCK_CES;
@@ -577,7 +574,7 @@ int cacs_pool_sem_wait(cacs_pool_sem *s, int64_t timeout_us) {
   }
   if (timeout_us == 0) {
     spin_unlock(&s->spin);
-    return fail(ETIMEDOUT);
+    return cacs__fail(ETIMEDOUT);
   }
   waiter w;
   w_init(&w, me, timeout_us);
@@ -592,7 +589,7 @@ int cacs_pool_sem_trywait(cacs_pool_sem *s) {
   if (ok)
     s->count--;
   spin_unlock(&s->spin);
-  return ok ? 0 : fail(EAGAIN);
+  return ok ? 0 : cacs__fail(EAGAIN);
 }
 
 void cacs_pool_sem_post(cacs_pool_sem *s) {
@@ -643,7 +640,7 @@ int cacs_pool_waitgroup_wait(cacs_pool_waitgroup *wg, int64_t timeout_us) {
   }
   if (timeout_us == 0) {
     spin_unlock(&wg->spin);
-    return fail(ETIMEDOUT);
+    return cacs__fail(ETIMEDOUT);
   }
   waiter w;
   w_init(&w, me, timeout_us);
@@ -665,7 +662,7 @@ struct cacs_pool_chan {
 
 cacs_pool_chan *cacs_pool_chan_create(size_t item_size, size_t capacity) {
   if (item_size == 0 || (capacity && item_size > SIZE_MAX / capacity)) {
-    errno = EINVAL;
+    cacs__set_errno(EINVAL);
     return NULL;
   }
   cacs_pool_chan *ch = calloc(1, sizeof *ch);
@@ -685,7 +682,7 @@ int cacs_pool_chan_destroy(cacs_pool_chan *ch) {
   int busy = ch->senders.head || ch->receivers.head;
   spin_unlock(&ch->spin);
   if (busy)
-    return fail(EBUSY);
+    return cacs__fail(EBUSY);
   free(ch->buf);
   free(ch);
   return 0;
@@ -701,7 +698,7 @@ int cacs_pool_chan_send(cacs_pool_chan *ch, const void *item,
   spin_lock(&ch->spin);
   if (ch->closed) {
     spin_unlock(&ch->spin);
-    return fail(EPIPE);
+    return cacs__fail(EPIPE);
   }
   waiter *r = q_pop(&ch->receivers);
   if (r) { // only when the buffer is empty: straight into its buffer
@@ -719,7 +716,7 @@ int cacs_pool_chan_send(cacs_pool_chan *ch, const void *item,
   }
   if (timeout_us == 0) {
     spin_unlock(&ch->spin);
-    return fail(ETIMEDOUT);
+    return cacs__fail(ETIMEDOUT);
   }
   waiter w;
   w_init(&w, me, timeout_us);
@@ -756,11 +753,11 @@ int cacs_pool_chan_recv(cacs_pool_chan *ch, void *item, int64_t timeout_us) {
   }
   if (ch->closed) {
     spin_unlock(&ch->spin);
-    return fail(EPIPE);
+    return cacs__fail(EPIPE);
   }
   if (timeout_us == 0) {
     spin_unlock(&ch->spin);
-    return fail(ETIMEDOUT);
+    return cacs__fail(ETIMEDOUT);
   }
   waiter w;
   w_init(&w, me, timeout_us);
@@ -774,7 +771,7 @@ int cacs_pool_chan_close(cacs_pool_chan *ch) {
   spin_lock(&ch->spin);
   if (ch->closed) {
     spin_unlock(&ch->spin);
-    return fail(EPIPE);
+    return cacs__fail(EPIPE);
   }
   ch->closed = 1;
   waiter *w;
