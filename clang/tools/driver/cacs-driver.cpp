@@ -48,6 +48,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/StringSaver.h"
@@ -58,9 +59,12 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -404,10 +408,131 @@ int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
   return RC;
 }
 
+/// A listed function whose preserve_none body a linker message reports
+/// undefined: its name X, and the body's symbol as the message shows it.
+/// lld: "undefined symbol: X.preserve_none_list", or demangled
+/// "f(long) (.preserve_none_list)"; GNU ld: "undefined reference to
+/// `X.preserve_none_list'", or demangled "`f(long) [clone
+/// .preserve_none_list]'".
+struct UndefinedBody {
+  std::string Name, Shown;
+  bool operator==(const UndefinedBody &O) const { return Name == O.Name; }
+};
+
+std::optional<UndefinedBody> undefinedBody(StringRef Line) {
+  StringRef Sym;
+  size_t At;
+  if ((At = Line.find("undefined reference to `")) != StringRef::npos)
+    Sym = Line.substr(At).split('`').second.rsplit('\'').first;
+  else if (Line.contains("undefined") &&
+           (At = Line.find("symbol: ")) != StringRef::npos)
+    Sym = Line.substr(At + strlen("symbol: ")).rtrim();
+  StringRef Name = Sym;
+  std::string Suffix = cacs::DecoratedSuffix;
+  if (Name.consume_back(Suffix) || Name.consume_back(" (" + Suffix + ")") ||
+      Name.consume_back(" [clone " + Suffix + "]"))
+    if (!Name.empty())
+      return UndefinedBody{Name.str(), Sym.str()};
+  return std::nullopt;
+}
+
+/// After a failed link: a note for each listed function whose preserve_none
+/// body no input defined, naming the lists and what to do.
+void explainUndefined(StringRef Prog, ArrayRef<UndefinedBody> Bodies,
+                      ArrayRef<std::string> Lists) {
+  std::string Files;
+  for (const std::string &L : Lists)
+    Files += (Files.empty() ? "'" : ", '") + L + "'";
+  for (const UndefinedBody &B : Bodies)
+    errs() << Prog << ": note: '" << B.Name << "' matches "
+           << (Lists.size() == 1 ? "the list " : "one of the lists ") << Files
+           << " of '-fpreserve-none-list=', so its callers call its "
+              "preserve_none body '"
+           << B.Shown
+           << "', which only code built with the list defines; build the "
+              "code that defines '"
+           << B.Name << "' with the same list, or leave it out of the list\n";
+}
+
+/// As runAndWait, but passes the driver's standard error on through a pipe,
+/// to explain (explainUndefined) a link that fails because code built
+/// without the lists defines a listed function. A driver that dies of a
+/// signal makes this process die of it too, as after an exec.
+int runExplainingLink(StringRef Prog, StringRef Driver,
+                      ArrayRef<StringRef> Args, ArrayRef<std::string> Lists) {
+  std::vector<std::string> Storage(Args.begin(), Args.end());
+  std::vector<char *> V;
+  for (std::string &A : Storage)
+    V.push_back(A.data());
+  V.push_back(nullptr);
+  outs().flush();
+  errs().flush();
+  int Pipe[2];
+  if (pipe(Pipe) != 0)
+    fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+  pid_t Pid = fork();
+  if (Pid < 0)
+    fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+  if (Pid == 0) {
+    close(Pipe[0]);
+    dup2(Pipe[1], STDERR_FILENO);
+    close(Pipe[1]);
+    execv(Storage[0].c_str(), V.data());
+    errs() << Prog << ": error: cannot run '" << Driver
+           << "': " << std::strerror(errno) << "\n";
+    errs().flush();
+    _exit(1);
+  }
+  close(Pipe[1]);
+  std::vector<UndefinedBody> Bodies;
+  std::string Line;
+  char Buf[4096];
+  for (;;) {
+    ssize_t N = read(Pipe[0], Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    for (ssize_t Off = 0; Off < N;) {
+      ssize_t W = write(STDERR_FILENO, Buf + Off, N - Off);
+      if (W < 0 && errno == EINTR)
+        continue;
+      if (W <= 0)
+        break; // our standard error is gone: still read to the end
+      Off += W;
+    }
+    for (ssize_t K = 0; K < N; ++K) {
+      if (Buf[K] != '\n') {
+        Line += Buf[K];
+        continue;
+      }
+      std::optional<UndefinedBody> B = undefinedBody(Line);
+      if (B && !is_contained(Bodies, *B))
+        Bodies.push_back(std::move(*B));
+      Line.clear();
+    }
+  }
+  close(Pipe[0]);
+  int Status;
+  while (waitpid(Pid, &Status, 0) < 0)
+    if (errno != EINTR)
+      fatal(Prog, "cannot wait for '" + Driver + "': " + std::strerror(errno));
+  if (WIFSIGNALED(Status)) {
+    std::signal(WTERMSIG(Status), SIG_DFL);
+    std::raise(WTERMSIG(Status));
+    return 1;
+  }
+  int RC = WEXITSTATUS(Status);
+  if (RC != 0)
+    explainUndefined(Prog, Bodies, Lists);
+  return RC;
+}
+
 /// Runs the driver with Args[1..] in a response file of our own, so that a
 /// command line that came in a response file is not too long for execv.
+/// With Lists, through runExplainingLink.
 int runWithResponseFile(StringRef Prog, StringRef Driver,
-                        ArrayRef<StringRef> Args) {
+                        ArrayRef<StringRef> Args, ArrayRef<std::string> Lists) {
   SmallString<128> Path;
   int FD;
   if (std::error_code EC =
@@ -426,7 +551,9 @@ int runWithResponseFile(StringRef Prog, StringRef Driver,
     }
   }
   std::string At = ("@" + Path).str();
-  int RC = runAndWait(Prog, Driver, {Args[0], At});
+  int RC = Lists.empty()
+               ? runAndWait(Prog, Driver, {Args[0], At})
+               : runExplainingLink(Prog, Driver, {Args[0], At}, Lists);
   sys::fs::remove(Path);
   return RC;
 }
@@ -739,6 +866,23 @@ int run(Invocation &I) {
   std::vector<StringRef> NewArgs;
   NewArgs.push_back(I.RealDriver);
   NewArgs.insert(NewArgs.end(), I.Added.begin(), I.Added.end());
+  // A link with lists: watch it, to explain a listed function that code
+  // built without the lists defines (runExplainingLink). Its messages
+  // then pass through a pipe: keep clang's colours where it would have
+  // chosen them.
+  ArrayRef<std::string> Lists;
+  if (!I.F.NoLink && !I.F.Version && !I.F.Help)
+    Lists = I.F.ListFiles;
+  if (!Lists.empty() && sys::Process::StandardErrHasColors() &&
+      none_of(I.Rest, [](StringRef A) {
+        return A.starts_with("-fcolor-diagnostics") ||
+               A.starts_with("-fno-color-diagnostics") ||
+               A.starts_with("-fdiagnostics-color") ||
+               A.starts_with("-fno-diagnostics-color");
+      }))
+    NewArgs.insert(NewArgs.end(),
+                   {"--start-no-unused-arguments", "-fcolor-diagnostics",
+                    "--end-no-unused-arguments"});
   NewArgs.insert(NewArgs.end(), I.Rest.begin(), I.Rest.end());
 
   // --version: clang's banner first (tools such as Meson read its first
@@ -760,7 +904,9 @@ int run(Invocation &I) {
     return RC;
   }
   if (I.FromResponseFile)
-    return runWithResponseFile(I.Prog, I.RealDriver, NewArgs);
+    return runWithResponseFile(I.Prog, I.RealDriver, NewArgs, Lists);
+  if (!Lists.empty())
+    return runExplainingLink(I.Prog, I.RealDriver, NewArgs, Lists);
   execArgs(I.Prog, I.RealDriver, NewArgs);
 }
 
