@@ -11,6 +11,7 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "errors.h"
 #include "shared_stack.h"
 #include "switch_tools.h"
 
@@ -194,10 +195,8 @@ static int live_reserve(void) {
   if (4 * (S.live_n + 1) > 3 * S.live_cap) {
     size_t cap = S.live_cap ? 2 * S.live_cap : 64;
     cacs_coro **old = S.live, **t = (cacs_coro **)calloc(cap, sizeof *t);
-    if (!t) {
-      errno = ENOMEM;
-      return -1;
-    }
+    if (!t)
+      return cacs__fail(ENOMEM);
     size_t old_cap = S.live_cap;
     S.live = t;
     S.live_cap = cap;

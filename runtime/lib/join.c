@@ -8,6 +8,7 @@
 
 #define _GNU_SOURCE 1
 #include "core.h"
+#include "errors.h"
 #include "shared_stack.h"
 #include "switch_tools.h"
 
@@ -64,20 +65,14 @@ void cacs_exit(void) {
 int cacs__join_pn(cacs_coro *c) {
   pool_refuse("cacs_join");
   cacs_coro *self = current();
-  if (c == self) {
-    errno = EDEADLK;
-    return -1;
-  }
-  if (!c || c == &S.main || c == S.service) {
-    errno = EINVAL;
-    return -1;
-  }
+  if (c == self)
+    return cacs__fail(EDEADLK);
+  if (!c || c == &S.main || c == S.service)
+    return cacs__fail(EINVAL);
   if (!cacs__live_has(c))
     cacs__bad_handle("cacs_join", c);
-  if (c->detached || (c->joiner && c->joiner != self)) {
-    errno = EINVAL;
-    return -1;
-  }
+  if (c->detached || (c->joiner && c->joiner != self))
+    return cacs__fail(EINVAL);
   while (c->state != CORO_DONE) {
     c->joiner = self;
     park_self(self);
@@ -90,16 +85,12 @@ int cacs__join_pn(cacs_coro *c) {
 }
 
 int cacs_detach(cacs_coro *c) {
-  if (!c || c == &S.main || c == S.service) {
-    errno = EINVAL;
-    return -1;
-  }
+  if (!c || c == &S.main || c == S.service)
+    return cacs__fail(EINVAL);
   if (!cacs__live_has(c))
     cacs__bad_handle("cacs_detach", c);
-  if (c->detached || c->joiner) {
-    errno = EINVAL;
-    return -1;
-  }
+  if (c->detached || c->joiner)
+    return cacs__fail(EINVAL);
   if (c->state == CORO_DONE) {
     S.count--;
     cacs__live_remove(c);

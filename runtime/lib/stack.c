@@ -2,6 +2,7 @@
 
 #define _GNU_SOURCE 1
 #include "cacs/stack.h"
+#include "errors.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -316,8 +317,7 @@ static int install_guard(char *p, size_t guard) {
   if (e == ENOMEM)
     report_no_maps("no mappings left for guard pages (this kernel lacks "
                    "MADV_GUARD_INSTALL: each guard splits a mapping)");
-  errno = e;
-  return -1;
+  return cacs__fail(e);
 }
 
 // Undo install_guard's bookkeeping for a fallback guard going away with
@@ -378,7 +378,7 @@ static slab *slab_new(size_class *c) {
   if (!s->base) {
     int e = errno;
     free(s);
-    errno = e;
+    cacs__set_errno(e);
     return NULL;
   }
   s->cls = c;
@@ -449,7 +449,7 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   // overflow does, instead of wrapping around to a tiny stack.
   size_t need;
   if (__builtin_add_overflow(size, hdr_size + page_size + guard, &need)) {
-    errno = ENOMEM;
+    cacs__set_errno(ENOMEM);
     return NULL;
   }
   size_t map_size = round_up(size + hdr_size, page_size) + guard;
@@ -462,7 +462,7 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
     if (guard && install_guard(map, guard) != 0) {
       int e = errno;
       munmap(map, map_size);
-      errno = e;
+      cacs__set_errno(e);
       return NULL;
     }
   } else {
@@ -697,7 +697,7 @@ static void *shared_alloc(size_t size, size_t hdr_size, size_t desc_off,
   // The saved copy's capacity is 32 bits (cacs_stack.save_cap): a shared
   // stack of 4 GiB or more fails as a size no mapping can hold does.
   if (size > UINT32_MAX - page_size) {
-    errno = ENOMEM;
+    cacs__set_errno(ENOMEM);
     return NULL;
   }
   if (!T.switcher &&
@@ -1111,7 +1111,7 @@ static void *scs_alloc(size_t stack_size, size_t *map_size) {
   if (mprotect(map + size, page_size, PROT_NONE) != 0) {
     int e = errno;
     munmap(map, size + page_size);
-    errno = e;
+    cacs__set_errno(e);
     return NULL;
   }
   *map_size = size + page_size;
@@ -1128,8 +1128,7 @@ int cacs__tool_stacks_init(cacs__tool_stacks *t, size_t size,
   if (cacs__scs_on && !(t->scs_map = scs_alloc(size, &t->scs_map_size))) {
     int e = errno;
     cacs__tool_stacks_free(t);
-    errno = e;
-    return -1;
+    return cacs__fail(e);
   }
   if (cacs__tsan_on()) {
     t->tsan_fiber = __tsan_create_fiber(0);

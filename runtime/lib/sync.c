@@ -21,6 +21,7 @@
 #define _GNU_SOURCE 1
 #define CACS__DEFINE_PN_ENTRIES 1 // the waits below are the entries (sync.h)
 #include "cacs/sync.h"
+#include "errors.h"
 #include "sched.h"
 #include "waitq.h"
 
@@ -206,10 +207,8 @@ static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
 // The public calls return 0, or -1 with errno set (runtime/README.md,
 // "Errors"); inside, results are error numbers, as waiters are served.
 static inline int ret(int e) {
-  if (__builtin_expect(e != 0, 0)) {
-    errno = e;
-    return -1;
-  }
+  if (__builtin_expect(e != 0, 0))
+    return cacs__fail(e);
   return 0;
 }
 
@@ -390,12 +389,12 @@ static unsigned char *slot(cacs_chan *ch, size_t i) {
 cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags) {
   if (item_size == 0 || (capacity && item_size > SIZE_MAX / capacity) ||
       (flags & ~(unsigned)CACS_CHAN_SHARED)) {
-    errno = EINVAL;
+    cacs__set_errno(EINVAL);
     return NULL;
   }
   size_t bytes = item_size * capacity;
   if (bytes > SIZE_MAX - sizeof(cacs_chan)) {
-    errno = ENOMEM;
+    cacs__set_errno(ENOMEM);
     return NULL;
   }
   cacs_chan *ch = (cacs_chan *)calloc(1, sizeof(cacs_chan) + bytes);
@@ -407,7 +406,7 @@ cacs_chan *cacs_chan_create(size_t item_size, size_t capacity, unsigned flags) {
     int e = pthread_mutex_init(&ch->mutex, NULL);
     if (e) {
       free(ch);
-      errno = e;
+      cacs__set_errno(e);
       return NULL;
     }
     ch->lock = &ch->mutex;
