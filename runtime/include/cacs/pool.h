@@ -19,10 +19,11 @@
 // a cacs_coro, another pool's coroutine) go to the pool's shared queue
 // (first in, first out), which every worker reads when its deque is empty
 // and every 61 coroutines otherwise. By default only coroutines that have
-// not started sit in deques and the shared queue; a started coroutine made
-// runnable on its home goes to the home's own queue (first in, first out,
-// read after its deque, and first every 61 coroutines), and made runnable
-// from any other thread, to its home's inbox, and that worker is woken.
+// not started sit in deques and the shared queue; a started coroutine woken
+// on its home goes to the home's own queue of woken coroutines (first in,
+// first out, read before its deque), one that yields to its queue of
+// yielded ones (read after the deque), and one woken from any other thread
+// to its home's inbox (moved to the woken queue), and that worker is woken.
 // With CACS_POOL_MIGRATE_RUNNING, a coroutine woken by a pool coroutine
 // goes on the waker's deque, and one woken from outside the pool or that
 // yields, on the shared queue. Idle workers sleep in the kernel (futex, or

@@ -184,9 +184,9 @@ static cacs__ptask *inject_pop(cacs_pool *p) {
 // pin() is the rule, home_of() reads it; every way a coroutine becomes
 // runnable (make_ready_on, yield_ready, cacs__pool_handoff) asks home_of.
 // A started coroutine never sits in a deque or the shared queue, where
-// another worker could take it: on its home it goes to the home's local
-// queue, from any other thread to the home's inbox, and that worker is
-// woken in particular (wake_home).
+// another worker could take it: on its home it goes to one of the home's
+// own queues (`woken`, `yielded`), from any other thread to the home's
+// inbox, and that worker is woken in particular (wake_home).
 
 enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL };
 
@@ -196,24 +196,24 @@ static inline void pin(pool_worker *w, cacs__ptask *t) {
 
 static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
 
-// On `w` only.
-static void local_push(pool_worker *w, cacs__ptask *t) {
+// A worker's own queues (`woken`, `yielded`): on that worker only.
+static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
   t->qnext = NULL;
-  if (w->local_tail)
-    w->local_tail->qnext = t;
+  if (q->tail)
+    q->tail->qnext = t;
   else
-    w->local_head = t;
-  w->local_tail = t;
+    q->head = t;
+  q->tail = t;
 }
 
-static cacs__ptask *local_pop(pool_worker *w) {
-  cacs__ptask *t = w->local_head;
-  if (t && !(w->local_head = t->qnext))
-    w->local_tail = NULL;
+static cacs__ptask *fifo_pop(struct pool_fifo *q) {
+  cacs__ptask *t = q->head;
+  if (t && !(q->head = t->qnext))
+    q->tail = NULL;
   return t;
 }
 
-// On `w` only: move the inbox to the local queue in the order it came.
+// On `w` only: move the inbox to `woken` in the order it came.
 static void inbox_drain(pool_worker *w) {
   cacs__ptask *t = atomic_exchange_explicit(&w->inbox, NULL,
                                             memory_order_acquire);
@@ -226,17 +226,31 @@ static void inbox_drain(pool_worker *w) {
   }
   while (rev) {
     cacs__ptask *n = rev->qnext;
-    local_push(w, rev);
+    fifo_push(&w->woken, rev);
     rev = n;
   }
 }
 
-// On `w` only: the next started coroutine of its own queue, the inbox
-// moved there first.
-__attribute__((noinline)) static cacs__ptask *take_home(pool_worker *w) {
+// On `w`, whose started coroutines stay home: the next of its coroutines
+// to run. Woken ones first (the inbox moved to `woken` before), as the
+// deque's bottom gives them first in a pool whose coroutines migrate (a
+// spawned tree then finishes depth first, and its stacks are reused); the
+// deque; yielded ones after it, behind what is ready now; the shared
+// queue. `own_only`: the own queues, woken then yielded (find_work's turn
+// every 61 coroutines). Out of line: a pool whose coroutines migrate pays
+// one test for it.
+__attribute__((noinline)) static cacs__ptask *take_home(pool_worker *w,
+                                                        int own_only) {
+  cacs__ptask *t;
   if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
     inbox_drain(w);
-  return local_pop(w);
+  if ((t = fifo_pop(&w->woken)))
+    return t;
+  if (!own_only && (t = deque_take(&w->dq)))
+    return t;
+  if ((t = fifo_pop(&w->yielded)) || own_only)
+    return t;
+  return inject_pop(w->pool);
 }
 
 // From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push;
@@ -269,7 +283,7 @@ __attribute__((noinline)) static void ready_at_home(pool_worker *w,
                                                     pool_worker *h,
                                                     cacs__ptask *t) {
   if (h == w)
-    local_push(w, t);
+    fifo_push(&w->woken, t);
   else
     wake_home(h, t);
 }
@@ -300,7 +314,7 @@ static void make_ready(cacs__ptask *t) {
 // the shared queue (any worker).
 static void yield_ready(pool_worker *w, cacs__ptask *t) {
   if (home_of(t)) {
-    local_push(w, t);
+    fifo_push(&w->yielded, t);
     return;
   }
   inject(w->pool, t);
@@ -638,14 +652,17 @@ static cacs__ptask *find_work(pool_worker *w) {
       if (n > 0)
         cacs__pool_io_dispatch(p, ev, n);
     }
-    if ((w->pin && (t = take_home(w))) || (t = inject_pop(p)))
+    if (w->pin && (t = take_home(w, 1)))
+      return t;
+    if ((t = inject_pop(p)))
       return t;
   }
-  // The home's own queue and inbox after the deque; a pool whose
-  // coroutines migrate (`pin` NULL) never fills them and pays one test.
-  if ((t = deque_take(&w->dq)) || (w->pin && (t = take_home(w))) ||
-      (t = inject_pop(p)))
+  if (w->pin) {
+    if ((t = take_home(w, 0)))
+      return t;
+  } else if ((t = deque_take(&w->dq)) || (t = inject_pop(p))) {
     return t;
+  }
   if ((t = steal(w))) {
     // More may be waiting: let another idle worker look too.
     notify(p, 0);
@@ -684,7 +701,7 @@ static void idle_wait(pool_worker *w) {
   atomic_thread_fence(memory_order_seq_cst);
   struct epoll_event ev[CACS__POOL_IO_EVENTS];
   int n = 0;
-  if (!work_visible(p) && !w->local_head &&
+  if (!work_visible(p) && !w->woken.head && !w->yielded.head &&
       !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     stacks_drain_remote(w);

@@ -100,11 +100,14 @@ struct pool_worker {
   size_t nheap, heap_cap;
   _Atomic size_t ntimers;
   // Started coroutines homed here (pool.c, "Where a coroutine may run"):
-  // made ready on this worker, they go to `local` (a FIFO only it touches);
-  // from any other thread, to `inbox` (a Treiber stack the worker empties
-  // at once), and `sleeping` says how to wake it (SLEEP_*, pool.c).
+  // woken on this worker, they go to `woken`, yielding to `yielded` (FIFOs
+  // only it touches); woken from any other thread, to `inbox` (a Treiber
+  // stack the worker empties at once), and `sleeping` says how to wake it
+  // (SLEEP_*, pool.c).
   pool_worker *pin; // what a coroutine it starts gets as its home
-  cacs__ptask *local_head, *local_tail;
+  struct pool_fifo {
+    cacs__ptask *head, *tail;
+  } woken, yielded;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
   _Atomic int sleeping;
 };
