@@ -215,8 +215,8 @@ static cacs__ptask *fifo_pop(struct pool_fifo *q) {
 
 // On `w` only: move the inbox to `woken` in the order it came.
 static void inbox_drain(pool_worker *w) {
-  cacs__ptask *t = atomic_exchange_explicit(&w->inbox, NULL,
-                                            memory_order_acquire);
+  cacs__ptask *t =
+      atomic_exchange_explicit(&w->inbox, NULL, memory_order_acquire);
   cacs__ptask *rev = NULL;
   while (t) {
     cacs__ptask *n = t->qnext;
@@ -279,9 +279,8 @@ static void wake_home(pool_worker *h, cacs__ptask *t) {
 
 // Started and pinned to `h`: on `h`'s own queue if the caller is `h` (it
 // runs this code, and will look there), else in `h`'s inbox.
-__attribute__((noinline)) static void ready_at_home(pool_worker *w,
-                                                    pool_worker *h,
-                                                    cacs__ptask *t) {
+__attribute__((noinline)) static void
+ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
   if (h == w)
     fifo_push(&w->woken, t);
   else
