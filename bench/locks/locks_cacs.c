@@ -48,7 +48,9 @@ int main(int argc, char **argv) {
   if (cacs_pool_mutex_init(&mu, kind) != 0 ||
       cacs_pool_rwlock_init(&rw, kind) != 0)
     return 1;
-  cacs_pool_attr attr = {(unsigned)c.workers, 64 << 10};
+  // Built with -fcoroutine-migration: its running coroutines may move.
+  cacs_pool_attr attr = {(unsigned)c.workers, 64 << 10,
+                         CACS_POOL_MIGRATE_RUNNING};
   cacs_pool *p = cacs_pool_create_ex(&attr);
   if (!p) {
     perror("cacs_pool_create_ex");

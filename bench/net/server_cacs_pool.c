@@ -70,7 +70,9 @@ static void acceptor(void *arg) {
 int main(int argc, char **argv) {
   net_opts o = net_parse(argc, argv);
   int lfd = net_listen(&o);
-  cacs_pool_attr attr = {NET_POOL_WORKERS, NET_STACK};
+  // Built with -fcoroutine-migration: its running coroutines may move.
+  cacs_pool_attr attr = {NET_POOL_WORKERS, NET_STACK,
+                         CACS_POOL_MIGRATE_RUNNING};
   pool = cacs_pool_create_ex(&attr);
   if (!pool)
     net_die("cacs_pool_create_ex");

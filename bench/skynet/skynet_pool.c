@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
   uint64_t coros = skynet_coroutines(a.n);
   uint64_t wall[BENCH_MAX_REPS];
   for (int rep = 0; rep < a.reps; ++rep) {
-    cacs_pool_attr attr = {workers, 16 * 1024};
+    // Built with -fcoroutine-migration: its running coroutines may move.
+    cacs_pool_attr attr = {workers, 16 * 1024, CACS_POOL_MIGRATE_RUNNING};
     cacs_pool *p = cacs_pool_create_ex(&attr);
     if (!p)
       return 1;

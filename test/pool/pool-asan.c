@@ -74,7 +74,9 @@ static void b_co(void *arg) {
 }
 
 int main(int argc, char **argv) {
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_task *t[NB + 1];
   int a_cleared = 0;
   // A in the middle, so that B stacks are likely to lie on both sides.

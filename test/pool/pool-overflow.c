@@ -48,7 +48,9 @@ static void body(void *arg) {
 
 int main(int argc, char **argv) {
   migrate = argc > 1 && !strcmp(argv[1], "migrated");
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_join(cacs_pool_spawn(p, body, NULL));
   cacs_pool_destroy(p);
   return 0;

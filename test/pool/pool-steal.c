@@ -57,7 +57,9 @@ static void root(void *arg) {
 }
 
 int main(void) {
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_join(cacs_pool_spawn(p, root, p));
   cacs_pool_destroy(p);
   printf("stolen=%s migrated=%s runs=%d\n", stolen ? "yes" : "no",

@@ -101,7 +101,9 @@ static void body(void *arg) {
 int main(int argc, char **argv) {
   double secs = argc > 1 ? atof(argv[1]) : 2;
   stop_at = now() + secs;
-  pool = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  pool = cacs_pool_create_ex(&attr);
   cacs_pool_task *t[COROS];
   for (int i = 0; i < COROS; ++i)
     t[i] = cacs_pool_spawn(pool, body, (void *)(uintptr_t)(i + 1));

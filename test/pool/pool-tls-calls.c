@@ -357,7 +357,9 @@ static void one_round(cacs_pool *p, int op, int way, struct cell *c) {
 }
 
 int main(void) {
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   int cells = 0, stale_cells = 0, unmoved = 0;
   for (int op = 0; op < NCALLS; ++op) {
     int moved = 0;

@@ -52,7 +52,9 @@ static void body(void *arg) {
 }
 
 int main(void) {
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_task *t[8];
   for (int i = 0; i < 8; ++i)
     t[i] = cacs_pool_spawn(p, body, NULL);

@@ -116,7 +116,9 @@ static int wake_mode(cacs_pool *p) {
 }
 
 int main(int argc, char **argv) {
-  cacs_pool *p = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   int r = argc > 1 && !strcmp(argv[1], "wake") ? wake_mode(p) : park_mode(p);
   cacs_pool_destroy(p);
   return r;

@@ -13,9 +13,19 @@
 // RUN: %t.tsan 1500 2>&1 | FileCheck %s
 // RUN: %clang -O2 -fcoroutine-migration -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t 1000 2>&1 | FileCheck %s
+// The default pool (CACS_POOL_MIGRATE_UNSTARTED), built without the flag:
+// the same counts balance, started coroutines never change workers (wakes
+// across workers go to the woken one's home), and TSan sees the inboxes'
+// hand-offs.
+// RUN: %clang -O1 -g -fsanitize=thread -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs %s %cacs_rt_srcs -lpthread -o %t.pinned-tsan
+// RUN: %t.pinned-tsan 1500 2>&1 | FileCheck %s --check-prefix=PINNED
+// RUN: %clang -O2 -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t.pinned
+// RUN: %t.pinned 1000 2>&1 | FileCheck %s --check-prefix=PINNED
 //
 // CHECK-NOT: ThreadSanitizer
 // CHECK: stress: ops > 0 1, mutex ok 1, rwlock ok 1, sem ok 1, cond ok 1, chan ok 1, wg ok 1, migrated 1
+// PINNED-NOT: ThreadSanitizer
+// PINNED: stress: ops > 0 1, mutex ok 1, rwlock ok 1, sem ok 1, cond ok 1, chan ok 1, wg ok 1, migrated 0
 #include "psync.h"
 
 enum { TASKS = 24, PLAIN = 2, SEM_UNITS = 3 };

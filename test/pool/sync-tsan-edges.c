@@ -242,7 +242,9 @@ static void round_of(const char *m) {
 
 int main(int argc, char **argv) {
   const char *m = argc > 1 ? argv[1] : "ces";
-  pool = cacs_pool_create(2);
+  // Its running coroutines must move: it opts in.
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  pool = cacs_pool_create_ex(&attr);
   for (int r = 0; r < ROUNDS; ++r)
     round_of(m);
   cacs_pool_destroy(pool);

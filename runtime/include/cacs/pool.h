@@ -1,27 +1,46 @@
 //===- cacs/pool.h - Coroutines over all cores (M:N pool) -------*- C -*-===//
 //
 // A pool of worker threads that run pool coroutines: stackful coroutines
-// that any worker may run, and that may move (migrate) from one worker to
-// another whenever they wait or yield. This is a module of its own: a
-// program that never calls cacs_pool_create links none of it, and the
-// single-thread scheduler of cacs/coro.h is unchanged by it.
+// that any worker may start. By default a coroutine that has started stays
+// on the worker that started it (its home) after every wait and yield, so
+// code built by any compiler may keep errno's or a __thread variable's
+// address across them; a pool created with CACS_POOL_MIGRATE_RUNNING
+// (cacs_pool_create_ex) also moves (migrates) running coroutines from one
+// worker to another whenever they wait or yield, for code built by cacs
+// with -fcoroutine-migration. This is a module of its own: a program that
+// never calls cacs_pool_create links none of it, and the single-thread
+// scheduler of cacs/coro.h is unchanged by it.
 //
 // Scheduling: every worker has a work-stealing deque (Chase-Lev). A
-// coroutine spawned by a pool coroutine, or woken by one, goes on the
-// bottom of that coroutine's worker's deque and the worker takes from the
-// bottom (last in, first out: a spawned tree runs depth first); idle
-// workers steal from the top of the others' deques. Spawns and wake-ups
-// from outside the pool (a plain thread, a cacs_coro, another pool's
-// coroutine) and yields go to the pool's shared queue (first in, first
-// out), which every worker reads when its deque is empty and every 61
-// coroutines otherwise. Idle workers sleep in the kernel (futex) and are
-// woken when work arrives; they never spin.
+// coroutine spawned by a pool coroutine goes on the bottom of that
+// coroutine's worker's deque and the worker takes from the bottom (last in,
+// first out: a spawned tree runs depth first); idle workers steal from the
+// top of the others' deques. Spawns from outside the pool (a plain thread,
+// a cacs_coro, another pool's coroutine) go to the pool's shared queue
+// (first in, first out), which every worker reads when its deque is empty
+// and every 61 coroutines otherwise. By default only coroutines that have
+// not started sit in deques and the shared queue; a started coroutine woken
+// on its home goes to the home's own queue of woken coroutines (first in,
+// first out, read before its deque), one that yields to its queue of
+// yielded ones (read after the deque), and one woken from any other thread
+// to its home's inbox (moved to the woken queue), and that worker is woken.
+// With CACS_POOL_MIGRATE_RUNNING, a coroutine woken by a pool coroutine
+// goes on the waker's deque, and one woken from outside the pool or that
+// yields, on the shared queue. Idle workers sleep in the kernel (futex, or
+// the pool's epoll_wait) and are woken when work arrives; they never spin.
 //
-// Where a coroutine resumes after each kind of wait:
+// Where a coroutine resumes after each kind of wait. By default
+// (CACS_POOL_MIGRATE_UNSTARTED): on its home worker, after every wait and
+// yield below, whoever wakes it; only a coroutine that has not started yet
+// runs wherever it is taken (stolen or not). With
+// CACS_POOL_MIGRATE_RUNNING:
 //   - cacs_pool_yield: any worker (the shared queue);
-//   - woken by a pool coroutine (cacs_pool_join's end, the pool-aware
-//     waits of the synchronization module): the waker's worker, unless
-//     another worker steals it first;
+//   - woken by a pool coroutine (cacs_pool_join's end, the waits of
+//     cacs/pool_sync.h, which a pool coroutine's unlock, post, send,
+//     close, notify, and wait-group done end): the waker's worker, unless
+//     another worker steals it first; a CES unlock runs the next owner in
+//     the unlocker's place (cacs/pool_sync.h) and the unlocker goes on the
+//     deque, where it may be stolen;
 //   - woken from outside the pool: any worker (the shared queue);
 //   - cacs_pool_sleep and timeouts: the worker it went to sleep on (timers
 //     are per worker), unless stolen;
@@ -31,6 +50,9 @@
 //     unless another worker steals it; one that times out: the worker it
 //     waited on; one ended by cacs_close: the closer's worker (or any,
 //     from outside the pool).
+// So in that mode every one of these calls is a migration point: the
+// waits, and the releases that may switch (a CES unlock hands the worker
+// to the next owner; cacs_pool_yield).
 //
 // I/O: the calls of cacs/io.h (cacs_read, cacs_write_all, cacs_accept,
 // cacs_connect, cacs_wait_fd, ..., timeouts included) work in pool
@@ -45,12 +67,18 @@
 // cacs_pool_destroy waits for coroutines waiting on I/O like any other:
 // close their descriptors (their peers see end of file) or give timeouts.
 //
-// Thread-local storage: a coroutine that resumes on another worker must
-// use that worker's errno and __thread variables. Compilers reuse a
-// thread-local address across calls (docs/tls-migration.md), so code that
-// runs in pool coroutines, and reads errno or a __thread variable after a
-// wait or yield, must be built by cacs with -fcoroutine-migration. libcacs
-// itself keeps its per-worker state behind out-of-line accessors.
+// Thread-local storage: a coroutine that resumed on another thread would
+// have to use that thread's errno and __thread variables, and compilers
+// reuse a thread-local address across calls (docs/tls-migration.md). The
+// default pool never moves a coroutine once it has started, so it is safe
+// for code built by any compiler (gcc, stock clang, prebuilt libraries):
+// the price is that a started coroutine waits for its home worker even
+// when another is idle. CACS_POOL_MIGRATE_RUNNING requires that all code
+// that runs in the pool's coroutines and reads errno or a __thread
+// variable after a wait or yield (its own, and the libraries it calls into
+// from them) be built by cacs with -fcoroutine-migration; otherwise it
+// silently reads and writes another thread's copy. libcacs itself keeps
+// its per-worker state behind out-of-line accessors.
 //
 // What a pool coroutine must not call: the waits of the single-thread
 // scheduler (cacs_park, cacs_park_timeout, cacs_sleep, cacs_join,
@@ -83,9 +111,23 @@ typedef struct cacs_pool cacs_pool;
 /// A pool coroutine (a handle to join it).
 typedef struct cacs__ptask cacs_pool_task;
 
+/// Which coroutines a pool may move between workers (see "Thread-local
+/// storage" above).
+enum {
+  /// The default: only coroutines that have not started yet; one that has
+  /// started resumes on the worker that started it after every wait.
+  CACS_POOL_MIGRATE_UNSTARTED = 0,
+  /// Running coroutines too, at every wait and yield. Only for programs
+  /// whose code running in the pool's coroutines is built by cacs with
+  /// -fcoroutine-migration (or never keeps an errno or __thread address
+  /// across a wait).
+  CACS_POOL_MIGRATE_RUNNING = 1,
+};
+
 typedef struct cacs_pool_attr {
   unsigned workers;  ///< 0: one per online CPU
   size_t stack_size; ///< every coroutine's stack; 0: CACS_STACK_DEFAULT_SIZE
+  int migrate;       ///< CACS_POOL_MIGRATE_*; 0: UNSTARTED
 } cacs_pool_attr;
 
 /// Start a pool of `workers` worker threads (0: one per online CPU).
@@ -94,7 +136,8 @@ typedef struct cacs_pool_attr {
 ///   - EAGAIN: a worker thread could not be created (pthread_create).
 cacs_pool *cacs_pool_create(unsigned workers);
 /// cacs_pool_create with attributes (`attr` NULL: the defaults). Same
-/// errors, and EINVAL for a stack size no mapping can hold.
+/// errors, and EINVAL for a stack size no mapping can hold or a `migrate`
+/// that is not a CACS_POOL_MIGRATE_* value.
 cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr);
 
 /// Graceful shutdown: wait until every coroutine spawned on `p` has
@@ -141,9 +184,10 @@ int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 ///   - ENOMEM: `t` never ran, no stack could be allocated for it.
 int cacs_pool_join(cacs_pool_task *t);
 
-/// Let the other ready coroutines of the pool run; the caller goes to the
-/// pool's shared queue and resumes on whichever worker takes it (a
-/// migration point). Outside a pool coroutine: sched_yield(2).
+/// Let the other ready coroutines of the pool run: the caller resumes after
+/// them, on its home worker (by default) or on whichever worker takes it
+/// from the pool's shared queue (CACS_POOL_MIGRATE_RUNNING: a migration
+/// point). Outside a pool coroutine: sched_yield(2).
 void cacs_pool_yield(void);
 
 /// Sleep `usec` microseconds (<= 0: cacs_pool_yield) without blocking the
@@ -155,7 +199,8 @@ int cacs_pool_sleep(int64_t usec);
 /// The calling pool coroutine, NULL outside one.
 cacs_pool_task *cacs_pool_current(void);
 /// The index (0 .. workers-1) of the worker running the caller, -1 on a
-/// thread that is not a worker. Changes across a wait or yield.
+/// thread that is not a worker. Changes across a wait or yield only in a
+/// pool created with CACS_POOL_MIGRATE_RUNNING.
 int cacs_pool_worker_index(void);
 
 #ifdef __cplusplus

@@ -17,6 +17,15 @@
 // measured side by side (bench/locks). The semaphore, channel and wait
 // group release CES-style too; the reader-writer lock takes a kind.
 //
+// In a default pool (cacs/pool.h: CACS_POOL_MIGRATE_UNSTARTED) a started
+// coroutine runs only on its home worker, so CES runs the waiter in place
+// only when the waiter's home is the releasing worker (then the releaser
+// goes to that worker's own queue, not a stealable deque); a waiter homed
+// on another worker is made runnable there, as dispatch would, and the
+// releaser goes on. CES's back-to-back critical sections on one worker
+// then need the contending coroutines to share a home; the parallel parts
+// do not move. With CACS_POOL_MIGRATE_RUNNING, CES is as described above.
+//
 // A release hands the resource directly to the longest waiter (first
 // come, first served; a newcomer cannot overtake a waiter). Exactly one
 // waiter is run in place; when a release serves several (a broadcast,
@@ -46,7 +55,9 @@
 //   - not block the worker thread for long: a blocking system call, a
 //     pthread mutex or a busy wait for another coroutine stalls every
 //     coroutine queued on that worker, and with one worker it deadlocks;
-//   - not keep thread-local addresses across a lock, an unlock or any wait
+//   - in a pool created with CACS_POOL_MIGRATE_RUNNING (in a default pool
+//     a started coroutine never changes threads, and this does not apply),
+//     not keep thread-local addresses across a lock, an unlock or any wait
 //     here: each is a migration point. A contended lock resumes on the
 //     worker of the coroutine that released the mutex, and a contended CES
 //     unlock returns only after the waiter's turn, from the worker's queue,
@@ -119,7 +130,9 @@ typedef struct cacs_pool_mutex {
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind);
 /// Lock `m`, waiting up to the timeout. Contended, the caller resumes as
-/// the owner on the worker that released it (CES), or on any worker.
+/// the owner on its home worker (a default pool), or (a pool with
+/// CACS_POOL_MIGRATE_RUNNING) on the worker that released it (CES), or on
+/// any worker.
 /// \return 0, or -1 with errno set:
 ///   - ETIMEDOUT: another coroutine or thread held it until the timeout;
 ///   - EDEADLK: the caller owns it already;
@@ -129,8 +142,11 @@ int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us);
 /// \return 0, or -1 with errno EBUSY if it is held.
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
 /// Unlock `m`. With a waiter, hand it `m`: CES runs the waiter now on this
-/// worker and the caller returns later, from the worker's queue, maybe on
-/// another worker; dispatch makes it runnable and returns at once.
+/// worker (in a default pool, only a waiter homed on this worker; any
+/// other is made runnable at its home and the caller goes on) and the
+/// caller returns later, from the worker's queue, on another worker only
+/// with CACS_POOL_MIGRATE_RUNNING; dispatch makes it runnable and returns
+/// at once.
 /// \return 0, or -1 with errno EPERM if the caller does not own it.
 int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 

@@ -62,6 +62,22 @@ static long futex_wake(_Atomic uint32_t *a, int n) {
   return cacs__futex_wake((uint32_t *)a, n);
 }
 
+// An idle worker sleeps on the pool's `epoch` with its own bit, so that a
+// wake meant for it alone (wake_home) wakes it and not the others (a
+// plain FUTEX_WAKE, notify's, matches every bit).
+static uint32_t worker_bit(const pool_worker *w) {
+  return 1u << (w->index % 32);
+}
+
+static void futex_wait_worker(cacs_pool *p, pool_worker *w, uint32_t v,
+                              uint64_t deadline) {
+  cacs__futex_wait_bits((uint32_t *)&p->epoch, v, deadline, worker_bit(w));
+}
+
+static void futex_wake_worker(cacs_pool *p, pool_worker *w) {
+  cacs__futex_wake_bits((uint32_t *)&p->epoch, INT_MAX, worker_bit(w));
+}
+
 // --- ThreadSanitizer fibers ---------------------------------------------------
 
 static inline void tsan_to(void *fiber) {
@@ -158,14 +174,149 @@ static cacs__ptask *inject_pop(cacs_pool *p) {
   return t;
 }
 
-// `t` may run: on the calling worker's deque if it is one of t's pool,
-// else on the shared queue.
-static void make_ready(cacs__ptask *t) {
+// --- where a coroutine may run ----------------------------------------------
+// The one rule of migration (cacs/pool.h, "Thread-local storage"): once a
+// coroutine has started, it runs only on its home, the worker that started
+// it, unless its pool lets running coroutines migrate
+// (CACS_POOL_MIGRATE_RUNNING). A coroutine that has not started has no
+// thread-local address to keep, and goes where any worker may take it.
+// pin() is the rule, home_of() reads it; every way a coroutine becomes
+// runnable (make_ready_on, yield_ready, cacs__pool_handoff) asks home_of.
+// A started coroutine never sits in a deque or the shared queue, where
+// another worker could take it: on its home it goes to one of the home's
+// own queues (`woken`, `yielded`), from any other thread to the home's
+// inbox, and that worker is woken in particular (wake_home).
+
+enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL };
+
+static inline void pin(pool_worker *w, cacs__ptask *t) {
+  t->home = w->pin; // `w`, or NULL if the pool lets running ones migrate
+}
+
+static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
+
+// A worker's own queues (`woken`, `yielded`): on that worker only.
+static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
+  t->qnext = NULL;
+  if (q->tail)
+    q->tail->qnext = t;
+  else
+    q->head = t;
+  q->tail = t;
+}
+
+static cacs__ptask *fifo_pop(struct pool_fifo *q) {
+  cacs__ptask *t = q->head;
+  if (t && !(q->head = t->qnext))
+    q->tail = NULL;
+  return t;
+}
+
+// On `w` only: move the inbox to `woken` in the order it came.
+static void inbox_drain(pool_worker *w) {
+  cacs__ptask *t =
+      atomic_exchange_explicit(&w->inbox, NULL, memory_order_acquire);
+  cacs__ptask *rev = NULL;
+  while (t) {
+    cacs__ptask *n = t->qnext;
+    t->qnext = rev;
+    rev = t;
+    t = n;
+  }
+  while (rev) {
+    cacs__ptask *n = rev->qnext;
+    fifo_push(&w->woken, rev);
+    rev = n;
+  }
+}
+
+// On `w`, whose started coroutines stay home: the next of its coroutines
+// to run. Woken ones first (the inbox moved to `woken` before), as the
+// deque's bottom gives them first in a pool whose coroutines migrate (a
+// spawned tree then finishes depth first, and its stacks are reused); the
+// deque; yielded ones after it, behind what is ready now; the shared
+// queue. `own_only`: the own queues, woken then yielded (find_work's turn
+// every 61 coroutines). Out of line: a pool whose coroutines migrate pays
+// one test for it.
+__attribute__((noinline)) static cacs__ptask *take_home(pool_worker *w,
+                                                        int own_only) {
+  cacs__ptask *t;
+  if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
+    inbox_drain(w);
+  if ((t = fifo_pop(&w->woken)))
+    return t;
+  if (!own_only && (t = deque_take(&w->dq)))
+    return t;
+  if ((t = fifo_pop(&w->yielded)) || own_only)
+    return t;
+  return inject_pop(w->pool);
+}
+
+// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push;
+// `h` takes the whole stack at once, so there is no ABA. Then, as in
+// notify, store buffering with idle_wait: this publishes the task and reads
+// `sleeping`, the idle worker publishes `sleeping` and reads the inbox, a
+// seq_cst fence on each side, so one of them sees the other. A worker
+// asleep on the futex is woken by its bit (the epoch bump makes a wait that
+// has not begun return at once); one asleep in epoll_wait by the eventfd
+// (a counter: a kick before the wait is not lost).
+static void wake_home(pool_worker *h, cacs__ptask *t) {
+  cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
+  do
+    t->qnext = head;
+  while (!atomic_compare_exchange_weak_explicit(
+      &h->inbox, &head, t, memory_order_release, memory_order_relaxed));
+  atomic_thread_fence(memory_order_seq_cst);
+  int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
+  if (s == SLEEP_FUTEX) {
+    atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
+    futex_wake_worker(h->pool, h);
+  } else if (s == SLEEP_POLL) {
+    cacs__pool_io_kick(h->pool);
+  }
+}
+
+// Started and pinned to `h`: on `h`'s own queue if the caller is `h` (it
+// runs this code, and will look there), else in `h`'s inbox.
+__attribute__((noinline)) static void
+ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
+  if (h == w)
+    fifo_push(&w->woken, t);
+  else
+    wake_home(h, t);
+}
+
+// `t` may run; `w` is the calling thread's worker (NULL on other threads).
+// Not started, or free to migrate: on `w`'s deque if it is one of t's
+// pool, else on the shared queue. Started and pinned: at its home. Inlined
+// into its two callers, so that a pool whose coroutines migrate pays one
+// load and branch for the rule.
+static inline __attribute__((always_inline)) void
+make_ready_on(pool_worker *w, cacs__ptask *t) {
+  pool_worker *h = home_of(t);
+  if (__builtin_expect(h != NULL, 0)) {
+    ready_at_home(w, h, t);
+    return;
+  }
   cacs_pool *p = t->pool;
-  pool_worker *w = cacs__pool_worker();
   if (!w || w->pool != p || deque_push(&w->dq, t) != 0)
     inject(p, t);
   notify(p, 0);
+}
+
+static void make_ready(cacs__ptask *t) {
+  make_ready_on(cacs__pool_worker(), t);
+}
+
+// `t` yielded on `w`: behind what is ready now, on `w` if pinned, else on
+// the shared queue (any worker).
+static void yield_ready(pool_worker *w, cacs__ptask *t) {
+  if (home_of(t)) {
+    fifo_push(&w->yielded, t);
+    return;
+  }
+  inject(w->pool, t);
+  notify(w->pool, 0);
 }
 
 void cacs__ptask_vote(cacs__ptask *t) {
@@ -266,9 +417,7 @@ static void resumed(cacs__ptask *t, uint64_t how) {
     cacs__ptask *from = w->handoff;
     w->handoff = NULL;
     ptsan_release(from);
-    if (deque_push(&w->dq, from) != 0)
-      inject(w->pool, from);
-    notify(w->pool, 0);
+    make_ready_on(w, from);
   } else {
     asan_in_coro(w, t);
   }
@@ -355,7 +504,10 @@ void cacs__pool_handoff(cacs__ptask *u) {
     return;
   }
   pool_worker *w = cacs__pool_worker();
-  if (u->pool != w->pool) { // a waiter of another pool: wake it there
+  pool_worker *h = home_of(u);
+  // A waiter of another pool, or one pinned to another worker: wake it
+  // there (a dispatch: it runs when its home takes it).
+  if (u->pool != w->pool || (h && h != w)) {
     cacs__ptask_vote(u);
     return;
   }
@@ -415,6 +567,7 @@ static int start(pool_worker *w, cacs__ptask *t) {
   }
   // Its id in a stack overflow report (stack.c): unique in the pool.
   t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
+  pin(w, t);
   cacs_context_init(&t->ctx, t->stk->s.top, task_main, t);
   if (cacs__tsan_on())
     t->tsan_fiber = __tsan_create_fiber(0);
@@ -437,8 +590,7 @@ static void run(pool_worker *w, cacs__ptask *t) {
   switch (cmd) {
   case CMD_YIELD:
     ptsan_release(t);
-    inject(w->pool, t);
-    notify(w->pool, 0);
+    yield_ready(w, t);
     break;
   case CMD_PARK:
     if (w->after)
@@ -498,11 +650,17 @@ static cacs__ptask *find_work(pool_worker *w) {
       if (n > 0)
         cacs__pool_io_dispatch(p, ev, n);
     }
+    if (w->pin && (t = take_home(w, 1)))
+      return t;
     if ((t = inject_pop(p)))
       return t;
   }
-  if ((t = deque_take(&w->dq)) || (t = inject_pop(p)))
+  if (w->pin) {
+    if ((t = take_home(w, 0)))
+      return t;
+  } else if ((t = deque_take(&w->dq)) || (t = inject_pop(p))) {
     return t;
+  }
   if ((t = steal(w))) {
     // More may be waiting: let another idle worker look too.
     notify(p, 0);
@@ -535,16 +693,22 @@ static void idle_wait(pool_worker *w) {
                  memory_order_relaxed);
   if (poll)
     atomic_store_explicit(&p->poll_sleep, 1, memory_order_seq_cst);
+  // Its own inbox too (wake_home): announced, then looked at.
+  atomic_store_explicit(&w->sleeping, poll ? SLEEP_POLL : SLEEP_FUTEX,
+                        memory_order_seq_cst);
   atomic_thread_fence(memory_order_seq_cst);
   struct epoll_event ev[CACS__POOL_IO_EVENTS];
   int n = 0;
-  if (!work_visible(p) && !atomic_load_explicit(&p->stop, memory_order_acquire)) {
+  if (!work_visible(p) && !w->woken.head && !w->yielded.head &&
+      !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
+      !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     stacks_drain_remote(w);
     if (poll)
       n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
     else
-      futex_wait(&p->epoch, e, cacs__ptimer_next(w));
+      futex_wait_worker(p, w, e, cacs__ptimer_next(w));
   }
+  atomic_store_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed);
   if (poll) {
     atomic_store_explicit(&p->poll_sleep, 0, memory_order_relaxed);
     atomic_store_explicit(&p->poller, 0, memory_order_release);
@@ -604,6 +768,12 @@ static void pool_free(cacs_pool *p) {
 cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
   unsigned n = attr ? attr->workers : 0;
   size_t ss = attr ? attr->stack_size : 0;
+  int migrate = attr ? attr->migrate : CACS_POOL_MIGRATE_UNSTARTED;
+  if (migrate != CACS_POOL_MIGRATE_UNSTARTED &&
+      migrate != CACS_POOL_MIGRATE_RUNNING) {
+    set_errno(EINVAL);
+    return NULL;
+  }
   if (n == 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     n = c > 0 ? (unsigned)c : 1;
@@ -623,6 +793,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
   p->w = w;
   p->nworkers = n;
   p->stack_size = ss ? ss : CACS_STACK_DEFAULT_SIZE;
+  p->migrate_running = migrate == CACS_POOL_MIGRATE_RUNNING;
   pthread_mutex_init(&p->qlock, NULL);
   pthread_mutex_init(&p->dlock, NULL);
   pthread_cond_init(&p->dcond, NULL);
@@ -630,6 +801,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
     w[i].pool = p;
     w[i].index = i;
     w[i].rng = 0x9E3779B97F4A7C15ull * (i + 1);
+    w[i].pin = p->migrate_running ? NULL : &w[i];
     pthread_mutex_init(&w[i].tlock, NULL);
   }
   for (unsigned i = 0; i < n; ++i)
@@ -646,7 +818,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
 }
 
 cacs_pool *cacs_pool_create(unsigned workers) {
-  cacs_pool_attr a = {workers, 0};
+  cacs_pool_attr a = {workers, 0, CACS_POOL_MIGRATE_UNSTARTED};
   return cacs_pool_create_ex(&a);
 }
 

@@ -37,7 +37,12 @@ struct cacs__ptask {
   void (*entry)(void *);
   void *arg;
   pool_stack *stk;          // NULL until a worker first runs it
-  struct cacs__ptask *qnext; // in the pool's shared queue
+  // The one worker that may run it once it has started, NULL while any
+  // worker may (pool.c, "Where a coroutine may run").
+  pool_worker *home;
+  // In the pool's shared queue, or in its home's local queue or inbox
+  // (one at a time).
+  struct cacs__ptask *qnext;
   // Parking (pool.c, cacs__pool_park): `token` is 1 while the coroutine
   // waits for exactly one wake or timeout; `votes` counts the two events
   // that must both happen before it may run again (it has switched out;
@@ -94,12 +99,24 @@ struct pool_worker {
   cacs__ptask **heap;
   size_t nheap, heap_cap;
   _Atomic size_t ntimers;
+  // Started coroutines homed here (pool.c, "Where a coroutine may run"):
+  // woken on this worker, they go to `woken`, yielding to `yielded` (FIFOs
+  // only it touches); woken from any other thread, to `inbox` (a Treiber
+  // stack the worker empties at once), and `sleeping` says how to wake it
+  // (SLEEP_*, pool.c).
+  pool_worker *pin; // what a coroutine it starts gets as its home
+  struct pool_fifo {
+    cacs__ptask *head, *tail;
+  } woken, yielded;
+  _Alignas(64) _Atomic(cacs__ptask *) inbox;
+  _Atomic int sleeping;
 };
 
 struct cacs_pool {
   pool_worker *w;
   unsigned nworkers;
   size_t stack_size;
+  int migrate_running; // CACS_POOL_MIGRATE_RUNNING (cacs/pool.h)
   // The shared queue: spawns and wakes from outside, yields, overflow.
   pthread_mutex_t qlock;
   cacs__ptask *qhead, *qtail;

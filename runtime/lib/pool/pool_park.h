@@ -46,18 +46,22 @@ int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns);
 int cacs__pool_wake(cacs__ptask *t);
 
 /// CES (the CES paper's Figure 6): the caller (a pool coroutine) becomes
-/// runnable on its worker's deque -- where any worker may steal it -- and
-/// `t` (parked, woken by this call as cacs__pool_wake would; if that wake
-/// loses the race, handoff degrades to a plain yield) runs now on this
-/// thread with no trip through a queue: one switch, from the caller
+/// runnable on its worker (as cacs__pool_wake would make it: on the deque,
+/// where any worker may steal it, or, pinned, on the worker's own queue)
+/// and `t` (parked, woken by this call as cacs__pool_wake would; if that
+/// wake loses the race, handoff degrades to a plain yield) runs now on
+/// this thread with no trip through a queue: one switch, from the caller
 /// straight to `t`; the caller is queued once that switch has finished. If
-/// `t` is still switching out on another worker, that worker queues it
-/// instead, as a wake would, and the caller goes on without switching.
+/// `t` may not run here (pinned to another worker, pool.c's "Where a
+/// coroutine may run"; or of another pool), or is still switching out on
+/// another worker, it is made runnable as a wake would, and the caller
+/// goes on without switching (a dispatch).
 void cacs__pool_handoff(cacs__ptask *t);
 
 /// The calling pool coroutine becomes runnable and the worker runs
-/// something else (a migration point): it goes to the pool's shared queue
-/// (see the 12:50 note in the contract), so it runs after what is ready now.
+/// something else: it goes to the pool's shared queue (a migration point;
+/// see the 12:50 note in the contract), or, pinned to its worker, to the
+/// worker's own queue, so it runs after what is ready now.
 void cacs__pool_yield(void);
 
 #ifdef __cplusplus

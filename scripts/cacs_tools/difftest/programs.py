@@ -217,7 +217,7 @@ static void busy(void *arg) {
 int main(int argc, char **argv) {
   argc_ = argc;
   argv_ = argv;
-  cacs_pool_attr attr = {2, 8u << 20};
+  cacs_pool_attr attr = {2, 8u << 20, CACS_POOL_MIGRATE_RUNNING};
   cacs_pool *p = cacs_pool_create_ex(&attr);
   if (!p)
     return 98;

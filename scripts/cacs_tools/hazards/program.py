@@ -350,7 +350,8 @@ static void hz_busy(void *arg) {
 int main(int argc, char **argv) {
   hz_argc = argc;
   hz_argv = argv;
-  cacs_pool *p = cacs_pool_create(2);
+  cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
+  cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_task *busy = cacs_pool_spawn(p, hz_busy, NULL);
   cacs_pool_join(cacs_pool_spawn(p, hz_body, NULL));
   cacs_pool_join(busy);
