@@ -771,7 +771,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
   int migrate = attr ? attr->migrate : CACS_POOL_MIGRATE_UNSTARTED;
   if (migrate != CACS_POOL_MIGRATE_UNSTARTED &&
       migrate != CACS_POOL_MIGRATE_RUNNING) {
-    set_errno(EINVAL);
+    cacs__set_errno(EINVAL);
     return NULL;
   }
   if (n == 0) {
