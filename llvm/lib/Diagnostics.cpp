@@ -43,3 +43,10 @@ void cacs::emitError(const Function &F, const Twine &Msg, const DebugLoc &DL) {
   F.getContext().diagnose(
       DiagnosticInfoUnsupported(F, Text, DiagnosticLocation(DL)));
 }
+
+void cacs::emitWarning(const Function &F, const Twine &Msg,
+                       const DebugLoc &DL) {
+  std::string Text = Msg.str();
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, Text, DiagnosticLocation(DL), DS_Warning));
+}

@@ -63,12 +63,8 @@
 // A coroutine that migrates between two threads at every switch, and reads
 // and writes errno and __thread variables on both sides of each switch.
 //
-// Threads A and B take turns: the one whose turn it is resumes the coroutine
-// (a cacs_switch context), which runs until its next switch; that thread then
-// hands the turn to the other one (mutex and condition variable: every write
-// before the hand-over happens before every read after it). So each switch
-// the coroutine makes resumes it on the other thread, and after it the
-// coroutine must see that thread's errno and __thread variables.
+// Threads A and B take turns resuming it (Inputs/turns.h), so each switch
+// the coroutine makes resumes it on the other thread.
 //
 // Each case is a function that the compiler sees whole: it takes a thread-
 // local address, or uses one, before the switch and again after it. It
@@ -76,21 +72,14 @@
 // resuming thread's variable, `<case>: stale` when it went to the previous
 // thread's (the address was reused across the switch).
 
-#include "cacs/switch.h"
+#include "Inputs/turns.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 __thread int tls_global;         // default visibility
 static __thread int tls_static;  // local to this unit
 static __thread long tls_array[4];
 
-static cacs_context co;
-static cacs_context *volatile host;   // the context of the resuming thread
-static int *volatile host_errno;      // its &errno, taken by itself
 static int *volatile host_global;     // its &tls_global
 static int *volatile host_static;     // its &tls_static
 static long *volatile host_array;     // its tls_array
@@ -177,45 +166,13 @@ static void body(void *arg, uint64_t v) {
   abort(); // never resumed again
 }
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int turn;       // 0: A, 1: B, 2: done
-static int remaining;  // switches left to serve
-
-static void *worker(void *arg) {
-  int me = (int)(intptr_t)arg;
-  cacs_context self;
-  for (;;) {
-    pthread_mutex_lock(&lock);
-    while (turn != me && turn != 2)
-      pthread_cond_wait(&cond, &lock);
-    pthread_mutex_unlock(&lock);
-    if (turn == 2)
-      return NULL;
-    // Fresh values on this thread, then resume the coroutine here.
-    tls_global = 0;
-    host = &self;
-    host_errno = &errno;
-    host_global = &tls_global;
-    host_static = &tls_static;
-    host_array = tls_array;
-    cacs_switch(&self, &co, 0);
-    pthread_mutex_lock(&lock);
-    turn = --remaining == 0 ? 2 : 1 - me;
-    pthread_cond_broadcast(&cond);
-    pthread_mutex_unlock(&lock);
-  }
+static void on_resume(void) {
+  tls_global = 0;
+  host_global = &tls_global;
+  host_static = &tls_static;
+  host_array = tls_array;
 }
 
 int main(void) {
-  enum { StackSize = 1 << 16 };
-  char *stack = malloc(StackSize);
-  cacs_context_init(&co, stack + StackSize, body, NULL);
-  remaining = 7; // six cases, each switching once, and the end
-  pthread_t a, b;
-  pthread_create(&a, NULL, worker, (void *)0);
-  pthread_create(&b, NULL, worker, (void *)1);
-  pthread_join(a, NULL);
-  pthread_join(b, NULL);
-  return 0;
+  return run_in_turns(body, 7); // six cases, each switching once, and the end
 }

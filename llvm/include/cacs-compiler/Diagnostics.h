@@ -11,7 +11,8 @@
 //    plugin kind of diagnostic: clang shows `error: <msg>` or
 //    `warning: <msg> [-Wbackend-plugin]`.
 //  - emitError: about code, naming the function and, when the IR has debug
-//    information, the source location (`file:line:col: error: <msg>`).
+//    information, the source location (`file:line:col: error: <msg>`);
+//  - emitWarning: the same as a warning.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,10 @@ void emit(llvm::LLVMContext &Ctx, llvm::DiagnosticSeverity S,
 /// Reports an error about the code of \p F, at \p DL if it is known.
 void emitError(const llvm::Function &F, const llvm::Twine &Msg,
                const llvm::DebugLoc &DL);
+
+/// Reports a warning about the code of \p F, as emitError does.
+void emitWarning(const llvm::Function &F, const llvm::Twine &Msg,
+                 const llvm::DebugLoc &DL);
 
 } // namespace cacs
 

@@ -38,9 +38,19 @@
 // FunctionAttrs infers bottom-up over the call graph. Between two switches
 // the accessor calls are still merged and hoisted like any read-only call.
 //
+// A definition the program declares `const` or `pure` (`memory(none)`,
+// `memory(read)`) tells LLVM that it writes no memory, so its calls are no
+// switch to the callers, which then reuse thread-local addresses across
+// them. If its body may switch (checked before anything is rewritten, over
+// the definitions of the module: see MaySwitch), the pass warns and drops
+// the attribute from the definition and from the calls of it in this
+// module. The warning is needed: a caller in another file sees only the
+// declaration and its attribute, and is still miscompiled.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/TLSMigration.h"
+#include "cacs-compiler/Diagnostics.h"
 #include "cacs-compiler/PreserveNoneRules.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -49,6 +59,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -64,6 +75,9 @@ using namespace cacs;
 STATISTIC(NumAddressesRewritten,
           "Number of thread-local addresses made accessor calls");
 STATISTIC(NumAccessors, "Number of thread-local accessors defined");
+STATISTIC(NumSwitchingPureDropped,
+          "Number of const or pure definitions that may switch, whose "
+          "attribute was dropped");
 STATISTIC(NumConstCallsRewritten,
           "Number of calls of const functions that may depend on the thread "
           "made to read inaccessible memory");
@@ -116,6 +130,63 @@ bool cacs::isThreadDependentCall(const CallBase &CB,
 
 namespace {
 
+/// Which definitions of a module may switch coroutines: those that make a
+/// call that may, directly or through other definitions of the module. A
+/// call of a definition counts as its body says, whatever attributes the
+/// call carries (a `pure` wrapper of a `pure` wrapper of a yield); any other
+/// call as LLVM decides (the file comment): inline asm that is volatile or
+/// may write memory, and every call that may write inaccessible memory,
+/// apart from intrinsics and the library functions LLVM knows.
+class MaySwitch {
+public:
+  MaySwitch(Module &M, FunctionAnalysisManager &FAM);
+  /// The first call of \p F that may switch, or null.
+  const CallBase *firstSwitch(const Function &F) const;
+
+private:
+  bool maySwitch(const CallBase &CB, const TargetLibraryInfo &TLI) const;
+  SmallPtrSet<const Function *, 16> Switching;
+  FunctionAnalysisManager &FAM;
+};
+
+MaySwitch::MaySwitch(Module &M, FunctionAnalysisManager &FAM) : FAM(FAM) {
+  // To a fixed point: a call graph may have cycles.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !Switching.contains(&F) && firstSwitch(F)) {
+        Switching.insert(&F);
+        Grew = true;
+      }
+  }
+}
+
+const CallBase *MaySwitch::firstSwitch(const Function &F) const {
+  if (F.hasFnAttribute(AccessorAttr))
+    return nullptr;
+  const TargetLibraryInfo &TLI =
+      FAM.getResult<TargetLibraryAnalysis>(const_cast<Function &>(F));
+  for (const Instruction &I : instructions(F))
+    if (const auto *CB = dyn_cast<CallBase>(&I); CB && maySwitch(*CB, TLI))
+      return CB;
+  return nullptr;
+}
+
+bool MaySwitch::maySwitch(const CallBase &CB,
+                          const TargetLibraryInfo &TLI) const {
+  if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
+    return IA->hasSideEffects() || !CB.onlyReadsMemory();
+  if (const Function *Callee = CB.getCalledFunction()) {
+    if (!Callee->isDeclaration())
+      return Switching.contains(Callee);
+    LibFunc LF;
+    if (Callee->isIntrinsic() || (TLI.getLibFunc(*Callee, LF) && TLI.has(LF)))
+      return false;
+  }
+  return isModSet(
+      CB.getMemoryEffects().getModRef(IRMemLocation::InaccessibleMem));
+}
+
 /// Rewrites the thread-dependent values of a module (the file comment says
 /// which and how).
 class TLSMigration {
@@ -126,6 +197,7 @@ public:
 private:
   void wrapDirectUses(GlobalValue &GV);
   Function *accessorFor(IntrinsicInst &II, const Function &User);
+  bool dropSwitchingPure(ArrayRef<Function *> Work);
   bool rewrite(Function &F);
 
   Module &M;
@@ -191,6 +263,48 @@ Function *TLSMigration::accessorFor(IntrinsicInst &II, const Function &User) {
   return A;
 }
 
+/// A `const` or `pure` definition that may switch: warn, and drop the
+/// attribute from it and from the calls of it in this module, before the
+/// rewrite takes such calls for thread-dependent values.
+bool TLSMigration::dropSwitchingPure(ArrayRef<Function *> Work) {
+  SmallVector<Function *, 4> ReadOnly;
+  for (Function *F : Work)
+    if (F->onlyReadsMemory())
+      ReadOnly.push_back(F);
+  if (ReadOnly.empty())
+    return false;
+  MaySwitch Switches(M, FAM);
+  bool Changed = false;
+  for (Function *F : ReadOnly) {
+    const CallBase *CB = Switches.firstSwitch(*F);
+    if (!CB)
+      continue;
+    const Function *Callee = CB->getCalledFunction();
+    StringRef Attr = F->doesNotAccessMemory() ? "const" : "pure";
+    emitWarning(*F,
+                "'" + F->getName() + "' is declared '" + Attr +
+                    "' but may switch coroutines (it " +
+                    (CB->isInlineAsm() ? Twine("has an inline asm statement")
+                     : Callee          ? "calls '" + Callee->getName() + "'"
+                                       : Twine("calls through a pointer")) +
+                    "), and with -fcoroutine-migration its callers would "
+                    "keep errno's and thread-local addresses across the "
+                    "switch; cacs ignores '" +
+                    Attr +
+                    "' here, but callers in other files still trust "
+                    "it: remove it",
+                DebugLoc());
+    F->removeFnAttr(Attribute::Memory);
+    for (Use &U : F->uses())
+      if (auto *Call = dyn_cast<CallBase>(U.getUser());
+          Call && Call->isCallee(&U))
+        Call->removeFnAttr(Attribute::Memory);
+    ++NumSwitchingPureDropped;
+    Changed = true;
+  }
+  return Changed;
+}
+
 bool TLSMigration::rewrite(Function &F) {
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
   SmallVector<IntrinsicInst *, 8> Intrinsics;
@@ -245,6 +359,7 @@ bool TLSMigration::run() {
       if (isThreadIntrinsic(*II))
         Accessors.try_emplace(accessedVariable(*II), &F);
   }
+  Changed |= dropSwitchingPure(Work);
   for (Function *F : Work)
     Changed |= rewrite(*F);
   // A declaration no call in this module uses keeps its attributes: a
