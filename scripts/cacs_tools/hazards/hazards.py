@@ -107,6 +107,13 @@ HAZARDS = [
        note="functions under test in a pool coroutine that migrates at hz_seed"),
     _h("pool-tls-gd", BOTH, ["-fPIC", "-ftls-model=global-dynamic"], ["HZ_POOL"],
        cacs=["-fcoroutine-migration"], note="pool, hz_tl through __tls_get_addr / TLSDESC"),
+    # Cold shields (shieldsColdCall): hz_seed's call is rare by a hint, so
+    # cacs routes it through a C-convention shield, with values of both
+    # register classes live across it (HZ_COLD); in a migrating pool
+    # coroutine too, where the shielded call is the switch.
+    _h("cold", BOTH, [], ["HZ_COLD"], note="hz_seed's call rare: through a cold shield"),
+    _h("pool-cold", BOTH, [], ["HZ_POOL", "HZ_COLD"], cacs=["-fcoroutine-migration"],
+       note="pool, the migrating call through a cold shield"),
     # Reserved registers.
     _h("shadow-call-stack", (A64,), ["-fsanitize=shadow-call-stack", "-ffixed-x18"], ["HZ_SCS"]),
     # Sanitizers (this machine has their runtimes for x86-64 only).

@@ -35,6 +35,11 @@ all:
              and each call reads the hz_tl its caller's thread holds, which
              is the right value only if hz_seed wrote the new thread's
              (-fcoroutine-migration)
+  HZ_COLD    the call of hz_seed is rare by a hint (__builtin_expect),
+             so cacs routes it through a cold shield (shieldsColdCall),
+             and integer and FP values computed from the arguments are
+             live across it (they add up to nothing: the output does not
+             change)
   HZ_DLSYM   (HZ_PART 2) main finds the functions under test at run time,
              by their names (dlsym), and calls them through pointers of
              the type its declarations would have: the "other side"
@@ -128,6 +133,11 @@ PRELUDE = r"""
 #define HZ_PART 0
 #endif
 #define HZ_NOINLINE __attribute__((noinline))
+#ifdef HZ_COLD
+/* Read at run time, so the optimizer cannot fold what they guard. */
+static volatile long hz_rare = 1, hz_one = 1;
+static volatile double hz_onef = 1.0;
+#endif
 struct hz_pair { long a, b; };
 struct hz_quad { long a, b, c, d; };
 
@@ -246,6 +256,24 @@ def _cname(shape):
     return shape.name.replace("-", "_")
 
 
+def _seed_call(shape):
+    """The call of hz_seed; HZ_COLD: rare by a hint, with values of both
+    register classes live across it that add up to zero."""
+    ints = [i for i, k in enumerate(shape.kinds) if k == "i"]
+    fps = [i for i, k in enumerate(shape.kinds) if k == "d"]
+    k = " + ".join("a%d * %dL" % (i, i + 5) for i in ints) or "s * 3"
+    d = " + ".join("a%d * %d.5" % (i, i + 1) for i in fps) or "(double)s * 0.5"
+    return ["#ifdef HZ_COLD",
+            "  long hz_k = %s;" % k,
+            "  double hz_d = %s;" % d,
+            "  if (__builtin_expect(hz_rare, 0))",
+            "    hz_seed(&s);",
+            "  s += (hz_k * hz_one - hz_k) + (long)(hz_d * hz_onef - hz_d);",
+            "#else",
+            "  hz_seed(&s);",
+            "#endif"]
+
+
 def _function(shape):
     body = ["  volatile char hz_big[HZ_FRAME];", "  long s = 0;"]
     for i, k in enumerate(shape.kinds):
@@ -257,8 +285,7 @@ def _function(shape):
              "  hz_big[at] = (char)(s >> 5);",
              "  hz_big[HZ_FRAME - 1] = (char)(long)a0; /* a0 may be a double */",
              "  s += hz_big[at] + hz_big[HZ_FRAME - 1];",
-             "  s += hz_tl++;",
-             "  hz_seed(&s);",
+             "  s += hz_tl++;"] + _seed_call(shape) + [
              "  s += hz_helper(s);",
              "#ifdef HZ_BIAS",
              "  s += HZ_BIAS;",

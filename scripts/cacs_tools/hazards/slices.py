@@ -34,6 +34,9 @@ def _wanted(group):
         # library at -O0.
         if hazard in ("lto-inline", "thinlto", "cfi-icall"):
             return (conv, opt) in (("apn", "lto"), ("list", "lto"))
+        # Cold shields are made by optimized code generation only.
+        if hazard in ("cold", "pool-cold"):
+            return (conv, opt) in (("attr", "O2"), ("list", "O2"), ("apn", "lto"))
         if conv == "shlib":
             return hazard in LIBRARY_ROWS and opt == "O0"
         return (conv, opt) in (("apn", "O0"), ("attr", "O2"), ("list", "O2"))
@@ -42,8 +45,9 @@ def _wanted(group):
         return (conv, opt) in (("apn", "O2"), ("shlib", "O0"), ("list", "O0"))
     if hazard in ("fast-isel", "kcfi", "shadow-call-stack", "migration", "migration-tls-gd"):
         return (conv, opt) in (("attr", "O2"), ("list", "O2"))
-    # A pool coroutine that migrates: -fPIC and LTO together too.
-    if hazard in ("pool", "pool-tls-gd"):
+    # A pool coroutine that migrates: -fPIC and LTO together too. Cold
+    # shields: an optimized compile, and the decision at the LTO link.
+    if hazard in ("pool", "pool-tls-gd", "cold", "pool-cold"):
         return (conv, opt) in (("apn", "O2"), ("list", "lto"))
     return False
 
