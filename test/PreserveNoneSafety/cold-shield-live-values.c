@@ -21,6 +21,14 @@
 // RUN: %clang -O2 -flto=thin -I%cacs_include %s %cacs_rt_x86_64 -o %t7 && %t7 | diff %t.ref -
 // RUN: %clang -O2 -mllvm -cacs-cold-call-shield=false -I%cacs_include %s %cacs_rt_x86_64 -o %t8 && %t8 | diff %t.ref -
 //
+// With a profile of its own run (PGO), the profile decides what is cold
+// (the wait loop's yield is cold by it; whether rare is, the test leaves open):
+// RUN: %clang -O2 -fprofile-instr-generate -I%cacs_include %s %cacs_rt_x86_64 -o %tpg
+// RUN: env LLVM_PROFILE_FILE=%t.profraw %tpg > /dev/null
+// RUN: llvm-profdata merge -o %t.profdata %t.profraw
+// RUN: %clang -O2 -fprofile-instr-use=%t.profdata -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %tpu 2> %tpu.remarks && %tpu | diff %t.ref -
+// RUN: FileCheck %s --check-prefix=PGO < %tpu.remarks
+//
 // AArch64 (qemu): its own reference (long double is a quad there).
 // RUN: %if qemu-aarch64 %{ %stock_clang %aarch64_flags -O0 -DNO_PN -I%cacs_include %s %cacs_rt_srcs -lpthread -o %tref.a64 %}
 // RUN: %if qemu-aarch64 %{ %run_aarch64 %tref.a64 > %t.ref.a64 && FileCheck %s < %t.ref.a64 %}
@@ -36,6 +44,7 @@
 //
 // REMARK-DAG: remark: a preserve_none call in 'work' goes through a shield (callee 'rare'): the call is rare
 // REMARK-DAG: remark: a preserve_none call in 'work' goes through a shield (callee 'wait_step'): the call is rare
+// PGO: remark: a preserve_none call in 'work' goes through a shield (callee 'wait_step'): the call is rare
 
 #include "cacs/coro.h"
 
