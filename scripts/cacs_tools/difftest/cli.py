@@ -12,7 +12,9 @@
       and -fcoroutine-migration, per TU and under -flto (programs.py).
       --variants pool runs the program in a coroutine of a two-worker
       pool that yields at function entries and so moves between threads
-      (programs.py, POOL_VARIANTS; not reduced).
+      (programs.py, POOL_VARIANTS; not reduced). --variants cold puts
+      preserve_none and noinline on every csmith function, so that the
+      rare calls go through cold shields (COLD_VARIANTS).
       Failures are reduced with cvise and saved under
       test/Reliability/regressions/ (or DIR; XFAIL until fixed); the
       two-TU variant too, as a test that builds two TUs and links them.

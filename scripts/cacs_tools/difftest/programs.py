@@ -94,6 +94,17 @@ POOL_VARIANTS = [
 ]
 POOL = {v[0] for v in POOL_VARIANTS}
 VARIANTS += POOL_VARIANTS
+# Cold shields (`--variants cold`): kind "attr-all" puts preserve_none and
+# noinline on every csmith function, so that calls stay, and those that
+# block frequencies show to be rare (outside a loop nest, say) go through
+# cold shields (shieldsColdCall): one to four per program at -O2.
+COLD_VARIANTS = [
+    ("cold-O2-allattr", ["-O2"], "attr-all"),
+    ("cold-O3-allattr-apn", ["-O3", "-fauto-preserve-none"], "attr-all"),
+    ("cold-lto-allattr-apn", ["-O2", "-flto", "-fauto-preserve-none"], "attr-all"),
+]
+COLD = {v[0] for v in COLD_VARIANTS}
+VARIANTS += COLD_VARIANTS
 # What @GLOB names: csmith's functions and the helpers of csmith.h that the
 # program defines.
 GLOBS = ["func_*", "crc32_*", "transparent_crc*", "platform_main_*", "safe_*"]
@@ -285,6 +296,8 @@ def selected_variants(args):
         names = [v[0] for v in FLAG_VARIANTS]
     if names == ["pool"]:
         names = [v[0] for v in POOL_VARIANTS]
+    if names == ["cold"]:
+        names = [v[0] for v in COLD_VARIANTS]
     unknown = [n for n in names if n not in [v[0] for v in VARIANTS]]
     if unknown:
         raise SystemExit("difftest: unknown variant %s (known: %s)"
@@ -292,7 +305,7 @@ def selected_variants(args):
     if names:
         return [v for v in VARIANTS if v[0] in names]
     return [v for v in VARIANTS
-            if v[0] not in FLAGS and v[0] not in POOL and (not args.quick or v[0] in QUICK)]
+            if v[0] not in FLAGS | POOL | COLD and (not args.quick or v[0] in QUICK)]
 
 
 def applies(variant, arch, llvm):
@@ -359,6 +372,9 @@ def check_program(args, tools, workroot, seed, summary):
     attr_src = os.path.join(d, "prog-attr.c")
     with open(attr_src, "w") as f:
         f.write(add_attributes(text, set(attred), set(n for n in attred if rng.random() < 0.5)))
+    all_attr_src = os.path.join(d, "prog-attr-all.c")
+    with open(all_attr_src, "w") as f:
+        f.write(add_attributes(text, set(funcs), set(funcs)))
 
     ref = os.path.join(d, "ref")
     r = run([tools.stock_clang, "-O0"] + common + [src, "-o", ref], timeout=120)
@@ -389,7 +405,8 @@ def check_program(args, tools, workroot, seed, summary):
     bad = upstream = 0
     for name, vflags, kind in variants:
         flags = [f.replace("@LIST", list_file).replace("@GLOB", glob_file) for f in vflags] + extra
-        vsrc = attr_src if kind in ("attr", "attr-pool") else src
+        vsrc = (all_attr_src if kind == "attr-all"
+                else attr_src if kind in ("attr", "attr-pool") else src)
         exe = os.path.join(d, "v-" + name)
         cmd = [tools.cacs_clang] + flags + common + verify + [vsrc, "-o", exe]
         if "-flto" in flags:
@@ -402,9 +419,9 @@ def check_program(args, tools, workroot, seed, summary):
         else:
             r = run_tool(cmd, timeout=300)
         failure = None
-        refused = (BYVAL_REFUSAL.search(r.err) if kind in ("attr", "attr-pool") and not r.ok
-                   else None)
-        if refused and refused.group(1) in attred:
+        refused = (BYVAL_REFUSAL.search(r.err)
+                   if kind in ("attr", "attr-pool", "attr-all") and not r.ok else None)
+        if refused and refused.group(1) in (funcs if kind == "attr-all" else attred):
             # x86-64 passes a struct argument byval; LLVM does not copy it
             # under preserve_none, so cacs refuses the attribute there (see
             # test/PreserveNoneSafety/): the designed outcome, not a finding.
