@@ -3,7 +3,8 @@
 // preserve_none call itself, with 12 integer arguments (x86-64: every
 // argument register, so the target needs one more), 24 (AArch64: every
 // argument register; x86-64: 12 on the stack), and mixed FP ones. The
-// output must equal stock clang -O0's without preserve_none.
+// output must equal stock clang -O0's without preserve_none. (Unsigned
+// arithmetic: it wraps, with no undefined behaviour to let builds differ.)
 //
 // RUN: %stock_clang -O0 -DNO_PN %s -o %tref && %tref > %t.ref
 // RUN: %clang -O2 -Rpass=preserve-none-safety %s -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
@@ -18,37 +19,39 @@
 // REMARK-COUNT-3: remark: a preserve_none call in 'work' goes through a shield: the call is rare
 
 #include <stdio.h>
+
+typedef unsigned long ul;
 #ifdef NO_PN
 #define PN
 #else
 #define PN __attribute__((preserve_none))
 #endif
 #define A12                                                                    \
-  long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7,      \
-      long a8, long a9, long a10, long a11
+  ul a0, ul a1, ul a2, ul a3, ul a4, ul a5, ul a6, ul a7, ul a8, ul a9,        \
+      ul a10, ul a11
 #define A24                                                                    \
-  A12, long b0, long b1, long b2, long b3, long b4, long b5, long b6, long b7, \
-      long b8, long b9, long b10, long b11
-PN __attribute__((noinline)) long f12(A12) {
+  A12, ul b0, ul b1, ul b2, ul b3, ul b4, ul b5, ul b6, ul b7, ul b8, ul b9,   \
+      ul b10, ul b11
+PN __attribute__((noinline)) ul f12(A12) {
   return a0 + 2 * a1 + 3 * a2 + 4 * a3 + 5 * a4 + 6 * a5 + 7 * a6 + 8 * a7 +
          9 * a8 + 10 * a9 + 11 * a10 + 12 * a11;
 }
-PN __attribute__((noinline)) long f24(A24) {
+PN __attribute__((noinline)) ul f24(A24) {
   return f12(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) * 3 + b0 +
          2 * b1 + 3 * b2 + 4 * b3 + 5 * b4 + 6 * b5 + 7 * b6 + 8 * b7 + 9 * b8 +
          10 * b9 + 11 * b10 + 13 * b11;
 }
-PN __attribute__((noinline)) double fd(double x, long n, double y, float z) {
+PN __attribute__((noinline)) double fd(double x, ul n, double y, float z) {
   return x * n + y - z;
 }
-typedef long (*P12)(A12) PN;
-typedef long (*P24)(A24) PN;
-typedef double (*PD)(double, long, double, float) PN;
+typedef ul (*P12)(A12) PN;
+typedef ul (*P24)(A24) PN;
+typedef double (*PD)(double, ul, double, float) PN;
 P12 volatile p12 = f12;
 P24 volatile p24 = f24;
 PD volatile pd = fd;
-__attribute__((noinline)) long work(unsigned n) {
-  long s = 1, t = 2, u = 3;
+__attribute__((noinline)) ul work(unsigned n) {
+  ul s = 1, t = 2, u = 3;
   double d = 0.5;
   for (unsigned i = 0; i < n; ++i) {
     s = s * 3 + i;
@@ -59,12 +62,12 @@ __attribute__((noinline)) long work(unsigned n) {
       s += p12(i, s, t, u, 1, 2, 3, 4, 5, 6, 7, 8);
       t += p24(i, s, t, u, 1, 2, 3, 4, 5, 6, 7, 8, i, s, t, u, 9, 10, 11, 12,
                13, 14, 15, 16);
-      d += pd(d, (long)i, d * 2, (float)i);
+      d += pd(d, (ul)i, d * 2, (float)i);
     }
   }
-  return s + t + u + (long)(d * 1000);
+  return s + t + u + (ul)(d * 1000);
 }
 int main(void) {
-  printf("%ld\n", work(100000));
+  printf("%lu\n", work(100000));
   return 0;
 }
