@@ -48,22 +48,12 @@ __attribute__((noinline)) void migrate_call(void) {
   __asm__ volatile("" ::: "memory");
 }
 
-// Waits until *flag is set: a wait loop, `pure` as far as C can tell.
-__attribute__((pure, noinline)) int wait_flag(const int *flag) {
-  do
-    migrate_call();
-  while (!*flag);
-  return *flag;
-}
-
-// One more level: the switch is in a helper of the `const` function (whose
-// result the optimizer cannot know, or it would drop the call).
-static volatile int one = 1;
-static __attribute__((noinline)) int step(void) {
-  migrate_call();
-  return one;
-}
-__attribute__((const, noinline)) int wait_const(void) { return step(); }
+#ifndef WRAPPERS_ELSEWHERE
+#include "Inputs/pure-wrappers.c"
+#else
+__attribute__((pure)) int wait_flag(const int *flag);
+__attribute__((const)) int wait_const(void);
+#endif
 
 static void report(const char *name, int fresh) {
   printf("%s: %s\n", name, fresh ? "fresh" : "stale");
