@@ -11,11 +11,13 @@
 // built twice (patterns.h: SRV_RARE): as a user writes it by default, and,
 // as srv_client_hinted (srv_client_hinted.c), with the waits marked rare.
 // Without the hint the compiler's static estimate takes each wait loop for
-// the hottest block (it assumes any loop runs 32 times), and the cacs build
-// keeps the byte loops' values in memory around a preserve_none yield it
-// believes hot; with it (or with a profile) the yield goes through a shield
-// (shieldsColdCall) and the byte loops keep their registers. Every runtime
-// compiles the same two sources.
+// the hottest block (it assumes any loop runs 32 times); a preserve_none
+// yield it believed hot would make the cacs build keep the byte loops'
+// values in memory. With the hint (or a profile) the yield is rare by the
+// block frequencies, without it by the wait-loop heuristic (isRareWait:
+// a wait loop in a byte loop that does not arm it), and either way it goes
+// through a shield (shieldsColdCall) and the byte loops keep their
+// registers. Every runtime compiles the same two sources.
 //
 //===----------------------------------------------------------------------===//
 

@@ -22,6 +22,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+// cold-wait-loop-run.c builds the program as a user writes it, unhinted.
+#ifndef WAIT_RARE
+#define WAIT_RARE(cond) __builtin_expect((cond), 0)
+#endif
+
 #define BYTES 100000
 
 static struct {
@@ -34,7 +39,7 @@ static unsigned long yields;
 static void producer(void *arg) {
   uint64_t n = *(uint64_t *)arg, x = 12345;
   for (uint64_t i = 0; i < n; ++i) {
-    while (__builtin_expect(pipe_.len == sizeof pipe_.buf, 0)) {
+    while (WAIT_RARE(pipe_.len == sizeof pipe_.buf)) {
       ++yields;
       cacs_yield();
     }
@@ -50,7 +55,7 @@ int main(void) {
   uint64_t n = BYTES, sum = 0, got = 0;
   cacs_coro *c = cacs_create(producer, &n, 0);
   for (;;) {
-    while (__builtin_expect(!pipe_.len, 0)) {
+    while (WAIT_RARE(!pipe_.len)) {
       if (pipe_.closed)
         goto done;
       ++yields;

@@ -40,6 +40,7 @@ class CallInst;
 class Function;
 class FunctionType;
 class GlobalValue;
+class LoopInfo;
 class Module;
 class ProfileSummaryInfo;
 class Triple;
@@ -305,6 +306,9 @@ enum class ShieldReason {
   /// Not for safety: the call is rare (shieldsColdCall), and through a
   /// shield it leaves the hot path its callee-saved registers.
   Cold,
+  /// Not for safety: the call is the yield of a wait loop inside a work loop
+  /// (shieldsColdCall's wait-loop heuristic), taken as rare.
+  ColdWait,
 };
 
 /// Must \p CB, a preserve_none call, go through a shield?
@@ -326,20 +330,53 @@ inline constexpr unsigned ColdCallRatio = 64;
 /// (`while (full) yield();`) in a byte loop puts the byte loop's values in
 /// stack slots. Through a shield, the C convention applies at the call
 /// site, the values stay in callee-saved registers, and only the shield's
-/// prologue, on the rare path, saves them. Yes if \p BFI says the call's
+/// prologue, on the rare path, saves them. Cold if \p BFI says the call's
 /// block runs at most 1/ColdCallRatio times as often as the function's
 /// hottest block (\p GetBFI computes them when the other conditions
-/// hold), or \p PSI's profile says it is cold; never for a call
+/// hold), or \p PSI's profile says it is cold; ColdWait if, without a
+/// profile, the call is the yield of a wait loop inside a work loop that
+/// does not arm the wait itself (isRareWait, \p GetLI); None for a call
 /// the shield cannot keep exactly (musttail, variadic, operand bundles,
 /// returns_twice, inline asm), one that does not return, in optnone or -O0
-/// code, or with -mllvm -cacs-cold-call-shield=false. Static estimates
-/// without a profile guess that a loop runs 32 times whatever its
-/// condition, so a wait loop counts as cold only with a profile or a hint
-/// (`__builtin_expect`, `[[unlikely]]`).
-bool shieldsColdCall(
-    const llvm::CallBase &CB, const RuleContext &RC,
-    llvm::function_ref<const llvm::BlockFrequencyInfo &()> GetBFI,
-    const llvm::ProfileSummaryInfo *PSI);
+/// code, or with -mllvm -cacs-cold-call-shield=false.
+ShieldReason
+shieldsColdCall(const llvm::CallBase &CB, const RuleContext &RC,
+                llvm::function_ref<const llvm::BlockFrequencyInfo &()> GetBFI,
+                llvm::function_ref<const llvm::LoopInfo &()> GetLI,
+                const llvm::ProfileSummaryInfo *PSI);
+
+/// Is \p CB, a preserve_none call, the yield of a rare wait? Static block
+/// frequencies take any loop to run 32 times, so a wait loop
+/// (`while (full) yield();`) looks 32 times hotter than the work loop
+/// around it, whatever its condition. But a wait's trip count says nothing
+/// about how often the work loop waits (each of its iterations is a round
+/// of the other coroutines), and the costs are asymmetric: a frequent wait
+/// taken for rare costs the shield's saves per yield (~12 instructions
+/// beside a switch and a round of other coroutines); a rare wait taken for
+/// frequent costs memory operands on every iteration of the work.
+///
+/// Yes if, with no branch weights on the branches that decide whether to
+/// wait (a hint or a profile is believed instead):
+///  - the innermost loop W around \p CB is a wait loop: besides \p CB, it
+///    has no call, and only reads of memory (loads, address arithmetic,
+///    casts), comparisons and logic on i1 that decide whether to go on
+///    waiting, phis of values it reads, and counter updates
+///    (`store (add (load P), C), P`, like `++waits`) whose P it reads
+///    nowhere else; so it carries nothing from one round to the next but
+///    memory that other code changes;
+///  - W is inside another loop L, the work loop; and
+///  - L does not arm the wait itself: no store in L of a constant to what
+///    the decision reads, and no constant coming round L into it, makes it
+///    wait. A one-slot channel's `full = 1` before the next `while (full)`
+///    arms it: every round that comes back without the other side having
+///    run waits (bench/patterns' pipeline, where every item waits).
+/// Hazards (speed only; a shield never changes what the program computes):
+/// a wait that is frequent for a reason the IR does not show (a counter
+/// compared against a capacity the other side fills at once) gets a shield
+/// on every yield; a store through another pointer to the same flag is not
+/// seen as arming it; with -mllvm -cacs-cold-wait-loop=false the heuristic
+/// is off.
+bool isRareWait(const llvm::CallBase &CB, const llvm::LoopInfo &LI);
 
 /// What code outside the compiler's view may do to the argument registers of
 /// a preserve_none call.

@@ -185,6 +185,11 @@ inline bool preserveNoneListWarnUnusedPerTU() {
 inline bool coldCallShieldEnabled() {
   return flagSetting(SettingID::ColdCallShield);
 }
+/// -mllvm -cacs-cold-wait-loop (on by default): shieldsColdCall's wait-loop
+/// heuristic.
+inline bool coldWaitLoopEnabled() {
+  return flagSetting(SettingID::ColdWaitLoop);
+}
 
 } // namespace cacs
 

@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/IR/Constants.h"
@@ -37,6 +38,8 @@ using namespace cacs;
 STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield");
 STATISTIC(NumColdShielded, "rare preserve_none calls routed through a shield "
                            "to keep the hot path's registers");
+STATISTIC(NumWaitShielded, "yields of wait loops inside work loops routed "
+                           "through a shield as rare");
 STATISTIC(NumReverted, "APN-infected functions reverted to the C convention");
 STATISTIC(NumSplit, "preserve_none definitions split around a probed frame");
 STATISTIC(NumReturnedDropped,
@@ -334,12 +337,11 @@ private:
       if (CB->getCallingConv() != CallingConv::PreserveNone)
         continue; // An error was reported.
       ShieldReason Why = needsShield(*CB, RC);
-      if (Why == ShieldReason::None &&
-          shieldsColdCall(
-              *CB, RC,
-              [&]() -> const BlockFrequencyInfo & { return blockFreqs(F); },
-              PSI))
-        Why = ShieldReason::Cold;
+      if (Why == ShieldReason::None)
+        Why = shieldsColdCall(
+            *CB, RC,
+            [&]() -> const BlockFrequencyInfo & { return blockFreqs(F); },
+            [&]() -> const LoopInfo & { return loops(F); }, PSI);
       if (Why != ShieldReason::None)
         ToShield.push_back({CB, Why});
     }
@@ -357,6 +359,12 @@ private:
     return FAM.getResult<BlockFrequencyAnalysis>(F);
   }
   SmallPtrSet<Function *, 16> FreqsFresh;
+
+  /// The loops of \p F as it is now (fresh, like blockFreqs).
+  const LoopInfo &loops(Function &F) {
+    blockFreqs(F);
+    return FAM.getResult<LoopAnalysis>(F);
+  }
 
   /// A call that may overwrite a register its caller reserves.
   void checkReservedRegister(Function &Caller, CallBase &CB) {
@@ -563,6 +571,7 @@ private:
     }
     ++NumShieldedCalls;
     NumColdShielded += Why == ShieldReason::Cold;
+    NumWaitShielded += Why == ShieldReason::ColdWait;
     Changed = true;
 
     OptimizationRemarkEmitter ORE(&Caller);
@@ -580,6 +589,10 @@ private:
             : Why == ShieldReason::Cold
                 ? ": the call is rare, and the hot path around it keeps its "
                   "callee-saved registers"
+            : Why == ShieldReason::ColdWait
+                ? ": the call waits in a loop inside a work loop that does "
+                  "not arm the wait, taken as rare, and the work loop keeps "
+                  "its callee-saved registers"
                 : ": the caller is lowered by AArch64 FastISel");
       return R;
     });
