@@ -689,6 +689,7 @@ op_short_drains(const struct io_op *op) {
 // after a wait (as in lib/pool/pool.c).
 
 struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
+#pragma weak cacs__pool_io_fd
 #pragma weak cacs__pool_io_prepare
 #pragma weak cacs__pool_io_gen
 #pragma weak cacs__pool_io_wait
@@ -703,18 +704,19 @@ __attribute__((noinline, cold)) static int pool_caller(void) {
 
 // The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
 // under the call's deadline: 0 (try again) or an errno value.
-static int pool_fd_wait(int fd, unsigned dirs, uint64_t gen,
+static int pool_fd_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
                         struct io_deadline *d) {
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
-  return cacs__pool_io_wait(fd, dirs, gen, timeout < 0 ? 0 : d->at_ns);
+  return cacs__pool_io_wait(r, dirs, gen, timeout < 0 ? 0 : d->at_ns);
 }
 
 // cacs_wait_fd in a pool coroutine: the generation before the look.
 __attribute__((noinline, cold)) static int
 wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
-  uint64_t gen = cacs__pool_io_gen(fd);
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  uint64_t gen = r ? cacs__pool_io_gen(r) : 0; // no record: poll says why
   struct pollfd p = {fd,
                      (short)((events & EPOLLIN ? POLLIN : 0) |
                              (events & EPOLLOUT ? POLLOUT : 0)),
@@ -731,8 +733,10 @@ wait_fd_pool(int fd, uint32_t events, unsigned dirs, int64_t timeout_us) {
     }
     return 0;
   }
+  if (!r)
+    return -1;
   struct io_deadline d = {timeout_us, 0};
-  int e = pool_fd_wait(fd, dirs, gen, &d);
+  int e = pool_fd_wait(r, dirs, gen, &d);
   if (e) {
     cacs__set_errno(e);
     return -1;
@@ -763,7 +767,8 @@ io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
   const struct io_op o = {(enum io_kind)(kind_flags >> 32), (int)kind_flags,
                           buf, n_, addrlen};
   const struct io_op *op = &o;
-  int flags = cacs__pool_io_prepare(fd);
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  int flags = r ? cacs__pool_io_prepare(r) : -1;
   if (flags < 0)
     return -1;
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
@@ -771,14 +776,14 @@ io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
                 : DIR_IN;
   int cache = (flags & 2) && op_short_drains(op);
   for (;;) {
-    uint64_t gen = cacs__pool_io_gen(fd);
+    uint64_t gen = cacs__pool_io_gen(r);
     int err = EAGAIN;
     ssize_t n = -1;
-    if (!cache || d->timeout_us == 0 || !cacs__pool_io_drained(fd, dir, gen))
+    if (!cache || d->timeout_us == 0 || !cacs__pool_io_drained(r, dir, gen))
       n = op_try_pool(fd, op, flags & 1, &err);
     if (n >= 0) {
       if (cache && n > 0 && (size_t)n < op->n)
-        cacs__pool_io_set_drained(fd, dir, gen);
+        cacs__pool_io_set_drained(r, dir, gen);
       return n;
     }
     if (err == EINTR)
@@ -787,7 +792,7 @@ io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
       cacs__set_errno(err);
       return -1;
     }
-    if ((err = pool_fd_wait(fd, 1u << dir, gen, d))) {
+    if ((err = pool_fd_wait(r, 1u << dir, gen, d))) {
       cacs__set_errno(err);
       return -1;
     }
@@ -933,21 +938,22 @@ __attribute__((noinline)) static int connect_finished(int fd) {
 __attribute__((noinline, cold)) static int
 connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
              int64_t timeout_us) {
-  if (cacs__pool_io_prepare(fd) < 0)
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  if (!r || cacs__pool_io_prepare(r) < 0)
     return -1;
-  uint64_t gen = cacs__pool_io_gen(fd);
+  uint64_t gen = cacs__pool_io_gen(r);
   if (connect(fd, addr, addrlen) == 0)
     return 0;
   if (errno != EINPROGRESS && errno != EINTR)
     return -1;
   struct io_deadline d = {timeout_us, 0};
   for (;;) {
-    int e = pool_fd_wait(fd, 1u << DIR_OUT, gen, &d);
+    int e = pool_fd_wait(r, 1u << DIR_OUT, gen, &d);
     if (e) {
       cacs__set_errno(e);
       return -1;
     }
-    gen = cacs__pool_io_gen(fd);
+    gen = cacs__pool_io_gen(r);
     int done = connect_finished(fd);
     if (done <= 0)
       return done;

@@ -34,6 +34,7 @@
 #define _GNU_SOURCE 1
 #include "pool_io.h"
 #include "pool_internal.h"
+#include "pool_spin.h"
 
 #include "../sched.h"
 
@@ -56,11 +57,15 @@ enum { CHUNK_BITS = 8, CHUNK = 1 << CHUNK_BITS, NCHUNKS = 1 << 14 };
 struct pio_waiter {
   struct pio_waiter *next, *prev; // prev == NULL: first of its list
   cacs__ptask *task;
-  int result; // WAIT_PENDING, then 0 (ready) or ECANCELED (forgotten)
+  // WAIT_PENDING, then 0 (ready) or ECANCELED (forgotten): written under
+  // the record's lock before the wake; read without it by a waiter that
+  // this wake resumed (cacs__pool_io_wait).
+  _Atomic int result;
 };
 
-typedef struct pio_fd {
-  pthread_mutex_t lock;
+typedef struct cacs__pool_fd {
+  uint32_t lock; // pool_spin.h
+  struct pool_io *io;
   struct pio_waiter *waiters[2]; // DIR_IN, DIR_OUT
   // Events seen per direction: written under `lock`, read without it.
   _Atomic uint32_t gen[2];
@@ -69,9 +74,11 @@ typedef struct pio_fd {
   // cache: the next call waits for the next event before it tries).
   _Atomic uint32_t drained_at[2];
   _Atomic unsigned char no_cache; // an event a call does not consume came
-  unsigned char known;            // O_NONBLOCK set, `flags` valid
-  unsigned char flags;            // 1: a socket, 2: TCP
-  unsigned char registered;       // in the epoll set
+  // O_NONBLOCK set and `flags` valid: set (release) under `lock` once
+  // `flags` is written, so cacs__pool_io_prepare reads both without it.
+  _Atomic unsigned char known;
+  unsigned char flags;      // 1: a socket, 2: TCP
+  unsigned char registered; // in the epoll set
   int fd;
 } pio_fd;
 
@@ -131,7 +138,7 @@ static pio_fd *rec(struct pool_io *io, int fd) {
       return NULL;
     }
     for (int i = 0; i < CHUNK; ++i) {
-      pthread_mutex_init(&n[i].lock, NULL);
+      n[i].io = io;
       n[i].fd = (fd & ~(CHUNK - 1)) + i;
     }
     if (atomic_compare_exchange_strong_explicit(slot, &c, n,
@@ -144,10 +151,8 @@ static pio_fd *rec(struct pool_io *io, int fd) {
   return &c[fd & (CHUNK - 1)];
 }
 
-// The record of `fd` for the calling pool coroutine's pool.
-static pio_fd *self_rec(int fd) {
-  cacs__ptask *t = cacs__pool_self();
-  struct pool_io *io = io_of(t->pool);
+cacs__pool_fd *cacs__pool_io_fd(int fd) {
+  struct pool_io *io = io_of(cacs__pool_self()->pool);
   return io ? rec(io, fd) : NULL;
 }
 
@@ -161,7 +166,7 @@ static int wake_all(pio_fd *r, int dir, int result) {
   while (w) {
     struct pio_waiter *next = w->next;
     w->next = w->prev = NULL;
-    w->result = result;
+    atomic_store_explicit(&w->result, result, memory_order_relaxed);
     n += cacs__pool_wake(w->task);
     w = next;
   }
@@ -187,13 +192,13 @@ static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
 
 // --- io.c's side --------------------------------------------------------------
 
-int cacs__pool_io_prepare(int fd) {
-  pio_fd *r = self_rec(fd);
-  if (!r)
-    return -1;
-  pthread_mutex_lock(&r->lock);
+int cacs__pool_io_prepare(pio_fd *r) {
+  if (atomic_load_explicit(&r->known, memory_order_acquire))
+    return r->flags;
+  int fd = r->fd;
+  spin_lock(&r->lock);
   int ret = r->flags;
-  if (!r->known) {
+  if (!atomic_load_explicit(&r->known, memory_order_relaxed)) {
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
       ret = -1;
@@ -205,15 +210,15 @@ int cacs__pool_io_prepare(int fd) {
                 getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
                 proto == IPPROTO_TCP;
       ret = r->flags = (unsigned char)(sock | tcp << 1);
-      r->known = 1;
+      atomic_store_explicit(&r->known, 1, memory_order_release);
     }
   }
-  pthread_mutex_unlock(&r->lock);
+  spin_unlock(&r->lock);
   return ret;
 }
 
 // The generations of both directions as one number (IN high, OUT low).
-static uint64_t gens(pio_fd *r) {
+static uint64_t gens(const pio_fd *r) {
   return (uint64_t)atomic_load_explicit(&r->gen[DIR_IN], memory_order_acquire)
              << 32 |
          atomic_load_explicit(&r->gen[DIR_OUT], memory_order_acquire);
@@ -223,45 +228,36 @@ static uint32_t gen_of(uint64_t g, int dir) {
   return dir == DIR_IN ? (uint32_t)(g >> 32) : (uint32_t)g;
 }
 
-uint64_t cacs__pool_io_gen(int fd) {
-  pio_fd *r = self_rec(fd);
-  return r ? gens(r) : 0; // no record: the wait reports the error
-}
+uint64_t cacs__pool_io_gen(const pio_fd *r) { return gens(r); }
 
-int cacs__pool_io_drained(int fd, int dir, uint64_t gen) {
-  pio_fd *r = self_rec(fd);
-  return r &&
-         atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
+int cacs__pool_io_drained(const pio_fd *r, int dir, uint64_t gen) {
+  return atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
              gen_of(gen, dir) + 1 &&
          !atomic_load_explicit(&r->no_cache, memory_order_relaxed);
 }
 
-void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen) {
-  pio_fd *r = self_rec(fd);
-  if (r)
-    atomic_store_explicit(&r->drained_at[dir], gen_of(gen, dir) + 1,
-                          memory_order_relaxed);
+void cacs__pool_io_set_drained(pio_fd *r, int dir, uint64_t gen) {
+  atomic_store_explicit(&r->drained_at[dir], gen_of(gen, dir) + 1,
+                        memory_order_relaxed);
 }
 
 static void unlock_after(void *arg) {
-  pthread_mutex_unlock(&((pio_fd *)arg)->lock);
+  spin_unlock(&((pio_fd *)arg)->lock);
 }
 
-int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
+int cacs__pool_io_wait(pio_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns) {
   cacs__ptask *t = cacs__pool_self();
-  struct pool_io *io = io_of(t->pool);
-  pio_fd *r = io ? rec(io, fd) : NULL;
-  if (!r)
-    return errno;
-  pthread_mutex_lock(&r->lock);
+  struct pool_io *io = r->io;
+  int fd = r->fd;
+  spin_lock(&r->lock);
   if (!r->registered) {
     // Both directions, once; the readiness found now comes as an event.
     struct epoll_event ev = {
         EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET, {.ptr = r}};
     if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST) {
       int e = errno; // EPERM: a file epoll cannot wait for
-      pthread_mutex_unlock(&r->lock);
+      spin_unlock(&r->lock);
       return e;
     }
     r->registered = 1;
@@ -269,13 +265,13 @@ int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
   uint64_t now = gens(r);
   if (((dirs & 1) && gen_of(now, DIR_IN) != gen_of(gen, DIR_IN)) ||
       ((dirs & 2) && gen_of(now, DIR_OUT) != gen_of(gen, DIR_OUT))) {
-    pthread_mutex_unlock(&r->lock);
+    spin_unlock(&r->lock);
     return 0; // an event came since the caller's attempt: try again
   }
   struct pio_waiter w[2];
   for (int dir = 0; dir < 2; ++dir) {
     w[dir].task = t;
-    w[dir].result = WAIT_PENDING;
+    atomic_store_explicit(&w[dir].result, WAIT_PENDING, memory_order_relaxed);
     if (dirs & (1u << dir)) {
       w[dir].prev = NULL;
       w[dir].next = r->waiters[dir];
@@ -285,18 +281,28 @@ int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
     }
   }
   int parked = cacs__pool_park(unlock_after, r, deadline_ns);
+  // Woken (not timed out) in one direction: the wake that won is the one
+  // that unlinked the node and wrote its result (pool_park.h: only a wake
+  // of this park may wake it), and it touches neither again: no lock.
+  if (parked == 0 && dirs != 3) {
+    int d = dirs == 1 ? DIR_IN : DIR_OUT;
+    int res = atomic_load_explicit(&w[d].result, memory_order_relaxed);
+    if (res != WAIT_PENDING)
+      return res;
+  }
   if (parked != ENOMEM) // ENOMEM: did not park, the lock is still held
-    pthread_mutex_lock(&r->lock);
+    spin_lock(&r->lock);
   int result = -1;
   for (int dir = 0; dir < 2; ++dir) {
     if (!(dirs & (1u << dir)))
       continue;
-    if (w[dir].result == WAIT_PENDING)
+    int res = atomic_load_explicit(&w[dir].result, memory_order_relaxed);
+    if (res == WAIT_PENDING)
       unlink_waiter(r, dir, &w[dir]);
     else if (result != ECANCELED)
-      result = w[dir].result;
+      result = res;
   }
-  pthread_mutex_unlock(&r->lock);
+  spin_unlock(&r->lock);
   if (result >= 0)
     return result; // ready (even if the timer fired too), or forgotten
   return parked;   // ETIMEDOUT, ENOMEM
@@ -310,16 +316,17 @@ void cacs__pool_io_forget(int fd) {
                             memory_order_acquire))
     return;
   pio_fd *r = rec(io, fd);
-  pthread_mutex_lock(&r->lock);
+  spin_lock(&r->lock);
   wake_all(r, DIR_IN, ECANCELED);
   wake_all(r, DIR_OUT, ECANCELED);
   if (r->registered)
     epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
-  r->registered = r->known = r->flags = 0;
+  r->registered = r->flags = 0;
+  atomic_store_explicit(&r->known, 0, memory_order_relaxed);
   atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
   bump(r, DIR_IN); // an event polled before the DEL finds a new generation
   bump(r, DIR_OUT);
-  pthread_mutex_unlock(&r->lock);
+  spin_unlock(&r->lock);
 }
 
 // --- pool.c's side -------------------------------------------------------------
@@ -363,7 +370,7 @@ int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
       (void)k;
       continue;
     }
-    pthread_mutex_lock(&r->lock);
+    spin_lock(&r->lock);
     if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
       atomic_store_explicit(&r->no_cache, 1, memory_order_relaxed);
     if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
@@ -374,7 +381,7 @@ int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
       bump(r, DIR_OUT);
       woken += wake_all(r, DIR_OUT, 0);
     }
-    pthread_mutex_unlock(&r->lock);
+    spin_unlock(&r->lock);
   }
   return woken;
 }
@@ -396,8 +403,6 @@ void cacs__pool_io_free(cacs_pool *p) {
     pio_fd *c = atomic_load_explicit(&io->chunks[i], memory_order_relaxed);
     if (!c)
       continue;
-    for (int j = 0; j < CHUNK; ++j)
-      pthread_mutex_destroy(&c[j].lock);
     free(c);
   }
   close(io->epfd);

@@ -21,33 +21,46 @@ typedef struct cacs_pool cacs_pool;
 struct epoll_event;
 
 // --- for io.c (the calling pool coroutine's pool) ----------------------------
+// A call looks its descriptor's record up once (cacs__pool_io_fd) and hands
+// the record to the rest: a lookup finds the pool, its poller and the
+// record's chunk, which is most of what one request would otherwise pay
+// again in every step.
 
-/// Make `fd` non-blocking the first time the pool sees it.
+/// The pool's record of a descriptor (pool_io.c).
+typedef struct cacs__pool_fd cacs__pool_fd;
+
+/// The record of `fd` in the calling pool coroutine's pool, made (and the
+/// pool's poller created) on first use. \return NULL with errno set (EBADF:
+/// a negative or too large number; ENOMEM; epoll_create1(2)'s errors).
+cacs__pool_fd *cacs__pool_io_fd(int fd);
+
+/// Make the descriptor non-blocking the first time the pool sees it.
 /// \return flags: 1 a socket, 2 a TCP socket; or -1 with errno set (EBADF,
-/// ENOMEM, fcntl(2)'s errors).
-int cacs__pool_io_prepare(int fd);
+/// fcntl(2)'s errors).
+int cacs__pool_io_prepare(cacs__pool_fd *r);
 
-/// The readiness generation of `fd` (both directions): read it before the
-/// system call whose EAGAIN leads to cacs__pool_io_wait, which then
-/// returns at once if an event came in between (no edge is lost).
-uint64_t cacs__pool_io_gen(int fd);
+/// The readiness generation of the descriptor (both directions): read it
+/// before the system call whose EAGAIN leads to cacs__pool_io_wait, which
+/// then returns at once if an event came in between (no edge is lost).
+uint64_t cacs__pool_io_gen(const cacs__pool_fd *r);
 
 /// Whether direction `dir` (0: in, 1: out) of a TCP socket was drained by a
 /// short transfer at generation `gen` (cacs__pool_io_set_drained) and no
 /// event came since: a call then waits before it tries (io.c's readiness
 /// cache). Events a call does not consume (hangup, error, urgent data)
 /// turn this off for the descriptor.
-int cacs__pool_io_drained(int fd, int dir, uint64_t gen);
+int cacs__pool_io_drained(const cacs__pool_fd *r, int dir, uint64_t gen);
 /// A transfer in `dir` that began at generation `gen` moved fewer bytes
 /// than asked.
-void cacs__pool_io_set_drained(int fd, int dir, uint64_t gen);
+void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir, uint64_t gen);
 
-/// Park the calling pool coroutine until `fd` is ready in one of `dirs`
-/// (bit 0: in, bit 1: out) after generation `gen`, the deadline passes
-/// (CLOCK_MONOTONIC ns, 0: none), or cacs__pool_io_forget(fd).
+/// Park the calling pool coroutine until the descriptor is ready in one of
+/// `dirs` (bit 0: in, bit 1: out) after generation `gen`, the deadline
+/// passes (CLOCK_MONOTONIC ns, 0: none), or cacs__pool_io_forget.
 /// \return 0 (ready: retry the call), ETIMEDOUT, ECANCELED (forgotten),
-/// or an errno value (ENOMEM, epoll_ctl(2)'s errors).
-int cacs__pool_io_wait(int fd, unsigned dirs, uint64_t gen,
+/// or an errno value (ENOMEM, epoll_ctl(2)'s errors: EBADF for a descriptor
+/// closed before its first wait).
+int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns);
 
 /// Wake the pool's waiters on `fd` with ECANCELED and forget the

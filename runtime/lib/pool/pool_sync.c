@@ -35,6 +35,7 @@
 #include "../waitq.h"
 #include "futex.h"
 #include "pool_park.h"
+#include "pool_spin.h"
 #include "pool_tsan.h"
 
 #include <errno.h>
@@ -62,33 +63,6 @@ struct cacs__pwaiter {
 typedef struct cacs__pwaiter waiter;
 
 // --- spin locks ----------------------------------------------------------
-
-static inline void cpu_relax(void) {
-#if defined(__x86_64__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ volatile("yield" ::: "memory");
-#endif
-}
-
-// Every edge a user program needs between two calls on one object (unlock
-// to lock, post to wait, send to receive, done to wait, signal to wake)
-// passes through the object's spin lock, or through a park and its wake
-// (pool.c), so the spin lock's acquire and release are what TSan is told
-// when libcacs is built without it (pool_tsan.h); a program built with
-// TSan then sees its data, protected by these objects, as ordered
-// (test/pool/sync-tsan-edges.c).
-static void spin_lock(uint32_t *s) {
-  while (__atomic_exchange_n(s, 1, __ATOMIC_ACQUIRE))
-    while (__atomic_load_n(s, __ATOMIC_RELAXED))
-      cpu_relax();
-  ptsan_acquire(s);
-}
-
-static void spin_unlock(uint32_t *s) {
-  ptsan_release(s);
-  __atomic_store_n(s, 0, __ATOMIC_RELEASE);
-}
 
 // Up to two spin locks held together (a condition variable and its mutex,
 // taken in that order).
