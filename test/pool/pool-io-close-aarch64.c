@@ -5,3 +5,5 @@
 // RUN: %run_aarch64 %t close 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
 // RUN: %run_aarch64 %t epipe 2 | FileCheck %S/pool-io-close.c --check-prefix=EPIPE
 // RUN: %run_aarch64 %t shutdown 2 | FileCheck %S/pool-io-close.c --check-prefix=SHUTDOWN
+// RUN: %run_aarch64 %t close2 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2
+// RUN: %run_aarch64 %t reuse 2 | FileCheck %S/pool-io-close.c --check-prefix=REUSE

@@ -7,6 +7,14 @@
 // cacs_close on the descriptor: the wait ends with ECANCELED.
 // "epipe": a coroutine writes into a full socket until it waits; another
 // thread closes the peer: the write fails with EPIPE.
+// "close2": as "close", but a plain thread closes the descriptor with
+// close(2), which the pool does not see: the kernel drops it from the epoll
+// set, no event ever comes, and the read (timeout 300 ms) fails at its
+// timeout with EBADF, not ETIMEDOUT.
+// "reuse": as "close2", and the number is reused at once (dup2 of another
+// socket onto it) before the read times out: EBADF all the same; a read of
+// the number afterwards waits on the new socket (registered afresh) and
+// gets the byte its peer sends.
 // "shutdown": cacs_pool_destroy (graceful) waits for the coroutines that
 // wait on I/O: it does not return while they wait, and returns once
 // another thread closes their pipes' write ends (they read end of file).
@@ -15,10 +23,16 @@
 // RUN: %t hangup 1 | FileCheck %s --check-prefix=HANGUP
 // RUN: %t hangup 2 | FileCheck %s --check-prefix=HANGUP
 // RUN: %t close 2 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t close2 1 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t close2 2 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t reuse 2 | FileCheck %s --check-prefix=REUSE
 // RUN: %t epipe 2 | FileCheck %s --check-prefix=EPIPE
 // RUN: %t shutdown 2 | FileCheck %s --check-prefix=SHUTDOWN
 // HANGUP: eof=16 other=0
 // CLOSE: read: -1 ECANCELED
+// CLOSE2: read: -1 EBADF
+// REUSE: read: -1 EBADF
+// REUSE-NEXT: read after reuse: 1 x
 // EPIPE: write: -1 EPIPE
 // SHUTDOWN: destroy returned while waiting: no
 // SHUTDOWN-NEXT: destroy returned after the hangups: yes eof=16
@@ -43,7 +57,11 @@ enum { N = 16 };
 __attribute__((noinline)) static int err(void) { return errno; }
 
 static const char *ename(int e) {
-  return e == ECANCELED ? "ECANCELED" : e == EPIPE ? "EPIPE" : "other";
+  return e == ECANCELED   ? "ECANCELED"
+         : e == EPIPE     ? "EPIPE"
+         : e == EBADF     ? "EBADF"
+         : e == ETIMEDOUT ? "ETIMEDOUT"
+                          : "other";
 }
 
 static void pause_ms(int ms) {
@@ -72,6 +90,20 @@ static void closer(void *arg) {
   (void)arg;
   cacs_pool_sleep(50000); // the reader waits by now
   cacs_close(mine[0]);
+}
+
+// Reads mine[0] with a timeout while a plain thread closes it with
+// close(2) ("close2", "reuse"); then, in "reuse", reads the new socket
+// that has its number.
+static void timed_reader(void *arg) {
+  char c = 0;
+  ssize_t n = cacs_read(mine[0], &c, 1, 300000);
+  int e = err();
+  printf("read: %zd %s\n", n, n < 0 ? ename(e) : "data");
+  if (arg) {
+    n = cacs_read(mine[0], &c, 1, 2000000);
+    printf("read after reuse: %zd %c\n", n, n == 1 ? c : '?');
+  }
 }
 
 static void filler(void *arg) {
@@ -130,6 +162,22 @@ int main(int argc, char **argv) {
     cacs_pool_task *c = cacs_pool_spawn(p, closer, NULL);
     cacs_pool_join(r);
     cacs_pool_join(c);
+  } else if (!strcmp(mode, "close2") || !strcmp(mode, "reuse")) {
+    int reuse = !strcmp(mode, "reuse");
+    cacs_pool_task *r =
+        cacs_pool_spawn(p, timed_reader, reuse ? (void *)1 : NULL);
+    pause_ms(50); // the reader waits by now
+    if (reuse) {
+      // mine[1] now also answers to mine[0]'s number (its peer: peer[1]).
+      if (dup2(mine[1], mine[0]) != mine[0])
+        return 1;
+      pause_ms(400); // past the timeout: the read failed with EBADF
+      if (write(peer[1], "x", 1) != 1)
+        return 1;
+    } else {
+      close(mine[0]);
+    }
+    cacs_pool_join(r);
   } else if (!strcmp(mode, "epipe")) {
     cacs_pool_task *f = cacs_pool_spawn(p, filler, NULL);
     pause_ms(50);

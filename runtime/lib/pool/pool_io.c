@@ -241,6 +241,29 @@ void cacs__pool_io_set_drained(pio_fd *r, int dir, uint64_t gen) {
                         memory_order_relaxed);
 }
 
+// epoll_ctl(2): 0 or its errno, read here, out of line: a caller that
+// parked in between may run on another worker, whose errno is another
+// address (pool.c's note on thread-local storage).
+__attribute__((noinline)) static int ctl(struct pool_io *io, int op,
+                                         pio_fd *r) {
+  struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
+                           {.ptr = r}};
+  return epoll_ctl(io->epfd, op, r->fd, &ev) == 0 ? 0 : errno;
+}
+
+// Forget what the record knows (under r->lock), waking its waiters with
+// `result`: ECANCELED (cacs__pool_io_forget) or EBADF (closed behind the
+// pool's back, cacs__pool_io_wait).
+static void reset(pio_fd *r, int result) {
+  wake_all(r, DIR_IN, result);
+  wake_all(r, DIR_OUT, result);
+  r->registered = r->flags = 0;
+  atomic_store_explicit(&r->known, 0, memory_order_relaxed);
+  atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
+  bump(r, DIR_IN); // an event polled before the DEL finds a new generation
+  bump(r, DIR_OUT);
+}
+
 static void unlock_after(void *arg) {
   spin_unlock(&((pio_fd *)arg)->lock);
 }
@@ -249,14 +272,11 @@ int cacs__pool_io_wait(pio_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns) {
   cacs__ptask *t = cacs__pool_self();
   struct pool_io *io = r->io;
-  int fd = r->fd;
   spin_lock(&r->lock);
   if (!r->registered) {
     // Both directions, once; the readiness found now comes as an event.
-    struct epoll_event ev = {
-        EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET, {.ptr = r}};
-    if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST) {
-      int e = errno; // EPERM: a file epoll cannot wait for
+    int e = ctl(io, EPOLL_CTL_ADD, r);
+    if (e && e != EEXIST) { // EPERM: a file epoll cannot wait for
       spin_unlock(&r->lock);
       return e;
     }
@@ -302,9 +322,21 @@ int cacs__pool_io_wait(pio_fd *r, unsigned dirs, uint64_t gen,
     else if (result != ECANCELED)
       result = res;
   }
+  // Timed out: was the descriptor closed behind the pool's back (close(2)
+  // without cacs_close)? The kernel then dropped it from the epoll set, so
+  // no event will ever come: EBADF (closed) or ENOENT (its number is now
+  // another file's) from a re-arm tells, at one system call per timeout.
+  // Every waiter then fails with EBADF, and the record starts afresh.
+  if (result < 0 && parked == ETIMEDOUT && r->registered) {
+    int e = ctl(io, EPOLL_CTL_MOD, r);
+    if (e == EBADF || e == ENOENT) {
+      reset(r, EBADF);
+      result = EBADF;
+    }
+  }
   spin_unlock(&r->lock);
   if (result >= 0)
-    return result; // ready (even if the timer fired too), or forgotten
+    return result; // ready (even if the timer fired too), forgotten, closed
   return parked;   // ETIMEDOUT, ENOMEM
 }
 
@@ -317,15 +349,9 @@ void cacs__pool_io_forget(int fd) {
     return;
   pio_fd *r = rec(io, fd);
   spin_lock(&r->lock);
-  wake_all(r, DIR_IN, ECANCELED);
-  wake_all(r, DIR_OUT, ECANCELED);
   if (r->registered)
     epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
-  r->registered = r->flags = 0;
-  atomic_store_explicit(&r->known, 0, memory_order_relaxed);
-  atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
-  bump(r, DIR_IN); // an event polled before the DEL finds a new generation
-  bump(r, DIR_OUT);
+  reset(r, ECANCELED);
   spin_unlock(&r->lock);
 }
 
