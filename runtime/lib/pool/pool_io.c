@@ -77,8 +77,8 @@ typedef struct cacs__pool_fd {
   // O_NONBLOCK set and `flags` valid: set (release) under `lock` once
   // `flags` is written, so cacs__pool_io_prepare reads both without it.
   _Atomic unsigned char known;
-  unsigned char flags;      // 1: a socket, 2: TCP
-  unsigned char registered; // in the epoll set
+  _Atomic unsigned char flags; // 1: a socket, 2: TCP
+  unsigned char registered;    // in the epoll set
   int fd;
 } pio_fd;
 
@@ -194,10 +194,10 @@ static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
 
 int cacs__pool_io_prepare(pio_fd *r) {
   if (atomic_load_explicit(&r->known, memory_order_acquire))
-    return r->flags;
+    return atomic_load_explicit(&r->flags, memory_order_relaxed);
   int fd = r->fd;
   spin_lock(&r->lock);
-  int ret = r->flags;
+  int ret = atomic_load_explicit(&r->flags, memory_order_relaxed);
   if (!atomic_load_explicit(&r->known, memory_order_relaxed)) {
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
@@ -209,7 +209,9 @@ int cacs__pool_io_prepare(pio_fd *r) {
       int tcp = sock &&
                 getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
                 proto == IPPROTO_TCP;
-      ret = r->flags = (unsigned char)(sock | tcp << 1);
+      ret = sock | tcp << 1;
+      atomic_store_explicit(&r->flags, (unsigned char)ret,
+                            memory_order_relaxed);
       atomic_store_explicit(&r->known, 1, memory_order_release);
     }
   }
@@ -257,16 +259,15 @@ __attribute__((noinline)) static int ctl(struct pool_io *io, int op,
 static void reset(pio_fd *r, int result) {
   wake_all(r, DIR_IN, result);
   wake_all(r, DIR_OUT, result);
-  r->registered = r->flags = 0;
+  r->registered = 0;
+  atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
   atomic_store_explicit(&r->known, 0, memory_order_relaxed);
   atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
   bump(r, DIR_IN); // an event polled before the DEL finds a new generation
   bump(r, DIR_OUT);
 }
 
-static void unlock_after(void *arg) {
-  spin_unlock(&((pio_fd *)arg)->lock);
-}
+static void unlock_after(void *arg) { spin_unlock(&((pio_fd *)arg)->lock); }
 
 int cacs__pool_io_wait(pio_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns) {
