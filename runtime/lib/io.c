@@ -691,10 +691,7 @@ op_short_drains(const struct io_op *op) {
 struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
 #pragma weak cacs__pool_io_fd
 #pragma weak cacs__pool_io_prepare
-#pragma weak cacs__pool_io_gen
 #pragma weak cacs__pool_io_wait
-#pragma weak cacs__pool_io_drained
-#pragma weak cacs__pool_io_set_drained
 #pragma weak cacs__pool_io_forget
 
 // Whether the caller is a pool coroutine.

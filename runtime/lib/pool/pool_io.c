@@ -63,17 +63,13 @@ struct pio_waiter {
   _Atomic int result;
 };
 
-typedef struct cacs__pool_fd {
+typedef struct pio_fd {
+  // First: what io.c uses inline (pool_io.h); `gen` is written under
+  // `lock`, read without it.
+  cacs__pool_fd hot;
   uint32_t lock; // pool_spin.h
   struct pool_io *io;
   struct pio_waiter *waiters[2]; // DIR_IN, DIR_OUT
-  // Events seen per direction: written under `lock`, read without it.
-  _Atomic uint32_t gen[2];
-  // 1 + the generation at which a TCP transfer in the direction moved
-  // fewer bytes than asked (drained it), 0: none (see io.c's readiness
-  // cache: the next call waits for the next event before it tries).
-  _Atomic uint32_t drained_at[2];
-  _Atomic unsigned char no_cache; // an event a call does not consume came
   // O_NONBLOCK set and `flags` valid: set (release) under `lock` once
   // `flags` is written, so cacs__pool_io_prepare reads both without it.
   _Atomic unsigned char known;
@@ -153,8 +149,12 @@ static pio_fd *rec(struct pool_io *io, int fd) {
 
 cacs__pool_fd *cacs__pool_io_fd(int fd) {
   struct pool_io *io = io_of(cacs__pool_self()->pool);
-  return io ? rec(io, fd) : NULL;
+  pio_fd *r = io ? rec(io, fd) : NULL;
+  return r ? &r->hot : NULL;
 }
+
+// The whole record of what cacs__pool_io_fd handed out (its first member).
+static pio_fd *whole(cacs__pool_fd *h) { return (pio_fd *)h; }
 
 // --- waking ----------------------------------------------------------------
 
@@ -176,8 +176,8 @@ static int wake_all(pio_fd *r, int dir, int result) {
 // A new event in `dir` (under r->lock).
 static void bump(pio_fd *r, int dir) {
   atomic_store_explicit(
-      &r->gen[dir],
-      atomic_load_explicit(&r->gen[dir], memory_order_relaxed) + 1,
+      &r->hot.gen[dir],
+      atomic_load_explicit(&r->hot.gen[dir], memory_order_relaxed) + 1,
       memory_order_release);
 }
 
@@ -192,7 +192,8 @@ static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
 
 // --- io.c's side --------------------------------------------------------------
 
-int cacs__pool_io_prepare(pio_fd *r) {
+int cacs__pool_io_prepare(cacs__pool_fd *h) {
+  pio_fd *r = whole(h);
   if (atomic_load_explicit(&r->known, memory_order_acquire))
     return atomic_load_explicit(&r->flags, memory_order_relaxed);
   int fd = r->fd;
@@ -220,27 +221,10 @@ int cacs__pool_io_prepare(pio_fd *r) {
 }
 
 // The generations of both directions as one number (IN high, OUT low).
-static uint64_t gens(const pio_fd *r) {
-  return (uint64_t)atomic_load_explicit(&r->gen[DIR_IN], memory_order_acquire)
-             << 32 |
-         atomic_load_explicit(&r->gen[DIR_OUT], memory_order_acquire);
-}
+static uint64_t gens(const pio_fd *r) { return cacs__pool_io_gen(&r->hot); }
 
 static uint32_t gen_of(uint64_t g, int dir) {
-  return dir == DIR_IN ? (uint32_t)(g >> 32) : (uint32_t)g;
-}
-
-uint64_t cacs__pool_io_gen(const pio_fd *r) { return gens(r); }
-
-int cacs__pool_io_drained(const pio_fd *r, int dir, uint64_t gen) {
-  return atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
-             gen_of(gen, dir) + 1 &&
-         !atomic_load_explicit(&r->no_cache, memory_order_relaxed);
-}
-
-void cacs__pool_io_set_drained(pio_fd *r, int dir, uint64_t gen) {
-  atomic_store_explicit(&r->drained_at[dir], gen_of(gen, dir) + 1,
-                        memory_order_relaxed);
+  return cacs__pool_io_gen_of(g, dir);
 }
 
 // epoll_ctl(2): 0 or its errno, read here, out of line: a caller that
@@ -262,15 +246,16 @@ static void reset(pio_fd *r, int result) {
   r->registered = 0;
   atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
   atomic_store_explicit(&r->known, 0, memory_order_relaxed);
-  atomic_store_explicit(&r->no_cache, 0, memory_order_relaxed);
+  atomic_store_explicit(&r->hot.no_cache, 0, memory_order_relaxed);
   bump(r, DIR_IN); // an event polled before the DEL finds a new generation
   bump(r, DIR_OUT);
 }
 
 static void unlock_after(void *arg) { spin_unlock(&((pio_fd *)arg)->lock); }
 
-int cacs__pool_io_wait(pio_fd *r, unsigned dirs, uint64_t gen,
+int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns) {
+  pio_fd *r = whole(h);
   cacs__ptask *t = cacs__pool_self();
   struct pool_io *io = r->io;
   spin_lock(&r->lock);
@@ -399,7 +384,7 @@ int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
     }
     spin_lock(&r->lock);
     if (e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI))
-      atomic_store_explicit(&r->no_cache, 1, memory_order_relaxed);
+      atomic_store_explicit(&r->hot.no_cache, 1, memory_order_relaxed);
     if (e & (EPOLLIN | EPOLLPRI | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
       bump(r, DIR_IN);
       woken += wake_all(r, DIR_IN, 0);

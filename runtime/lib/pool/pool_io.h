@@ -11,6 +11,7 @@
 #ifndef CACS_LIB_POOL_IO_H
 #define CACS_LIB_POOL_IO_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -26,8 +27,17 @@ struct epoll_event;
 // record's chunk, which is most of what one request would otherwise pay
 // again in every step.
 
-/// The pool's record of a descriptor (pool_io.c).
-typedef struct cacs__pool_fd cacs__pool_fd;
+/// The pool's record of a descriptor: the part a call reads and writes
+/// without the record's lock, inline here (the rest is pool_io.c's).
+typedef struct cacs__pool_fd {
+  // Events seen per direction (0: in, 1: out), counted by the poller.
+  _Atomic uint32_t gen[2];
+  // 1 + the generation at which a TCP transfer in the direction moved
+  // fewer bytes than asked (drained it), 0: none (see io.c's readiness
+  // cache: the next call waits for the next event before it tries).
+  _Atomic uint32_t drained_at[2];
+  _Atomic unsigned char no_cache; // an event a call does not consume came
+} cacs__pool_fd;
 
 /// The record of `fd` in the calling pool coroutine's pool, made (and the
 /// pool's poller created) on first use. \return NULL with errno set (EBADF:
@@ -39,20 +49,39 @@ cacs__pool_fd *cacs__pool_io_fd(int fd);
 /// fcntl(2)'s errors).
 int cacs__pool_io_prepare(cacs__pool_fd *r);
 
-/// The readiness generation of the descriptor (both directions): read it
-/// before the system call whose EAGAIN leads to cacs__pool_io_wait, which
-/// then returns at once if an event came in between (no edge is lost).
-uint64_t cacs__pool_io_gen(const cacs__pool_fd *r);
+/// The readiness generation of the descriptor (both directions, in high,
+/// out low): read it before the system call whose EAGAIN leads to
+/// cacs__pool_io_wait, which then returns at once if an event came in
+/// between (no edge is lost).
+static inline uint64_t cacs__pool_io_gen(const cacs__pool_fd *r) {
+  return (uint64_t)atomic_load_explicit(&r->gen[0], memory_order_acquire)
+             << 32 |
+         atomic_load_explicit(&r->gen[1], memory_order_acquire);
+}
+
+static inline uint32_t cacs__pool_io_gen_of(uint64_t gen, int dir) {
+  return dir == 0 ? (uint32_t)(gen >> 32) : (uint32_t)gen;
+}
 
 /// Whether direction `dir` (0: in, 1: out) of a TCP socket was drained by a
 /// short transfer at generation `gen` (cacs__pool_io_set_drained) and no
 /// event came since: a call then waits before it tries (io.c's readiness
 /// cache). Events a call does not consume (hangup, error, urgent data)
 /// turn this off for the descriptor.
-int cacs__pool_io_drained(const cacs__pool_fd *r, int dir, uint64_t gen);
+static inline int cacs__pool_io_drained(const cacs__pool_fd *r, int dir,
+                                        uint64_t gen) {
+  return atomic_load_explicit(&r->drained_at[dir], memory_order_relaxed) ==
+             cacs__pool_io_gen_of(gen, dir) + 1 &&
+         !atomic_load_explicit(&r->no_cache, memory_order_relaxed);
+}
+
 /// A transfer in `dir` that began at generation `gen` moved fewer bytes
 /// than asked.
-void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir, uint64_t gen);
+static inline void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir,
+                                             uint64_t gen) {
+  atomic_store_explicit(&r->drained_at[dir], cacs__pool_io_gen_of(gen, dir) + 1,
+                        memory_order_relaxed);
+}
 
 /// Park the calling pool coroutine until the descriptor is ready in one of
 /// `dirs` (bit 0: in, bit 1: out) after generation `gen`, the deadline
