@@ -11,9 +11,11 @@
 //   - a busy worker polls without sleeping every 61 coroutines, as it looks
 //     at the shared queue, so readiness is seen while every worker is busy.
 // The worker that polls an event wakes the waiters (cacs__pool_wake, the
-// same token as their timeout: exactly one wins), which puts them on its
-// own deque: a coroutine waiting on a descriptor resumes on the worker
-// that polled its readiness, unless an idle worker steals it first.
+// same token as their timeout: exactly one wins). Where a woken waiter
+// resumes is pool.c's rule (cacs/pool.h): by default on its home worker
+// (the one that started it), which the wake wakes if it sleeps; with
+// CACS_POOL_MIGRATE_RUNNING on the polling worker's deque, unless an idle
+// worker steals it first.
 //
 // Each descriptor is registered once, edge-triggered, for both directions,
 // the first time a coroutine waits on it (as io.c's epoll mode). Its record
@@ -36,6 +38,7 @@
 #include "pool_internal.h"
 #include "pool_spin.h"
 
+#include "../errors.h"
 #include "../sched.h"
 
 #include <errno.h>
@@ -101,19 +104,19 @@ static struct pool_io *io_of(cacs_pool *p) {
     struct epoll_event ev = {EPOLLIN, {.ptr = NULL}};
     if (io->epfd < 0 || io->evfd < 0 ||
         epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->evfd, &ev) != 0) {
-      int e = errno;
+      int e = cacs__errno();
       if (io->epfd >= 0)
         close(io->epfd);
       if (io->evfd >= 0)
         close(io->evfd);
       free(io);
       io = NULL;
-      errno = e;
+      cacs__set_errno(e);
     } else {
       atomic_store_explicit(&p->io, io, memory_order_release);
     }
   } else if (!io) {
-    errno = ENOMEM;
+    cacs__set_errno(ENOMEM);
   }
   pthread_mutex_unlock(&create_lock);
   return io;
@@ -122,7 +125,7 @@ static struct pool_io *io_of(cacs_pool *p) {
 // The record of `fd`, made on first use; NULL with errno EBADF or ENOMEM.
 static pio_fd *rec(struct pool_io *io, int fd) {
   if (fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK) {
-    errno = EBADF;
+    cacs__set_errno(EBADF);
     return NULL;
   }
   _Atomic(pio_fd *) *slot = &io->chunks[fd >> CHUNK_BITS];
@@ -130,7 +133,7 @@ static pio_fd *rec(struct pool_io *io, int fd) {
   if (!c) {
     pio_fd *n = calloc(CHUNK, sizeof *n);
     if (!n) {
-      errno = ENOMEM;
+      cacs__set_errno(ENOMEM);
       return NULL;
     }
     for (int i = 0; i < CHUNK; ++i) {
@@ -227,14 +230,11 @@ static uint32_t gen_of(uint64_t g, int dir) {
   return cacs__pool_io_gen_of(g, dir);
 }
 
-// epoll_ctl(2): 0 or its errno, read here, out of line: a caller that
-// parked in between may run on another worker, whose errno is another
-// address (pool.c's note on thread-local storage).
-__attribute__((noinline)) static int ctl(struct pool_io *io, int op,
-                                         pio_fd *r) {
+// epoll_ctl(2) of the record, both directions: 0 or its errno.
+static int ctl(struct pool_io *io, int op, pio_fd *r) {
   struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
                            {.ptr = r}};
-  return epoll_ctl(io->epfd, op, r->fd, &ev) == 0 ? 0 : errno;
+  return epoll_ctl(io->epfd, op, r->fd, &ev) == 0 ? 0 : cacs__errno();
 }
 
 // Forget what the record knows (under r->lock), waking its waiters with
@@ -355,7 +355,7 @@ static int io_epoll_wait(struct pool_io *io, struct epoll_event *ev, int block,
     struct timespec ts = {(time_t)(left / 1000000000u),
                           (long)(left % 1000000000u)};
     int n = epoll_pwait2(io->epfd, ev, CACS__POOL_IO_EVENTS, &ts, NULL);
-    if (n >= 0 || errno != ENOSYS)
+    if (n >= 0 || cacs__errno() != ENOSYS)
       return n;
     io->no_pwait2 = 1;
   }
