@@ -72,10 +72,12 @@ static void wait_flag(int *f, int *self_worker, int *other_worker) {
   }
 }
 
-// The partner: to another worker than the tester's before waking it.
+// The partner: to another worker than the tester's before waking it. By
+// time, not by a count of yields: with more runnable threads than cores the
+// other worker may not run for milliseconds, and 2,000 yields took less.
 static void move_away(struct st *S) {
-  for (int i = 0; i < 2000 && cacs_pool_worker_index() == LOAD(&S->t_worker);
-       ++i)
+  long long end = now_us() + 1000000;
+  while (cacs_pool_worker_index() == LOAD(&S->t_worker) && now_us() < end)
     cacs_pool_yield();
   STORE(&S->p_worker, cacs_pool_worker_index());
 }
@@ -365,10 +367,15 @@ int main(void) {
     int moved = 0;
     for (int way = 0; way < WAYS; ++way) {
       struct cell c = {0, 0};
-      // Rounds until the call moves; under qemu on a loaded machine a
-      // second was once not enough for one call in all five ways.
+      // Rounds until the call moves, for up to 5 s: under qemu on a loaded
+      // machine a second was once not enough for one call in all five
+      // ways, and on a machine with more runnable threads than cores a
+      // join's partner often ran on the tester's worker for 500 rounds in
+      // a row. A sleep may never move: it stops after 500 rounds.
       long long end = now_us() + 5000000;
-      for (int i = 0; i < 500 && c.moved < 1 && now_us() < end; ++i)
+      for (int i = 0; (op != OP_sleep || i < 500) && c.moved < 1 &&
+                      now_us() < end;
+           ++i)
         one_round(p, op, way, &c);
       printf("%s %s: moved=%d stale=%d\n", calls[op].name, way_names[way],
              c.moved, c.stale);
