@@ -169,6 +169,19 @@ enum {
 #undef INDEX
 };
 
+// Keeps the tester's worker busy while the tester waits in a join or a
+// dispatch lock. Their wakers put the tester on the waker's own deque and
+// wake an idle worker; with more runnable threads than cores, that worker
+// was often the tester's own, which stole it back before the waker's worker
+// ran it, for every round of 5 s. Busy, it cannot steal.
+static void occupy(void *arg) {
+  struct st *S = (struct st *)arg;
+  long long end = now_us() + 1000000;
+  while (cacs_pool_worker_index() == LOAD(&S->t_worker) &&
+         !LOAD(&S->t_done) && now_us() < end)
+    ;
+}
+
 static void before(int op, struct st *S) {
   switch (op) {
   case OP_lock:
@@ -316,6 +329,10 @@ static void tester_body(void *arg) {
   struct round *r = (struct round *)arg;
   STORE(&r->st.t_worker, cacs_pool_worker_index());
   before(r->op, &r->st);
+  // Right before the call: at the bottom of this worker's deque when the
+  // tester waits, so this worker runs it next.
+  if (r->op == OP_join || r->op == OP_lock_dispatch)
+    r->st.occupier = cacs_pool_spawn(r->st.pool, occupy, &r->st);
   // A yield or a sleep moves the tester only when the other worker takes
   // it: try again until it does.
   int tries = r->op == OP_yield || r->op == OP_sleep ? 20 : 1;
@@ -338,6 +355,7 @@ static void one_round(cacs_pool *p, int op, int way, struct cell *c) {
   r.op = op;
   r.way = way;
   r.st.t_worker = r.st.p_worker = -1;
+  r.st.pool = p;
   cacs_pool_mutex_init(&r.st.m, op == OP_lock_dispatch
                                     ? CACS_POOL_LOCK_DISPATCH
                                     : CACS_POOL_LOCK_CES);
@@ -355,6 +373,8 @@ static void one_round(cacs_pool *p, int op, int way, struct cell *c) {
   cacs_pool_join(tt);
   if (op != OP_join)
     cacs_pool_join(pt);
+  if (r.st.occupier)
+    cacs_pool_join(r.st.occupier);
   cacs_pool_chan_destroy(r.st.ch);
 }
 

@@ -18,6 +18,8 @@ struct st {
   int item;
   int t_worker, p_worker;         // where the tester and the partner run
   int t_ready, p_ready, t_done;   // handshakes (__atomic builtins)
+  cacs_pool *pool;
+  cacs_pool_task *occupier;       // see occupy() (pool-tls-calls.c)
 };
 
 // X(name, function, arguments): the call under test, as the tester makes
