@@ -147,14 +147,27 @@ static void notify(cacs_pool *p, int all) {
   }
 }
 
+// The FIFOs (pool_internal.h): a worker's own queues, on that worker only,
+// and the shared queue, under its lock.
+static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
+  t->qnext = NULL;
+  if (q->tail)
+    q->tail->qnext = t;
+  else
+    q->head = t;
+  q->tail = t;
+}
+
+static cacs__ptask *fifo_pop(struct pool_fifo *q) {
+  cacs__ptask *t = q->head;
+  if (t && !(q->head = t->qnext))
+    q->tail = NULL;
+  return t;
+}
+
 static void inject(cacs_pool *p, cacs__ptask *t) {
   pthread_mutex_lock(&p->qlock);
-  t->qnext = NULL;
-  if (p->qtail)
-    p->qtail->qnext = t;
-  else
-    p->qhead = t;
-  p->qtail = t;
+  fifo_push(&p->q, t);
   atomic_fetch_add_explicit(&p->qlen, 1, memory_order_relaxed);
   pthread_mutex_unlock(&p->qlock);
 }
@@ -163,13 +176,9 @@ static cacs__ptask *inject_pop(cacs_pool *p) {
   if (!atomic_load_explicit(&p->qlen, memory_order_relaxed))
     return NULL;
   pthread_mutex_lock(&p->qlock);
-  cacs__ptask *t = p->qhead;
-  if (t) {
-    p->qhead = t->qnext;
-    if (!p->qhead)
-      p->qtail = NULL;
+  cacs__ptask *t = fifo_pop(&p->q);
+  if (t)
     atomic_fetch_sub_explicit(&p->qlen, 1, memory_order_relaxed);
-  }
   pthread_mutex_unlock(&p->qlock);
   return t;
 }
@@ -194,23 +203,6 @@ static inline void pin(pool_worker *w, cacs__ptask *t) {
 }
 
 static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
-
-// A worker's own queues (`woken`, `yielded`): on that worker only.
-static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
-  t->qnext = NULL;
-  if (q->tail)
-    q->tail->qnext = t;
-  else
-    q->head = t;
-  q->tail = t;
-}
-
-static cacs__ptask *fifo_pop(struct pool_fifo *q) {
-  cacs__ptask *t = q->head;
-  if (t && !(q->head = t->qnext))
-    q->tail = NULL;
-  return t;
-}
 
 // On `w` only: move the inbox to `woken` in the order it came.
 static void inbox_drain(pool_worker *w) {

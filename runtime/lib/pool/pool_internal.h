@@ -71,6 +71,13 @@ struct cacs__ptask {
 /// value the switch carries (cacs/switch.h).
 enum { CMD_YIELD = 1, CMD_PARK, CMD_DONE };
 
+// A first-in, first-out list of coroutines linked through `qnext`: the
+// owner touches it alone (a worker's own queues) or under a lock (the
+// pool's shared queue).
+struct pool_fifo {
+  cacs__ptask *head, *tail;
+};
+
 struct pool_worker {
   cacs__deque dq; // first: cache-line aligned
   cacs_pool *pool;
@@ -105,9 +112,7 @@ struct pool_worker {
   // stack the worker empties at once), and `sleeping` says how to wake it
   // (SLEEP_*, pool.c).
   pool_worker *pin; // what a coroutine it starts gets as its home
-  struct pool_fifo {
-    cacs__ptask *head, *tail;
-  } woken, yielded;
+  struct pool_fifo woken, yielded;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
   _Atomic int sleeping;
 };
@@ -119,7 +124,7 @@ struct cacs_pool {
   int migrate_running; // CACS_POOL_MIGRATE_RUNNING (cacs/pool.h)
   // The shared queue: spawns and wakes from outside, yields, overflow.
   pthread_mutex_t qlock;
-  cacs__ptask *qhead, *qtail;
+  struct pool_fifo q;
   _Atomic size_t qlen;
   // Idle workers sleep on `epoch` (futex) while `nidle` counts them.
   _Atomic uint32_t epoch;
