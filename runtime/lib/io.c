@@ -279,12 +279,11 @@ static int pool_caller(void);
 static int wait_fd_pool(int fd, uint32_t events, unsigned dirs,
                         int64_t timeout_us);
 
+// The thread's own loop's record (the pools' records: cacs_io_forget,
+// cacs_close).
 static void fd_forget(int fd, int deregister) {
-  if ((size_t)fd >= L.nfds) {
-    if (pool_caller()) // a pool worker's own loop never has records
-      cacs__pool_io_forget(fd);
+  if ((size_t)fd >= L.nfds) // a pool worker's own loop never has records
     return;
-  }
   struct io_fd *r = &L.fds[fd];
   wake_all(r, DIR_IN, ECANCELED);
   wake_all(r, DIR_OUT, ECANCELED);
@@ -693,6 +692,8 @@ struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
 #pragma weak cacs__pool_io_prepare
 #pragma weak cacs__pool_io_wait
 #pragma weak cacs__pool_io_forget
+#pragma weak cacs__pool_io_forget_any
+#pragma weak cacs__pool_io_close
 
 // Whether the caller is a pool coroutine.
 __attribute__((noinline, cold)) static int pool_caller(void) {
@@ -980,11 +981,17 @@ int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
   }
 }
 
-void cacs_io_forget(int fd) { fd_forget(fd, 1); }
+// Both reach the records of every pool that knows the descriptor, from
+// any thread or coroutine (a program that links no pool has none).
+void cacs_io_forget(int fd) {
+  fd_forget(fd, 1);
+  if (cacs__pool_io_forget_any)
+    cacs__pool_io_forget_any(fd);
+}
 
 int cacs_close(int fd) {
   fd_forget(fd, 0); // closing removes it from the epoll set
-  return close(fd);
+  return cacs__pool_io_close ? cacs__pool_io_close(fd) : close(fd);
 }
 
 // The default-convention symbols of the entries above (io.h).

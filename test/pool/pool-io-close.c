@@ -5,6 +5,14 @@
 // thread then closes: each read returns 0 (end of file).
 // "close": a coroutine waits to read; another pool coroutine calls
 // cacs_close on the descriptor: the wait ends with ECANCELED.
+// "outside": as "close", but a plain thread calls cacs_close; "otherpool":
+// a coroutine of another pool does. The close finds the record in the pool
+// that knows the descriptor: ECANCELED all the same.
+// "closing": a read (no timeout) begins while a plain thread's cacs_close
+// is between its forget and its close(2) (this program's close() holds the
+// descriptor open 100 ms there): its wait must not register the
+// descriptor anew, which the close would then drop from the epoll set
+// unseen (a wait that never ends); it retries and fails with EBADF.
 // "epipe": a coroutine writes into a full socket until it waits; another
 // thread closes the peer: the write fails with EPIPE.
 // "close2": as "close", but a plain thread closes the descriptor with
@@ -23,6 +31,10 @@
 // RUN: %t hangup 1 | FileCheck %s --check-prefix=HANGUP
 // RUN: %t hangup 2 | FileCheck %s --check-prefix=HANGUP
 // RUN: %t close 2 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t outside 1 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t outside 2 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t otherpool 2 | FileCheck %s --check-prefix=CLOSE
+// RUN: %t closing 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t close2 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t close2 2 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t reuse 2 | FileCheck %s --check-prefix=REUSE
@@ -48,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +119,40 @@ static void timed_reader(void *arg) {
   }
 }
 
+// "closing": close() as libcacs calls it, which holds `hook_fd` open for
+// 100 ms after `hooked` is set (the forget is done by then).
+static atomic_int hook_fd = -1, hooked;
+int close(int fd) {
+  if (fd == atomic_load(&hook_fd)) {
+    atomic_store(&hooked, 1);
+    pause_ms(100);
+  }
+  return (int)syscall(SYS_close, fd);
+}
+
+static void late_reader(void *arg) {
+  (void)arg;
+  while (!atomic_load(&hooked))
+    cacs_pool_sleep(1000);
+  char c;
+  ssize_t n = cacs_read(mine[0], &c, 1, CACS_FOREVER);
+  int e = err();
+  printf("read: %zd %s\n", n, ename(e));
+}
+
+// A call that never waits: the pool makes its record of mine[0].
+static void primer(void *arg) {
+  (void)arg;
+  char c;
+  cacs_read(mine[0], &c, 1, 0);
+}
+
+static void *outside_closer(void *arg) {
+  (void)arg;
+  cacs_close(mine[0]);
+  return NULL;
+}
+
 static void filler(void *arg) {
   (void)arg;
   static char buf[65536];
@@ -162,6 +209,27 @@ int main(int argc, char **argv) {
     cacs_pool_task *c = cacs_pool_spawn(p, closer, NULL);
     cacs_pool_join(r);
     cacs_pool_join(c);
+  } else if (!strcmp(mode, "outside")) {
+    cacs_pool_task *r = cacs_pool_spawn(p, close_reader, NULL);
+    pause_ms(50); // the reader waits by now
+    cacs_close(mine[0]);
+    cacs_pool_join(r);
+  } else if (!strcmp(mode, "closing")) {
+    cacs_pool_task *r = cacs_pool_spawn(p, late_reader, NULL);
+    // The pool knows the descriptor before the close.
+    cacs_pool_join(cacs_pool_spawn(p, primer, NULL));
+    atomic_store(&hook_fd, mine[0]);
+    pthread_t th;
+    pthread_create(&th, NULL, outside_closer, NULL);
+    cacs_pool_join(r);
+    pthread_join(th, NULL);
+  } else if (!strcmp(mode, "otherpool")) {
+    cacs_pool_task *r = cacs_pool_spawn(p, close_reader, NULL);
+    cacs_pool *q = cacs_pool_create(1);
+    cacs_pool_task *c = cacs_pool_spawn(q, closer, NULL);
+    cacs_pool_join(r);
+    cacs_pool_join(c);
+    cacs_pool_destroy(q);
   } else if (!strcmp(mode, "close2") || !strcmp(mode, "reuse")) {
     int reuse = !strcmp(mode, "reuse");
     cacs_pool_task *r =

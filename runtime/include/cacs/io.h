@@ -160,12 +160,15 @@ int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us);
 
 /// Wake every coroutine waiting on `fd` (they return -1, ECANCELED), forget
-/// the descriptor, then close(2) it.
+/// the descriptor, then close(2) it. The waiters of the calling thread's
+/// loop, and those of every pool (cacs/pool.h) that knows `fd`, whichever
+/// thread or coroutine calls it.
 /// \return close(2)'s result: 0, or -1 with its errno.
 int cacs_close(int fd);
 
 /// Forget what the module knows of `fd` (non-blocking mode set, epoll
-/// registration), waking its waiters with ECANCELED, without closing it.
+/// registration), waking its waiters with ECANCELED, without closing it:
+/// in the calling thread's loop and in every pool that knows `fd`.
 /// Call it before a descriptor the module has seen is closed by other
 /// means.
 void cacs_io_forget(int fd);

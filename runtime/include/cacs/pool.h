@@ -63,14 +63,17 @@
 // pool's eventfd, written when no worker asleep on the futex takes the
 // work); busy workers poll it without sleeping every 61 coroutines. A
 // descriptor the pool waits on must not be waited on by a thread's own
-// loop or another pool; close it with cacs_close from a pool coroutine.
-// Closed otherwise (close(2) from anywhere, cacs_close from outside the
-// pool's coroutines), its waiters are not woken: each waits until its
-// timeout, and then fails with EBADF (the descriptor left the epoll set;
-// the pool forgets the number, so a new descriptor that reuses it starts
-// afresh), or for ever without a timeout. A number reused before any wait
-// on it timed out still has the closed one's record: call cacs_io_forget
-// from a pool coroutine before such a close.
+// loop or another pool; close it with cacs_close, from any thread or
+// coroutine (it finds the record in whichever pool knows the descriptor
+// and wakes its waiters with ECANCELED; a wait that begins while the
+// close is under way retries its call: EBADF once closed). Closed
+// otherwise (close(2), fclose, a library), its waiters are not woken:
+// each waits until its timeout, and then fails with EBADF (the descriptor
+// left the epoll set; the pool forgets the number, so a new descriptor
+// that reuses it starts afresh), or for ever without a timeout. A number
+// reused before any wait on it timed out still has the closed one's
+// record: call cacs_io_forget (from any thread or coroutine) before such
+// a close.
 // cacs_pool_destroy waits for coroutines waiting on I/O like any other:
 // close their descriptors (their peers see end of file) or give timeouts.
 //

@@ -78,18 +78,27 @@ typedef struct pio_fd {
   _Atomic unsigned char known;
   _Atomic unsigned char flags; // 1: a socket, 2: TCP
   unsigned char registered;    // in the epoll set
+  // cacs_close calls between their forget and the end of their close(2)
+  // (under `lock`): a wait then retries its call instead of parking.
+  unsigned char closing;
   int fd;
 } pio_fd;
 
 struct pool_io {
   int epfd, evfd;
-  int no_pwait2; // epoll_pwait2 missing (older kernels, qemu-user)
+  int no_pwait2;        // epoll_pwait2 missing (older kernels, qemu-user)
+  struct pool_io *next; // every pool's poller (`all`, under create_lock)
   _Atomic(pio_fd *) chunks[NCHUNKS];
 };
 
 // --- the pool's poller and records ------------------------------------------
 
+// Guards the making of pollers and the list of every pool's poller, which
+// cacs_close and cacs_io_forget from outside a pool (or from another
+// pool's coroutine) walk to find the pools that know the descriptor.
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pool_io *all;
+static _Atomic unsigned n_all; // the length of `all`, read without the lock
 
 // The pool's poller, created on the first wait; NULL with errno set.
 static struct pool_io *io_of(cacs_pool *p) {
@@ -113,6 +122,9 @@ static struct pool_io *io_of(cacs_pool *p) {
       io = NULL;
       cacs__set_errno(e);
     } else {
+      io->next = all;
+      all = io;
+      atomic_fetch_add_explicit(&n_all, 1, memory_order_relaxed);
       atomic_store_explicit(&p->io, io, memory_order_release);
     }
   } else if (!io) {
@@ -259,6 +271,15 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
   cacs__ptask *t = cacs__pool_self();
   struct pool_io *io = r->io;
   spin_lock(&r->lock);
+  if (r->closing) {
+    // A cacs_close forgot the descriptor and has not closed it yet: a wait
+    // registered now would leave the epoll set unseen at the close and
+    // never end. Let the closer finish (it does not park in between), then
+    // the caller retries: EBADF, or the new file that took the number.
+    spin_unlock(&r->lock);
+    cacs__pool_yield();
+    return 0;
+  }
   if (!r->registered) {
     // Both directions, once; the readiness found now comes as an event.
     int e = ctl(io, EPOLL_CTL_ADD, r);
@@ -326,19 +347,83 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
   return parked;   // ETIMEDOUT, ENOMEM
 }
 
-void cacs__pool_io_forget(int fd) {
-  cacs__ptask *t = cacs__pool_self();
-  struct pool_io *io = atomic_load_explicit(&t->pool->io, memory_order_acquire);
-  if (!io || fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK ||
-      !atomic_load_explicit(&io->chunks[fd >> CHUNK_BITS],
-                            memory_order_acquire))
+// The record of `fd` in `io` if it has one (NULL: never seen).
+static pio_fd *known_rec(struct pool_io *io, int fd) {
+  if (!io || fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK)
+    return NULL;
+  pio_fd *c =
+      atomic_load_explicit(&io->chunks[fd >> CHUNK_BITS], memory_order_acquire);
+  return c ? &c[fd & (CHUNK - 1)] : NULL;
+}
+
+// Forget `fd` in `io` (its waiters: ECANCELED); `closing` +1: a close
+// follows (cacs__pool_io_close), -1: it is done.
+static void forget_in(struct pool_io *io, int fd, int closing) {
+  pio_fd *r = known_rec(io, fd);
+  if (!r)
     return;
-  pio_fd *r = rec(io, fd);
   spin_lock(&r->lock);
-  if (r->registered)
-    epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
-  reset(r, ECANCELED);
+  if (closing < 0) {
+    // (A record made since the forget was never marked.)
+    if (r->closing)
+      --r->closing;
+  } else {
+    if (r->registered)
+      epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
+    reset(r, ECANCELED);
+    r->closing = (unsigned char)(r->closing + closing);
+  }
   spin_unlock(&r->lock);
+}
+
+// The calling pool coroutine's pool's poller, NULL if none.
+static struct pool_io *own_io(void) {
+  cacs__ptask *t = cacs__pool_self();
+  return t ? atomic_load_explicit(&t->pool->io, memory_order_acquire) : NULL;
+}
+
+void cacs__pool_io_forget(int fd) { forget_in(own_io(), fd, 0); }
+
+// forget_in(..., closing) on every pool's poller; the caller's own first,
+// without the global lock; the others (a caller outside any pool, or
+// several pools) under create_lock, which the caller then holds (*locked).
+static void forget_everywhere(struct pool_io *own, int fd, int closing,
+                              int *locked) {
+  forget_in(own, fd, closing);
+  if (!*locked &&
+      atomic_load_explicit(&n_all, memory_order_relaxed) > (own != NULL)) {
+    pthread_mutex_lock(&create_lock);
+    *locked = 1;
+  }
+  if (*locked)
+    for (struct pool_io *io = all; io; io = io->next)
+      if (io != own)
+        forget_in(io, fd, closing);
+}
+
+void cacs__pool_io_forget_any(int fd) {
+  int locked = 0;
+  forget_everywhere(own_io(), fd, 0, &locked);
+  if (locked)
+    pthread_mutex_unlock(&create_lock);
+}
+
+int cacs__pool_io_close(int fd) {
+  struct pool_io *own = own_io();
+  int locked = 0;
+  forget_everywhere(own, fd, 1, &locked);
+  int rc = close(fd), e = rc ? cacs__errno() : 0;
+  // The pools stay listed while the lock is held (cacs__pool_io_free).
+  forget_in(own, fd, -1);
+  if (locked) {
+    for (struct pool_io *io = all; io; io = io->next)
+      if (io != own)
+        forget_in(io, fd, -1);
+    pthread_mutex_unlock(&create_lock);
+  }
+  if (rc)
+    cacs__set_errno(e);
+  return rc;
 }
 
 // --- pool.c's side -------------------------------------------------------------
@@ -411,6 +496,13 @@ void cacs__pool_io_free(cacs_pool *p) {
   struct pool_io *io = atomic_load_explicit(&p->io, memory_order_relaxed);
   if (!io)
     return;
+  pthread_mutex_lock(&create_lock);
+  struct pool_io **at = &all;
+  while (*at != io)
+    at = &(*at)->next;
+  *at = io->next;
+  atomic_fetch_sub_explicit(&n_all, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&create_lock);
   for (size_t i = 0; i < NCHUNKS; ++i) {
     pio_fd *c = atomic_load_explicit(&io->chunks[i], memory_order_relaxed);
     if (!c)

@@ -92,9 +92,20 @@ static inline void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir,
 int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns);
 
-/// Wake the pool's waiters on `fd` with ECANCELED and forget the
-/// descriptor (its epoll registration too).
+/// Wake the calling pool coroutine's pool's waiters on `fd` with ECANCELED
+/// and forget the descriptor (its epoll registration too).
 void cacs__pool_io_forget(int fd);
+
+/// cacs__pool_io_forget in every pool that knows `fd`, from any thread or
+/// coroutine (cacs_io_forget).
+void cacs__pool_io_forget_any(int fd);
+
+/// cacs_close from any thread or coroutine: forget `fd` in every pool that
+/// knows it (waiters: ECANCELED), close(2) it, and until the close is done
+/// make a wait that comes in between retry its call instead of registering
+/// the descriptor anew (the close would then drop it from the epoll set
+/// unseen, and the wait would never end). \return close(2)'s result.
+int cacs__pool_io_close(int fd);
 
 // --- for pool.c -----------------------------------------------------------
 
