@@ -942,6 +942,10 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default="echo,mock,http,callgrind,syscalls,cpu")
+    ap.add_argument("--servers", default=None, metavar="BINARIES",
+                    help="only these servers (comma-separated binaries, e.g. "
+                    "net_server_cacs_pool1); the report then goes to "
+                    "BUILD/bench-net-servers unless --out is given")
     ap.add_argument("--quick", action="store_true",
                     help="CI smoke run: a few servers, 0.3 s each, no callgrind")
     ap.add_argument("--secs", type=float, default=5.0)
@@ -987,10 +991,21 @@ def main():
             "rt": " ".join(RT_PREFIX)}
     servers = [b for _, b, _ in SERVERS]
     points, http_conns = ECHO_POINTS, [100, 1000]
+    if a.servers:
+        known = {b for _, b, _ in SERVERS}
+        wanted = a.servers.split(",")
+        unknown = [b for b in wanted if b not in known]
+        if unknown:
+            ap.error("--servers: unknown " + ", ".join(unknown)
+                     + " (known: " + ", ".join(servers) + ")")
+        servers = [b for b in servers if b in wanted]
+        # A partial run does not overwrite the full report.
+        a.out = a.out or os.path.join(a.build, "bench-net-servers")
     if a.quick:
         a.secs, a.warm, a.reps, a.mock_n = 0.3, 0.0, 1, 128
         a.segs = a.segs[:1]
-        servers, points, http_conns = QUICK_SERVERS, ECHO_POINTS[:1], []
+        servers = [b for b in QUICK_SERVERS if not a.servers or b in servers]
+        points, http_conns = ECHO_POINTS[:1], []
         only.discard("callgrind")
         only.discard("syscalls")
         only.discard("cpu")
