@@ -10,3 +10,5 @@
 // RUN: %run_aarch64 %t shutdown 2 | FileCheck %S/pool-io-close.c --check-prefix=SHUTDOWN
 // RUN: %run_aarch64 %t close2 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2
 // RUN: %run_aarch64 %t reuse 2 | FileCheck %S/pool-io-close.c --check-prefix=REUSE
+// RUN: %run_aarch64 %t forever 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2
+// RUN: %run_aarch64 %t reuseforever 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2

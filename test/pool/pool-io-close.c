@@ -19,6 +19,10 @@
 // close(2), which the pool does not see: the kernel drops it from the epoll
 // set, no event ever comes, and the read (timeout 300 ms) fails at its
 // timeout with EBADF, not ETIMEDOUT.
+// "forever": as "close2", but the read has no timeout: the pool's sweep
+// (once a second while waits without a timeout exist) finds the
+// descriptor gone from the epoll set and the read fails with EBADF; in
+// "reuseforever" the number is another socket's by then (dup2): EBADF too.
 // "reuse": as "close2", and the number is reused at once (dup2 of another
 // socket onto it) before the read times out: EBADF all the same; a read of
 // the number afterwards waits on the new socket (registered afresh) and
@@ -38,6 +42,9 @@
 // RUN: %t close2 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t close2 2 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t reuse 2 | FileCheck %s --check-prefix=REUSE
+// RUN: %t forever 1 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t forever 2 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t reuseforever 2 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t epipe 2 | FileCheck %s --check-prefix=EPIPE
 // RUN: %t shutdown 2 | FileCheck %s --check-prefix=SHUTDOWN
 // HANGUP: eof=16 other=0
@@ -108,9 +115,10 @@ static void closer(void *arg) {
 // Reads mine[0] with a timeout while a plain thread closes it with
 // close(2) ("close2", "reuse"); then, in "reuse", reads the new socket
 // that has its number.
+static int64_t first_timeout = 300000;
 static void timed_reader(void *arg) {
   char c = 0;
-  ssize_t n = cacs_read(mine[0], &c, 1, 300000);
+  ssize_t n = cacs_read(mine[0], &c, 1, first_timeout);
   int e = err();
   printf("read: %zd %s\n", n, n < 0 ? ename(e) : "data");
   if (arg) {
@@ -230,6 +238,15 @@ int main(int argc, char **argv) {
     cacs_pool_join(r);
     cacs_pool_join(c);
     cacs_pool_destroy(q);
+  } else if (!strcmp(mode, "forever") || !strcmp(mode, "reuseforever")) {
+    first_timeout = CACS_FOREVER;
+    cacs_pool_task *r = cacs_pool_spawn(p, timed_reader, NULL);
+    pause_ms(50); // the reader waits by now
+    if (!strcmp(mode, "forever"))
+      close(mine[0]);
+    else if (dup2(mine[1], mine[0]) != mine[0])
+      return 1;
+    cacs_pool_join(r);
   } else if (!strcmp(mode, "close2") || !strcmp(mode, "reuse")) {
     int reuse = !strcmp(mode, "reuse");
     cacs_pool_task *r =

@@ -54,12 +54,13 @@
 // new descriptor that reuses the number could be used in blocking mode.
 // Coroutines waiting on a descriptor that something else closes: a
 // thread's loop in poll mode sees the closed descriptor at its next poll
-// (the retried call fails with EBADF); in epoll mode, and in pool
-// coroutines (cacs/pool.h), the close takes the descriptor out of the epoll
-// set unseen, and a waiter waits until its timeout, or for ever without
-// one (as a thread blocked in read(2) on it would). A pool coroutine's wait
-// that times out then checks the registration and fails with EBADF, not
-// ETIMEDOUT, and the pool forgets the number.
+// (the retried call fails with EBADF); in epoll mode the close takes the
+// descriptor out of the epoll set unseen, and a waiter waits until its
+// timeout, or for ever without one (as a thread blocked in read(2) on it
+// would). A pool coroutine's wait (cacs/pool.h) fails with EBADF, not
+// ETIMEDOUT, at its timeout or within about a second, whichever comes
+// first (the pool checks the descriptors that have waiters once a
+// second), and the pool forgets the number.
 //
 // Any number of coroutines may wait on one descriptor in one direction
 // (several acceptors on one listening socket, a reader and a writer on one

@@ -67,13 +67,15 @@
 // coroutine (it finds the record in whichever pool knows the descriptor
 // and wakes its waiters with ECANCELED; a wait that begins while the
 // close is under way retries its call: EBADF once closed). Closed
-// otherwise (close(2), fclose, a library), its waiters are not woken:
-// each waits until its timeout, and then fails with EBADF (the descriptor
-// left the epoll set; the pool forgets the number, so a new descriptor
-// that reuses it starts afresh), or for ever without a timeout. A number
-// reused before any wait on it timed out still has the closed one's
-// record: call cacs_io_forget (from any thread or coroutine) before such
-// a close.
+// otherwise (close(2), fclose, a library), its waiters are not woken at
+// once: the descriptor left the epoll set unseen. Each fails with EBADF at
+// its timeout or at the pool's next check, whichever comes first: while
+// the pool has descriptors registered, the worker that polls re-arms
+// those with waiters once a second (so an idle pool then wakes once a
+// second). The pool then forgets the number, so a new descriptor that
+// reuses it starts afresh; one that reuses it before that still has the
+// closed one's record: call cacs_io_forget (from any thread or coroutine)
+// before such a close.
 // cacs_pool_destroy waits for coroutines waiting on I/O like any other:
 // close their descriptors (their peers see end of file) or give timeouts.
 //

@@ -50,12 +50,18 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 enum { DIR_IN = 0, DIR_OUT = 1 };
 enum { WAIT_PENDING = -1 };
 enum { CHUNK_BITS = 8, CHUNK = 1 << CHUNK_BITS, NCHUNKS = 1 << 14 };
+// While descriptors are registered, how often the poller checks those
+// that have waiters (sweep).
+enum { SWEEP_NS = 1000000000 };
+// The epoll data of the pool's own descriptors: below any record's address.
+enum { KICK_MARK = 0, SWEEP_MARK = 1 };
 
 struct pio_waiter {
   struct pio_waiter *next, *prev; // prev == NULL: first of its list
@@ -85,9 +91,13 @@ typedef struct pio_fd {
 } pio_fd;
 
 struct pool_io {
-  int epfd, evfd;
+  int epfd, evfd, tfd;
   int no_pwait2;        // epoll_pwait2 missing (older kernels, qemu-user)
   struct pool_io *next; // every pool's poller (`all`, under create_lock)
+  // The sweep's timer (tfd, a timerfd in the epoll set) is armed: set by
+  // a registration, cleared by a sweep that finds no descriptor left.
+  _Atomic unsigned char sweeping;
+  _Atomic unsigned chunks_end; // 1 + the highest chunk made: the sweep's end
   _Atomic(pio_fd *) chunks[NCHUNKS];
 };
 
@@ -110,14 +120,19 @@ static struct pool_io *io_of(cacs_pool *p) {
   if (!io && (io = calloc(1, sizeof *io))) {
     io->epfd = epoll_create1(EPOLL_CLOEXEC);
     io->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    struct epoll_event ev = {EPOLLIN, {.ptr = NULL}};
-    if (io->epfd < 0 || io->evfd < 0 ||
-        epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->evfd, &ev) != 0) {
+    io->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    struct epoll_event ev = {EPOLLIN, {.u64 = KICK_MARK}};
+    struct epoll_event tev = {EPOLLIN, {.u64 = SWEEP_MARK}};
+    if (io->epfd < 0 || io->evfd < 0 || io->tfd < 0 ||
+        epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->evfd, &ev) != 0 ||
+        epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->tfd, &tev) != 0) {
       int e = cacs__errno();
       if (io->epfd >= 0)
         close(io->epfd);
       if (io->evfd >= 0)
         close(io->evfd);
+      if (io->tfd >= 0)
+        close(io->tfd);
       free(io);
       io = NULL;
       cacs__set_errno(e);
@@ -152,12 +167,22 @@ static pio_fd *rec(struct pool_io *io, int fd) {
       n[i].io = io;
       n[i].fd = (fd & ~(CHUNK - 1)) + i;
     }
-    if (atomic_compare_exchange_strong_explicit(slot, &c, n,
-                                                memory_order_acq_rel,
-                                                memory_order_acquire))
+    if (atomic_compare_exchange_strong_explicit(
+            slot, &c, n, memory_order_acq_rel, memory_order_acquire)) {
       c = n;
-    else
+      unsigned end = (unsigned)(fd >> CHUNK_BITS) + 1,
+               was =
+                   atomic_load_explicit(&io->chunks_end, memory_order_relaxed);
+      while (was < end && !atomic_compare_exchange_weak_explicit(
+                              &io->chunks_end, &was, end, memory_order_relaxed,
+                              memory_order_relaxed)) {
+      }
+      // Against the sweep's fence: a registration in this chunk that reads
+      // a `sweeping` older than a sweep's clear is in a chunk it walks.
+      atomic_thread_fence(memory_order_seq_cst);
+    } else {
       free(n); // another thread made it first
+    }
   }
   return &c[fd & (CHUNK - 1)];
 }
@@ -252,15 +277,33 @@ static int ctl(struct pool_io *io, int op, pio_fd *r) {
 // Forget what the record knows (under r->lock), waking its waiters with
 // `result`: ECANCELED (cacs__pool_io_forget) or EBADF (closed behind the
 // pool's back, cacs__pool_io_wait).
-static void reset(pio_fd *r, int result) {
-  wake_all(r, DIR_IN, result);
-  wake_all(r, DIR_OUT, result);
+static int reset(pio_fd *r, int result) {
+  int n = wake_all(r, DIR_IN, result) + wake_all(r, DIR_OUT, result);
   r->registered = 0;
   atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
   atomic_store_explicit(&r->known, 0, memory_order_relaxed);
   atomic_store_explicit(&r->hot.no_cache, 0, memory_order_relaxed);
   bump(r, DIR_IN); // an event polled before the DEL finds a new generation
   bump(r, DIR_OUT);
+  return n;
+}
+
+// The sweep's timer: once, SWEEP_NS from now.
+static void arm_sweep(struct pool_io *io) {
+  struct itimerspec its = {{0, 0},
+                           {SWEEP_NS / 1000000000, SWEEP_NS % 1000000000}};
+  timerfd_settime(io->tfd, 0, &its, NULL);
+}
+
+// A descriptor was registered (under its record's lock): sweeps are due.
+// The first since the timer stopped arms it. Under the record's lock, so
+// that a sweep that cleared `sweeping` either saw this registration (and
+// re-arms) or is seen to have cleared it (see sweep).
+static void note_registered(struct pool_io *io) {
+  if (atomic_load_explicit(&io->sweeping, memory_order_relaxed))
+    return;
+  atomic_store_explicit(&io->sweeping, 1, memory_order_relaxed);
+  arm_sweep(io);
 }
 
 static void unlock_after(void *arg) { spin_unlock(&((pio_fd *)arg)->lock); }
@@ -288,6 +331,7 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
       return e;
     }
     r->registered = 1;
+    note_registered(io);
   }
   uint64_t now = gens(r);
   if (((dirs & 1) && gen_of(now, DIR_IN) != gen_of(gen, DIR_IN)) ||
@@ -430,23 +474,70 @@ int cacs__pool_io_close(int fd) {
 
 static int io_epoll_wait(struct pool_io *io, struct epoll_event *ev, int block,
                          uint64_t deadline_ns) {
+  const int max = CACS__POOL_IO_EVENTS;
   if (!block)
-    return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, 0);
+    return epoll_wait(io->epfd, ev, max, 0);
   if (!deadline_ns)
-    return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, -1);
+    return epoll_wait(io->epfd, ev, max, -1);
   uint64_t now = cacs__now_ns();
   uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
   if (!io->no_pwait2) {
     struct timespec ts = {(time_t)(left / 1000000000u),
                           (long)(left % 1000000000u)};
-    int n = epoll_pwait2(io->epfd, ev, CACS__POOL_IO_EVENTS, &ts, NULL);
+    int n = epoll_pwait2(io->epfd, ev, max, &ts, NULL);
     if (n >= 0 || cacs__errno() != ENOSYS)
       return n;
     io->no_pwait2 = 1;
   }
   // Milliseconds, rounded up: a timer is never polled early.
   uint64_t ms = (left + 999999u) / 1000000u;
-  return epoll_wait(io->epfd, ev, CACS__POOL_IO_EVENTS, ms > INT_MAX ? INT_MAX : (int)ms);
+  return epoll_wait(io->epfd, ev, max, ms > INT_MAX ? INT_MAX : (int)ms);
+}
+
+// --- the sweep ---------------------------------------------------------------
+// A descriptor closed by close(2) (not cacs_close) leaves the epoll set
+// unseen: a wait with a timeout finds out when it times out (the re-arm in
+// cacs__pool_io_wait), one without would wait for ever. So while the pool
+// has registered descriptors, a timer in the epoll set fires once per
+// SWEEP_NS, and the worker that polls it re-arms each registered
+// descriptor that has waiters: EBADF or ENOENT (the number is another
+// file's now) fails them with EBADF. The timer stops when a sweep finds no
+// descriptor registered; a registration (a descriptor's first wait)
+// restarts it. Neither a wait nor a poll pays anything for it (a mark per
+// wait without a timeout, to sweep only for those, cost 7 instructions a
+// wait); an idle pool with registered descriptors wakes once per SWEEP_NS.
+
+// \return the waiters woken (EBADF).
+static int sweep(struct pool_io *io) {
+  uint64_t v;
+  ssize_t k = read(io->tfd, &v, sizeof v); // level-triggered
+  (void)k;
+  // Cleared first: a registration in a record this walk has passed sees
+  // the clear (the record's lock orders them) and arms the timer itself;
+  // one this walk finds keeps it going.
+  atomic_store_explicit(&io->sweeping, 0, memory_order_relaxed);
+  atomic_thread_fence(memory_order_seq_cst); // see rec()
+  int woken = 0, left = 0;
+  unsigned end = atomic_load_explicit(&io->chunks_end, memory_order_relaxed);
+  for (size_t i = 0; i < end; ++i) {
+    pio_fd *c = atomic_load_explicit(&io->chunks[i], memory_order_acquire);
+    for (int j = 0; c && j < CHUNK; ++j) {
+      pio_fd *r = &c[j];
+      spin_lock(&r->lock);
+      if (r->registered && (r->waiters[DIR_IN] || r->waiters[DIR_OUT])) {
+        int e = ctl(io, EPOLL_CTL_MOD, r);
+        if (e == EBADF || e == ENOENT)
+          woken += reset(r, EBADF); // (no longer registered)
+      }
+      left |= r->registered;
+      spin_unlock(&r->lock);
+    }
+  }
+  if (left) {
+    atomic_store_explicit(&io->sweeping, 1, memory_order_relaxed);
+    arm_sweep(io);
+  }
+  return woken;
 }
 
 int cacs__pool_io_wait_events(cacs_pool *p, struct epoll_event *ev, int block,
@@ -461,10 +552,14 @@ int cacs__pool_io_dispatch(cacs_pool *p, const struct epoll_event *ev, int n) {
   for (int i = 0; i < n; ++i) {
     pio_fd *r = ev[i].data.ptr;
     uint32_t e = ev[i].events;
-    if (!r) { // a kick: reset the eventfd (level-triggered)
-      uint64_t v;
-      ssize_t k = read(io->evfd, &v, sizeof v);
-      (void)k;
+    if (ev[i].data.u64 <= SWEEP_MARK) {
+      if (ev[i].data.u64 == SWEEP_MARK) {
+        woken += sweep(io);
+      } else { // a kick: reset the eventfd (level-triggered)
+        uint64_t v;
+        ssize_t k = read(io->evfd, &v, sizeof v);
+        (void)k;
+      }
       continue;
     }
     spin_lock(&r->lock);
@@ -511,6 +606,7 @@ void cacs__pool_io_free(cacs_pool *p) {
   }
   close(io->epfd);
   close(io->evfd);
+  close(io->tfd);
   free(io);
   p->io = NULL;
 }
