@@ -13,7 +13,7 @@
 // Without the flag, nothing is said and the attributes stay:
 // RUN: %clang -O2 -S -emit-llvm %s -o - 2>&1 | FileCheck %s --check-prefix=OFF --implicit-check-not=warning:
 //
-// WARN: pure-wrapper-warning.c:[[@LINE+4]]:37: warning: 'wait_yield' is declared 'pure' but may switch coroutines (it calls 'yield_now'), and with -fcoroutine-migration its callers would keep errno's and thread-local addresses across the switch; cacs ignores 'pure' here, but callers in other files still trust it: remove it
+// WARN: pure-wrapper-warning.c:[[@LINE+4]]:37: warning: 'wait_yield' is declared 'pure' but may switch coroutines (it calls 'yield_now'); cacs ignores 'pure' here and in callers compiled with -fcoroutine-migration, but code compiled without it may keep errno's and thread-local addresses across the switch: remove it
 // IR-LABEL: define {{.*}}i32 @wait_yield(
 // IR:       call void @yield_now()
 void yield_now(void);

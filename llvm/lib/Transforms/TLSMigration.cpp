@@ -38,14 +38,23 @@
 // FunctionAttrs infers bottom-up over the call graph. Between two switches
 // the accessor calls are still merged and hoisted like any read-only call.
 //
-// A definition the program declares `const` or `pure` (`memory(none)`,
-// `memory(read)`) tells LLVM that it writes no memory, so its calls are no
-// switch to the callers, which then reuse thread-local addresses across
-// them. If its body may switch (checked before anything is rewritten, over
-// the definitions of the module: see MaySwitch), the pass warns and drops
-// the attribute from the definition and from the calls of it in this
-// module. The warning is needed: a caller in another file sees only the
-// declaration and its attribute, and is still miscompiled.
+// A function the program declares `const` or `pure` (`memory(none)`,
+// `memory(read)`) tells LLVM that it writes no memory, so its calls would be
+// no switch to the callers, which would then reuse thread-local addresses
+// across them. Two rules keep that from happening:
+//  - a definition in the module is judged by its body (MaySwitch, checked
+//    before anything is rewritten): if the body may switch, the pass warns
+//    and drops the attribute from the definition and from its calls;
+//  - a call of a function whose body the module cannot see (a declaration,
+//    a definition the linker may replace, a call through a pointer) is not
+//    believed (hidesSwitch): the pass adds "may write inaccessible memory"
+//    to its effects, on the call and on the declaration, so that it orders
+//    the accessor calls and nothing else. Loads and stores of the program's
+//    own memory still move across it; only the call itself is no longer
+//    merged, hoisted or deleted. Intrinsics, library functions LLVM knows
+//    and thread-dependent `const` calls (which are re-read, above) are
+//    believed. This is what makes a caller in another file right: there
+//    the declaration is all the compile step sees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +76,8 @@
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/ModRef.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace cacs;
 
@@ -78,6 +89,9 @@ STATISTIC(NumAccessors, "Number of thread-local accessors defined");
 STATISTIC(NumSwitchingPureDropped,
           "Number of const or pure definitions that may switch, whose "
           "attribute was dropped");
+STATISTIC(NumOpaqueReadOnlyCalls,
+          "Number of calls of unseen const or pure functions taken to "
+          "write inaccessible memory");
 STATISTIC(NumConstCallsRewritten,
           "Number of calls of const functions that may depend on the thread "
           "made to read inaccessible memory");
@@ -88,6 +102,27 @@ static constexpr const char *AccessorAttr = "cacs-tls-accessor";
 /// What a thread-dependent value reads: the state a switch changes.
 static MemoryEffects threadStateRead() {
   return MemoryEffects::inaccessibleMemOnly(ModRefInfo::Ref);
+}
+
+/// What a call that may switch adds to its effects: it may change that
+/// state.
+static MemoryEffects threadStateWrite() {
+  return MemoryEffects::inaccessibleMemOnly(ModRefInfo::ModRef);
+}
+
+/// Adds threadStateWrite to what \p F's calls may do, or \p CB (whose own
+/// attribute only narrows its callee's).
+static void mayWriteThreadState(Function &F) {
+  F.setMemoryEffects(F.getMemoryEffects() | threadStateWrite());
+}
+static void mayWriteThreadState(CallBase &CB) {
+  CB.setMemoryEffects(CB.getAttributes().getMemoryEffects() |
+                      threadStateWrite());
+}
+
+/// Is \p F's body the one its calls run, for the module to judge?
+static bool bodyIsFinal(const Function &F) {
+  return !F.isDeclaration() && !F.isInterposable();
 }
 
 bool cacs::mayDependOnThread(const Function &F, const TargetLibraryInfo &TLI) {
@@ -128,6 +163,29 @@ bool cacs::isThreadDependentCall(const CallBase &CB,
   return CB.getType()->isPointerTy();
 }
 
+/// Is \p CB a call that may switch although its memory effects say that it
+/// writes no memory, as `const` and `pure` say, of a function whose body the
+/// module cannot check (the file comment)? Intrinsics, library functions
+/// LLVM knows, the pass's accessors and thread-dependent calls (rewritten
+/// or not: a compile step and its link each run the pass) are believed; so
+/// is inline asm, which cannot hide a call. Effects that C cannot declare
+/// (writing only the arguments) come from LLVM's inference over the body,
+/// and are believed too.
+static bool hidesSwitch(const CallBase &CB, const TargetLibraryInfo &TLI) {
+  if (!CB.onlyReadsMemory() || CB.isInlineAsm() ||
+      isThreadDependentCall(CB, TLI) ||
+      CB.getMemoryEffects() == threadStateRead())
+    return false;
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee)
+    return true;
+  if (bodyIsFinal(*Callee) || Callee->isIntrinsic() ||
+      Callee->hasFnAttribute(AccessorAttr))
+    return false;
+  LibFunc LF;
+  return !(TLI.getLibFunc(*Callee, LF) && TLI.has(LF));
+}
+
 namespace {
 
 /// Which definitions of a module may switch coroutines: those that make a
@@ -136,10 +194,12 @@ namespace {
 /// call carries (a `pure` wrapper of a `pure` wrapper of a yield); any other
 /// call as LLVM decides (the file comment): inline asm that is volatile or
 /// may write memory, and every call that may write inaccessible memory,
-/// apart from intrinsics and the library functions LLVM knows.
+/// apart from intrinsics and the library functions LLVM knows. The calls
+/// that may hide a switch (hidesSwitch) count if \p CountHidden says so.
 class MaySwitch {
 public:
-  MaySwitch(Module &M, FunctionAnalysisManager &FAM);
+  MaySwitch(Module &M, FunctionAnalysisManager &FAM,
+            const SmallPtrSetImpl<const CallBase *> &Hidden, bool CountHidden);
   /// The first call of \p F that may switch, or null.
   const CallBase *firstSwitch(const Function &F) const;
 
@@ -147,9 +207,14 @@ private:
   bool maySwitch(const CallBase &CB, const TargetLibraryInfo &TLI) const;
   SmallPtrSet<const Function *, 16> Switching;
   FunctionAnalysisManager &FAM;
+  const SmallPtrSetImpl<const CallBase *> &Hidden;
+  bool CountHidden;
 };
 
-MaySwitch::MaySwitch(Module &M, FunctionAnalysisManager &FAM) : FAM(FAM) {
+MaySwitch::MaySwitch(Module &M, FunctionAnalysisManager &FAM,
+                     const SmallPtrSetImpl<const CallBase *> &Hidden,
+                     bool CountHidden)
+    : FAM(FAM), Hidden(Hidden), CountHidden(CountHidden) {
   // To a fixed point: a call graph may have cycles.
   for (bool Grew = true; Grew;) {
     Grew = false;
@@ -174,10 +239,12 @@ const CallBase *MaySwitch::firstSwitch(const Function &F) const {
 
 bool MaySwitch::maySwitch(const CallBase &CB,
                           const TargetLibraryInfo &TLI) const {
+  if (Hidden.contains(&CB))
+    return CountHidden;
   if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
     return IA->hasSideEffects() || !CB.onlyReadsMemory();
   if (const Function *Callee = CB.getCalledFunction()) {
-    if (!Callee->isDeclaration())
+    if (bodyIsFinal(*Callee))
       return Switching.contains(Callee);
     LibFunc LF;
     if (Callee->isIntrinsic() || (TLI.getLibFunc(*Callee, LF) && TLI.has(LF)))
@@ -197,6 +264,7 @@ public:
 private:
   void wrapDirectUses(GlobalValue &GV);
   Function *accessorFor(IntrinsicInst &II, const Function &User);
+  bool distrustOpaqueReadOnly(ArrayRef<Function *> Work);
   bool dropSwitchingPure(ArrayRef<Function *> Work);
   bool rewrite(Function &F);
 
@@ -204,6 +272,8 @@ private:
   FunctionAnalysisManager &FAM;
   /// The accessor of each variable (null: the thread pointer).
   DenseMap<Value *, Function *> Accessors;
+  /// The calls distrustOpaqueReadOnly widened.
+  SmallPtrSet<const CallBase *, 8> Hidden;
 };
 
 /// Uses of a thread-local variable outside llvm.threadlocal.address (bitcode
@@ -263,9 +333,32 @@ Function *TLSMigration::accessorFor(IntrinsicInst &II, const Function &User) {
   return A;
 }
 
+/// The calls of \p Work that may hide a switch, and their callees: may
+/// write inaccessible memory too. A call site can only narrow its callee's
+/// effects, so the declaration is widened with it.
+bool TLSMigration::distrustOpaqueReadOnly(ArrayRef<Function *> Work) {
+  for (Function *F : Work) {
+    const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(*F);
+    for (Instruction &I : instructions(*F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || !hidesSwitch(*CB, TLI))
+        continue;
+      if (Function *Callee = CB->getCalledFunction())
+        mayWriteThreadState(*Callee);
+      mayWriteThreadState(*CB);
+      Hidden.insert(CB);
+      ++NumOpaqueReadOnlyCalls;
+    }
+  }
+  return !Hidden.empty();
+}
+
 /// A `const` or `pure` definition that may switch: warn, and drop the
 /// attribute from it and from the calls of it in this module, before the
-/// rewrite takes such calls for thread-dependent values.
+/// rewrite takes such calls for thread-dependent values. One that may only
+/// through a call that may hide a switch (a `pure` wrapper of a `pure`
+/// declaration) is widened as such calls are, silently: its attribute may
+/// well be true.
 bool TLSMigration::dropSwitchingPure(ArrayRef<Function *> Work) {
   SmallVector<Function *, 4> ReadOnly;
   for (Function *F : Work)
@@ -273,12 +366,24 @@ bool TLSMigration::dropSwitchingPure(ArrayRef<Function *> Work) {
       ReadOnly.push_back(F);
   if (ReadOnly.empty())
     return false;
-  MaySwitch Switches(M, FAM);
+  MaySwitch Switches(M, FAM, Hidden, /*CountHidden=*/false);
+  std::optional<MaySwitch> MayHide;
+  if (!Hidden.empty())
+    MayHide.emplace(M, FAM, Hidden, /*CountHidden=*/true);
   bool Changed = false;
   for (Function *F : ReadOnly) {
     const CallBase *CB = Switches.firstSwitch(*F);
-    if (!CB)
+    if (!CB) {
+      if (!MayHide || !MayHide->firstSwitch(*F))
+        continue;
+      mayWriteThreadState(*F);
+      for (Use &U : F->uses())
+        if (auto *Call = dyn_cast<CallBase>(U.getUser());
+            Call && Call->isCallee(&U))
+          mayWriteThreadState(*Call);
+      Changed = true;
       continue;
+    }
     const Function *Callee = CB->getCalledFunction();
     StringRef Attr = F->doesNotAccessMemory() ? "const" : "pure";
     emitWarning(*F,
@@ -287,12 +392,11 @@ bool TLSMigration::dropSwitchingPure(ArrayRef<Function *> Work) {
                     (CB->isInlineAsm() ? Twine("has an inline asm statement")
                      : Callee          ? "calls '" + Callee->getName() + "'"
                                        : Twine("calls through a pointer")) +
-                    "), and with -fcoroutine-migration its callers would "
-                    "keep errno's and thread-local addresses across the "
-                    "switch; cacs ignores '" +
-                    Attr +
-                    "' here, but callers in other files still trust "
-                    "it: remove it",
+                    "); cacs ignores '" + Attr +
+                    "' here and in callers compiled with "
+                    "-fcoroutine-migration, but code compiled without it "
+                    "may keep errno's and thread-local addresses across the "
+                    "switch: remove it",
                 DebugLoc());
     F->removeFnAttr(Attribute::Memory);
     for (Use &U : F->uses())
@@ -359,6 +463,7 @@ bool TLSMigration::run() {
       if (isThreadIntrinsic(*II))
         Accessors.try_emplace(accessedVariable(*II), &F);
   }
+  Changed |= distrustOpaqueReadOnly(Work);
   Changed |= dropSwitchingPure(Work);
   for (Function *F : Work)
     Changed |= rewrite(*F);
