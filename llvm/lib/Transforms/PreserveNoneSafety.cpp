@@ -38,6 +38,8 @@ using namespace cacs;
 STATISTIC(NumShieldedCalls, "preserve_none calls routed through a shield");
 STATISTIC(NumColdShielded, "rare preserve_none calls routed through a shield "
                            "to keep the hot path's registers");
+STATISTIC(NumRuntimeShielded, "preserve_none yields routed through "
+                              "libcacs's default-convention cacs_yield");
 STATISTIC(NumWaitShielded, "yields of wait loops inside work loops routed "
                            "through a shield as rare");
 STATISTIC(NumReverted, "APN-infected functions reverted to the C convention");
@@ -514,6 +516,40 @@ private:
       M.appendModuleInlineAsm(Line);
   }
 
+  /// libcacs's default-convention entry that does what a shield of a call
+  /// to \p Callee would, or null. A shield ends in `ret`, and after a
+  /// switch the return stack buffer's top entry is the other coroutine's
+  /// call site: that `ret` mispredicts on every resume (issue 22: a
+  /// ping-pong of yields marked rare took 22.8 ns per switch through
+  /// shields, 6.0 through this entry; bench/results/ANALYSIS.md).
+  /// libcacs's `cacs_yield` saves the same registers around cacs__yield_pn
+  /// and resumes its caller by a jump on x86-64 (yield_x86_64.S); elsewhere
+  /// it is the same C function a shield is. The waits' default-convention
+  /// entries end in `ret` like a shield, so only the yield's entries are
+  /// redirected.
+  Function *runtimeShield(const CallBase &CB, const Function &Caller) {
+    const Function *Callee = CB.getCalledFunction();
+    if (!Callee)
+      return nullptr;
+    StringRef Name = Callee->getName();
+    Name.consume_front("\1");
+    if (Name != "cacs__yield_pn" && Name != "cacs__yield_pn_bp" &&
+        Name != "cacs__yield_pn_none")
+      return nullptr;
+    FunctionType *FTy = CB.getFunctionType();
+    // The C entry itself makes this call (sched.c, off x86-64).
+    if (Caller.getName() == "cacs_yield" || FTy->getNumParams() ||
+        !FTy->getReturnType()->isVoidTy())
+      return nullptr;
+    Function *Entry = M.getFunction("cacs_yield");
+    if (!Entry) {
+      Entry =
+          Function::Create(FTy, GlobalValue::ExternalLinkage, "cacs_yield", M);
+      Entry->setDoesNotThrow();
+    }
+    return Entry->getFunctionType() == FTy ? Entry : nullptr;
+  }
+
   /// Route CB through a C-convention function that makes the preserve_none
   /// call itself. The shield's prologue saves every callee-saved register
   /// (the caller's base pointer among them) and restores it on return, and
@@ -543,9 +579,11 @@ private:
       return;
     }
     Function *Callee = CB.getCalledFunction();
+    Function *Entry = runtimeShield(CB, Caller);
     Function *Shield =
-        Wrappers.get(WrapperKind::Shield, Callee, CB.getFunctionType(),
-                     CB.getAttributes(), Caller, CB.doesNotThrow());
+        Entry ? Entry
+              : Wrappers.get(WrapperKind::Shield, Callee, CB.getFunctionType(),
+                             CB.getAttributes(), Caller, CB.doesNotThrow());
     if (Callee) {
       CB.setCalledFunction(Shield);
       CB.setCallingConv(CallingConv::C);
@@ -570,6 +608,7 @@ private:
       CB.eraseFromParent();
     }
     ++NumShieldedCalls;
+    NumRuntimeShielded += Entry != nullptr;
     NumColdShielded += Why == ShieldReason::Cold;
     NumWaitShielded += Why == ShieldReason::ColdWait;
     Changed = true;
@@ -594,6 +633,9 @@ private:
                   "not arm the wait, taken as rare, and the work loop keeps "
                   "its callee-saved registers"
                 : ": the caller is lowered by AArch64 FastISel");
+      if (Entry)
+        R << "; the shield is libcacs's default-convention '"
+          << ore::NV("Shield", Entry->getName()) << "'";
       return R;
     });
   }
