@@ -14,6 +14,11 @@
 // reported here at the entry's line of the list file, with a note at the
 // declaration:
 //   list:2:1: error: 'strlen' is declared in a system header: ...
+// It also names the other functions the source declares, so that the pass
+// knows the rest of the module's declarations for what the compiler declared
+// itself (`__cxa_throw`, `__ubsan_handle_add_overflow`, `__muldc3`, and
+// `std::terminate`, which the code generator calls without the source naming
+// it): runtime libraries, built without the list too.
 //
 // Only the front end knows where a declaration comes from: the IR of a
 // declaration carries no source location. The action hands the symbol names
@@ -52,24 +57,23 @@ public:
   // functions too; implicit members (constructors, operators) as well.
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
-  // Declarations only: what a body declares is local to it.
-  bool TraverseStmt(Stmt *) { return true; }
+  // Bodies too: a block-scope `extern` declaration names a source
+  // function, and the lambdas' call operators are declared there.
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     // A function the unit never names is not in its IR.
     if (FD->isInvalidDecl() || !FD->isFirstDecl() || FD->isDependentContext() ||
         !(FD->isUsed(false) || FD->isReferenced()))
       return true;
-    if (!llvm::any_of(FD->redecls(), [&](const FunctionDecl *R) {
-          return SM.isInSystemHeader(R->getLocation());
-        }))
-      return true;
+    bool System = llvm::any_of(FD->redecls(), [&](const FunctionDecl *R) {
+      return SM.isInSystemHeader(R->getLocation());
+    });
     if (isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD)) {
       for (const std::string &Name : Names.getAllManglings(FD))
-        add(Name, FD);
+        add(Name, FD, System);
       return true;
     }
-    add(Names.getName(FD), FD);
+    add(Names.getName(FD), FD, System);
     return true;
   }
 
@@ -77,7 +81,13 @@ public:
   llvm::StringMap<const FunctionDecl *> Found;
 
 private:
-  void add(const std::string &Name, const FunctionDecl *FD) {
+  /// Tells the list pass about a function the source declares; the rest of
+  /// the module's declarations are the compiler's runtime functions.
+  void add(const std::string &Name, const FunctionDecl *FD, bool System) {
+    if (!System) {
+      cacs::markSourceFunction(Name);
+      return;
+    }
     cacs::markSystemHeaderFunction(Name);
     Found.try_emplace(Name, FD);
     std::string Demangled = llvm::demangle(Name);

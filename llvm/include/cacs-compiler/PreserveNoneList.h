@@ -51,8 +51,11 @@ std::string decoratedName(llvm::StringRef Plain);
 bool isDecoratedName(llvm::StringRef Name);
 
 /// Marks the functions declared in a system header (the clang plugin tells
-/// the pass, which has no source locations): no list entry gives them the
-/// convention, and the mark stays in the module for a full-LTO link.
+/// the pass, which has no source locations), and the functions the compiler
+/// declares itself, which no source declaration names (the C++ ABI's
+/// `__cxa_throw`, UBSan's handlers, libgcc's `__muldc3`): no list entry
+/// gives them the convention, and the mark stays in the module for a
+/// full-LTO link.
 inline constexpr const char *SystemHeaderAttr = "cacs-system-header";
 
 /// Called by the clang plugin for every function of the translation unit that
@@ -61,6 +64,16 @@ void markSystemHeaderFunction(llvm::StringRef SymbolName);
 
 /// Did the clang plugin mark this symbol name?
 bool isSystemHeaderFunction(llvm::StringRef SymbolName);
+
+/// Called by the clang plugin for every other function the translation unit
+/// declares (outside a system header), with its symbol name.
+void markSourceFunction(llvm::StringRef SymbolName);
+
+/// Is \p F a declaration that no source declaration of a clang source
+/// compile names, so that the compiler made it for a library of its own
+/// (the C++ ABI, a sanitizer's runtime, compiler-rt or libgcc), which is
+/// built without any list?
+bool isCompilerRuntimeDeclaration(const llvm::Function &F);
 
 /// Called by the clang plugin when clang compiles a source file: clang's
 /// code generator then prints the pass's located list problems itself,

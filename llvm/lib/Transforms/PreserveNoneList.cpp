@@ -429,7 +429,8 @@ void ListApplier::collect() {
       continue;
     }
     if (P == PreserveNoneListPass::Phase::PerTU &&
-        isSystemHeaderFunction(F.getName()))
+        (isSystemHeaderFunction(F.getName()) ||
+         isCompilerRuntimeDeclaration(F)))
       F.addFnAttr(SystemHeaderAttr);
     if (P == PreserveNoneListPass::Phase::LTOLink && !F.hasLocalLinkage() &&
         F.hasFnAttribute(ConvertedAttr) &&
@@ -449,9 +450,10 @@ void ListApplier::collect() {
     if (P == PreserveNoneListPass::Phase::LTOLink && F.isDeclaration())
       continue;
     std::optional<Hit> H = match(F);
-    // The C and C++ libraries, and whatever else a system header declares,
-    // are built without the list: no entry gives them the convention (the
-    // clang plugin reports an entry that names one alone).
+    // The C and C++ libraries, whatever else a system header declares, and
+    // the runtime functions the compiler declares itself are built without
+    // the list: no entry gives them the convention (the clang plugin reports
+    // an entry that names a system header's function alone).
     if (!H || F.hasFnAttribute(SystemHeaderAttr))
       continue;
     Listed.insert({&F, std::move(*H)});
@@ -810,6 +812,16 @@ bool cacs::isSystemHeaderFunction(StringRef SymbolName) {
   return systemHeaderFunctions().contains(symbolName(SymbolName));
 }
 
+/// The symbol names of the other functions the source declares.
+static StringSet<> &sourceFunctions() {
+  static StringSet<> Names;
+  return Names;
+}
+
+void cacs::markSourceFunction(StringRef SymbolName) {
+  sourceFunctions().insert(symbolName(SymbolName));
+}
+
 static bool &clangSourceCompile() {
   static bool Set = false;
   return Set;
@@ -818,6 +830,16 @@ static bool &clangSourceCompile() {
 void cacs::markClangSourceCompile() { clangSourceCompile() = true; }
 
 bool cacs::isClangSourceCompile() { return clangSourceCompile(); }
+
+bool cacs::isCompilerRuntimeDeclaration(const Function &F) {
+  // Only a source compile knows what its source declares; the plugin marks
+  // the compile as one only when a list is given.
+  if (!clangSourceCompile() || !F.isDeclaration() || F.isIntrinsic())
+    return false;
+  StringRef Name = symbolName(F.getName());
+  return !sourceFunctions().contains(Name) &&
+         !systemHeaderFunctions().contains(Name);
+}
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
                                             ModuleAnalysisManager &) {
