@@ -109,6 +109,7 @@ enum class Ineligible {
   MustTailCallSite,
   CallerReservedRegister,
   CallerDynamicStack,
+  CallerSjLjSetjmp,
   CallerOptNone,
 };
 
@@ -303,6 +304,10 @@ enum class ShieldReason {
   /// The caller reserves a register the C convention preserves and
   /// preserve_none does not (ReservedRegisterHazard::Restore).
   ReservedRegister,
+  /// The caller calls __builtin_setjmp (llvm.eh.sjlj.setjmp): the block
+  /// that __builtin_longjmp lands in reloads values from spill slots, and
+  /// LLVM may give those slots to the values a preserve_none call spills.
+  SjLjSetjmp,
   /// Not for safety: the call is rare (shieldsColdCall), and through a
   /// shield it leaves the hot path its callee-saved registers.
   Cold,

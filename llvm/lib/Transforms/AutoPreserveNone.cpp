@@ -110,6 +110,8 @@ StringRef remarkName(Ineligible Why) {
     return "CallerReservedRegister";
   case Ineligible::CallerDynamicStack:
     return "CallerDynamicStack";
+  case Ineligible::CallerSjLjSetjmp:
+    return "CallerSjLjSetjmp";
   case Ineligible::CallerOptNone:
     return "CallerOptNone";
   }

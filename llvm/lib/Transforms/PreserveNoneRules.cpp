@@ -27,6 +27,7 @@
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ProfDataUtils.h"
@@ -464,6 +465,14 @@ static Eligibility checkCallers(const Function &F, RuleContext &RC) {
                      "not kept across preserve_none calls")
                         .str(),
                     Caller);
+    case ShieldReason::SjLjSetjmp:
+      return reject(Ineligible::CallerSjLjSetjmp,
+                    ("its caller '" + Caller->getName() +
+                     "' calls __builtin_setjmp, whose landing block reloads "
+                     "values from spill slots that a preserve_none call's "
+                     "spills may reuse")
+                        .str(),
+                    Caller);
     case ShieldReason::ReservedRegister:
       llvm_unreachable("reservedRegisterHazard rejected it above");
     case ShieldReason::Cold:
@@ -549,10 +558,29 @@ static bool basePointerLostAcrossCall(const CallBase &CB,
          mayPassArgumentsOnStack(CB);
 }
 
+/// Does \p F call __builtin_setjmp? __builtin_longjmp lands in a block
+/// that reloads every value it needs from its spill slot, but no edge of the
+/// CFG leads there from the calls that may longjmp, and the function is not
+/// marked as calling a returns_twice function (a libc setjmp is), so
+/// StackSlotColoring gives those slots to values spilled after the setjmp.
+/// Across a C call the values stay in callee-saved registers; a
+/// preserve_none call spills all of them: x86-64 LLVM 19 and 22, stock clang
+/// with the attribute too (test/Hazards/builtin-setjmp-spill-slots.c).
+static bool callsSjLjSetjmp(const Function &F) {
+  const Function *SjLj =
+      F.getParent()->getFunction(Intrinsic::getName(Intrinsic::eh_sjlj_setjmp));
+  return SjLj && any_of(SjLj->users(), [&](const User *U) {
+           const auto *CB = dyn_cast<CallBase>(U);
+           return CB && CB->getFunction() == &F;
+         });
+}
+
 ShieldReason cacs::needsShield(const CallBase &CB, RuleContext &RC) {
   const Function &Caller = *CB.getFunction();
   if (basePointerLostAcrossCall(CB, RC) && RC.mayHaveDynamicStack(Caller))
     return ShieldReason::BasePointer;
+  if (callsSjLjSetjmp(Caller))
+    return ShieldReason::SjLjSetjmp;
   // FastISel leaves variadic calls to SelectionDAG, which gets them right.
   if (RC.isAArch64() && (Caller.hasOptNone() || RC.mayFastISelLowerAll()) &&
       !CB.getFunctionType()->isVarArg())

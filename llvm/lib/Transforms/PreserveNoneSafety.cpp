@@ -564,6 +564,10 @@ private:
       else if (Why == ShieldReason::ReservedRegister)
         What = "reserves a register (-ffixed-xN) that a C call preserves "
                "and this preserve_none call does not";
+      else if (Why == ShieldReason::SjLjSetjmp)
+        What = "calls __builtin_setjmp, whose landing block reloads values "
+               "from spill slots that this preserve_none call's spills may "
+               "reuse";
       else
         What = std::string(Caller.hasOptNone()
                                ? "is optnone"
@@ -625,6 +629,9 @@ private:
             : Why == ShieldReason::ReservedRegister
                 ? ": the caller reserves a register that preserve_none "
                   "does not preserve"
+            : Why == ShieldReason::SjLjSetjmp
+                ? ": the caller calls __builtin_setjmp, and the values this "
+                  "call would spill stay in callee-saved registers"
             : Why == ShieldReason::Cold
                 ? ": the call is rare, and the hot path around it keeps its "
                   "callee-saved registers"
