@@ -89,6 +89,7 @@ enum class Ineligible {
   CallingConv,
   VarArg,
   ParamAttr,
+  SplitInt128,
   // Lowering: the backend would miscompile the definition.
   ProbedScratchArgument,
   // Lowering: code runs at the entry, before the prologue, that need only

@@ -80,6 +80,8 @@ StringRef remarkName(Ineligible Why) {
     return "VarArg";
   case Ineligible::ParamAttr:
     return "ParamAttr";
+  case Ineligible::SplitInt128:
+    return "SplitInt128";
   case Ineligible::ProbedScratchArgument:
     return "ProbedScratchArgument";
   case Ineligible::EntryHookArgument:

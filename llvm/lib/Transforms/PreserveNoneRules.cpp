@@ -254,6 +254,22 @@ bool cacs::isCACSWrapper(const Function &F) {
   return F.hasFnAttribute(WrapperAttr) || F.getName().contains(CEntrySuffix);
 }
 
+/// Does x86-64 LLVM 22 crash lowering a preserve_none function or call of
+/// \p FTy (a null dereference in the argument assignment)? It does when a
+/// second 128-bit integer (__int128) argument comes after the twelve integer
+/// registers have run short: 9 or 11 i64 then two i128 (LLVM 19 and
+/// AArch64 lower every shape; test/Hazards/int128-register-pairs.c). Counted
+/// conservatively: two such arguments and more than twelve registers' worth.
+static bool splitInt128Crashes(const FunctionType &FTy, const Module &M) {
+  if (LLVM_VERSION_MAJOR < 22 || Triple(M.getTargetTriple()).getArch() !=
+                                     Triple::x86_64)
+    return false;
+  unsigned Wide = count_if(FTy.params(), [](const Type *T) {
+    return T->isIntegerTy() && T->getIntegerBitWidth() > 64;
+  });
+  return Wide >= 2 && integerArgumentRegisters(FTy, AttributeList()) > 12;
+}
+
 static Eligibility checkSignature(const Function &F) {
   if (isCACSWrapper(F))
     return reject(Ineligible::Wrapper,
@@ -289,6 +305,11 @@ static Eligibility checkSignature(const Function &F) {
         return reject(Ineligible::ParamAttr,
                       "its parameter " + std::to_string(I + 1) + " is " +
                           Attribute::getNameFromAttrKind(K).str());
+  if (splitInt128Crashes(*F.getFunctionType(), *F.getParent()))
+    return reject(Ineligible::SplitInt128,
+                  "it takes two 128-bit integer arguments after more than "
+                  "the integer argument registers hold, which LLVM 22 cannot "
+                  "lower under preserve_none on x86-64");
   return {};
 }
 

@@ -202,6 +202,10 @@ private:
                    "' is variadic, which LLVM miscompiles on x86-64 (the "
                    "variadic arguments are passed and read in different "
                    "registers)");
+    else if (E.Why == Ineligible::SplitInt128)
+      error(F, "preserve_none function '" + F.getName() + "' " +
+                   StringRef(E.Detail).drop_front(3) +
+                   "; pass them by pointer, or fewer arguments before them");
     else if (E.Why == Ineligible::ProbedScratchArgument ||
              E.Why == Ineligible::DynamicStack)
       splitFrame(F, E.Detail);
