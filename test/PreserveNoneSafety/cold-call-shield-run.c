@@ -6,10 +6,10 @@
 //
 // RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_srcs -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
-// RUN: %clang -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
+// RUN: %clang -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks
-// RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && %t3 | diff %t.ref -
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_aarch64 -o %ta 2> %ta.remarks && %run_aarch64 %ta | diff %t.ref - %}
+// RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && timeout 120 %t3 | diff %t.ref -
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_aarch64 -o %ta 2> %ta.remarks && timeout 120 %run_aarch64 %ta | diff %t.ref - %}
 // RUN: %if qemu-aarch64 %{ FileCheck %s --check-prefix=REMARK < %ta.remarks %}
 //
 // CHECK: bytes=100000 yields={{[0-9]+}} sum=[[SUM:[0-9]+]]

@@ -5,10 +5,10 @@
 // clang -O0's, on x86-64 and on AArch64 (qemu).
 //
 // RUN: %stock_clangxx -O0 %s -o %tref && %tref > %t.ref && FileCheck %s < %t.ref
-// RUN: %clangxx -O2 -Rpass=preserve-none-safety %s -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
+// RUN: %clangxx -O2 -Rpass=preserve-none-safety %s -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks
-// RUN: %clangxx -O2 -fauto-preserve-none %s -o %t3 && %t3 | diff %t.ref -
-// RUN: %if qemu-aarch64 %{ %clangxx %aarch64_flags -O2 -Rpass=preserve-none-safety %s -o %ta 2> %ta.remarks && %run_aarch64 %ta | diff %t.ref - %}
+// RUN: %clangxx -O2 -fauto-preserve-none %s -o %t3 && timeout 120 %t3 | diff %t.ref -
+// RUN: %if qemu-aarch64 %{ %clangxx %aarch64_flags -O2 -Rpass=preserve-none-safety %s -o %ta 2> %ta.remarks && timeout 120 %run_aarch64 %ta | diff %t.ref - %}
 // RUN: %if qemu-aarch64 %{ FileCheck %s --check-prefix=REMARK < %ta.remarks %}
 //
 // CHECK: caught 15 sum {{[0-9]+}}

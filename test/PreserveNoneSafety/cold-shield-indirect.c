@@ -7,14 +7,14 @@
 // arithmetic: it wraps, with no undefined behaviour to let builds differ.)
 //
 // RUN: %stock_clang -O0 -DNO_PN %s -o %tref && %tref > %t.ref
-// RUN: %clang -O2 -Rpass=preserve-none-safety %s -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
+// RUN: %clang -O2 -Rpass=preserve-none-safety %s -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks
-// RUN: %clang -O2 -fPIC -fcf-protection=full %s -o %t3 && %t3 | diff %t.ref -
-// RUN: %clang -O2 -flto -fauto-preserve-none %s -o %t4 && %t4 | diff %t.ref -
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -Rpass=preserve-none-safety %s -o %ta2 2> %ta2.remarks && %run_aarch64 %ta2 | diff %t.ref - %}
+// RUN: %clang -O2 -fPIC -fcf-protection=full %s -o %t3 && timeout 120 %t3 | diff %t.ref -
+// RUN: %clang -O2 -flto -fauto-preserve-none %s -o %t4 && timeout 120 %t4 | diff %t.ref -
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -Rpass=preserve-none-safety %s -o %ta2 2> %ta2.remarks && timeout 120 %run_aarch64 %ta2 | diff %t.ref - %}
 // RUN: %if qemu-aarch64 %{ FileCheck %s --check-prefix=REMARK < %ta2.remarks %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fPIC -mbranch-protection=standard %s -o %ta3 && %run_aarch64 %ta3 | diff %t.ref - %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto %s -o %ta4 && %run_aarch64 %ta4 | diff %t.ref - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fPIC -mbranch-protection=standard %s -o %ta3 && timeout 120 %run_aarch64 %ta3 | diff %t.ref - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto %s -o %ta4 && timeout 120 %run_aarch64 %ta4 | diff %t.ref - %}
 //
 // REMARK-COUNT-3: remark: a preserve_none call in 'work' goes through a shield: the call is rare
 

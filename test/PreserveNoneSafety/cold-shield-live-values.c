@@ -4,7 +4,9 @@
 // 16- and 32-byte vectors; the rare callee clobbers every register the C
 // convention calls callee-saved (x86-64 rbx, r12-r15; AArch64 x19-x28 and
 // d8-d15, the low halves of v8-v15). The rare calls take a struct by value
-// (in registers) and return one in memory (sret), one of them is the yield
+// (in registers), a vector (32 bytes with AVX), a long double, narrow
+// integers and same-typed ones whose order matters, and return a struct in
+// memory (sret); one of them is the yield
 // of a wait loop `while (cond) yield();` (the shape srvmix2's rule covers),
 // the work runs in a coroutine that really switches there, and a last call
 // leaves by longjmp to a setjmp in main. Every build must print what the
@@ -12,31 +14,31 @@
 //
 // RUN: %stock_clang -O0 -DNO_PN -I%cacs_include %s %cacs_rt_srcs -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
-// RUN: %clang -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
+// RUN: %clang -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks
-// RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && %t3 | diff %t.ref -
-// RUN: %clang -O2 -fPIC -I%cacs_include %s %cacs_rt_x86_64 -o %t4 && %t4 | diff %t.ref -
-// RUN: %clang -O2 -mavx2 -I%cacs_include %s %cacs_rt_x86_64 -o %t5 && %t5 | diff %t.ref -
-// RUN: %clang -O2 -flto -I%cacs_include %s %cacs_rt_x86_64 -o %t6 && %t6 | diff %t.ref -
-// RUN: %clang -O2 -flto=thin -I%cacs_include %s %cacs_rt_x86_64 -o %t7 && %t7 | diff %t.ref -
-// RUN: %clang -O2 -mllvm -cacs-cold-call-shield=false -I%cacs_include %s %cacs_rt_x86_64 -o %t8 && %t8 | diff %t.ref -
+// RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %t3 && timeout 120 %t3 | diff %t.ref -
+// RUN: %clang -O2 -fPIC -I%cacs_include %s %cacs_rt_x86_64 -o %t4 && timeout 120 %t4 | diff %t.ref -
+// RUN: %clang -O2 -mavx2 -I%cacs_include %s %cacs_rt_x86_64 -o %t5 && timeout 120 %t5 | diff %t.ref -
+// RUN: %clang -O2 -flto -I%cacs_include %s %cacs_rt_x86_64 -o %t6 && timeout 120 %t6 | diff %t.ref -
+// RUN: %clang -O2 -flto=thin -I%cacs_include %s %cacs_rt_x86_64 -o %t7 && timeout 120 %t7 | diff %t.ref -
+// RUN: %clang -O2 -mllvm -cacs-cold-call-shield=false -I%cacs_include %s %cacs_rt_x86_64 -o %t8 && timeout 120 %t8 | diff %t.ref -
 //
 // With a profile of its own run (PGO), the profile decides what is cold
 // (the wait loop's yield is cold by it; whether rare is, the test leaves open):
 // RUN: %clang -O2 -fprofile-instr-generate -I%cacs_include %s %cacs_rt_x86_64 -o %tpg
 // RUN: env LLVM_PROFILE_FILE=%t.profraw %tpg > /dev/null
 // RUN: llvm-profdata merge -o %t.profdata %t.profraw
-// RUN: %clang -O2 -fprofile-instr-use=%t.profdata -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %tpu 2> %tpu.remarks && %tpu | diff %t.ref -
+// RUN: %clang -O2 -fprofile-instr-use=%t.profdata -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %tpu 2> %tpu.remarks && timeout 120 %tpu | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=PGO < %tpu.remarks
 //
 // AArch64 (qemu): its own reference (long double is a quad there).
 // RUN: %if qemu-aarch64 %{ %stock_clang %aarch64_flags -O0 -DNO_PN -I%cacs_include %s %cacs_rt_srcs -lpthread -o %tref.a64 %}
 // RUN: %if qemu-aarch64 %{ %run_aarch64 %tref.a64 > %t.ref.a64 && FileCheck %s < %t.ref.a64 %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_aarch64 -o %ta2 2> %ta2.remarks && %run_aarch64 %ta2 | diff %t.ref.a64 - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_aarch64 -o %ta2 2> %ta2.remarks && timeout 120 %run_aarch64 %ta2 | diff %t.ref.a64 - %}
 // RUN: %if qemu-aarch64 %{ FileCheck %s --check-prefix=REMARK < %ta2.remarks %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fPIC -fauto-preserve-none -I%cacs_include %s %cacs_rt_aarch64 -o %ta3 && %run_aarch64 %ta3 | diff %t.ref.a64 - %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto -I%cacs_include %s %cacs_rt_aarch64 -o %ta4 && %run_aarch64 %ta4 | diff %t.ref.a64 - %}
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -mllvm -cacs-cold-call-shield=false -I%cacs_include %s %cacs_rt_aarch64 -o %ta5 && %run_aarch64 %ta5 | diff %t.ref.a64 - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fPIC -fauto-preserve-none -I%cacs_include %s %cacs_rt_aarch64 -o %ta3 && timeout 120 %run_aarch64 %ta3 | diff %t.ref.a64 - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -flto -I%cacs_include %s %cacs_rt_aarch64 -o %ta4 && timeout 120 %run_aarch64 %ta4 | diff %t.ref.a64 - %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -mllvm -cacs-cold-call-shield=false -I%cacs_include %s %cacs_rt_aarch64 -o %ta5 && timeout 120 %run_aarch64 %ta5 | diff %t.ref.a64 - %}
 //
 // CHECK:      coroutine rare=48 waits=48 sum=[[SUM:[0-9]+]]
 // CHECK-NEXT: main rare=48 waits=48 sum=[[SUM]]
@@ -78,15 +80,40 @@ static jmp_buf jump;
 static volatile int in_coroutine, jump_at = -1;
 static unsigned long waits, pending;
 
-// Rare: takes a struct in registers, returns one in memory; in the
-// coroutine it switches, and at k == jump_at it leaves by longjmp.
-PN __attribute__((noinline)) struct big rare(struct pair p, long k) {
+static ul bits(long double x);
+
+// Vector arguments in one register each: 32 bytes with AVX (ymm; without
+// AVX a shield would take each in two xmm registers, so the second would
+// arrive wrong; in memory, byval, as C passes them without AVX, preserve_none
+// refuses them), else 16. Either way the callee computes the same.
+#ifdef __AVX__
+typedef v4d VEC;
+#define TO_VEC(w) (w)
+#define VEC_SUM(u) ((u[0] + u[2]) + 3 * (u[1] + u[3]))
+#else
+typedef double v2d __attribute__((vector_size(16)));
+typedef v2d VEC;
+#define TO_VEC(w) ((v2d){w[0] + w[2], w[1] + w[3]})
+#define VEC_SUM(u) (u[0] + 3 * u[1])
+#endif
+
+// Rare: takes a struct in registers, two vectors, an
+// x87 long double (a quad on AArch64), narrow integers the caller extends,
+// and three integers of one type in an order that matters; returns a struct
+// in memory; in the coroutine it switches, and at k == jump_at it leaves by
+// longjmp.
+PN __attribute__((noinline)) struct big rare(struct pair p, long k, VEC w,
+                                             VEC w2, long double x,
+                                             unsigned char c, short s, ul u0,
+                                             ul u1, ul u2) {
   CLOBBER();
   if (k == jump_at)
     longjmp(jump, (int)k);
   if (in_coroutine)
     cacs_yield();
-  struct big b = {{p.y, (ul)(p.x * 4), (ul)k, (ul)k * 3, p.y ^ (ul)k}};
+  struct big b = {{p.y + (ul)c, (ul)(p.x * 4) + (ul)(long)s, (ul)k + bits(x),
+                   (ul)k * 3 + (ul)VEC_SUM(w) + (ul)VEC_SUM(w2) * 11,
+                   (p.y ^ (ul)k) + u0 * 2 + u1 * 3 + u2 * 5}};
   return b;
 }
 
@@ -126,7 +153,9 @@ __attribute__((noinline)) ul work(unsigned n, unsigned *rare_calls) {
     v = v * (v4f){0.5f, 0.5f, 0.5f, 0.5f} + (v4f){1, 2, 3, (float)(i & 1)};
     w = w * (v4d){0.5, 0.5, 0.5, 0.5} + (v4d){(double)(i & 1), 1, 2, 3};
     if (__builtin_expect(i % 1024 == 1023, 0)) {
-      struct big b = rare((struct pair){d0, g0}, (long)(i / 1024));
+      struct big b = rare((struct pair){d0, g0}, (long)(i / 1024), TO_VEC(w),
+                          TO_VEC((w + (v4d){1, 2, 3, 4})), x0,
+                          (unsigned char)g2, (short)g3, g3, g4, g5);
       g1 += b.a[0] + b.a[1] + b.a[2] + b.a[3] + b.a[4];
       ++*rare_calls;
       pending = 1;
