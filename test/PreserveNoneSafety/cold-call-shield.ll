@@ -26,8 +26,37 @@ define void @cold_in_loop(ptr %p, i64 %n) {
 ; CHECK-NEXT: call void @yield.cacs.shield()
 ; CHECK-NEXT: br label %check
 ; OFF-LABEL: define void @cold_in_loop(
+; OFF-SAME: #[[OFFATTR:[0-9]+]] {
 ; OFF: wait:
 ; OFF-NEXT: call preserve_nonecc void @yield()
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %store ]
+  br label %check
+check:
+  %len = load volatile i32, ptr %p
+  %full = icmp eq i32 %len, 256
+  br i1 %full, label %wait, label %store, !prof !0
+wait:
+  call preserve_nonecc void @yield()
+  br label %check
+store:
+  store volatile i32 0, ptr %p
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+; Compiled with -mllvm -cacs-cold-call-shield=false (recorded in the
+; function, for an LTO link that is not given the option): left alone.
+define void @cold_off_by_compile(ptr %p, i64 %n) #0 {
+; CHECK-LABEL: define void @cold_off_by_compile(
+; CHECK: wait:
+; CHECK-NEXT: call preserve_nonecc void @yield()
+; CHECK-NEXT: br label %check
 entry:
   br label %loop
 loop:
@@ -163,9 +192,15 @@ exit:
 ; CHECK-NOT: cacs.shield
 ; CHECK: attributes #[[ATTR]] = { noinline uwtable "cacs-wrapper" }
 ; OFF-NOT: cacs.shield
+; With the option off, the pass records it on every definition, for an LTO
+; link.
+; OFF: attributes #[[OFFATTR]] = { "cacs-cold-call-shield"="false" }
+; OFF-NOT: "cacs-cold-call-shield"
 
 ; REMARK: remark: <unknown>:0:0: a preserve_none call in 'cold_in_loop' goes through a shield (callee 'yield'): the call is rare, and the hot path around it keeps its callee-saved registers
 ; REMARK-NEXT: remark: <unknown>:0:0: a preserve_none call in 'cold_invoke' goes through a shield (callee 'yield'): the call is rare, and the hot path around it keeps its callee-saved registers
 ; REMARK-NOT: remark
+
+attributes #0 = { "cacs-cold-call-shield"="false" }
 
 !0 = !{!"branch_weights", i32 1, i32 2000}

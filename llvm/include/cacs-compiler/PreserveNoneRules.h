@@ -329,6 +329,20 @@ bool canRouteThroughShield(const llvm::CallBase &CB);
 /// of its function to go through a shield for speed (shieldsColdCall).
 inline constexpr unsigned ColdCallRatio = 64;
 
+/// The function attributes in which a compile records that its
+/// -mllvm -cacs-cold-call-shield or -cacs-cold-wait-loop is off ("false" on
+/// each of its definitions, recordColdShieldSettings), so that an LTO link,
+/// which makes the shields but is not given the compile's options, keeps
+/// the setting per function, as LLVM keeps "frame-pointer" or
+/// "target-features". Functions inlined into another follow the caller's.
+inline constexpr const char *ColdCallShieldAttr = "cacs-cold-call-shield";
+inline constexpr const char *ColdWaitLoopAttr = "cacs-cold-wait-loop";
+
+/// Records this compile's cold-shield settings that are off on every
+/// definition of \p M (ColdCallShieldAttr, ColdWaitLoopAttr). Returns
+/// whether it changed \p M.
+bool recordColdShieldSettings(llvm::Module &M);
+
 /// Should \p CB, a preserve_none call that needs no shield, go through one
 /// anyway because it is rare? A preserve_none call clobbers every register,
 /// so the register allocator keeps each value live across it in memory,
@@ -344,7 +358,8 @@ inline constexpr unsigned ColdCallRatio = 64;
 /// does not arm the wait itself (isRareWait, \p GetLI); None for a call
 /// the shield cannot keep exactly (musttail, variadic, operand bundles,
 /// returns_twice, inline asm), one that does not return, in optnone or -O0
-/// code, or with -mllvm -cacs-cold-call-shield=false.
+/// code, or with -mllvm -cacs-cold-call-shield=false given to this pass or
+/// to the compile of the caller (ColdCallShieldAttr).
 ShieldReason
 shieldsColdCall(const llvm::CallBase &CB, const RuleContext &RC,
                 llvm::function_ref<const llvm::BlockFrequencyInfo &()> GetBFI,
@@ -380,8 +395,9 @@ shieldsColdCall(const llvm::CallBase &CB, const RuleContext &RC,
 /// a wait that is frequent for a reason the IR does not show (a counter
 /// compared against a capacity the other side fills at once) gets a shield
 /// on every yield; a store through another pointer to the same flag is not
-/// seen as arming it; with -mllvm -cacs-cold-wait-loop=false the heuristic
-/// is off.
+/// seen as arming it; with -mllvm -cacs-cold-wait-loop=false (given to this
+/// pass or to the compile of the caller, ColdWaitLoopAttr) shieldsColdCall
+/// does not ask.
 bool isRareWait(const llvm::CallBase &CB, const llvm::LoopInfo &LI);
 
 /// What code outside the compiler's view may do to the argument registers of

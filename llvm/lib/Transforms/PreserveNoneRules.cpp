@@ -801,13 +801,36 @@ bool cacs::isRareWait(const CallBase &CB, const LoopInfo &LI) {
   return true;
 }
 
+/// Is the cold-shield setting \p On, recorded per function as \p Attr, on
+/// for \p F: on in this pass, and not recorded off by F's compile?
+static bool coldSettingOn(bool On, const Function &F, StringRef Attr) {
+  return On && F.getFnAttribute(Attr).getValueAsString() != "false";
+}
+
+bool cacs::recordColdShieldSettings(Module &M) {
+  bool Changed = false;
+  for (auto [On, Attr] :
+       {std::pair(coldCallShieldEnabled(), ColdCallShieldAttr),
+        std::pair(coldWaitLoopEnabled(), ColdWaitLoopAttr)}) {
+    if (On)
+      continue;
+    for (Function &F : M)
+      if (!F.isDeclaration() && coldSettingOn(true, F, Attr)) {
+        F.addFnAttr(Attr, "false");
+        Changed = true;
+      }
+  }
+  return Changed;
+}
+
 ShieldReason
 cacs::shieldsColdCall(const CallBase &CB, const RuleContext &RC,
                       function_ref<const BlockFrequencyInfo &()> GetBFI,
                       function_ref<const LoopInfo &()> GetLI,
                       const ProfileSummaryInfo *PSI) {
   const Function &Caller = *CB.getFunction();
-  if (!coldCallShieldEnabled() || RC.codeGenAtO0() || Caller.hasOptNone() ||
+  if (!coldSettingOn(coldCallShieldEnabled(), Caller, ColdCallShieldAttr) ||
+      RC.codeGenAtO0() || Caller.hasOptNone() ||
       CB.getCallingConv() != CallingConv::PreserveNone || !shieldKeepsCall(CB))
     return ShieldReason::None;
   const BasicBlock *BB = CB.getParent();
@@ -821,7 +844,8 @@ cacs::shieldsColdCall(const CallBase &CB, const RuleContext &RC,
   // Freq * ColdCallRatio <= Hottest, without overflow.
   if (Freq <= Hottest / ColdCallRatio)
     return ShieldReason::Cold;
-  if (coldWaitLoopEnabled() && isRareWait(CB, GetLI()))
+  if (coldSettingOn(coldWaitLoopEnabled(), Caller, ColdWaitLoopAttr) &&
+      isRareWait(CB, GetLI()))
     return ShieldReason::ColdWait;
   return ShieldReason::None;
 }

@@ -78,6 +78,9 @@ public:
   bool run() {
     if (!RC.isX86_64() && !RC.isAArch64())
       return false;
+    // 0. For an LTO link, which makes the shields without this compile's
+    // options.
+    Changed |= recordColdShieldSettings(M);
     // 1. What APN decided earlier and later steps (LTO inlining, the
     // sanitizers' forecast) made wrong is undone first, so that the calls
     // are checked as they will be lowered.
