@@ -182,12 +182,59 @@ exit:
   ret void
 }
 
+; A shield passes every argument on in its place, with its attributes
+; (sret and zeroext change the registers or the extension of a value), and
+; the result.
+%struct.big = type { [5 x i64] }
+declare preserve_nonecc void @pn_args(ptr sret(%struct.big) align 8, i8 zeroext, double, i64, i64)
+declare preserve_nonecc signext i16 @pn_ret(i64, i64)
+
+define void @cold_args(ptr %p, ptr %out, i8 %c, i64 %a, i64 %b, double %d) {
+; CHECK-LABEL: define void @cold_args(
+; CHECK: rare:
+; CHECK-NEXT: call void @pn_args.cacs.shield(ptr sret(%struct.big) align 8 %out, i8 zeroext %c, double %d, i64 %a, i64 %b)
+; CHECK-NEXT: %r = call signext i16 @pn_ret.cacs.shield(i64 %a, i64 %b)
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %store ]
+  %len = load volatile i32, ptr %p
+  %full = icmp eq i32 %len, 256
+  br i1 %full, label %rare, label %store, !prof !0
+rare:
+  call preserve_nonecc void @pn_args(ptr sret(%struct.big) align 8 %out, i8 zeroext %c, double %d, i64 %a, i64 %b)
+  %r = call preserve_nonecc signext i16 @pn_ret(i64 %a, i64 %b)
+  store volatile i16 %r, ptr %p
+  br label %store
+store:
+  store volatile i32 0, ptr %p
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %a
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
 ; One shield per callee and lowering: the call and the invoke share it. The
 ; callee may throw, so the shield is not nounwind and has an unwind table.
 ; CHECK: define private void @yield.cacs.shield() #[[ATTR:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: tail call preserve_nonecc void @yield()
 ; CHECK-NEXT: ret void
+; CHECK-NEXT: }
+; CHECK-EMPTY:
+; CHECK-NEXT: ; Function Attrs: noinline uwtable
+; CHECK-NEXT: define private void @pn_args.cacs.shield(ptr sret(%struct.big) align 8 %0, i8 zeroext %1, double %2, i64 %3, i64 %4) #[[ATTR]] {
+; CHECK-NEXT: entry:
+; CHECK-NEXT: tail call preserve_nonecc void @pn_args(ptr sret(%struct.big) align 8 %0, i8 zeroext %1, double %2, i64 %3, i64 %4)
+; CHECK-NEXT: ret void
+; CHECK-NEXT: }
+; CHECK-EMPTY:
+; CHECK-NEXT: ; Function Attrs: noinline uwtable
+; CHECK-NEXT: define private signext i16 @pn_ret.cacs.shield(i64 %0, i64 %1) #[[ATTR]] {
+; CHECK-NEXT: entry:
+; CHECK-NEXT: %2 = tail call preserve_nonecc signext i16 @pn_ret(i64 %0, i64 %1)
+; CHECK-NEXT: ret i16 %2
 ; CHECK-NEXT: }
 ; CHECK-NOT: cacs.shield
 ; CHECK: attributes #[[ATTR]] = { noinline uwtable "cacs-wrapper" }
@@ -199,6 +246,8 @@ exit:
 
 ; REMARK: remark: <unknown>:0:0: a preserve_none call in 'cold_in_loop' goes through a shield (callee 'yield'): the call is rare, and the hot path around it keeps its callee-saved registers
 ; REMARK-NEXT: remark: <unknown>:0:0: a preserve_none call in 'cold_invoke' goes through a shield (callee 'yield'): the call is rare, and the hot path around it keeps its callee-saved registers
+; REMARK-NEXT: remark: <unknown>:0:0: a preserve_none call in 'cold_args' goes through a shield (callee 'pn_args'): the call is rare
+; REMARK-NEXT: remark: <unknown>:0:0: a preserve_none call in 'cold_args' goes through a shield (callee 'pn_ret'): the call is rare
 ; REMARK-NOT: remark
 
 attributes #0 = { "cacs-cold-call-shield"="false" }
