@@ -5,7 +5,13 @@
 ; RUN: %opt_cacs -passes=auto-preserve-none -S %s | FileCheck %s
 ; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
 ; RUN:   -pass-remarks-missed=auto-preserve-none %s 2>&1 \
-; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+; RUN:   | env LC_ALL=C sort | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+;
+; Every remark and no other, sorted: the pass visits functions in use-list order.
+; REMARK: remark: {{.*}}'external_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module, where callers keep the C convention
+; REMARK-NEXT: remark: {{.*}}'hidden_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module
+; REMARK-NEXT: remark: {{.*}}'odr_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module
+; REMARK-NEXT: remark: {{.*}}'weak_fn' calls preserve_none 'seed' but is not made preserve_none: it is interposable: another definition may replace it at link time
 
 declare preserve_nonecc void @seed()
 
@@ -22,7 +28,6 @@ define private void @private_fn() {
 }
 
 ; CHECK-LABEL: define void @external_fn(
-; REMARK-DAG: remark: {{.*}}'external_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module, where callers keep the C convention
 define void @external_fn() {
   call void @internal_fn()
   call void @private_fn()
@@ -31,21 +36,18 @@ define void @external_fn() {
 }
 
 ; CHECK-LABEL: define linkonce_odr void @odr_fn(
-; REMARK-DAG: remark: {{.*}}'odr_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module
 define linkonce_odr void @odr_fn() {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define weak void @weak_fn(
-; REMARK-DAG: remark: {{.*}}'weak_fn' calls preserve_none 'seed' but is not made preserve_none: it is interposable: another definition may replace it at link time
 define weak void @weak_fn() {
   call preserve_nonecc void @seed()
   ret void
 }
 
 ; CHECK-LABEL: define hidden void @hidden_fn(
-; REMARK-DAG: remark: {{.*}}'hidden_fn' calls preserve_none 'seed' but is not made preserve_none: it is visible outside the module
 define hidden void @hidden_fn() {
   call preserve_nonecc void @seed()
   ret void

@@ -4,12 +4,15 @@
 ; RUN: %opt_cacs -passes=auto-preserve-none -S %s | FileCheck %s
 ; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
 ; RUN:   -pass-remarks-missed=auto-preserve-none %s 2>&1 \
-; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+; RUN:   | env LC_ALL=C sort | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+;
+; Every remark and no other, sorted: the pass visits functions in use-list order.
+; REMARK: remark: {{.*}}'entry' calls preserve_none 'clothed_fn' but is not made preserve_none: it is visible outside the module
+; REMARK-NEXT: remark: {{.*}}'naked_fn' calls preserve_none 'seed' but is not made preserve_none: it is naked
 
 declare preserve_nonecc void @seed()
 
 ; CHECK-LABEL: define internal void @naked_fn(
-; REMARK-DAG: remark: {{.*}}'naked_fn' calls preserve_none 'seed' but is not made preserve_none: it is naked
 define internal void @naked_fn() naked {
   call preserve_nonecc void @seed()
   unreachable
@@ -21,7 +24,6 @@ define internal void @clothed_fn() {
   ret void
 }
 
-; REMARK-DAG: remark: {{.*}}'entry' calls preserve_none 'clothed_fn' but is not made preserve_none: it is visible outside the module
 define void @entry() {
   call void @naked_fn()
   call void @clothed_fn()

@@ -5,7 +5,11 @@
 ; RUN: %opt_cacs -passes=auto-preserve-none -disable-output \
 ; RUN:   -pass-remarks=auto-preserve-none \
 ; RUN:   -pass-remarks-missed=auto-preserve-none %s 2>&1 \
-; RUN:   | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+; RUN:   | env LC_ALL=C sort | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+;
+; Every remark and no other, sorted: the pass visits functions in use-list order.
+; REMARK: remark: {{.*}}'ext_both' calls preserve_none '{{seed1|seed2|both}}' but is not made preserve_none: it is visible outside the module
+; REMARK-NEXT: remark: {{.*}}made 'both' preserve_none: it calls preserve_none 'seed{{[12]}}' (1 call site rewritten)
 
 declare preserve_nonecc void @seed1()
 declare preserve_nonecc void @seed2()
@@ -27,5 +31,3 @@ define void @ext_both() {
   ret void
 }
 
-; REMARK-DAG: remark: {{.*}}made 'both' preserve_none: it calls preserve_none 'seed{{[12]}}' (1 call site rewritten)
-; REMARK-DAG: remark: {{.*}}'ext_both' calls preserve_none '{{seed1|seed2|both}}' but is not made preserve_none: it is visible outside the module

@@ -7,16 +7,17 @@
 ; RUN:   | FileCheck %s --check-prefix=WARN -DLIST=%t/list.txt --implicit-check-not=warning:
 ; RUN: FileCheck %s < %t/out.ll
 
-; WARN-DAG: {{^}}warning: [[LIST]]:1:1: function 'main' listed here cannot be preserve_none: it is 'main'; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:2:1: function 'va' listed here cannot be preserve_none: it is variadic; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:3:1: function 'bv' listed here cannot be preserve_none: its parameter 2 is byval; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:4:1: function 'ia' listed here cannot be preserve_none: its parameter 1 is inalloca; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:5:1: function 'pa' listed here cannot be preserve_none: its parameter 1 is preallocated; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:6:1: function 'isr' listed here cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:7:1: function 'stdc' listed here cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:8:1: function 'nk' listed here cannot be preserve_none: it is naked; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:11:1: function 'sw' listed here cannot be preserve_none: its parameter 1 is swiftself; left as is{{$}}
-; WARN-DAG: {{^}}warning: [[LIST]]:9:1: function 'mt_caller' listed here cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is{{$}}
+; Every warning and no other, in module order; musttail ties are settled last.
+; WARN: {{^}}warning: [[LIST]]:1:1: function 'main' listed here cannot be preserve_none: it is 'main'; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:2:1: function 'va' listed here cannot be preserve_none: it is variadic; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:3:1: function 'bv' listed here cannot be preserve_none: its parameter 2 is byval; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:4:1: function 'ia' listed here cannot be preserve_none: its parameter 1 is inalloca; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:5:1: function 'pa' listed here cannot be preserve_none: its parameter 1 is preallocated; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:6:1: function 'isr' listed here cannot be preserve_none: it is an interrupt handler (x86_intrcc); left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:7:1: function 'stdc' listed here cannot be preserve_none: it has another calling convention (preserve_mostcc); left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:8:1: function 'nk' listed here cannot be preserve_none: it is naked; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:11:1: function 'sw' listed here cannot be preserve_none: its parameter 1 is swiftself; left as is{{$}}
+; WARN-NEXT: {{^}}warning: [[LIST]]:9:1: function 'mt_caller' listed here cannot be preserve_none: it makes a musttail call to 'mt_target', which is not preserve_none; left as is{{$}}
 
 ;--- list.txt
 fun:main
