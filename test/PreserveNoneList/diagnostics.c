@@ -37,9 +37,10 @@
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
 // RUN:   -fpreserve-none-list-export-warning 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WARN -DP=%t --implicit-check-not=warning:
-// WARN-DAG: {{^}}[[P]]/good.list:3:1: warning: function 'logf_like' listed here cannot be preserve_none: it is variadic; left as is [-Wsource-mgr]{{$}}
-// WARN-DAG: {{^}}[[P]]/good.list:4:1: warning: function 'main' listed here cannot be preserve_none: it is 'main'; left as is [-Wsource-mgr]{{$}}
-// WARN-DAG: {{^}}[[P]]/good.list:1:1: warning: function 'exported' listed here is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning) [-Wsource-mgr]{{$}}
+// WARN: {{^}}[[P]]/good.list:3:1: warning: function 'logf_like' listed here cannot be preserve_none: it is variadic; left as is [-Wsource-mgr]{{$}}
+// WARN: {{^}}[[P]]/good.list:4:1: warning: function 'main' listed here cannot be preserve_none: it is 'main'; left as is [-Wsource-mgr]{{$}}
+// WARN: {{^}}[[P]]/good.list:1:1: warning: function 'exported' listed here is exported: code compiled without the list will call it through its C entry (-fpreserve-none-list-export-warning) [-Wsource-mgr]{{$}}
+// WARN: {{^}}3 warnings generated.{{$}}
 //
 // Off by default, and with -fno-...; the last one wins:
 // RUN: %clang -c %t/a.c -o /dev/null -fpreserve-none-list=%t/good.list \
