@@ -16,7 +16,9 @@
 // job, hands them the settings as plugin arguments, and execs the stock
 // driver, so that everything else (modes, diagnostics, exit status, -###) is
 // clang's own. With -flto it also makes the link run the cacs passes inside
-// lld.
+// lld. A link with lists, or with --wrap, runs as a child whose messages it
+// watches: to explain a listed function's undefined body, and to refuse a
+// --wrap that would miss the calls of code built with a list (runLink).
 //
 // For the build tools around it (README, "Using cacs with your build"):
 //  - with any cacs flag, a forced include (cacs-settings.h) puts the settings
@@ -44,6 +46,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -63,6 +66,7 @@
 #include <cstring>
 #include <iterator>
 #include <optional>
+#include <poll.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,6 +108,8 @@ struct CACSFlags {
   /// What the command line gives the linker, in order: -Wl, (split at
   /// commas), -Xlinker, -z.
   std::vector<std::string> LinkerArgs;
+  /// The output file (-o), or empty for the default.
+  std::string Output;
 
   CACSFlags() {
     for (const cacs::Setting &S : cacs::Settings)
@@ -362,6 +368,11 @@ scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
       F.FullLTO = F.AnyLTO = false;
     } else if (A.starts_with("-fuse-ld=") || A == "-fuse-ld") {
       F.HasFuseLd = true;
+    } else if (A == "-o" && I + 1 < Args.size()) {
+      F.Output = Args[I + 1];
+      Out.push_back(Args[I++]);
+    } else if (A.starts_with("-o") && !A.starts_with("-obj")) {
+      F.Output = A.drop_front(2).str();
     } else if (A.starts_with("-Wl,")) {
       SmallVector<StringRef, 4> Parts;
       A.drop_front(4).split(Parts, ',');
@@ -395,6 +406,25 @@ std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
   V.push_back(nullptr);
   execv(Storage[0].c_str(), V.data());
   fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+}
+
+/// The names the linker arguments wrap: --wrap=NAME, --wrap NAME, and the
+/// same with one dash, as GNU ld and lld take them.
+std::vector<std::string> wrappedNames(ArrayRef<std::string> LinkerArgs) {
+  std::vector<std::string> Names;
+  for (size_t I = 0; I < LinkerArgs.size(); ++I) {
+    StringRef A = LinkerArgs[I];
+    if (!A.consume_front("--wrap") && !A.consume_front("-wrap"))
+      continue;
+    std::string Name;
+    if (A.consume_front("="))
+      Name = A.str();
+    else if (A.empty() && I + 1 < LinkerArgs.size())
+      Name = LinkerArgs[++I];
+    if (!Name.empty() && !is_contained(Names, Name))
+      Names.push_back(Name);
+  }
+  return Names;
 }
 
 int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
@@ -454,12 +484,99 @@ void explainUndefined(StringRef Prog, ArrayRef<UndefinedBody> Bodies,
            << B.Name << "' with the same list, or leave it out of the list\n";
 }
 
-/// As runAndWait, but passes the driver's standard error on through a pipe,
-/// to explain (explainUndefined) a link that fails because code built
-/// without the lists defines a listed function. A driver that dies of a
-/// signal makes this process die of it too, as after an exec.
-int runExplainingLink(StringRef Prog, StringRef Driver,
-                      ArrayRef<StringRef> Args, ArrayRef<std::string> Lists) {
+/// What runLink watches a link for: the lists of the command line, to
+/// explain a listed function whose preserve_none body no input defines
+/// (explainUndefined); and the names the link wraps (--wrap), each traced
+/// as its preserve_none body (--trace-symbol, added by run), to refuse a
+/// wrap that would miss the calls of code built with a list.
+struct LinkWatch {
+  ArrayRef<std::string> Lists;
+  ArrayRef<std::string> Wrapped;
+  StringRef Output; ///< The link's output file, removed when refused.
+  bool empty() const { return Lists.empty() && Wrapped.empty(); }
+};
+
+/// The symbol --trace-symbol traces for a wrapped name: its preserve_none
+/// body.
+std::string tracedBody(StringRef Name) {
+  return (Name + cacs::DecoratedSuffix).str();
+}
+
+/// An input that references the preserve_none body of a wrapped name: the
+/// name, and the input as the linker names it.
+struct WrapMiss {
+  std::string Name, File;
+};
+
+/// Is \p Line the linker's trace of a reference to the body of one of
+/// \p Wrapped? lld prints "FILE: reference to SYM" on its standard output,
+/// GNU ld "LD: FILE: reference to SYM" (FILE with " (symbol from plugin)"
+/// for a bitcode input) on its standard error; both may show a C++ SYM
+/// demangled, as in their undefined-symbol messages (see undefinedBody).
+/// Definitions ("definition of") are traced lines too, dropped but not
+/// misses: a wrap still reaches every caller that calls the C entry.
+bool isTraceLine(StringRef Line, ArrayRef<std::string> Wrapped,
+                 std::optional<WrapMiss> &Miss) {
+  Line = Line.rtrim("\r\n");
+  std::string Suffix = cacs::DecoratedSuffix;
+  for (const std::string &Name : Wrapped) {
+    std::string Demangled = demangle(Name);
+    for (const std::string &Sym :
+         {Name + Suffix, Demangled + " (" + Suffix + ")",
+          Demangled + " [clone " + Suffix + "]"}) {
+      StringRef Rest = Line;
+      if (!Rest.consume_back(Sym))
+        continue;
+      bool Reference = Rest.consume_back(": reference to ");
+      // "definition of", and lld's "lazy definition of", "shared
+      // definition of".
+      if (!Reference && !Rest.consume_back(" definition of "))
+        continue;
+      if (Reference) {
+        Rest.consume_back(" (symbol from plugin)");
+        // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
+        auto [Head, Tail] = Rest.split(": ");
+        if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
+          Rest = Tail;
+        Miss = WrapMiss{Name, Rest.str()};
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// After a link whose wrap misses calls (isTraceLine): an error for each
+/// wrapped name, naming the first input that calls its body.
+void refuseWraps(StringRef Prog, ArrayRef<WrapMiss> Misses) {
+  for (const WrapMiss &M : Misses)
+    errs() << Prog << ": error: '--wrap=" << M.Name
+           << "' does not reach the calls to '" << M.Name
+           << "' from code built with '-fpreserve-none-list=': '" << M.File
+           << "' calls its preserve_none body '" << tracedBody(M.Name)
+           << "', which the wrap does not name; leave '" << M.Name
+           << "' out of the list, or build that code without it\n";
+}
+
+/// Writes all of \p Data to \p FD; a closed \p FD is not an error (the
+/// link goes on to its end).
+void writeAll(int FD, StringRef Data) {
+  while (!Data.empty()) {
+    ssize_t W = write(FD, Data.data(), Data.size());
+    if (W < 0 && errno == EINTR)
+      continue;
+    if (W <= 0)
+      return;
+    Data = Data.drop_front(W);
+  }
+}
+
+/// As runAndWait, but passes the driver's standard error (and, with wrapped
+/// names, its standard output) on through pipes, line by line, to watch
+/// the link (LinkWatch). A driver that dies of a signal makes this process
+/// die of it too, as after an exec.
+int runLink(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args,
+            const LinkWatch &W) {
   std::vector<std::string> Storage(Args.begin(), Args.end());
   std::vector<char *> V;
   for (std::string &A : Storage)
@@ -467,52 +584,84 @@ int runExplainingLink(StringRef Prog, StringRef Driver,
   V.push_back(nullptr);
   outs().flush();
   errs().flush();
-  int Pipe[2];
-  if (pipe(Pipe) != 0)
-    fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
+  // Stream 0 is the driver's standard error; 1, its standard output, only
+  // where trace lines may come there (lld).
+  unsigned NumStreams = W.Wrapped.empty() ? 1 : 2;
+  const int Target[2] = {STDERR_FILENO, STDOUT_FILENO};
+  int Pipes[2][2];
+  for (unsigned S = 0; S < NumStreams; ++S)
+    if (pipe(Pipes[S]) != 0)
+      fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
   pid_t Pid = fork();
   if (Pid < 0)
     fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
   if (Pid == 0) {
-    close(Pipe[0]);
-    dup2(Pipe[1], STDERR_FILENO);
-    close(Pipe[1]);
+    for (unsigned S = 0; S < NumStreams; ++S) {
+      close(Pipes[S][0]);
+      dup2(Pipes[S][1], Target[S]);
+      close(Pipes[S][1]);
+    }
     execv(Storage[0].c_str(), V.data());
-    errs() << Prog << ": error: cannot run '" << Driver
-           << "': " << std::strerror(errno) << "\n";
-    errs().flush();
+    std::string Msg = (Prog + ": error: cannot run '" + Driver +
+                       "': " + std::strerror(errno) + "\n")
+                          .str();
+    writeAll(STDERR_FILENO, Msg);
     _exit(1);
   }
-  close(Pipe[1]);
+  std::vector<pollfd> Fds;
+  for (unsigned S = 0; S < NumStreams; ++S) {
+    close(Pipes[S][1]);
+    Fds.push_back({Pipes[S][0], POLLIN, 0});
+  }
   std::vector<UndefinedBody> Bodies;
-  std::string Line;
-  char Buf[4096];
-  for (;;) {
-    ssize_t N = read(Pipe[0], Buf, sizeof Buf);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      break;
-    for (ssize_t Off = 0; Off < N;) {
-      ssize_t W = write(STDERR_FILENO, Buf + Off, N - Off);
-      if (W < 0 && errno == EINTR)
-        continue;
-      if (W <= 0)
-        break; // our standard error is gone: still read to the end
-      Off += W;
+  std::vector<WrapMiss> Misses;
+  std::string Line[2];
+  // One line of stream S: passed on, unless it is a trace line.
+  auto Take = [&](unsigned S) {
+    std::optional<WrapMiss> Miss;
+    if (!W.Wrapped.empty() && isTraceLine(Line[S], W.Wrapped, Miss)) {
+      if (Miss && none_of(Misses, [&](const WrapMiss &M) {
+            return M.Name == Miss->Name;
+          }))
+        Misses.push_back(std::move(*Miss));
+    } else {
+      writeAll(Target[S], Line[S]);
+      if (S == 0 && !W.Lists.empty())
+        if (std::optional<UndefinedBody> B = undefinedBody(Line[S]))
+          if (!is_contained(Bodies, *B))
+            Bodies.push_back(std::move(*B));
     }
-    for (ssize_t K = 0; K < N; ++K) {
-      if (Buf[K] != '\n') {
-        Line += Buf[K];
+    Line[S].clear();
+  };
+  char Buf[4096];
+  unsigned Open = NumStreams;
+  while (Open) {
+    if (poll(Fds.data(), Fds.size(), -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      fatal(Prog, "cannot watch '" + Driver + "': " + std::strerror(errno));
+    }
+    for (unsigned S = 0; S < NumStreams; ++S) {
+      if (Fds[S].fd < 0 || !Fds[S].revents)
+        continue;
+      ssize_t N = read(Fds[S].fd, Buf, sizeof Buf);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0) {
+        if (!Line[S].empty())
+          Take(S);
+        close(Fds[S].fd);
+        Fds[S].fd = -1;
+        --Open;
         continue;
       }
-      std::optional<UndefinedBody> B = undefinedBody(Line);
-      if (B && !is_contained(Bodies, *B))
-        Bodies.push_back(std::move(*B));
-      Line.clear();
+      for (ssize_t K = 0; K < N; ++K) {
+        Line[S] += Buf[K];
+        if (Buf[K] == '\n')
+          Take(S);
+      }
     }
   }
-  close(Pipe[0]);
   int Status;
   while (waitpid(Pid, &Status, 0) < 0)
     if (errno != EINTR)
@@ -524,15 +673,21 @@ int runExplainingLink(StringRef Prog, StringRef Driver,
   }
   int RC = WEXITSTATUS(Status);
   if (RC != 0)
-    explainUndefined(Prog, Bodies, Lists);
+    explainUndefined(Prog, Bodies, W.Lists);
+  if (!Misses.empty()) {
+    refuseWraps(Prog, Misses);
+    if (RC == 0)
+      sys::fs::remove(W.Output.empty() ? StringRef("a.out") : W.Output);
+    RC = 1;
+  }
   return RC;
 }
 
 /// Runs the driver with Args[1..] in a response file of our own, so that a
 /// command line that came in a response file is not too long for execv.
-/// With Lists, through runExplainingLink.
+/// Through runLink where there is a link to watch.
 int runWithResponseFile(StringRef Prog, StringRef Driver,
-                        ArrayRef<StringRef> Args, ArrayRef<std::string> Lists) {
+                        ArrayRef<StringRef> Args, const LinkWatch &W) {
   SmallString<128> Path;
   int FD;
   if (std::error_code EC =
@@ -551,9 +706,8 @@ int runWithResponseFile(StringRef Prog, StringRef Driver,
     }
   }
   std::string At = ("@" + Path).str();
-  int RC = Lists.empty()
-               ? runAndWait(Prog, Driver, {Args[0], At})
-               : runExplainingLink(Prog, Driver, {Args[0], At}, Lists);
+  int RC = W.empty() ? runAndWait(Prog, Driver, {Args[0], At})
+                     : runLink(Prog, Driver, {Args[0], At}, W);
   sys::fs::remove(Path);
   return RC;
 }
@@ -588,7 +742,8 @@ struct Invocation {
 
   // buildCommand
   std::string PassPlugin;
-  std::vector<std::string> Added; ///< What goes before Rest.
+  std::vector<std::string> Added;   ///< What goes before Rest.
+  std::vector<std::string> Wrapped; ///< What the link wraps (--wrap).
 
   /// Adds an -mllvm option for cc1 only (see addSettingArguments).
   void addMLLVM(const std::string &Opt) {
@@ -851,6 +1006,22 @@ void addLTOLink(Invocation &I) {
   I.Added.push_back("-Wl,--load-pass-plugin=" + I.PassPlugin);
 }
 
+/// A link that wraps names (--wrap=NAME) must not miss the calls of code
+/// built with a list, which call NAME's preserve_none body, a symbol the
+/// wrap does not name: the linker traces that symbol, and runLink refuses
+/// the link if an input references it. Links without --wrap are untouched.
+void addWrapTraces(Invocation &I) {
+  if (I.F.NoLink || I.F.Version || I.F.Help)
+    return;
+  I.Wrapped = wrappedNames(I.F.LinkerArgs);
+  if (I.Wrapped.empty())
+    return;
+  I.Added.push_back("--start-no-unused-arguments");
+  for (const std::string &N : I.Wrapped)
+    I.Added.push_back("-Wl,--trace-symbol=" + tracedBody(N));
+  I.Added.push_back("--end-no-unused-arguments");
+}
+
 void buildCommand(Invocation &I) {
   addPluginsAndMacros(I);
   addSettingArguments(I);
@@ -858,6 +1029,7 @@ void buildCommand(Invocation &I) {
   addSettingsHeader(I);
   addLTOLink(I);
   addRuntimeDirs(I);
+  addWrapTraces(I);
 }
 
 /// Runs the stock driver with our arguments first (after a user's "--" they
@@ -866,14 +1038,15 @@ int run(Invocation &I) {
   std::vector<StringRef> NewArgs;
   NewArgs.push_back(I.RealDriver);
   NewArgs.insert(NewArgs.end(), I.Added.begin(), I.Added.end());
-  // A link with lists: watch it, to explain a listed function that code
-  // built without the lists defines (runExplainingLink). Its messages
-  // then pass through a pipe: keep clang's colours where it would have
-  // chosen them.
-  ArrayRef<std::string> Lists;
+  // A link with lists or wraps: watch it (runLink). Its messages then
+  // pass through a pipe: keep clang's colours where it would have chosen
+  // them.
+  LinkWatch W;
   if (!I.F.NoLink && !I.F.Version && !I.F.Help)
-    Lists = I.F.ListFiles;
-  if (!Lists.empty() && sys::Process::StandardErrHasColors() &&
+    W.Lists = I.F.ListFiles;
+  W.Wrapped = I.Wrapped;
+  W.Output = I.F.Output;
+  if (!W.empty() && sys::Process::StandardErrHasColors() &&
       none_of(I.Rest, [](StringRef A) {
         return A.starts_with("-fcolor-diagnostics") ||
                A.starts_with("-fno-color-diagnostics") ||
@@ -904,9 +1077,9 @@ int run(Invocation &I) {
     return RC;
   }
   if (I.FromResponseFile)
-    return runWithResponseFile(I.Prog, I.RealDriver, NewArgs, Lists);
-  if (!Lists.empty())
-    return runExplainingLink(I.Prog, I.RealDriver, NewArgs, Lists);
+    return runWithResponseFile(I.Prog, I.RealDriver, NewArgs, W);
+  if (!W.empty())
+    return runLink(I.Prog, I.RealDriver, NewArgs, W);
   execArgs(I.Prog, I.RealDriver, NewArgs);
 }
 
