@@ -62,6 +62,21 @@
 // RUN:   count 0 < %t/out-lto && FileCheck %s -DMAIN=%t/main-lto.o < %t/err-lto && not test -e %t/prog-lto || exit 1; \
 // RUN: done
 //
+// C++: the wrap names the mangled symbol, as the linker does.
+// RUN: echo 'fun:_Z5scalel' > %t/list-cxx
+// RUN: echo 'long scale(long a) { return a; }' > %t/lib.cpp
+// RUN: printf 'long scale(long);\nint main() { return (int)scale(1); }\n' > %t/use.cpp
+// RUN: printf 'long __real__Z5scalel(long);\nextern "C" long __wrap__Z5scalel(long a) { return a + 1; }\n' > %t/wrap.cpp
+// RUN: %clangxx -fpreserve-none-list=%t/list-cxx -c %t/lib.cpp -o %t/libxx.o
+// RUN: %clangxx -fpreserve-none-list=%t/list-cxx -c %t/use.cpp -o %t/usexx.o
+// RUN: %stock_clangxx -c %t/wrap.cpp -o %t/wrapxx.o
+// RUN: for L in bfd lld; do \
+// RUN:   not %clangxx -fuse-ld=$L %t/usexx.o %t/libxx.o %t/wrapxx.o -Wl,--wrap=_Z5scalel -o %t/progxx 2> %t/errxx || exit 1; \
+// RUN:   FileCheck %s --check-prefix=CXX -DUSE=%t/usexx.o < %t/errxx || exit 1; \
+// RUN: done
+// CXX: clang++: error: '--wrap=_Z5scalel' does not reach the calls to '_Z5scalel' {{.*}}: '[[USE]]' calls its preserve_none body '_Z5scalel.preserve_none_list'{{.*}}
+// CXX-NOT: {{.}}
+//
 // A caller in an archive: the error names the member as the linker does.
 // RUN: rm -f %t/libmain.a && llvm-ar rc %t/libmain.a %t/main.o
 // RUN: not %clang -fuse-ld=lld %t/lib.o %t/mock.o %t/libmain.a -Wl,--wrap=scale12 -o %t/prog-ar 2> %t/err-ar

@@ -46,7 +46,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -508,40 +507,32 @@ struct WrapMiss {
   std::string Name, File;
 };
 
-/// Is \p Line the linker's trace of a reference to the body of one of
-/// \p Wrapped? lld prints "FILE: reference to SYM" on its standard output,
-/// GNU ld "LD: FILE: reference to SYM" (FILE with " (symbol from plugin)"
-/// for a bitcode input) on its standard error; both may show a C++ SYM
-/// demangled, as in their undefined-symbol messages (see undefinedBody).
-/// Definitions ("definition of") are traced lines too, dropped but not
-/// misses: a wrap still reaches every caller that calls the C entry.
+/// Is \p Line the linker's trace of the body of one of \p Wrapped? lld
+/// prints "FILE: reference to SYM" on its standard output, GNU ld "LD: FILE:
+/// reference to SYM" (FILE with " (symbol from plugin)" for a bitcode
+/// input) on its standard error; neither demangles SYM there. Definitions
+/// ("definition of", lld's "lazy definition of"...) are traced lines too,
+/// dropped but not misses: a wrap still reaches every caller that calls the
+/// C entry.
 bool isTraceLine(StringRef Line, ArrayRef<std::string> Wrapped,
                  std::optional<WrapMiss> &Miss) {
   Line = Line.rtrim("\r\n");
-  std::string Suffix = cacs::DecoratedSuffix;
   for (const std::string &Name : Wrapped) {
-    std::string Demangled = demangle(Name);
-    for (const std::string &Sym :
-         {Name + Suffix, Demangled + " (" + Suffix + ")",
-          Demangled + " [clone " + Suffix + "]"}) {
-      StringRef Rest = Line;
-      if (!Rest.consume_back(Sym))
-        continue;
-      bool Reference = Rest.consume_back(": reference to ");
-      // "definition of", and lld's "lazy definition of", "shared
-      // definition of".
-      if (!Reference && !Rest.consume_back(" definition of "))
-        continue;
-      if (Reference) {
-        Rest.consume_back(" (symbol from plugin)");
-        // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
-        auto [Head, Tail] = Rest.split(": ");
-        if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
-          Rest = Tail;
-        Miss = WrapMiss{Name, Rest.str()};
-      }
-      return true;
+    StringRef Rest = Line;
+    if (!Rest.consume_back(tracedBody(Name)))
+      continue;
+    bool Reference = Rest.consume_back(": reference to ");
+    if (!Reference && !Rest.consume_back(" definition of "))
+      continue;
+    if (Reference) {
+      Rest.consume_back(" (symbol from plugin)");
+      // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
+      auto [Head, Tail] = Rest.split(": ");
+      if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
+        Rest = Tail;
+      Miss = WrapMiss{Name, Rest.str()};
     }
+    return true;
   }
   return false;
 }
