@@ -85,21 +85,36 @@
 // RUN: FileCheck %s --check-prefix=AR < %t/err-ar-bfd
 // AR: clang: error: '--wrap=scale12' {{.*}}: '{{.*}}libmain.a(main.o)' calls its preserve_none body
 //
-// No false error: a wrap of a name the list does not name, and callers
-// built without the list of a definition and a wrapper built with a list
-// that names scale12 and __wrap_scale12: they link, say nothing, and run
-// as stock clang's program does.
+// No false error: a wrap of a name the list does not name, and a wrapper
+// built with a list that names scale12 and __wrap_scale12 (it defines
+// `__wrap_scale12.preserve_none_list`): they link, say nothing, and run as
+// stock clang's program does.
 // RUN: echo 'fun:other' > %t/other-list
 // RUN: echo 'fun:scale12' > %t/both-list
 // RUN: echo 'fun:__wrap_scale12' >> %t/both-list
 // RUN: %clang -O2 -fpreserve-none-list=%t/both-list -c %S/Inputs/wrap/mock.c -o %t/mock-list.o
 // RUN: %clang -O2 -fpreserve-none-list=%t/other-list -c %s -o %t/main-other.o
+// RUN: %clang -O2 -fpreserve-none-list=%t/other-list -c %S/Inputs/wrap/lib.c -o %t/lib-other.o
 // RUN: for L in bfd lld; do \
 // RUN:   %clang -fuse-ld=$L -O2 -fpreserve-none-list=%t/other-list %s %S/Inputs/wrap/lib.c %t/mock.o -Wl,--wrap=scale12 -o %t/unlisted > %t/out-unlisted 2>&1 && \
 // RUN:   count 0 < %t/out-unlisted && %t/unlisted | FileCheck %s --check-prefix=OUT || exit 1; \
-// RUN:   %clang -fuse-ld=$L %t/main-other.o %t/lib.o %t/mock-list.o -Wl,--wrap=scale12 -o %t/wrapper-listed > %t/out-wrapper 2>&1 && \
+// RUN:   %clang -fuse-ld=$L %t/main-other.o %t/lib-other.o %t/mock-list.o -Wl,--wrap=scale12 -o %t/wrapper-listed > %t/out-wrapper 2>&1 && \
 // RUN:   count 0 < %t/out-wrapper && %t/wrapper-listed | FileCheck %s --check-prefix=OUT || exit 1; \
 // RUN: done
+//
+// The wrapped function's definition built with the list, its callers
+// without: GNU ld wraps no call inside the defining object, with or
+// without the list, so the link is right and goes through. lld also wraps
+// the calls inside it, which code built with the list makes to the body:
+// an error naming the defining object.
+// RUN: %clang -fuse-ld=bfd %t/main-other.o %t/lib.o %t/mock.o -Wl,--wrap=scale12 -o %t/def-bfd > %t/out-def 2>&1
+// RUN: count 0 < %t/out-def
+// RUN: %t/def-bfd | FileCheck %s --check-prefix=OUT
+// RUN: not %clang -fuse-ld=lld %t/main-other.o %t/lib.o %t/mock.o -Wl,--wrap=scale12 -o %t/def-lld > %t/out-def 2> %t/err-def
+// RUN: count 0 < %t/out-def
+// RUN: FileCheck %s --check-prefix=DEF -DLIB=%t/lib.o < %t/err-def
+// DEF: clang: error: '--wrap=scale12' does not reach the calls to 'scale12' from code built with '-fpreserve-none-list=': '[[LIB]]' defines its preserve_none body 'scale12.preserve_none_list', which its own calls reach without the wrap; leave 'scale12' out of the list, or build that code without it
+// DEF-NOT: {{.}}
 //
 // AArch64: the same error, and the same program without the list.
 // RUN: %if qemu-aarch64 %{ %stock_clang %aarch64_flags -O0 -c %S/Inputs/wrap/mock.c -o %t/mock-a64.o && \

@@ -501,20 +501,24 @@ std::string tracedBody(StringRef Name) {
   return (Name + cacs::DecoratedSuffix).str();
 }
 
-/// An input that references the preserve_none body of a wrapped name: the
-/// name, and the input as the linker names it.
+/// An input whose calls to a wrapped name the wrap misses: the name, the
+/// input as the linker names it, and whether it defines the name's
+/// preserve_none body rather than references it.
 struct WrapMiss {
   std::string Name, File;
+  bool Defines = false;
 };
 
 /// Is \p Line the linker's trace of the body of one of \p Wrapped? lld
 /// prints "FILE: reference to SYM" on its standard output, GNU ld "LD: FILE:
 /// reference to SYM" (FILE with " (symbol from plugin)" for a bitcode
-/// input) on its standard error; neither demangles SYM there. Definitions
-/// ("definition of", lld's "lazy definition of"...) are traced lines too,
-/// dropped but not misses: a wrap still reaches every caller that calls the
-/// C entry.
-bool isTraceLine(StringRef Line, ArrayRef<std::string> Wrapped,
+/// input) on its standard error; neither demangles SYM there. A reference
+/// is a miss. So is a definition (lld: "definition of", "lazy definition
+/// of"...) where lld links (\p FromLLD, the line came on standard output):
+/// lld also wraps the calls inside the defining input, which that input's
+/// code built with the list makes to the body instead; GNU ld wraps none of
+/// them, with or without the list.
+bool isTraceLine(StringRef Line, bool FromLLD, ArrayRef<std::string> Wrapped,
                  std::optional<WrapMiss> &Miss) {
   Line = Line.rtrim("\r\n");
   for (const std::string &Name : Wrapped) {
@@ -524,14 +528,17 @@ bool isTraceLine(StringRef Line, ArrayRef<std::string> Wrapped,
     bool Reference = Rest.consume_back(": reference to ");
     if (!Reference && !Rest.consume_back(" definition of "))
       continue;
-    if (Reference) {
-      Rest.consume_back(" (symbol from plugin)");
-      // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
-      auto [Head, Tail] = Rest.split(": ");
-      if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
-        Rest = Tail;
-      Miss = WrapMiss{Name, Rest.str()};
+    if (!Reference) {
+      if (FromLLD && Rest.consume_back(":"))
+        Miss = WrapMiss{Name, Rest.str(), /*Defines=*/true};
+      return true;
     }
+    Rest.consume_back(" (symbol from plugin)");
+    // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
+    auto [Head, Tail] = Rest.split(": ");
+    if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
+      Rest = Tail;
+    Miss = WrapMiss{Name, Rest.str()};
     return true;
   }
   return false;
@@ -544,8 +551,11 @@ void refuseWraps(StringRef Prog, ArrayRef<WrapMiss> Misses) {
     errs() << Prog << ": error: '--wrap=" << M.Name
            << "' does not reach the calls to '" << M.Name
            << "' from code built with '-fpreserve-none-list=': '" << M.File
-           << "' calls its preserve_none body '" << tracedBody(M.Name)
-           << "', which the wrap does not name; leave '" << M.Name
+           << (M.Defines ? "' defines" : "' calls")
+           << " its preserve_none body '" << tracedBody(M.Name)
+           << (M.Defines ? "', which its own calls reach without the wrap"
+                         : "', which the wrap does not name")
+           << "; leave '" << M.Name
            << "' out of the list, or build that code without it\n";
 }
 
@@ -610,11 +620,17 @@ int runLink(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args,
   // One line of stream S: passed on, unless it is a trace line.
   auto Take = [&](unsigned S) {
     std::optional<WrapMiss> Miss;
-    if (!W.Wrapped.empty() && isTraceLine(Line[S], W.Wrapped, Miss)) {
-      if (Miss && none_of(Misses, [&](const WrapMiss &M) {
-            return M.Name == Miss->Name;
-          }))
+    if (!W.Wrapped.empty() &&
+        isTraceLine(Line[S], /*FromLLD=*/S == 1, W.Wrapped, Miss)) {
+      // One miss a name; a caller rather than the definition.
+      auto Same = Misses.end();
+      if (Miss)
+        Same = find_if(Misses,
+                       [&](const WrapMiss &M) { return M.Name == Miss->Name; });
+      if (Miss && Same == Misses.end())
         Misses.push_back(std::move(*Miss));
+      else if (Miss && Same->Defines && !Miss->Defines)
+        *Same = std::move(*Miss);
     } else {
       writeAll(Target[S], Line[S]);
       if (S == 0 && !W.Lists.empty())
