@@ -13,6 +13,11 @@
 // descriptor open 100 ms there): its wait must not register the
 // descriptor anew, which the close would then drop from the epoll set
 // unseen (a wait that never ends); it retries and fails with EBADF.
+// "closingreuse": as "closing", then a blocking socket takes the number
+// (dup2): a read of it must wait in the pool, not in read(2) on the
+// worker's thread (what the read during the close learned, non-blocking,
+// was of the closed file), or the writer that would end it never runs on
+// the one worker.
 // "epipe": a coroutine writes into a full socket until it waits; another
 // thread closes the peer: the write fails with EPIPE.
 // "close2": as "close", but a plain thread closes the descriptor with
@@ -39,6 +44,7 @@
 // RUN: %t outside 2 | FileCheck %s --check-prefix=CLOSE
 // RUN: %t otherpool 2 | FileCheck %s --check-prefix=CLOSE
 // RUN: %t closing 1 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t closingreuse 1 | FileCheck %s --check-prefix=CLOSING-REUSE
 // RUN: %t close2 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t close2 2 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t reuse 2 | FileCheck %s --check-prefix=REUSE
@@ -52,6 +58,8 @@
 // CLOSE2: read: -1 EBADF
 // REUSE: read: -1 EBADF
 // REUSE-NEXT: read after reuse: 1 x
+// CLOSING-REUSE: read: -1 EBADF
+// CLOSING-REUSE-NEXT: read after reuse: 1 x
 // EPIPE: write: -1 EPIPE
 // SHUTDOWN: destroy returned while waiting: no
 // SHUTDOWN-NEXT: destroy returned after the hangups: yes eof=16
@@ -148,6 +156,22 @@ static void late_reader(void *arg) {
   printf("read: %zd %s\n", n, ename(e));
 }
 
+// "closingreuse": the read of the number's new (blocking) socket, and the
+// write that ends it, from the same worker.
+static int reuse_peer = -1;
+static void reuse_reader(void *arg) {
+  (void)arg;
+  char c = 0;
+  ssize_t n = cacs_read(mine[0], &c, 1, 2000000);
+  printf("read after reuse: %zd %c\n", n, n == 1 ? c : '?');
+}
+static void reuse_writer(void *arg) {
+  (void)arg;
+  cacs_pool_sleep(50000);
+  if (cacs_write(reuse_peer, "x", 1, CACS_FOREVER) != 1)
+    printf("write failed\n");
+}
+
 // A call that never waits: the pool makes its record of mine[0].
 static void primer(void *arg) {
   (void)arg;
@@ -222,7 +246,7 @@ int main(int argc, char **argv) {
     pause_ms(50); // the reader waits by now
     cacs_close(mine[0]);
     cacs_pool_join(r);
-  } else if (!strcmp(mode, "closing")) {
+  } else if (!strcmp(mode, "closing") || !strcmp(mode, "closingreuse")) {
     cacs_pool_task *r = cacs_pool_spawn(p, late_reader, NULL);
     // The pool knows the descriptor before the close.
     cacs_pool_join(cacs_pool_spawn(p, primer, NULL));
@@ -231,6 +255,17 @@ int main(int argc, char **argv) {
     pthread_create(&th, NULL, outside_closer, NULL);
     cacs_pool_join(r);
     pthread_join(th, NULL);
+    if (!strcmp(mode, "closingreuse")) {
+      int sv[2]; // blocking, as socketpair(2) makes them
+      if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 ||
+          dup2(sv[0], mine[0]) != mine[0])
+        return 1;
+      reuse_peer = sv[1];
+      cacs_pool_task *rr = cacs_pool_spawn(p, reuse_reader, NULL);
+      cacs_pool_task *ww = cacs_pool_spawn(p, reuse_writer, NULL);
+      cacs_pool_join(rr);
+      cacs_pool_join(ww);
+    }
   } else if (!strcmp(mode, "otherpool")) {
     cacs_pool_task *r = cacs_pool_spawn(p, close_reader, NULL);
     cacs_pool *q = cacs_pool_create(1);

@@ -411,6 +411,12 @@ static void forget_in(struct pool_io *io, int fd, int closing) {
     // (A record made since the forget was never marked.)
     if (r->closing)
       --r->closing;
+    // What a call learned of the descriptor while it was being closed
+    // (cacs__pool_io_prepare: non-blocking, a socket) was of the closed
+    // file: a new file that takes the number must be prepared afresh, or
+    // a blocking one would be read with read(2) on the worker's thread.
+    atomic_store_explicit(&r->flags, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->known, 0, memory_order_relaxed);
   } else {
     if (r->registered)
       epoll_ctl(io->epfd, EPOLL_CTL_DEL, fd, NULL);
