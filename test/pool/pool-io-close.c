@@ -66,6 +66,7 @@
 
 #include "cacs/io.h"
 #include "cacs/pool.h"
+#include "Inputs/ptest.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -195,13 +196,6 @@ static void filler(void *arg) {
   printf("write: %zd %s\n", n, ename(e));
 }
 
-static void on_alarm(int sig) {
-  (void)sig;
-  static const char m[] = "watchdog: a wait did not end\n";
-  if (write(1, m, sizeof m - 1) < 0)
-    _exit(2);
-  _exit(1);
-}
 
 static atomic_int destroyed;
 static void *destroyer(void *arg) {
@@ -214,8 +208,7 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "hangup";
   unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
   signal(SIGPIPE, SIG_IGN);
-  signal(SIGALRM, on_alarm);
-  alarm(10);
+  h_watchdog(10);
   setvbuf(stdout, NULL, _IOLBF, 0);
   for (int i = 0; i < N; ++i) {
     int sv[2];

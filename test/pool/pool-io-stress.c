@@ -44,6 +44,7 @@
 #define _GNU_SOURCE 1
 #include "cacs/io.h"
 #include "cacs/pool.h"
+#include "Inputs/ptest.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -74,52 +75,29 @@ enum {
   RACE_FD0 = 900,
 };
 
-#define CHECK(c)                                                               \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
 // errno read on the worker that runs the caller now.
 __attribute__((noinline)) static int err(void) { return errno; }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t rnd(uint64_t *s) {
-  uint64_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  *s = x;
-  return (uint32_t)(x >> 32);
-}
-
 static uint64_t end_ns;
-static int over(void) { return now_ns() >= end_ns; }
+static int over(void) { return h_now_ns() >= end_ns; }
 
 static atomic_long ops, bad, migrated;
 static cacs_pool *the_pool;
 
 // A random timeout in microseconds: none, zero, or 0.1 to 5 ms.
 static int64_t rnd_timeout(uint64_t *s) {
-  uint32_t k = rnd(s) % 8;
-  return k == 0 ? CACS_FOREVER : k == 1 ? 0 : 100 + rnd(s) % 5000;
+  uint32_t k = h_rand(s) % 8;
+  return k == 0 ? CACS_FOREVER : k == 1 ? 0 : 100 + h_rand(s) % 5000;
 }
 
 // Now and then a yield or a short sleep; notes a resumption elsewhere.
 static void jitter(uint64_t *s) {
-  uint32_t k = rnd(s) % 16;
+  uint32_t k = h_rand(s) % 16;
   int before = cacs_pool_worker_index();
   if (k == 0)
     cacs_pool_yield();
   else if (k == 1)
-    cacs_pool_sleep(rnd(s) % 300);
+    cacs_pool_sleep(h_rand(s) % 300);
   if (cacs_pool_worker_index() != before)
     atomic_fetch_add(&migrated, 1);
 }
@@ -141,7 +119,7 @@ static void pipe_writer(void *arg) {
   unsigned char buf[8192];
   long seq = 0;
   while (!over()) {
-    size_t n = 1 + rnd(&s) % sizeof buf;
+    size_t n = 1 + h_rand(&s) % sizeof buf;
     for (size_t k = 0; k < n; ++k)
       buf[k] = (unsigned char)((seq + (long)k) % 251);
     int w = cacs_pool_worker_index();
@@ -157,7 +135,7 @@ static void pipe_writer(void *arg) {
     jitter(&s);
   }
   atomic_store(&pipe_written[i], seq);
-  CHECK(cacs_close(pipe_fd[i][1]) == 0); // the reader sees end of file
+  H_CHECK(cacs_close(pipe_fd[i][1]) == 0); // the reader sees end of file
 }
 
 static void pipe_reader(void *arg) {
@@ -166,7 +144,7 @@ static void pipe_reader(void *arg) {
   unsigned char buf[512];
   long seq = 0;
   for (;;) {
-    size_t n = 1 + rnd(&s) % sizeof buf;
+    size_t n = 1 + h_rand(&s) % sizeof buf;
     int w = cacs_pool_worker_index();
     // A timeout only while the writer may still write: past the window a
     // read waits for the end of file.
@@ -188,12 +166,12 @@ static void pipe_reader(void *arg) {
         break;
       }
     seq += m;
-    if (rnd(&s) % 8 == 0) // let the pipe fill: the writer waits
-      cacs_pool_sleep(rnd(&s) % 500);
+    if (h_rand(&s) % 8 == 0) // let the pipe fill: the writer waits
+      cacs_pool_sleep(h_rand(&s) % 500);
     jitter(&s);
   }
   atomic_store(&pipe_read[i], seq);
-  CHECK(cacs_close(pipe_fd[i][0]) == 0);
+  H_CHECK(cacs_close(pipe_fd[i][0]) == 0);
 }
 
 // --- socketpairs -------------------------------------------------------------
@@ -242,7 +220,7 @@ static void pair_client(void *arg) {
 out:
   atomic_store(&pair_sent[i], seq);
   atomic_store(&pair_back[i], back);
-  CHECK(cacs_close(fd) == 0); // the echo sees end of file
+  H_CHECK(cacs_close(fd) == 0); // the echo sees end of file
 }
 
 static void pair_echo(void *arg) {
@@ -258,7 +236,7 @@ static void pair_echo(void *arg) {
       break;
     }
     after_wait(w);
-    ssize_t m = cacs_recv(fd, buf, 1 + rnd(&s) % sizeof buf, 0, 0);
+    ssize_t m = cacs_recv(fd, buf, 1 + h_rand(&s) % sizeof buf, 0, 0);
     if (m == 0)
       break;
     if (m < 0) {
@@ -276,7 +254,7 @@ static void pair_echo(void *arg) {
     echoed += m;
   }
   atomic_store(&pair_echoed[i], echoed);
-  CHECK(cacs_close(fd) == 0);
+  H_CHECK(cacs_close(fd) == 0);
 }
 
 // --- loopback TCP ------------------------------------------------------------
@@ -301,14 +279,14 @@ static void tcp_handler(void *arg) {
     atomic_fetch_add(&tcp_handled, 1);
   else
     atomic_fetch_add(&bad, 1);
-  CHECK(cacs_close(c) == 0);
+  H_CHECK(cacs_close(c) == 0);
 }
 
 static void tcp_acceptor(void *arg) {
   uint64_t s = 0x8ebc6af09c88c6e3u * (uint64_t)((long)arg + 1);
   for (;;) {
     int w = cacs_pool_worker_index();
-    int c = cacs_accept(lfd, NULL, NULL, 100 + rnd(&s) % 3000);
+    int c = cacs_accept(lfd, NULL, NULL, 100 + h_rand(&s) % 3000);
     after_wait(w);
     if (c < 0) {
       if (err() != ETIMEDOUT) {
@@ -320,7 +298,7 @@ static void tcp_acceptor(void *arg) {
       continue;
     }
     atomic_fetch_add(&tcp_accepted, 1);
-    CHECK(cacs_pool_spawn_detached(the_pool, tcp_handler, (void *)(long)c) ==
+    H_CHECK(cacs_pool_spawn_detached(the_pool, tcp_handler, (void *)(long)c) ==
           0);
   }
 }
@@ -329,16 +307,16 @@ static void tcp_client(void *arg) {
   uint64_t s = 0x589965cc75374cc3u * (uint64_t)((long)arg + 1);
   while (!over()) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    CHECK(fd >= 0);
+    H_CHECK(fd >= 0);
     int w = cacs_pool_worker_index();
     if (cacs_connect(fd, (struct sockaddr *)&laddr, sizeof laddr, 2000000)) {
       atomic_fetch_add(&bad, 1);
-      CHECK(cacs_close(fd) == 0);
+      H_CHECK(cacs_close(fd) == 0);
       break;
     }
     after_wait(w);
     atomic_fetch_add(&tcp_connected, 1);
-    uint64_t msg[2] = {rnd(&s), (uint64_t)(long)arg};
+    uint64_t msg[2] = {h_rand(&s), (uint64_t)(long)arg};
     char got[16];
     size_t have = 0;
     if (cacs_write_all(fd, msg, sizeof msg, 2000000) != sizeof msg)
@@ -355,7 +333,7 @@ static void tcp_client(void *arg) {
     } else {
       atomic_fetch_add(&bad, 1);
     }
-    CHECK(cacs_close(fd) == 0);
+    H_CHECK(cacs_close(fd) == 0);
     jitter(&s);
   }
   atomic_fetch_sub(&clients_left, 1);
@@ -396,37 +374,37 @@ static void race_driver(void *arg) {
   cacs_pool *p = the_pool;
   while (!over()) {
     int sv[2];
-    CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+    H_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
     struct race r = {RACE_FD0 + (int)slot, 0, 0};
     // sv[0] was never waited on: close(2) is enough for it.
-    CHECK(dup2(sv[0], r.fd) == r.fd && close(sv[0]) == 0);
-    r.timeout = rnd(&s) % 2 ? CACS_FOREVER : 200 + rnd(&s) % 2000;
+    H_CHECK(dup2(sv[0], r.fd) == r.fd && close(sv[0]) == 0);
+    r.timeout = h_rand(&s) % 2 ? CACS_FOREVER : 200 + h_rand(&s) % 2000;
     cacs_pool_task *t = cacs_pool_spawn(p, race_reader, &r);
-    CHECK(t);
+    H_CHECK(t);
     while (!atomic_load(&r.started))
       cacs_pool_yield();
-    if (rnd(&s) % 2)
-      cacs_pool_sleep(rnd(&s) % 1500);
+    if (h_rand(&s) % 2)
+      cacs_pool_sleep(h_rand(&s) % 1500);
     else
-      for (uint32_t k = rnd(&s) % 4; k > 0; --k)
+      for (uint32_t k = h_rand(&s) % 4; k > 0; --k)
         cacs_pool_yield();
     int closed = 0;
-    switch (rnd(&s) % 3) {
+    switch (h_rand(&s) % 3) {
     case 0: // close while it waits (or before it reads: EBADF)
-      CHECK(cacs_close(r.fd) == 0);
+      H_CHECK(cacs_close(r.fd) == 0);
       closed = 1;
       break;
     case 1: // forget: ECANCELED if it waited, else it goes on; then a byte
       cacs_io_forget(r.fd);
-      CHECK(write(sv[1], "x", 1) == 1);
+      H_CHECK(write(sv[1], "x", 1) == 1);
       break;
     default:
-      CHECK(write(sv[1], "x", 1) == 1);
+      H_CHECK(write(sv[1], "x", 1) == 1);
     }
-    CHECK(cacs_pool_join(t) == 0);
+    H_CHECK(cacs_pool_join(t) == 0);
     if (!closed)
-      CHECK(cacs_close(r.fd) == 0);
-    CHECK(close(sv[1]) == 0);
+      H_CHECK(cacs_close(r.fd) == 0);
+    H_CHECK(close(sv[1]) == 0);
     atomic_fetch_add(&race_rounds, 1);
     atomic_fetch_add(&ops, 1);
   }
@@ -434,32 +412,24 @@ static void race_driver(void *arg) {
 
 // --- main --------------------------------------------------------------------
 
-static void on_alarm(int sig) {
-  (void)sig;
-  static const char m[] = "watchdog: a wait did not end\n";
-  if (write(1, m, sizeof m - 1) < 0)
-    _exit(2);
-  _exit(1);
-}
 
 int main(int argc, char **argv) {
   int window_ms = argc > 1 ? atoi(argv[1]) : 1000;
   int migrate = argc > 2 && !strcmp(argv[2], "migrate");
   signal(SIGPIPE, SIG_IGN);
-  signal(SIGALRM, on_alarm);
-  alarm(60);
+  h_watchdog(60);
   setvbuf(stdout, NULL, _IOLBF, 0);
 
   for (int i = 0; i < PIPES; ++i)
-    CHECK(pipe2(pipe_fd[i], O_CLOEXEC) == 0);
+    H_CHECK(pipe2(pipe_fd[i], O_CLOEXEC) == 0);
   for (int i = 0; i < PAIRS; ++i)
-    CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair_fd[i]) == 0);
+    H_CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair_fd[i]) == 0);
   lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  CHECK(lfd >= 0);
+  H_CHECK(lfd >= 0);
   laddr.sin_family = AF_INET;
   laddr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof laddr;
-  CHECK(bind(lfd, (struct sockaddr *)&laddr, sizeof laddr) == 0 &&
+  H_CHECK(bind(lfd, (struct sockaddr *)&laddr, sizeof laddr) == 0 &&
         listen(lfd, 128) == 0 &&
         getsockname(lfd, (struct sockaddr *)&laddr, &len) == 0);
 
@@ -467,8 +437,8 @@ int main(int argc, char **argv) {
                          migrate ? CACS_POOL_MIGRATE_RUNNING
                                  : CACS_POOL_MIGRATE_UNSTARTED};
   the_pool = cacs_pool_create_ex(&attr);
-  CHECK(the_pool);
-  end_ns = now_ns() + (uint64_t)window_ms * 1000000u;
+  H_CHECK(the_pool);
+  end_ns = h_now_ns() + (uint64_t)window_ms * 1000000u;
   cacs_pool_task *t[64];
   int nt = 0;
   for (long i = 0; i < PIPES; ++i) {
@@ -486,8 +456,8 @@ int main(int argc, char **argv) {
   for (long i = 0; i < RACES; ++i)
     t[nt++] = cacs_pool_spawn(the_pool, race_driver, (void *)i);
   for (int i = 0; i < nt; ++i)
-    CHECK(t[i] && cacs_pool_join(t[i]) == 0);
-  CHECK(cacs_pool_destroy(the_pool) == 0); // the detached handlers too
+    H_CHECK(t[i] && cacs_pool_join(t[i]) == 0);
+  H_CHECK(cacs_pool_destroy(the_pool) == 0); // the detached handlers too
   close(lfd);
 
   int pipes_ok = 1, pairs_ok = 1;

@@ -25,30 +25,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "ptest.h"
+
 #define H_MAX 4096
-
-#define H_CHECK(c)                                                             \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-static inline uint64_t h_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline uint32_t h_rand(uint64_t *s) {
-  uint64_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  *s = x;
-  return (uint32_t)(x >> 32);
-}
 
 static pthread_t h_plain_th[H_MAX];
 static int h_nplain;
