@@ -1,8 +1,9 @@
 //===- lib/fatal.c - Abort with a formatted message -----------------------===//
 //
 // The runtime's aborts that name what went wrong (deadlock, a handle that
-// is not live, a running generator): one formatted line on stderr, written
-// with one write(2) (no stdio buffering, nothing allocated), then abort.
+// is not live, a running generator, out of memory where no caller could
+// take an error): one line on stderr, written with one write(2) (no stdio
+// buffering, nothing allocated), then abort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +12,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+void cacs__fatal(const char *msg) {
+  ssize_t r = write(2, msg, strlen(msg));
+  (void)r;
+  abort();
+}
 
 void cacs__fatalf(const char *fmt, ...) {
   char msg[512];

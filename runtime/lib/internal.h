@@ -25,6 +25,7 @@
 // static library's hidden symbols still meet the program's at link time.
 #define CACS_HIDDEN __attribute__((visibility("hidden")))
 
+/// The SIGSEGV handler that names overflowing coroutines (stack_overflow.c).
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 /// The stack of the pool coroutine running on the calling thread, NULL if
 /// none (pool.c). The SIGSEGV handler asks it for a fault outside the
@@ -113,7 +114,7 @@ void __tsan_set_fiber_name(void *fiber, const char *name) __attribute__((weak));
 /// Whether the program runs under TSan.
 static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
 
-// --- stack descriptors (stack.c) ---------------------------------------------
+// --- stack descriptors (stack_shared.c) --------------------------------------
 
 /// The name set by cacs_stack_set_owner: "" if none; NULL for a
 /// CACS_STACK_SHARED coroutine's descriptor given none (its owner makes
@@ -124,7 +125,7 @@ const char *cacs__stack_owner(const cacs_stack *s);
 /// (which has none) its shared stack's.
 const cacs_stack *cacs__stack_exec(const cacs_stack *s);
 
-// --- all of the above, for one owner of a stack -----------------------------
+// --- all of the above, for one owner of a stack (stack_tools.c) -------------
 
 /// Fill `t` in for the owner of stack `s` of `size` usable bytes: an unsafe
 /// stack as large (same name, id, flags), a shadow call stack (half as

@@ -2,13 +2,13 @@
 //
 // Shared (copy) stacks (cacs/stack.h, "Shared stacks"): a coroutine created
 // with CACS_STACK_SHARED runs on a stack other coroutines run on too, and is
-// copied off it and back by stack.c. The copying cannot run on the shared
-// stack itself, which it overwrites, so a switch that needs it goes through
-// the thread's switcher stack (sched.c: cacs__shared_enter): the outgoing
-// coroutine is suspended by the ordinary slow switch into a fresh context
-// on the switcher stack, which copies and resumes the incoming one. Only
-// the slow path of the switch (S.slow, set while a shared-stack coroutine
-// exists) and cacs_exit come here; the fast path is unchanged.
+// copied off it and back by stack_shared.c. The copying cannot run on the
+// shared stack itself, which it overwrites, so a switch that needs it goes
+// through the thread's switcher stack (sched.c: cacs__shared_enter): the
+// outgoing coroutine is suspended by the ordinary slow switch into a fresh
+// context on the switcher stack, which copies and resumes the incoming
+// one. Only the slow path of the switch (S.slow, set while a shared-stack
+// coroutine exists) and cacs_exit come here; the fast path is unchanged.
 //
 //===----------------------------------------------------------------------===//
 

@@ -557,7 +557,7 @@ static int start(pool_worker *w, cacs__ptask *t) {
     t->error = ENOMEM;
     return -1;
   }
-  // Its id in a stack overflow report (stack.c): unique in the pool.
+  // Its id in a stack overflow report (stack_overflow.c): unique in the pool.
   t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
   pin(w, t);
   cacs_context_init(&t->ctx, t->stk->s.top, task_main, t);
