@@ -1,7 +1,7 @@
 """Reduce a failing csmith program with cvise (or creduce) and save it as a
 lit regression test under test/Reliability/regressions/ (or --regression-dir).
 The two-TU variant is reduced and saved as two TUs too: its build commands
-come from programs.two_tu_commands."""
+come from twotu.two_tu_commands."""
 
 import os
 import shlex
@@ -9,6 +9,7 @@ import shutil
 import stat
 
 from .common import CSMITH_INCLUDE, apt_install, log, regression_dir, run, shown
+from .twotu import MAIN_PROTO, MAIN_WRAPPER, two_tu_commands, write_two_tu_files
 
 # Warnings that mean the reducer has introduced undefined behaviour.
 UB_WARNINGS = ["-Werror=implicit-int", "-Werror=implicit-function-declaration",
@@ -37,7 +38,6 @@ def cacs_build(info, tools, af, out, verify):
     """The cacs build of red.c (of %s in the regression test) as shell
     command lines: one compile, or the two TUs and their LTO link, whose
     helper files (header, wrapper) are written next to the reduction."""
-    from .programs import MAIN_PROTO, MAIN_WRAPPER, two_tu_commands
     regression = out.startswith("%")
     clang = "%clang" if regression else tools.cacs_clang
     src = "%s" if regression else "red.c"
@@ -110,7 +110,6 @@ def reduce_and_save(info, tools, workdir, args):
         shutil.copy(info["list_file"], lst)
         info = dict(info, flags=[f.replace(info["list_file"], lst) for f in info["flags"]])
     if info["two_tu"]:
-        from .programs import write_two_tu_files
         proto, wrapper, _, _ = write_two_tu_files(rdir)
         info = dict(info, proto=proto, wrapper=wrapper)
     with open(script, "w") as f:
