@@ -2,8 +2,8 @@
 //
 // The runtime's error convention (runtime/README.md, "Errors"): a call that
 // fails returns -1 (or NULL) with errno set. These set it in one way
-// everywhere; the files that may run in a pool coroutine (pool/, io.c)
-// must also read it only through cacs__errno.
+// everywhere; the files that may run in a pool coroutine (pool/, io.c,
+// io_pool.c) must also read it only through cacs__errno.
 //
 // Why out of line: a pool coroutine may resume on another thread after any
 // wait or yield (docs/tls-migration.md), and errno must then be that

@@ -68,7 +68,7 @@ void cacs__io_wait_end(void);
 /// The running coroutine (cacs_self), or NULL if it is on a shared stack
 /// (cacs/stack.h): its frames are copied out while it waits, so a wait
 /// record that others write then must not be one of its locals (sync.c,
-/// io.c keep theirs in the heap there). One call for both, on the waits'
+/// io_wait.c keep theirs in the heap there). One call for both, on the waits'
 /// path.
 cacs_coro *cacs__self_unshared(void);
 

@@ -18,7 +18,7 @@
 // worker steals it first.
 //
 // Each descriptor is registered once, edge-triggered, for both directions,
-// the first time a coroutine waits on it (as io.c's epoll mode). Its record
+// the first time a coroutine waits on it (as io_epoll.c's epoll mode). Its record
 // counts the events per direction (`gen`) under the record's lock: a caller
 // reads the count before its system call, and its wait returns at once if
 // the count moved, so an edge that comes between the EAGAIN and the wait
@@ -73,7 +73,7 @@ struct pio_waiter {
 };
 
 typedef struct pio_fd {
-  // First: what io.c uses inline (pool_io.h); `gen` is written under
+  // First: what io_pool.c uses inline (pool_io.h); `gen` is written under
   // `lock`, read without it.
   cacs__pool_fd hot;
   uint32_t lock; // pool_spin.h
@@ -230,7 +230,7 @@ static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
     w->next->prev = w->prev;
 }
 
-// --- io.c's side --------------------------------------------------------------
+// --- io_pool.c's side ---------------------------------------------------------
 
 int cacs__pool_io_prepare(cacs__pool_fd *h) {
   pio_fd *r = whole(h);

@@ -1,10 +1,10 @@
 //===- lib/pool/pool_io.h - Descriptor waits of pool coroutines --*- C -*-===//
 //
-// What cacs/io.h's calls (io.c, library cacs_io) use when the caller is a
-// pool coroutine, and what the workers' loop (pool.c) uses to poll. The
-// functions live in libcacs with the pool (pool_io.c); io.c refers to them
-// weakly, so that a program using cacs/io.h without the pool links none of
-// the pool. Private to libcacs.
+// What cacs/io.h's calls (io_pool.c, io.c; library cacs_io) use when the
+// caller is a pool coroutine, and what the workers' loop (pool.c) uses to
+// poll. The functions live in libcacs with the pool (pool_io.c); io_pool.c
+// and io.c refer to them weakly, so that a program using cacs/io.h without
+// the pool links none of the pool. Private to libcacs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,7 @@ extern "C" {
 typedef struct cacs_pool cacs_pool;
 struct epoll_event;
 
-// --- for io.c (the calling pool coroutine's pool) ----------------------------
+// --- for io_pool.c (the calling pool coroutine's pool) -----------------------
 // A call looks its descriptor's record up once (cacs__pool_io_fd) and hands
 // the record to the rest: a lookup finds the pool, its poller and the
 // record's chunk, which is most of what one request would otherwise pay

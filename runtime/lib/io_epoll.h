@@ -1,0 +1,57 @@
+//===- lib/io_epoll.h - The poll(2)/epoll engine's state, hooks -*- C -*-===//
+//
+// The engine's part of the records and of the thread's loop
+// (io_internal.h), and the hooks the wait path calls inline. Included by
+// io_internal.h only; io_epoll.c is the rest of the engine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_IO_EPOLL_H
+#define CACS_LIB_IO_EPOLL_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <sys/epoll.h>
+
+#include "internal.h"
+
+// Of one descriptor's record.
+struct io_fd_engine {
+  unsigned char registered; // in the epoll set
+  unsigned pidx;            // poll mode: 1 + its index in the poll set, or 0
+};
+
+// Of a thread's loop. Poll mode (io_epoll.c, "Two ways to wait"): the
+// descriptors with waiters and the core's wake-up eventfd, as poll(2)
+// takes them.
+struct io_loop_engine {
+  int epfd; // -1 until the thread's first wait
+  int no_pwait2;
+  int use_epoll;   // every wait registers with epoll from now on
+  int wake_fd;     // the core's wake-up eventfd, or -1
+  size_t poll_max; // more descriptors than this: switch to epoll
+  struct pollfd *pfds;
+  size_t npfds, cap_pfds;
+};
+
+#define IO_LOOP_ENGINE_INIT {.epfd = -1, .wake_fd = -1}
+
+struct io_fd;
+
+/// Register `fd` with the epoll set (edge-triggered, both directions);
+/// 0, or -1 with errno (EPERM: a file epoll cannot wait for).
+CACS_HIDDEN int cacs__io_register(int fd, struct io_fd *r);
+
+// The hooks io_internal.h names ("the engine"), given the loop's and the
+// record's parts: this header comes before those types are complete.
+static inline int io_engine_ready(const struct io_loop_engine *e) {
+  return e->epfd >= 0;
+}
+
+static inline int io_engine_watch(const struct io_loop_engine *e,
+                                  const struct io_fd_engine *fe, int fd,
+                                  struct io_fd *r) {
+  return e->use_epoll && !fe->registered ? cacs__io_register(fd, r) : 0;
+}
+
+#endif // CACS_LIB_IO_EPOLL_H

@@ -1,0 +1,153 @@
+//===- lib/io_pool.c - The I/O calls in pool coroutines ------------------===//
+//
+// In a pool coroutine (cacs/pool.h) the calls wait through the pool's
+// poller (lib/pool/pool_io.c), not this thread's loop: a worker thread's
+// loop never has a record, so a call reaches the pool's side from the cold
+// path that a descriptor without a record takes, and the single-thread
+// path pays nothing for it. The pool's functions are weak references: a
+// program that uses this module without the pool links none of the pool.
+// A pool coroutine may resume on another worker after a wait, whose errno
+// is another address, so errno is read and set by out-of-line helpers
+// after a wait (as in lib/pool/pool.c).
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "errors.h"
+#include "internal.h"
+#include "io_internal.h"
+#include "pool/pool_io.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/epoll.h>
+
+struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
+#pragma weak cacs__pool_io_fd
+#pragma weak cacs__pool_io_prepare
+#pragma weak cacs__pool_io_wait
+
+int cacs__io_pool_caller(void) {
+  return cacs__pool_self && cacs__pool_self();
+}
+
+// The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
+// under the call's deadline: 0 (try again) or an errno value.
+static int pool_fd_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
+                        struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  return cacs__pool_io_wait(r, dirs, gen, timeout < 0 ? 0 : d->at_ns);
+}
+
+// cacs_wait_fd: the generation before the look.
+int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
+                          int64_t timeout_us) {
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  uint64_t gen = r ? cacs__pool_io_gen(r) : 0; // no record: poll says why
+  struct pollfd p = {fd,
+                     (short)((events & EPOLLIN ? POLLIN : 0) |
+                             (events & EPOLLOUT ? POLLOUT : 0)),
+                     0};
+  int n;
+  while ((n = poll(&p, 1, 0)) < 0 && cacs__errno() == EINTR) {
+  }
+  if (n < 0)
+    return -1;
+  if (n > 0) {
+    if (p.revents & POLLNVAL) {
+      cacs__set_errno(EBADF);
+      return -1;
+    }
+    return 0;
+  }
+  if (!r)
+    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  int e = pool_fd_wait(r, dirs, gen, &d);
+  if (e) {
+    cacs__set_errno(e);
+    return -1;
+  }
+  return 0;
+}
+
+// op_try in a pool coroutine, errno read on the thread that made the call.
+__attribute__((noinline)) static ssize_t op_try_pool(int fd,
+                                                     const struct io_op *op,
+                                                     int socket, int *err) {
+  ssize_t n = op_try(fd, op, socket);
+  *err = n < 0 ? errno : 0;
+  return n;
+}
+
+// io_do (io.c): the generation of the descriptor's events is
+// read before each attempt, so that an event polled by any worker between
+// the EAGAIN and the wait makes the wait return at once (pool_io.h).
+// TCP sockets keep the readiness cache of the single-thread loop (see the
+// top of io.c), per generation: a short transfer marks the direction
+// drained until the next event.
+ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
+                         socklen_t *addrlen, struct io_deadline *d) {
+  // The operation comes in registers, so that io_do's fast path does not
+  // build it in memory for this cold call.
+  const struct io_op o = {(enum io_kind)(kind_flags >> 32), (int)kind_flags,
+                          buf, n_, addrlen};
+  const struct io_op *op = &o;
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  int flags = r ? cacs__pool_io_prepare(r) : -1;
+  if (flags < 0)
+    return -1;
+  int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
+                ? DIR_OUT
+                : DIR_IN;
+  int cache = (flags & 2) && op_short_drains(op);
+  for (;;) {
+    uint64_t gen = cacs__pool_io_gen(r);
+    int err = EAGAIN;
+    ssize_t n = -1;
+    if (!cache || d->timeout_us == 0 || !cacs__pool_io_drained(r, dir, gen))
+      n = op_try_pool(fd, op, flags & 1, &err);
+    if (n >= 0) {
+      if (cache && n > 0 && (size_t)n < op->n)
+        cacs__pool_io_set_drained(r, dir, gen);
+      return n;
+    }
+    if (err == EINTR)
+      continue;
+    if (err != EAGAIN && err != EWOULDBLOCK) {
+      cacs__set_errno(err);
+      return -1;
+    }
+    if ((err = pool_fd_wait(r, 1u << dir, gen, d))) {
+      cacs__set_errno(err);
+      return -1;
+    }
+  }
+}
+
+// cacs_connect (see cacs__io_do_pool).
+int cacs__io_connect_pool(int fd, const struct sockaddr *addr,
+                          socklen_t addrlen, int64_t timeout_us) {
+  cacs__pool_fd *r = cacs__pool_io_fd(fd);
+  if (!r || cacs__pool_io_prepare(r) < 0)
+    return -1;
+  uint64_t gen = cacs__pool_io_gen(r);
+  if (connect(fd, addr, addrlen) == 0)
+    return 0;
+  if (errno != EINPROGRESS && errno != EINTR)
+    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  for (;;) {
+    int e = pool_fd_wait(r, 1u << DIR_OUT, gen, &d);
+    if (e) {
+      cacs__set_errno(e);
+      return -1;
+    }
+    gen = cacs__pool_io_gen(r);
+    int done = cacs__io_connect_finished(fd);
+    if (done <= 0)
+      return done;
+  }
+}

@@ -1,0 +1,150 @@
+//===- lib/io_wait.c - Descriptor records and waits, engine-independent ---===//
+//
+// The part of the I/O module that no engine changes (io_internal.h): the
+// table of descriptor records, what a descriptor is learnt to be the first
+// time a call sees it, and parking a coroutine on a record's waiter lists
+// until the engine's poll wakes it, its deadline passes, cacs_close
+// cancels it or cacs_wake interrupts it.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "errors.h"
+#include "internal.h"
+#include "io_internal.h"
+#include "sched.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+CACS_TLS io_loop cacs__io_loop = IO_LOOP_INIT;
+
+// --- records ------------------------------------------------------------
+
+struct io_fd *cacs__io_rec_grow(int fd) {
+  if (fd < 0) {
+    errno = EBADF;
+    return NULL;
+  }
+  size_t n = L.nfds ? L.nfds : 64;
+  while (n <= (size_t)fd)
+    n *= 2;
+  struct io_fd *t = (struct io_fd *)realloc(L.fds, n * sizeof *t);
+  if (!t) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  memset(t + L.nfds, 0, (n - L.nfds) * sizeof *t);
+  L.fds = t;
+  L.nfds = n;
+  return &L.fds[fd];
+}
+
+struct io_fd *cacs__io_fd_setup(int fd) {
+  struct io_fd *r = fd_rec(fd);
+  if (!r)
+    return NULL;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
+    return NULL;
+  struct stat st;
+  r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  int proto = 0;
+  socklen_t len = sizeof proto;
+  r->tcp = r->socket &&
+           getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
+           proto == IPPROTO_TCP;
+  r->known = 1;
+  return r;
+}
+
+static void waiter_link(int fd, int dir, struct io_waiter *w) {
+  struct io_fd *r = &L.fds[fd];
+  w->prev = NULL;
+  w->next = r->waiters[dir];
+  if (w->next)
+    w->next->prev = w;
+  r->waiters[dir] = w;
+}
+
+static void waiter_unlink(int fd, int dir, struct io_waiter *w) {
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    L.fds[fd].waiters[dir] = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
+}
+
+// --- waiting ------------------------------------------------------------
+
+// Park `self` on the records `w` until `fd` is ready in one of the
+// directions `dirs`, `timeout` passes (> 0 or -1), the descriptor is
+// closed, or a cacs_wake. Inlined into its two callers, so that the common
+// one (cacs__io_fd_wait) keeps `w` in its own frame.
+static inline __attribute__((always_inline)) int
+fd_park(int fd, unsigned dirs, struct io_fd *r, int64_t timeout,
+        struct io_waiter *w, cacs_coro *self) {
+  for (int dir = 0; dir < 2; dir++) {
+    w[dir].co = self;
+    w[dir].result = WAIT_PENDING;
+    if (dirs & (1u << dir))
+      waiter_link(fd, dir, &w[dir]);
+  }
+  int parked = errno = ENOMEM;
+  if (cacs__io_interest(fd, r) == 0 && cacs__io_wait_begin() == 0) {
+    parked = cacs_park_timeout(timeout) == 0 ? 0 : errno;
+    cacs__io_wait_end();
+  }
+  // A node the loop or cacs_close did not take is still linked.
+  int result = -1;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dirs & (1u << dir)))
+      continue;
+    if (w[dir].result == WAIT_PENDING)
+      waiter_unlink(fd, dir, &w[dir]);
+    else if (result != ECANCELED)
+      result = w[dir].result;
+  }
+  cacs__io_interest(fd, &L.fds[fd]); // drop what the waiters left
+  if (result >= 0)
+    return result; // ready (even if the timer fired too), or closed
+  return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake
+}
+
+// fd_park for a coroutine on a shared stack: the records go to the heap,
+// since the loop writes them while its frames are copied out
+// (cacs/stack.h).
+static __attribute__((noinline, cold)) int
+fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
+  struct io_waiter *w = malloc(2 * sizeof *w);
+  if (!w)
+    return ENOMEM;
+  int e = fd_park(fd, dirs, r, timeout, w, cacs_self());
+  free(w);
+  return e;
+}
+
+int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  if (!io_engine_ready(&L.eng) && cacs__io_loop_init() != 0)
+    return errno;
+  struct io_fd *r = fd_rec(fd);
+  if (!r)
+    return errno;
+  if (io_engine_watch(&L.eng, &r->eng, fd, r) != 0)
+    return errno;
+  // One call finds the running coroutine and whether it is on a shared
+  // stack (the echo server's request path counts it: bench/net).
+  cacs_coro *self = cacs__self_unshared();
+  if (__builtin_expect(!self, 0))
+    return fd_park_heap(fd, dirs, r, timeout);
+  struct io_waiter w[2];
+  return fd_park(fd, dirs, r, timeout, w, self);
+}
