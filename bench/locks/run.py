@@ -29,8 +29,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "bench", "tools"))
-import run as bench_run  # noqa: E402  (scripts/bench's runner: shared helpers)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(ROOT, "bench"))  # cacs_bench
+from cacs_bench.common import pyplot  # noqa: E402
 
 # (label, binary, -v variant, has a reader-writer variant)
 IMPLS = [
@@ -182,7 +183,7 @@ def plot(out, recs):
     """locks.png: each lock's throughput (median, Mops/s, wall-clock and per
     CPU-second) over the critical-section length, one row per worker count;
     rw.png: the reader-writer points. Nothing without matplotlib."""
-    plt = bench_run.pyplot()
+    plt = pyplot()
     ok = [r for r in recs if r.get("status") == "ok"]
     if plt is None or not ok:
         return []

@@ -33,8 +33,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "bench", "net"))
-from run_net import free_port, wait_port  # noqa: E402  (scripts/bench-net's)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(ROOT, "bench"))  # cacs_bench
+from cacs_bench.net.servers import free_port, wait_port  # noqa: E402
 SERVERS = [("libcacs", "net_server_cacs", {}),
            ("State Threads", "net_server_st", {}),
            ("Asio spawn", "net_server_asio_spawn", {}),

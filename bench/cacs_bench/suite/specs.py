@@ -1,0 +1,100 @@
+"""The workloads of scripts/bench: binaries, sizes (full, --quick,
+callgrind) and variants."""
+
+# (workload, binary, -v argument or None, full n, quick n, callgrind n)
+SUMSEQ_N, SUMSEQ_CG = 50_000_000, 1_000_000
+YIELD_N, YIELD_CG = 50_000_000, 1_000_000
+WF_N, WF_CG = 100 << 20, 8 << 20  # bytes per task
+APN_N, APN_CG = 2_000_000, 100_000
+BENCHES = [
+    ("sumseq", "sumseq_cpp20", "plain-loop", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_cpp20", "cpp20-for", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_cpp20", "cpp20-while", SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_boost", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_instack", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_instack_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_libcacs", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("sumseq", "sumseq_libcacs_cpp", None, SUMSEQ_N, 10_000, SUMSEQ_CG),
+    ("yield", "yield_libcacs", "empty", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_boost", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_ucontext", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_boost_fiber", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn", "small", YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs", "tail", YIELD_N, 10_000, YIELD_CG),
+    # -fpreserve-none-callee-saved=none (x86-64, LLVM 22 builds only).
+    ("yield", "yield_libcacs_csnone", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "yield_libcacs_apn_csnone", None, YIELD_N, 10_000, YIELD_CG),
+    ("yield", "switch_libcacs_csnone", "tail", YIELD_N, 10_000, YIELD_CG),
+    ("write_fully", "write_fully_cpp20", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_boost", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_libcacs", None, WF_N, 80_000, WF_CG),
+    ("write_fully", "write_fully_libcacs_apn", None, WF_N, 80_000, WF_CG),
+    ("apn_client", "apn_client_libcacs", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn", "small", APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_csnone", None, APN_N, 2_000, APN_CG),
+    ("apn_client", "apn_client_libcacs_apn_csnone", None, APN_N, 2_000, APN_CG),
+]
+# The switch in the call patterns of real programs (issue 22,
+# bench/patterns/patterns.h): every pattern on every runtime, interleaved.
+# ops = switches; time = the thread's CPU time (bench_cpu_ns).
+PAT_N, PAT_QUICK, PAT_CG = 10_000_000, 20_000, 200_000
+PATTERNS = ["pingpong", "pipeline", "ring2", "ring10", "ring10same", "ring100",
+            "ring10000", "chain", "server", "server-hinted"]
+PAT_RUNTIMES = [("pat_cacs", "libcacs cacs_yield"),
+                ("pat_asm", "inline-asm switch (cacs_switch inlined, no scheduler)"),
+                ("pat_boost", "Boost jump_fcontext"),
+                ("pat_fiber", "Boost.Fiber")]
+# The slow ones (Boost.Fiber: ~2 us per switch in ring10000) run fewer.
+# The server rows decide a margin of a few per cent over Boost
+# jump_fcontext (both runtimes run the same byte loops, 84 % of the
+# instructions): they run PAT_ROUNDS_X times the rounds at a third of the
+# switches each (the same time), and the report gives the median of the
+# per-round paired ratios (pat_paired).
+PAT_N_SMALL = {"ring10000": 2_000_000, "server": 700_000,
+               "server-hinted": 700_000}
+PAT_ROUNDS_X = {"pat-server": 3, "pat-server-hinted": 3}
+for _p in PATTERNS:
+    for _b, _ in PAT_RUNTIMES:
+        BENCHES.append(("pat-" + _p, _b, _p, PAT_N_SMALL.get(_p, PAT_N), PAT_QUICK,
+                        # ring10000 under callgrind: 20 rounds of the ring.
+                        PAT_CG))
+# The paper's Figure 15 ablation (bench/libcacs/ablation.c), one run.
+ABLATION_STEPS = ["vanilla", "cacs", "cacs+pn", "cacs+pn+random", "cacs+pn+random+small"]
+for _s in ABLATION_STEPS:
+    BENCHES.append(("ablation", "ablation", _s, PAT_N, PAT_QUICK, PAT_CG))
+HANOI = [
+    ("hanoi_instack", "plain-callback"),
+    ("hanoi_instack", None),
+    ("hanoi_libcacs", None),
+    ("hanoi_boost", None),
+    ("hanoi_cpp20", "cpp20-symmetric"),
+    ("hanoi_cpp20", "cpp20-nested"),
+]
+HANOI_BASE = ("hanoi_instack", "plain-callback")
+HANOI_FULL_NS = list(range(1, 21))
+HANOI_CG_N = 20
+MEMORY_FULL = [("memory_libcacs", 1_000_000, "4112"),
+               ("memory_libcacs", 1_000_000, "16384")]
+MEMORY_QUICK = [("memory_libcacs", 10_000, "4112")]
+# Binaries that only exist when the runtime (target `cacs`) is configured,
+# or the peer library is installed.
+OPTIONAL = {"yield_boost_fiber", "sumseq_libcacs", "sumseq_libcacs_cpp", "sumseq_instack",
+            "sumseq_instack_cpp", "memory_libcacs", "yield_libcacs", "yield_libcacs_apn",
+            "write_fully_libcacs", "write_fully_libcacs_apn", "hanoi_libcacs", "hanoi_instack",
+            "apn_client_libcacs", "apn_client_libcacs_apn", "switch_libcacs"}
+# Built only where -fpreserve-none-callee-saved=none is supported.
+OPTIONAL |= {b for b, _ in PAT_RUNTIMES} | {"ablation"}
+OPTIONAL |= {"switch_libcacs_csnone", "yield_libcacs_csnone", "yield_libcacs_apn_csnone",
+             "apn_client_libcacs_csnone", "apn_client_libcacs_apn_csnone"}
+
+# skynet (issue 25, bench/skynet): a tree of 1,111,111 coroutines on 1 and
+# 2 workers, libcacs's pool vs goroutines vs Boost.Fiber work_stealing.
+# Multi-threaded, so not pinned to one CPU: each run gets CPUs 0..w-1.
+# Figures: the process's CPU time (every thread) and the wall-clock time.
+SKYNET_N, SKYNET_QUICK = 1_000_000, 1_000
+SKYNET_WORKERS = [1, 2]
+SKYNET_BINS = ["skynet_pool", "skynet_go", "skynet_fiber"]
