@@ -43,9 +43,12 @@
       with -O3, -Os, hardening flags, UBSan, ASan and a shared library
       called through a lazily bound PLT. --arch aarch64 runs them under
       qemu; --quick leaves out the build with APN alone. See real.py.
-  scripts/difftest --fetch
-      Only fetch (or find in the cache) those sources; scripts/setup does
-      this, so that the tests need no network.
+  scripts/difftest --fetch [--real PROJECT ...]
+      Only fetch (or find in the cache) those sources (all, or those of
+      the --real projects named); scripts/setup does this, so that the
+      tests need no network. Each version apt lists is tried, newest first
+      (the archive may list one it no longer serves); the log names the
+      one used. The exit status is 1 when a source could not be fetched.
 
 Modes combine. -j J runs programs and IR modules in J worker processes
 (default 1); each program's or module's log lines are printed together and
@@ -98,7 +101,7 @@ def main():
                     help="where to save regression tests (default test/Reliability/regressions)")
     args = ap.parse_args()
     if args.fetch:
-        return 0 if real.fetch_all() else 1
+        return 0 if real.fetch_all(args.real) else 1
     if args.check_ir:
         from cacs_tools.difftest import irfuzz
         before, after = (open(p).read() for p in args.check_ir)

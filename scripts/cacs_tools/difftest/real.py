@@ -1,6 +1,6 @@
 """--real lua|zlib|sqlite|jsoncpp|mawk: real C and C++ projects from Debian
-source (apt-get source; deb-src is added if missing; cached in
-~/.cache/cacs-difftest), each built stock and with cacs from the same
+source (apt-get source, the newest version the archive serves; deb-src is
+added if missing; cached in ~/.cache/cacs-difftest: fetch.py), each built stock and with cacs from the same
 sources, the cacs builds tested against the stock one.
 
 Builds (every translation unit of the project compiled separately, then
@@ -107,62 +107,9 @@ import shutil
 import time
 
 from .common import ROOT, log, run, run_tool
+from .fetch import fetch_source, tree_version
 
 SCRIPTS = os.path.join(ROOT, "scripts", "cacs_tools", "difftest", "lua")
-CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "cacs-difftest")
-DEB_SRC = "/etc/apt/sources.list.d/cacs-deb-src.sources"
-
-
-def have_deb_src():
-    """Whether apt has a source-package entry (one-line or deb822 form; not
-    in a comment)."""
-    files = (glob.glob("/etc/apt/sources.list") + glob.glob("/etc/apt/sources.list.d/*.list")
-             + glob.glob("/etc/apt/sources.list.d/*.sources"))
-    for p in files:
-        for line in open(p, errors="replace"):
-            if re.match(r"\s*deb-src\s", line) or re.match(r"\s*Types:.*\bdeb-src\b", line):
-                return True
-    return False
-
-
-def add_deb_src():
-    """Add deb-src twins of Debian's deb822 entries (with sudo when not root)
-    and update apt's lists."""
-    base = "/etc/apt/sources.list.d/debian.sources"
-    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    if not os.path.exists(base) or (sudo and not shutil.which("sudo")):
-        log("difftest: no deb-src entry in apt's sources and cannot add one (%s)"
-            % ("no " + base if not os.path.exists(base) else "not root, no sudo"))
-        return False
-    text = re.sub(r"^Types: deb$", "Types: deb-src", open(base).read(), flags=re.M)
-    tmp = os.path.join(CACHE, "deb-src.sources")
-    with open(tmp, "w") as f:
-        f.write(text)
-    r = run(sudo + ["cp", tmp, DEB_SRC], timeout=60)
-    os.remove(tmp)
-    if not r.ok:
-        log("difftest: cannot write %s: %s" % (DEB_SRC, r.err.strip()[-200:]))
-        return False
-    log("difftest: added %s (deb-src)" % DEB_SRC)
-    run(sudo + ["apt-get", "update", "-qq"], timeout=600)
-    return True
-
-
-def fetch_source(package, probe):
-    """The top directory of Debian source package `package` (cached), via
-    apt-get source; `probe` is a file the tree must contain."""
-    def cached():
-        found = glob.glob(os.path.join(CACHE, package + "-*", probe))
-        return found[0][:-len(probe)].rstrip("/") if found else None
-    if cached():
-        return cached()
-    os.makedirs(CACHE, exist_ok=True)
-    if not have_deb_src() and not add_deb_src():
-        return None
-    r = run(["apt-get", "source", "-qq", package], cwd=CACHE, timeout=600)
-    if not cached():
-        log("difftest: apt-get source %s failed: %s" % (package, r.err.strip()[-300:]))
-    return cached()
 
 
 def build(name, cc, flags, sources, programs, outdir, link_flags=(), no_lto=(), shared=None):
@@ -617,14 +564,14 @@ def run_real(project, args, tools, summary, workroot):
     src = fetch_source(project.package, project.probe)
     if src is None or not project.prepare(src):
         summary.skipped += 1
-        log("SKIP real %s: no source (apt-get source %s failed)" % (project.name, project.package))
+        log("SKIP real %s: no source (apt-get source %s failed; see above)" % (project.name, project.package))
         return
     p = project(src)
     p.quick = args.quick
     what = "real %s %s" % (p.name, args.arch)
     d = os.path.join(workroot, "real-%s-%s" % (p.name, args.arch))
     os.makedirs(d, exist_ok=True)
-    log("real %s: source %s" % (p.name, src))
+    log("real %s: source %s (%s)" % (p.name, src, tree_version(src)))
     af = tools.arch_flags(args.arch)
     runp = tools.run_prefix(args.arch)
     if args.arch == "aarch64":
@@ -713,15 +660,18 @@ def run_real(project, args, tools, summary, workroot):
 PROJECTS = {p.name: functools.partial(run_real, p) for p in (Lua, Zlib, Sqlite, Jsoncpp, Mawk)}
 
 
-def fetch_all():
-    """Fetch (or find cached) every project's source; whether all are there.
-    scripts/setup calls this, so that the tests need no network."""
+def fetch_all(names=()):
+    """Fetch (or find cached) the source of every project (or of those
+    named); whether all are there. scripts/setup calls this, so that the
+    tests need no network."""
     ok = True
     for project in (Lua, Zlib, Sqlite, Jsoncpp, Mawk):
+        if names and project.name not in names:
+            continue
         src = fetch_source(project.package, project.probe)
         if src is not None and not project.prepare(src):
             src = None
-        log("real %s: %s" % (project.name, src or "NOT FETCHED"))
+        log("real %s: %s" % (project.name, "%s (%s)" % (src, tree_version(src)) if src else "NOT FETCHED"))
         ok = ok and src is not None
     return ok
 
