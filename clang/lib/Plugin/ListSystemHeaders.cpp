@@ -29,7 +29,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneListChannel.h"
+#include "cacs-compiler/PreserveNoneListFile.h"
 #include "cacs-compiler/Settings.h"
 
 #include "clang/AST/ASTConsumer.h"

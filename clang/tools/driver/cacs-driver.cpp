@@ -38,7 +38,8 @@
 
 // The settings table (Settings.def) and its parser, and the list file checks
 // of the pass (PreserveNoneListFile.cpp).
-#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneListFile.h"
+#include "cacs-compiler/PreserveNoneSymbols.h"
 #include "cacs-compiler/Settings.h"
 #include "cacs/detail/contract.h"
 

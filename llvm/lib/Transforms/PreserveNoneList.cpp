@@ -88,8 +88,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/PreserveNoneList.h"
-#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/PreserveNoneListChannel.h"
 #include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneSymbols.h"
+#include "cacs-compiler/Settings.h"
 
 #include "PreserveNoneListMatch.h"
 #include "PreserveNoneListRecord.h"
@@ -782,64 +784,6 @@ bool ListApplier::redirectAddressUses(Function &F, const Hit &H) {
 }
 
 } // namespace
-
-std::string cacs::decoratedName(StringRef Plain) {
-  return (Plain + DecoratedSuffix).str();
-}
-
-bool cacs::isDecoratedName(StringRef Name) {
-  return Name.contains(DecoratedSuffix);
-}
-
-/// The symbol names the clang plugin marked; one translation unit per
-/// process.
-static StringSet<> &systemHeaderFunctions() {
-  static StringSet<> Names;
-  return Names;
-}
-
-/// A symbol name without the "\01" that marks an asm label in the IR.
-static StringRef symbolName(StringRef Name) {
-  Name.consume_front("\1");
-  return Name;
-}
-
-void cacs::markSystemHeaderFunction(StringRef SymbolName) {
-  systemHeaderFunctions().insert(symbolName(SymbolName));
-}
-
-bool cacs::isSystemHeaderFunction(StringRef SymbolName) {
-  return systemHeaderFunctions().contains(symbolName(SymbolName));
-}
-
-/// The symbol names of the other functions the source declares.
-static StringSet<> &sourceFunctions() {
-  static StringSet<> Names;
-  return Names;
-}
-
-void cacs::markSourceFunction(StringRef SymbolName) {
-  sourceFunctions().insert(symbolName(SymbolName));
-}
-
-static bool &clangSourceCompile() {
-  static bool Set = false;
-  return Set;
-}
-
-void cacs::markClangSourceCompile() { clangSourceCompile() = true; }
-
-bool cacs::isClangSourceCompile() { return clangSourceCompile(); }
-
-bool cacs::isCompilerRuntimeDeclaration(const Function &F) {
-  // Only a source compile knows what its source declares; the plugin marks
-  // the compile as one only when a list is given.
-  if (!clangSourceCompile() || !F.isDeclaration() || F.isIntrinsic())
-    return false;
-  StringRef Name = symbolName(F.getName());
-  return !sourceFunctions().contains(Name) &&
-         !systemHeaderFunctions().contains(Name);
-}
 
 PreservedAnalyses PreserveNoneListPass::run(Module &M,
                                             ModuleAnalysisManager &) {

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneListFile.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -10,6 +10,8 @@
 
 #include "PreserveNoneListMatch.h"
 
+#include "cacs-compiler/PreserveNoneListChannel.h"
+
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"

@@ -13,7 +13,7 @@
 #ifndef CACS_LIB_TRANSFORMS_PRESERVENONELISTMATCH_H
 #define CACS_LIB_TRANSFORMS_PRESERVENONELISTMATCH_H
 
-#include "cacs-compiler/PreserveNoneList.h"
+#include "cacs-compiler/PreserveNoneListFile.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The record format of the lists in a module (named metadata
-// !cacs.preserve_none_lists, one !{!"<path>", !"<text>", !"<used lines>"} per
+// !cacs.preserve_none_lists, one !{!"<path>", !"<text>"} per
 // list): written per TU, read back by the full-LTO link, which sees no
 // command-line option.
 //
@@ -23,6 +23,11 @@ class Module;
 
 namespace cacs {
 namespace list {
+
+/// The named metadata in which the per-TU run records the lists it applied,
+/// one operand per list: !{!"<path>", !"<text>"}. The full-LTO link re-reads
+/// them from the merged module.
+inline constexpr const char *PreserveNoneListsMD = "cacs.preserve_none_lists";
 
 /// A list as recorded in a module.
 struct RecordedList {

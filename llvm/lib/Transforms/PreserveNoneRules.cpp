@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneSymbols.h"
 #include "cacs-compiler/Settings.h"
-#include "cacs-compiler/PreserveNoneList.h"
 #include "cacs-compiler/StackFrame.h"
 
 #include "llvm/ADT/SmallVector.h"
