@@ -38,7 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/AutoPreserveNone.h"
-#include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRulesEligibility.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"

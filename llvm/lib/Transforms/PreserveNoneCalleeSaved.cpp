@@ -54,8 +54,9 @@
 
 #include "cacs-compiler/PreserveNoneCalleeSaved.h"
 #include "cacs-compiler/Diagnostics.h"
-#include "cacs-compiler/Settings.h"
 #include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRulesBinding.h"
+#include "cacs-compiler/Settings.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"

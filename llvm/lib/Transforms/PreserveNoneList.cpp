@@ -89,7 +89,8 @@
 
 #include "cacs-compiler/PreserveNoneList.h"
 #include "cacs-compiler/PreserveNoneListChannel.h"
-#include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRulesEligibility.h"
+#include "cacs-compiler/PreserveNoneRulesWrapper.h"
 #include "cacs-compiler/PreserveNoneSymbols.h"
 #include "cacs-compiler/Settings.h"
 

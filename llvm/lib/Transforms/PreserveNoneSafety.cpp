@@ -11,7 +11,11 @@
 
 #include "cacs-compiler/PreserveNoneSafety.h"
 #include "cacs-compiler/Diagnostics.h"
-#include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRulesBinding.h"
+#include "cacs-compiler/PreserveNoneRulesColdCall.h"
+#include "cacs-compiler/PreserveNoneRulesEligibility.h"
+#include "cacs-compiler/PreserveNoneRulesShield.h"
+#include "cacs-compiler/PreserveNoneRulesWrapper.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -60,7 +60,7 @@
 
 #include "cacs-compiler/TLSMigration.h"
 #include "cacs-compiler/Diagnostics.h"
-#include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/PreserveNoneRulesWrapper.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
