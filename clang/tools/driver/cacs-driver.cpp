@@ -18,7 +18,8 @@
 // clang's own. With -flto it also makes the link run the cacs passes inside
 // lld. A link with lists, or with --wrap, runs as a child whose messages it
 // watches: to explain a listed function's undefined body, and to refuse a
-// --wrap that would miss the calls of code built with a list (runLink).
+// --wrap that would miss the calls of code built with a list (runLink,
+// cacs-link-watch.cpp).
 //
 // For the build tools around it (README, "Using cacs with your build"):
 //  - with any cacs flag, a forced include (cacs-settings.h) puts the settings
@@ -39,9 +40,11 @@
 // The settings table (Settings.def) and its parser, and the list file checks
 // of the pass (PreserveNoneListFile.cpp).
 #include "cacs-compiler/PreserveNoneListFile.h"
-#include "cacs-compiler/PreserveNoneSymbols.h"
 #include "cacs-compiler/Settings.h"
 #include "cacs/detail/contract.h"
+
+#include "cacs-errors.h"
+#include "cacs-link-watch.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -62,13 +65,10 @@
 
 #include <array>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <iterator>
 #include <optional>
-#include <poll.h>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -76,6 +76,11 @@
 #include "cacs-build-id.inc"
 
 using namespace llvm;
+using cacs::fatal;
+using cacs::LinkWatch;
+using cacs::runLink;
+using cacs::tracedBody;
+using cacs::wrappedNames;
 
 namespace {
 
@@ -121,8 +126,6 @@ struct CACSFlags {
   }
 };
 
-[[noreturn]] void fatal(StringRef Prog, const Twine &Msg);
-
 /// Do the linker arguments ask for -z now (-z now, -znow; the last of it and
 /// -z lazy wins)?
 bool linksBindNow(ArrayRef<std::string> LinkerArgs) {
@@ -167,13 +170,6 @@ bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
     break;
   }
   return true;
-}
-
-/// The flags every clang error carries: "clang: error: ...", as the stock
-/// driver prints them, so tools that parse clang's output keep working.
-[[noreturn]] void fatal(StringRef Prog, const Twine &Msg) {
-  errs() << Prog << ": error: " << Msg << "\n";
-  std::exit(1);
 }
 
 /// Check a list file the way clang checks -fsanitize-ignorelist= files, and
@@ -408,25 +404,6 @@ std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
   fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
 }
 
-/// The names the linker arguments wrap: --wrap=NAME, --wrap NAME, and the
-/// same with one dash, as GNU ld and lld take them.
-std::vector<std::string> wrappedNames(ArrayRef<std::string> LinkerArgs) {
-  std::vector<std::string> Names;
-  for (size_t I = 0; I < LinkerArgs.size(); ++I) {
-    StringRef A = LinkerArgs[I];
-    if (!A.consume_front("--wrap") && !A.consume_front("-wrap"))
-      continue;
-    std::string Name;
-    if (A.consume_front("="))
-      Name = A.str();
-    else if (A.empty() && I + 1 < LinkerArgs.size())
-      Name = LinkerArgs[++I];
-    if (!Name.empty() && !is_contained(Names, Name))
-      Names.push_back(Name);
-  }
-  return Names;
-}
-
 int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
   outs().flush();
   std::string Err;
@@ -435,259 +412,6 @@ int runAndWait(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args) {
     fatal(Prog, "cannot run '" + Driver + "': " + Err);
   if (RC < 0) // It crashed, and said so.
     return 1;
-  return RC;
-}
-
-/// A listed function whose preserve_none body a linker message reports
-/// undefined: its name X, and the body's symbol as the message shows it.
-/// lld: "undefined symbol: X.preserve_none_list", or demangled
-/// "f(long) (.preserve_none_list)"; GNU ld: "undefined reference to
-/// `X.preserve_none_list'", or demangled "`f(long) [clone
-/// .preserve_none_list]'".
-struct UndefinedBody {
-  std::string Name, Shown;
-  bool operator==(const UndefinedBody &O) const { return Name == O.Name; }
-};
-
-std::optional<UndefinedBody> undefinedBody(StringRef Line) {
-  StringRef Sym;
-  size_t At;
-  if ((At = Line.find("undefined reference to `")) != StringRef::npos)
-    Sym = Line.substr(At).split('`').second.rsplit('\'').first;
-  else if (Line.contains("undefined") &&
-           (At = Line.find("symbol: ")) != StringRef::npos)
-    Sym = Line.substr(At + strlen("symbol: ")).rtrim();
-  StringRef Name = Sym;
-  std::string Suffix = cacs::DecoratedSuffix;
-  if (Name.consume_back(Suffix) || Name.consume_back(" (" + Suffix + ")") ||
-      Name.consume_back(" [clone " + Suffix + "]"))
-    if (!Name.empty())
-      return UndefinedBody{Name.str(), Sym.str()};
-  return std::nullopt;
-}
-
-/// After a failed link: a note for each listed function whose preserve_none
-/// body no input defined, naming the lists and what to do.
-void explainUndefined(StringRef Prog, ArrayRef<UndefinedBody> Bodies,
-                      ArrayRef<std::string> Lists) {
-  std::string Files;
-  for (const std::string &L : Lists)
-    Files += (Files.empty() ? "'" : ", '") + L + "'";
-  for (const UndefinedBody &B : Bodies)
-    errs() << Prog << ": note: '" << B.Name << "' matches "
-           << (Lists.size() == 1 ? "the list " : "one of the lists ") << Files
-           << " of '-fpreserve-none-list=', so its callers call its "
-              "preserve_none body '"
-           << B.Shown
-           << "', which only code built with the list defines; build the "
-              "code that defines '"
-           << B.Name << "' with the same list, or leave it out of the list\n";
-}
-
-/// What runLink watches a link for: the lists of the command line, to
-/// explain a listed function whose preserve_none body no input defines
-/// (explainUndefined); and the names the link wraps (--wrap), each traced
-/// as its preserve_none body (--trace-symbol, added by run), to refuse a
-/// wrap that would miss the calls of code built with a list.
-struct LinkWatch {
-  ArrayRef<std::string> Lists;
-  ArrayRef<std::string> Wrapped;
-  StringRef Output; ///< The link's output file, removed when refused.
-  bool empty() const { return Lists.empty() && Wrapped.empty(); }
-};
-
-/// The symbol --trace-symbol traces for a wrapped name: its preserve_none
-/// body.
-std::string tracedBody(StringRef Name) {
-  return (Name + cacs::DecoratedSuffix).str();
-}
-
-/// An input whose calls to a wrapped name the wrap misses: the name, the
-/// input as the linker names it, and whether it defines the name's
-/// preserve_none body rather than references it.
-struct WrapMiss {
-  std::string Name, File;
-  bool Defines = false;
-};
-
-/// Is \p Line the linker's trace of the body of one of \p Wrapped? lld
-/// prints "FILE: reference to SYM" on its standard output, GNU ld "LD: FILE:
-/// reference to SYM" (FILE with " (symbol from plugin)" for a bitcode
-/// input) on its standard error; neither demangles SYM there. A reference
-/// is a miss. So is a definition (lld: "definition of", "lazy definition
-/// of"...) where lld links (\p FromLLD, the line came on standard output):
-/// lld also wraps the calls inside the defining input, which that input's
-/// code built with the list makes to the body instead; GNU ld wraps none of
-/// them, with or without the list.
-bool isTraceLine(StringRef Line, bool FromLLD, ArrayRef<std::string> Wrapped,
-                 std::optional<WrapMiss> &Miss) {
-  Line = Line.rtrim("\r\n");
-  for (const std::string &Name : Wrapped) {
-    StringRef Rest = Line;
-    if (!Rest.consume_back(tracedBody(Name)))
-      continue;
-    bool Reference = Rest.consume_back(": reference to ");
-    if (!Reference && !Rest.consume_back(" definition of "))
-      continue;
-    if (!Reference) {
-      if (FromLLD && Rest.consume_back(":"))
-        Miss = WrapMiss{Name, Rest.str(), /*Defines=*/true};
-      return true;
-    }
-    Rest.consume_back(" (symbol from plugin)");
-    // GNU ld's own name first: "/usr/bin/ld.bfd: FILE".
-    auto [Head, Tail] = Rest.split(": ");
-    if (!Tail.empty() && sys::path::filename(Head).contains("ld"))
-      Rest = Tail;
-    Miss = WrapMiss{Name, Rest.str()};
-    return true;
-  }
-  return false;
-}
-
-/// After a link whose wrap misses calls (isTraceLine): an error for each
-/// wrapped name, naming the first input that calls its body.
-void refuseWraps(StringRef Prog, ArrayRef<WrapMiss> Misses) {
-  for (const WrapMiss &M : Misses)
-    errs() << Prog << ": error: '--wrap=" << M.Name
-           << "' does not reach the calls to '" << M.Name
-           << "' from code built with '-fpreserve-none-list=': '" << M.File
-           << (M.Defines ? "' defines" : "' calls")
-           << " its preserve_none body '" << tracedBody(M.Name)
-           << (M.Defines ? "', which its own calls reach without the wrap"
-                         : "', which the wrap does not name")
-           << "; leave '" << M.Name
-           << "' out of the list, or build that code without it\n";
-}
-
-/// Writes all of \p Data to \p FD; a closed \p FD is not an error (the
-/// link goes on to its end).
-void writeAll(int FD, StringRef Data) {
-  while (!Data.empty()) {
-    ssize_t W = write(FD, Data.data(), Data.size());
-    if (W < 0 && errno == EINTR)
-      continue;
-    if (W <= 0)
-      return;
-    Data = Data.drop_front(W);
-  }
-}
-
-/// As runAndWait, but passes the driver's standard error (and, with wrapped
-/// names, its standard output) on through pipes, line by line, to watch
-/// the link (LinkWatch). A driver that dies of a signal makes this process
-/// die of it too, as after an exec.
-int runLink(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args,
-            const LinkWatch &W) {
-  std::vector<std::string> Storage(Args.begin(), Args.end());
-  std::vector<char *> V;
-  for (std::string &A : Storage)
-    V.push_back(A.data());
-  V.push_back(nullptr);
-  outs().flush();
-  errs().flush();
-  // Stream 0 is the driver's standard error; 1, its standard output, only
-  // where trace lines may come there (lld).
-  unsigned NumStreams = W.Wrapped.empty() ? 1 : 2;
-  const int Target[2] = {STDERR_FILENO, STDOUT_FILENO};
-  int Pipes[2][2];
-  for (unsigned S = 0; S < NumStreams; ++S)
-    if (pipe(Pipes[S]) != 0)
-      fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
-  pid_t Pid = fork();
-  if (Pid < 0)
-    fatal(Prog, "cannot run '" + Driver + "': " + std::strerror(errno));
-  if (Pid == 0) {
-    for (unsigned S = 0; S < NumStreams; ++S) {
-      close(Pipes[S][0]);
-      dup2(Pipes[S][1], Target[S]);
-      close(Pipes[S][1]);
-    }
-    execv(Storage[0].c_str(), V.data());
-    std::string Msg = (Prog + ": error: cannot run '" + Driver +
-                       "': " + std::strerror(errno) + "\n")
-                          .str();
-    writeAll(STDERR_FILENO, Msg);
-    _exit(1);
-  }
-  std::vector<pollfd> Fds;
-  for (unsigned S = 0; S < NumStreams; ++S) {
-    close(Pipes[S][1]);
-    Fds.push_back({Pipes[S][0], POLLIN, 0});
-  }
-  std::vector<UndefinedBody> Bodies;
-  std::vector<WrapMiss> Misses;
-  std::string Line[2];
-  // One line of stream S: passed on, unless it is a trace line.
-  auto Take = [&](unsigned S) {
-    std::optional<WrapMiss> Miss;
-    if (!W.Wrapped.empty() &&
-        isTraceLine(Line[S], /*FromLLD=*/S == 1, W.Wrapped, Miss)) {
-      // One miss a name; a caller rather than the definition.
-      auto Same = Misses.end();
-      if (Miss)
-        Same = find_if(Misses,
-                       [&](const WrapMiss &M) { return M.Name == Miss->Name; });
-      if (Miss && Same == Misses.end())
-        Misses.push_back(std::move(*Miss));
-      else if (Miss && Same->Defines && !Miss->Defines)
-        *Same = std::move(*Miss);
-    } else {
-      writeAll(Target[S], Line[S]);
-      if (S == 0 && !W.Lists.empty())
-        if (std::optional<UndefinedBody> B = undefinedBody(Line[S]))
-          if (!is_contained(Bodies, *B))
-            Bodies.push_back(std::move(*B));
-    }
-    Line[S].clear();
-  };
-  char Buf[4096];
-  unsigned Open = NumStreams;
-  while (Open) {
-    if (poll(Fds.data(), Fds.size(), -1) < 0) {
-      if (errno == EINTR)
-        continue;
-      fatal(Prog, "cannot watch '" + Driver + "': " + std::strerror(errno));
-    }
-    for (unsigned S = 0; S < NumStreams; ++S) {
-      if (Fds[S].fd < 0 || !Fds[S].revents)
-        continue;
-      ssize_t N = read(Fds[S].fd, Buf, sizeof Buf);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0) {
-        if (!Line[S].empty())
-          Take(S);
-        close(Fds[S].fd);
-        Fds[S].fd = -1;
-        --Open;
-        continue;
-      }
-      for (ssize_t K = 0; K < N; ++K) {
-        Line[S] += Buf[K];
-        if (Buf[K] == '\n')
-          Take(S);
-      }
-    }
-  }
-  int Status;
-  while (waitpid(Pid, &Status, 0) < 0)
-    if (errno != EINTR)
-      fatal(Prog, "cannot wait for '" + Driver + "': " + std::strerror(errno));
-  if (WIFSIGNALED(Status)) {
-    std::signal(WTERMSIG(Status), SIG_DFL);
-    std::raise(WTERMSIG(Status));
-    return 1;
-  }
-  int RC = WEXITSTATUS(Status);
-  if (RC != 0)
-    explainUndefined(Prog, Bodies, W.Lists);
-  if (!Misses.empty()) {
-    refuseWraps(Prog, Misses);
-    if (RC == 0)
-      sys::fs::remove(W.Output.empty() ? StringRef("a.out") : W.Output);
-    RC = 1;
-  }
   return RC;
 }
 
