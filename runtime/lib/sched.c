@@ -168,9 +168,9 @@ void cacs__bad_handle(const char *call, const void *c) {
   cacs__fatalf("cacs: %s(%p): not a coroutine of this thread that can still "
                "be joined or detached: it was joined already, or detached "
                "and has finished, or another thread created it (a coroutine "
-               "is joined by a coroutine of the thread that created it: "
-               "joins across threads are not supported until the M:N "
-               "scheduler exists)\n",
+               "is joined by a coroutine of the thread that created it; to "
+               "join across threads, run it in the pool and use "
+               "cacs_pool_join)\n",
                call, c);
 }
 

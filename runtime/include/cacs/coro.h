@@ -112,8 +112,8 @@ __attribute__((noreturn)) void cacs_exit(void);
 
 /// Wait until `c` has finished, then free it: `c` is invalid afterwards.
 /// Thread: only from a coroutine (main included) of the thread that created
-/// `c`; joins across threads are not supported until the M:N scheduler
-/// exists.
+/// `c`. To join a coroutine from another thread, run it in the M:N pool
+/// (cacs/pool.h) and join it with cacs_pool_join.
 /// \return 0, or -1 with errno set:
 ///   - EDEADLK: `c` is the calling coroutine;
 ///   - EINVAL: `c` is NULL, the thread's main coroutine, detached, or
