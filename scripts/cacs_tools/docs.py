@@ -49,13 +49,16 @@ def doxygen(outdir, xml=False, html=True):
 # --- api.md ---------------------------------------------------------------
 
 
-def text_of(node):
-    """The text of a Doxygen description, code spans back in backticks."""
+def text_of(node, skip_return=False):
+    """The text of a Doxygen description, code spans back in backticks
+    (without its \\return section if skip_return)."""
     if node is None:
         return ""
     out = []
 
     def walk(n):
+        if skip_return and n.tag == "simplesect" and n.get("kind") == "return":
+            return
         if n.tag == "computeroutput":
             out.append("`" + "".join(n.itertext()) + "`")
         else:
@@ -63,7 +66,7 @@ def text_of(node):
                 out.append(n.text)
             for c in n:
                 walk(c)
-                if c.tail:
+                if c.tail:  # the text after c, even when c was skipped
                     out.append(c.tail)
         if n.tag == "para":
             out.append("\n")
@@ -79,12 +82,23 @@ def sentences(text):
     return [s for s in SENTENCE.split(text) if s]
 
 
-def pick(parts, pattern):
-    return " ".join(s for s in parts if re.search(pattern, s))
-
-
 RESULT = r"\b[Rr]eturns?\b|\bNULL\b|\bE[A-Z]{3,}\b|\berrno\b|\babort|\bthrow"
 THREADS = r"\bthread"
+# A sentence that speaks of both goes under one: errors if it names one.
+ERROR = r"\bNULL\b|\bE[A-Z]{3,}\b|\berrno\b|\babort|\bthrow|\bfail"
+
+
+def classify(parts):
+    """The sentences of a call's comment that speak of returns or errors,
+    and those that speak of threads; each sentence under one only."""
+    returns, threads = [], []
+    for s in parts:
+        r, t = re.search(RESULT, s), re.search(THREADS, s)
+        if r and (not t or re.search(ERROR, s)):
+            returns.append(s)
+        elif t:
+            threads.append(s)
+    return " ".join(returns), " ".join(threads)
 
 
 def header_rules(path):
@@ -144,7 +158,8 @@ def special(m, name, cname):
 
 
 def calls_of(xmldir, refid, cname=None):
-    """(signature, description) of the public calls of one compound."""
+    """(line, signature, description, \\return text) of the public calls
+    of one compound."""
     cd = ET.parse(os.path.join(xmldir, refid + ".xml")).getroot().find(
         "compounddef")
     found = []
@@ -168,11 +183,15 @@ def calls_of(xmldir, refid, cname=None):
                 sig = "%s(%s) (macro)" % (name, params)
             else:
                 continue
+            detail = m.find("detaileddescription")
             desc = " ".join(
                 t for t in (text_of(m.find("briefdescription")),
-                            text_of(m.find("detaileddescription"))) if t)
+                            text_of(detail, skip_return=True)) if t)
+            returns = " ".join(
+                text_of(s) for s in (detail.iter("simplesect") if detail is not None else ())
+                if s.get("kind") == "return")
             line = int(m.find("location").get("line", "0"))
-            found.append((line, sig.strip(), desc))
+            found.append((line, sig.strip(), desc, returns))
     return found
 
 
@@ -217,21 +236,24 @@ def api_markdown(xmldir):
         if not calls:
             out += ["No calls (types and macros only).", ""]
         marks = sections(path)
-        for line, sig, desc in sorted(calls):
+        for line, sig, desc, returns in sorted(calls):
             while marks and marks[0][0] < line:
                 _, title, text = marks.pop(0)
                 out += ["", "### %s" % title, ""]
                 if text:
                     out += ["> " + text, ""]
+            # The \\return section is *Returns, errors* alone, though it may
+            # speak of threads ("another thread's handle": EINVAL).
             parts = sentences(desc)
-            if not parts:
+            if not parts and not returns:
                 undocumented.append("cacs/%s: %s" % (header, sig))
-            summary = parts[0] if parts else "**undocumented** (no doc comment)"
+            summary = (parts or sentences(returns) or ["**undocumented** (no doc comment)"])[0]
             out.append("- `%s`  " % re.sub(r"\s+", " ", sig))
             out.append("  %s  " % summary)
+            results, threads = classify(parts)
             out.append("  *Returns, errors:* %s *Threads:* %s" % (
-                pick(parts, RESULT) or "not stated.",
-                pick(parts, THREADS) or "not stated."))
+                " ".join(t for t in (results, returns) if t) or "not stated.",
+                threads or "not stated."))
         out.append("")
     out += ["## Undocumented calls", ""]
     out += ["- `%s`" % u for u in undocumented] or ["None."]

@@ -210,7 +210,7 @@ int cacs_pool_sleep(int64_t usec);
 
 /// The calling pool coroutine, NULL outside one.
 cacs_pool_task *cacs_pool_current(void);
-/// The index (0 .. workers-1) of the worker running the caller, -1 on a
+/// The index (0 to workers-1) of the worker running the caller, -1 on a
 /// thread that is not a worker. Changes across a wait or yield only in a
 /// pool created with CACS_POOL_MIGRATE_RUNNING.
 int cacs_pool_worker_index(void);
