@@ -1,8 +1,8 @@
 //===- cacs/io.h - Descriptor I/O for coroutines ----------------*- C -*-===//
 //
 // The I/O module, library cacs_io (libcacs_io.a, beside libcacs.a; link
-// both: -lcacs_io -lcacs, pkg-config cacs-io, or CMake's cacs::cacs, which
-// brings both). A coroutine calling these functions waits for its descriptor
+// both: -lcacs_io -lcacs, which pkg-config cacs and CMake's cacs::cacs
+// give). A coroutine calling these functions waits for its descriptor
 // instead of blocking the thread: each call tries the system call first
 // and, on EAGAIN, parks the coroutine until the thread's event loop
 // reports the descriptor ready, then tries again.
