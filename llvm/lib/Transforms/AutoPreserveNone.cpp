@@ -11,10 +11,11 @@
 // too, so that its own callers pay instead, and so on up the call graph.
 //
 // The pass starts from every preserve_nonecc function of the module (declared
-// or defined) and walks the direct call edges backwards over a worklist. Each
-// caller is decided once: it is infected (it and every call site of it get
-// preserve_nonecc, in one step, so that no call ever mismatches its callee)
-// when it is eligible, and otherwise an OptimizationRemarkMissed says why.
+// or defined) and walks the direct call edges backwards (walkSwitchCallers,
+// the walk of the functions that can reach a switch). Each caller is decided
+// once: it is infected (it and every call site of it get preserve_nonecc,
+// in one step, so that no call ever mismatches its callee) when it is
+// eligible, and otherwise an OptimizationRemarkMissed says why.
 // Every call edge is visited at most once, so the pass is linear in the size
 // of the call graph.
 //
@@ -39,9 +40,8 @@
 
 #include "cacs-compiler/AutoPreserveNone.h"
 #include "cacs-compiler/PreserveNoneRulesEligibility.h"
+#include "cacs-compiler/SwitchCallers.h"
 
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CallingConv.h"
@@ -208,34 +208,17 @@ bool AutoPreserveNone::run() {
       }
   }
 
-  // Seeds: every preserve_none function, declared or defined.
-  SmallVector<Function *, 16> Worklist;
-  DenseSet<const Function *> Decided;
-  for (Function &F : M)
-    if (F.getCallingConv() == CallingConv::PreserveNone) {
-      Worklist.push_back(&F);
-      Decided.insert(&F);
+  // The walk (SwitchCallers.h) goes on through the callers it infects.
+  walkSwitchCallers(M, [&](Function &Caller, Function &Callee) {
+    Eligibility E = check(Caller);
+    if (!E) {
+      explain(Caller, Callee, E);
+      return false;
     }
-
-  while (!Worklist.empty()) {
-    Function *Callee = Worklist.pop_back_val();
-    for (const Use &U : Callee->uses()) {
-      const auto *CB = dyn_cast<CallBase>(U.getUser());
-      if (!CB || !CB->isCallee(&U))
-        continue;
-      Function *Caller = const_cast<Function *>(CB->getFunction());
-      if (!Decided.insert(Caller).second)
-        continue;
-      Eligibility E = check(*Caller);
-      if (!E) {
-        explain(*Caller, *Callee, E);
-        continue;
-      }
-      infect(*Caller, *Callee);
-      Worklist.push_back(Caller);
-      Changed = true;
-    }
-  }
+    infect(Caller, Callee);
+    Changed = true;
+    return true;
+  });
   return Changed;
 }
 
