@@ -11,14 +11,14 @@
 //      preserve-none-safety<O0>,
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>, instack-yield, tls-migration,
-//      tls-migration<lto>;
+//      tls-migration<lto>, switch-returns, switch-returns<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the thread-local accessors
 //    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and the safety checks at its end (after the in-stack
-//    yields' frames);
+//    yields' frames), then the switch returns (-fswitch-returns);
 //  - in the full-LTO link pipeline, where the settings are read back from the
 //    IR: the thread-local accessors and the list at its start,
-//    AutoPreserveNone and the safety checks at its end.
+//    AutoPreserveNone, the safety checks and the switch returns at its end.
 //
 // The list runs first because it changes conventions that code compiled
 // without it may disagree with; run later, the link's InstCombine would have
@@ -36,6 +36,7 @@
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/PreserveNoneSafety.h"
 #include "cacs-compiler/Settings.h"
+#include "cacs-compiler/SwitchReturns.h"
 #include "cacs-compiler/TLSMigration.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -137,6 +138,9 @@ void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
     addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
   addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
+  // After the calls are settled: the safety pass's shields switch too.
+  if (flagSetting(SettingID::SwitchReturns))
+    addPass(MPM, SwitchReturnsPass(SwitchReturnsPass::Phase::PerTU));
 }
 
 /// The full-LTO link: the passes always run; each finds in the merged module
@@ -152,6 +156,7 @@ void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   addPass(MPM, InstackYieldPass());
   addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
   addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
+  addPass(MPM, SwitchReturnsPass(SwitchReturnsPass::Phase::LTOLink));
   addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
 }
 
@@ -164,6 +169,12 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     MPM.addPass(TLSMigrationPass(Name.ends_with("<lto>")
                                      ? TLSMigrationPass::Phase::LTOLink
                                      : TLSMigrationPass::Phase::PerTU));
+    return true;
+  }
+  if (Name == "switch-returns" || Name == "switch-returns<lto>") {
+    addPass(MPM, SwitchReturnsPass(Name.ends_with("<lto>")
+                                       ? SwitchReturnsPass::Phase::LTOLink
+                                       : SwitchReturnsPass::Phase::PerTU));
     return true;
   }
   if (Name == "instack-yield") {
