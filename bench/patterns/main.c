@@ -5,7 +5,7 @@
 //   pat_<runtime> -v PATTERN [-n SWITCHES] [-r REPS]
 //
 // PATTERN: pingpong, pipeline, ring2, ring10, ring100, ring10000, chain,
-// server (patterns.h); ring10same: 10 tasks all running one function. -n is the number of switches aimed at; ops in the
+// handler, nest1 to nest5, server (patterns.h); ring10same: 10 tasks all running one function. -n is the number of switches aimed at; ops in the
 // RESULT line is the number of yields actually made (counted by YIELD at
 // every site), so ns/op is ns per switch on every runtime. Each repetition
 // spawns the tasks, times the pattern (not the spawns, not the tasks' exit)
@@ -52,6 +52,36 @@ static uint64_t chain_ref(uint64_t rounds) {
     sum += r + 4 + 3 + 2 + 1;
   }
   return sum;
+}
+
+/// handler: what hd_a_run returns, computed without coroutines (each of
+/// hd_a.c's functions meets the hd_b.c function of the same turn).
+static uint64_t hd_ref(uint64_t rounds) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < rounds; ++i)
+    sum += (i * 2 + 1) + 1 + ((i ^ 5) ^ 0x55) * 3 + (((i + 7) + 3) ^ 9);
+  return sum;
+}
+
+/// nestN: what nest_a_run returns, without coroutines.
+static uint64_t nest_level_ref(unsigned k, uint64_t x, unsigned d) {
+  if (k == d)
+    return (x * 3 + 1) + k;
+  return nest_level_ref(k + 1, x + k, d) ^ k;
+}
+static uint64_t nest_ref(uint64_t rounds, unsigned d) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < rounds; ++i)
+    sum += nest_level_ref(1, i, d);
+  return sum;
+}
+static unsigned nest_depth_of(const char *pat) {
+  unsigned d = (unsigned)strtoul(pat + 4, NULL, 10);
+  if (d < 1 || d > 5) {
+    fprintf(stderr, "nest depth 1..5\n");
+    exit(64);
+  }
+  return d;
 }
 
 /// pipeline: the sum of the sink, without coroutines.
@@ -113,6 +143,20 @@ static uint64_t run(const char *pat, uint64_t n, uint64_t *t0) {
     *t0 = bench_cpu_ns();
     got = chain_a_run(n / 2);
     pat_t1 = bench_cpu_ns();
+  } else if (!strcmp(pat, "handler")) {
+    // Six switches a round.
+    hd_stop = 0;
+    rt_spawn(hd_b_run, NULL);
+    *t0 = bench_cpu_ns();
+    got = hd_a_run(n / 6);
+    pat_t1 = bench_cpu_ns();
+  } else if (!strncmp(pat, "nest", 4)) {
+    nest_stop = 0;
+    nest_depth = nest_depth_of(pat);
+    rt_spawn(nest_b_run, NULL);
+    *t0 = bench_cpu_ns();
+    got = nest_a_run(n / 2);
+    pat_t1 = bench_cpu_ns();
   } else if (!strcmp(pat, "server") || !strcmp(pat, "server-hinted")) {
     memset(srv_conns, 0, sizeof srv_conns);
     for (unsigned k = 0; k < SRV_CONNS; ++k)
@@ -136,6 +180,10 @@ static uint64_t expected(const char *pat, uint64_t n) {
     return pipe_ref(n / 4);
   if (!strcmp(pat, "chain"))
     return chain_ref(n / 2);
+  if (!strcmp(pat, "handler"))
+    return hd_ref(n / 6);
+  if (!strncmp(pat, "nest", 4))
+    return nest_ref(n / 2, nest_depth_of(pat));
   if (!strncmp(pat, "server", 6))
     return srv_want; // summed by the client from what it sent
   uint64_t want = 0;

@@ -22,6 +22,10 @@
 //   chain      main and one coroutine each yield 5 frames deep
 //              (chain_a.c, chain_b.c), from two sites chosen by parity, and
 //              return up the chain after each yield
+//   handler    main and one coroutine each call three functions in turn
+//              (hd_a.c, hd_b.c), each of which yields and returns
+//   nestN      main and one coroutine each yield N frames deep (N = 1 to 5,
+//              nest_a.c, nest_b.c), every frame a different function
 //   server     8 echo sessions (srv_session.c: the body of examples/echo)
 //              over an in-memory transport that yields when it would block
 //              (srv_transport.c), fed by a client in main (srv_client.c)
@@ -95,6 +99,19 @@ extern volatile int chain_stop;
 extern volatile uint64_t chain_box;
 uint64_t chain_a_run(uint64_t rounds);
 void chain_b_run(void *arg);
+
+// handler
+extern volatile uint64_t hd_box;
+extern volatile int hd_stop;
+uint64_t hd_a_run(uint64_t rounds);
+void hd_b_run(void *arg);
+
+// nestN
+extern volatile int nest_stop;
+extern volatile uint64_t nest_box;
+extern unsigned nest_depth;
+uint64_t nest_a_run(uint64_t rounds);
+void nest_b_run(void *arg);
 
 // server
 #define SRV_CONNS 8

@@ -13,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef RT_CACS_KEEP_RET
+const char rt_name[] = "libcacs-ret"; // -fno-switch-returns
+#else
 const char rt_name[] = "libcacs";
+#endif
 
 static cacs_coro **tasks;
 static size_t ntasks, cap;
