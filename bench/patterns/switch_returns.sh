@@ -6,7 +6,7 @@
 # the median of its repetitions; the table gives the median over the rounds
 # in ns per switch, and the ratios of the same run.
 #
-#   bench/patterns/switch_returns.sh BENCH_DIR [ROUNDS] [CPU] [N]
+#   [PATS="pingpong chain ..."] bench/patterns/switch_returns.sh BENCH_DIR [ROUNDS] [CPU] [N]
 #
 # BENCH_DIR holds the pat_* binaries (build/bench). Prints `uptime` first:
 # the figures mean little on a loaded machine.
@@ -16,8 +16,8 @@ rounds=${2:-7}
 cpu=${3:-1}
 n=${4:-2000000}
 bins="pat_cacs pat_cacs_ret pat_asm pat_boost"
-pats="pingpong handler nest1 nest2 nest3 nest4 nest5 chain pipeline ring10 \
-ring100 server server-hinted"
+pats=${PATS:-"pingpong handler nest1 nest2 nest3 nest4 nest5 chain pipeline ring10 \
+ring100 server server-hinted"}
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
 echo "load before: $(uptime)"
