@@ -1,0 +1,381 @@
+//===- lib/effect.c - Effect handlers on stackful coroutines -------------===//
+//
+// The running chain: the effect coroutines of the thread that are running
+// now, each resumed by the one before it (parent), the innermost (`cur`)
+// executing. A resume appends a coroutine to the chain with a set of
+// handled effects; a perform cuts the chain at the handler found (k): the
+// segment k .. performer leaves the chain, suspended as one, and control
+// returns to k's resumer. Resuming k later, under any chain, appends the
+// whole segment again and continues the performer.
+//
+// Lookup in constant time: `top[id]` is the innermost coroutine of the
+// running chain whose handled set holds effect `id`. Invariant, at every
+// point where code outside this file runs:
+//
+//   top[] is that of the running chain, plus the entries of the segment
+//   `pend`, if set: the segment most recently cut by a perform, whose
+//   entries are still in place (pushed last, so on top of every other).
+//
+// Each coroutine keeps, per effect it handles, the entry it shadowed
+// (saved[]), so the segment's entries come off in LIFO order, innermost
+// coroutine first (settle). Keeping `pend` in place makes the common case
+// free: a handler that resumes the coroutine whose request it just got,
+// with the same set, touches no entry (the segment is back where it was).
+// Every other table operation settles `pend` first: a perform (it must see
+// the chain's own handlers), a resume of anything else or with another
+// set, a return, a destroy. A resume after that pushes the segment again,
+// outermost first, walking down `child` links, which stay valid while the
+// segment is suspended (nothing inside it runs). So: perform is O(1); a
+// resume is O(|set|) when it follows its coroutine's request, else
+// O(entries of the segment it resumes); neither depends on how many
+// handlers sit between a performer and the one that handles it, nor on the
+// number of effects (ids are numbered on first use, the table grows).
+//
+// A suspended segment's members other than its head keep `running` set:
+// only the head may be resumed or destroyed.
+//
+//===----------------------------------------------------------------------===//
+
+#define CACS__DEFINE_PN_ENTRIES 1 // perform and resume are the entries
+#include "cacs/effect.h"
+#include "cacs/stack.h"
+#include "cacs/switch.h"
+#include "internal.h"
+#include "sched.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct saved_entry {
+  uint32_t id;
+  cacs_effect_coro *prev; // top[id] before this coroutine's entry
+};
+
+enum { INLINE_SAVED = 4 };
+
+struct cacs_effect_coro {
+  cacs_stack stack;    // first: the block lives at the top of its stack
+  cacs_context self;   // where it continues when it is a segment's tail
+  cacs_context caller; // where its resumer continues
+  cacs_effect_coro *parent; // its resumer, while in the chain or a segment
+  cacs_effect_coro *child;  // the coroutine it resumed last
+  cacs_effect_coro *tail;   // suspended head: the performer of its request
+  // Its entries of the table: ids of its handled set and what they shadow.
+  struct saved_entry *saved;
+  uint32_t nsaved, cap;
+  struct saved_entry inline_saved[INLINE_SAVED];
+  cacs_effect_request req;
+  cacs_effect_fn fn;
+  void *arg;
+  unsigned char running, done;
+  cacs__tool_stacks tools;
+  // The resumer's stack (ASan) and fiber (TSan), learned at each resume.
+  const void *asan_caller_lo;
+  size_t asan_caller_size;
+  void *tsan_caller;
+};
+
+static CACS_TLS cacs_effect_coro *cur;  // innermost of the running chain
+static CACS_TLS cacs_effect_coro *pend; // see the invariant above
+static CACS_TLS cacs_effect_coro **top;
+static CACS_TLS uint32_t top_cap;
+static uint32_t next_id; // atomic: ids are shared by all threads
+static pthread_key_t table_key;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void table_free(void *t) { free(t); }
+static void table_key_init(void) {
+  pthread_key_create(&table_key, table_free);
+}
+
+static uint32_t effect_id(cacs_effect *e) {
+  uint32_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(id != 0, 1))
+    return id;
+  uint32_t fresh = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
+  uint32_t expected = 0;
+  if (__atomic_compare_exchange_n(&e->id, &expected, fresh, 0,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return fresh;
+  return expected; // another thread numbered it first (fresh is unused)
+}
+
+static void table_reserve(uint32_t id) {
+  if (id < top_cap)
+    return;
+  uint32_t cap = top_cap ? top_cap : 16;
+  while (cap <= id)
+    cap *= 2;
+  cacs_effect_coro **t = realloc(top, cap * sizeof *t);
+  if (!t)
+    cacs__fatal("cacs: effect handler table: out of memory\n");
+  memset(t + top_cap, 0, (cap - top_cap) * sizeof *t);
+  if (!top) {
+    pthread_once(&table_once, table_key_init);
+    pthread_setspecific(table_key, t);
+  } else if (t != top) {
+    pthread_setspecific(table_key, t);
+  }
+  top = t;
+  top_cap = cap;
+}
+
+// --- the table ------------------------------------------------------------
+
+// Install `c`'s entries (ids in saved[]), recording what they shadow.
+static void push_entries(cacs_effect_coro *c) {
+  for (uint32_t i = 0; i < c->nsaved; ++i) {
+    uint32_t id = c->saved[i].id;
+    c->saved[i].prev = top[id];
+    top[id] = c;
+  }
+}
+
+static void pop_entries(cacs_effect_coro *c) {
+  for (uint32_t i = c->nsaved; i-- > 0;)
+    top[c->saved[i].id] = c->saved[i].prev;
+}
+
+// Take the entries of segment `pend` off the table, innermost first.
+static void settle(void) {
+  cacs_effect_coro *k = pend;
+  pend = NULL;
+  for (cacs_effect_coro *c = k->tail;; c = c->parent) {
+    pop_entries(c);
+    if (c == k)
+      break;
+  }
+}
+
+// Whether `handled` names exactly k's ids, in order.
+static int same_set(const cacs_effect_coro *k, cacs_effect *const *handled) {
+  uint32_t i = 0;
+  for (; handled[i]; ++i)
+    if (i == k->nsaved || handled[i]->id != k->saved[i].id)
+      return 0;
+  return i == k->nsaved;
+}
+
+static void set_handled(cacs_effect_coro *k, cacs_effect *const *handled) {
+  uint32_t n = 0;
+  while (handled[n])
+    ++n;
+  if (n > k->cap) {
+    struct saved_entry *s = malloc(n * sizeof *s);
+    if (!s)
+      cacs__fatal("cacs: cacs_effect_resume: out of memory\n");
+    if (k->saved != k->inline_saved)
+      free(k->saved);
+    k->saved = s;
+    k->cap = n;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t id = effect_id(handled[i]);
+    table_reserve(id);
+    k->saved[i].id = id;
+  }
+  k->nsaved = n;
+}
+
+// --- misuse ---------------------------------------------------------------
+
+__attribute__((noreturn, cold)) static void misuse(const cacs_effect_coro *k,
+                                                   const char *call,
+                                                   const char *what) {
+  cacs__fatalf("cacs: %s('%s'): %s\n", call, k->stack.owner, what);
+}
+
+__attribute__((cold)) static const void *unhandled(cacs_effect *e,
+                                                   void *payload) {
+  if (e->dflt)
+    return e->dflt(payload);
+  cacs__fatalf("cacs: effect '%s' performed with no handler for it and no "
+               "default handler (cacs_effect_set_default)\n",
+               e->name);
+}
+
+// --- the switches ---------------------------------------------------------
+
+static void effect_main(void *arg, uint64_t first) {
+  (void)first;
+  cacs_effect_coro *k = (cacs_effect_coro *)arg;
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(NULL, &k->asan_caller_lo,
+                                    &k->asan_caller_size);
+  void *v = k->fn(k->arg);
+  // k is the running chain's innermost: its own entries come off.
+  if (pend)
+    settle();
+  pop_entries(k);
+  cur = k->parent;
+  k->done = 1;
+  k->running = 0;
+  k->req.effect = NULL;
+  k->req.payload = v;
+  if (k->tools.tsan_fiber)
+    __tsan_switch_to_fiber(k->tsan_caller, 0);
+  if (cacs__asan_on()) // NULL: this stack is finished
+    __sanitizer_start_switch_fiber(NULL, k->asan_caller_lo,
+                                   k->asan_caller_size);
+  cacs_switch(&k->self, &k->caller, 0);
+  __builtin_unreachable();
+}
+
+cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
+                                       cacs_effect *const *handled,
+                                       const void *result) {
+  if (__builtin_expect(k->running | k->done, 0))
+    misuse(k, "cacs_effect_resume",
+           k->done ? "the coroutine has returned"
+                   : "the coroutine is running: it, or a coroutine it "
+                     "resumed, is the caller");
+  if (pend == k && same_set(k, handled)) {
+    pend = NULL; // its segment's entries are in place
+  } else {
+    if (pend)
+      settle();
+    set_handled(k, handled);
+    for (cacs_effect_coro *c = k;; c = c->child) {
+      push_entries(c);
+      if (c == k->tail)
+        break;
+    }
+  }
+  k->parent = cur;
+  if (cur)
+    cur->child = k;
+  k->running = 1;
+  cacs_effect_coro *t = k->tail;
+  k->tail = k;
+  cur = t;
+  void *fake = NULL, *fiber = NULL;
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(
+        &fake, t->stack.lo, (size_t)((char *)t->stack.top - (char *)t->stack.lo));
+  if (t->tools.tsan_fiber) {
+    fiber = __tsan_get_current_fiber();
+    k->tsan_caller = fiber;
+    __tsan_switch_to_fiber(t->tools.tsan_fiber, 0);
+  }
+  cacs_switch(&k->caller, &t->self, (uint64_t)(uintptr_t)result);
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+  if (fiber && __tsan_get_current_fiber() != fiber)
+    __tsan_switch_to_fiber(fiber, 0);
+  return k->req;
+}
+
+const void *cacs_effect_perform(cacs_effect *e, void *payload) {
+  if (pend)
+    settle();
+  uint32_t id = e->id; // 0 until numbered: top[0] is never set
+  cacs_effect_coro *k = id < top_cap ? top[id] : NULL;
+  if (!k)
+    return unhandled(e, payload);
+  cacs_effect_coro *p = cur;
+  k->tail = p;
+  k->req.effect = e;
+  k->req.payload = payload;
+  k->running = 0;
+  pend = k;
+  cur = k->parent;
+  void *fake = NULL, *fiber = NULL;
+  if (cacs__asan_on())
+    __sanitizer_start_switch_fiber(&fake, k->asan_caller_lo,
+                                   k->asan_caller_size);
+  if (p->tools.tsan_fiber) {
+    fiber = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(k->tsan_caller, 0);
+  }
+  uint64_t r = cacs_switch(&p->self, &k->caller, 0);
+  // Resumed through k (only a segment's head resumes its tail), maybe by
+  // another resumer than before, on another stack.
+  if (cacs__asan_on())
+    __sanitizer_finish_switch_fiber(fake, &k->asan_caller_lo,
+                                    &k->asan_caller_size);
+  if (fiber && __tsan_get_current_fiber() != fiber)
+    __tsan_switch_to_fiber(fiber, 0);
+  return (const void *)(uintptr_t)r;
+}
+
+// Default-convention symbols (cacs/detail/bind.h, "Only calls bind").
+CACS__DEFAULT_ENTRY(const void *, effect_perform, cacs_effect_perform,
+                    (cacs_effect * e, void *payload), (e, payload))
+CACS__DEFAULT_ENTRY(cacs_effect_request, effect_resume, cacs_effect_resume,
+                    (cacs_effect_coro * k, cacs_effect *const *handled,
+                     const void *result),
+                    (k, handled, result))
+
+// --- creation and destruction --------------------------------------------
+
+static uint64_t coro_ids;
+
+cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
+                                     size_t stack_size) {
+  if (cacs__split_on())
+    cacs__fatal("cacs: effect coroutines (cacs/effect.h) do not support "
+                "-fsplit-stack\n");
+  if (cacs__unsafe_sp_slot())
+    cacs__fatal("cacs: effect coroutines (cacs/effect.h) do not support "
+                "SafeStack yet\n");
+  if (!stack_size)
+    stack_size = CACS_STACK_SMALL_SIZE;
+  cacs_effect_coro *k = (cacs_effect_coro *)cacs_stack_alloc(
+      stack_size, sizeof(cacs_effect_coro), 0);
+  if (!k)
+    return NULL;
+  memset((char *)k + sizeof(cacs_stack), 0,
+         sizeof(cacs_effect_coro) - sizeof(cacs_stack));
+  k->fn = fn;
+  k->arg = arg;
+  k->tail = k;
+  k->saved = k->inline_saved;
+  k->cap = INLINE_SAVED;
+  uint64_t id = __atomic_add_fetch(&coro_ids, 1, __ATOMIC_RELAXED);
+  char buf[32];
+  snprintf(buf, sizeof buf, "effect#%llu", (unsigned long long)id);
+  cacs_stack_set_owner(&k->stack, buf, id);
+  if (cacs__tool_stacks_init(&k->tools, stack_size, &k->stack) != 0) {
+    cacs_stack_free(&k->stack);
+    return NULL;
+  }
+  cacs_context_init(&k->self, k->stack.top, effect_main, k);
+  k->self.pr = k->tools.scs_map;
+  return k;
+}
+
+static void coro_free(cacs_effect_coro *k) {
+  if (k->saved != k->inline_saved)
+    free(k->saved);
+  cacs__tool_stacks_free(&k->tools);
+  cacs_stack_free(&k->stack);
+}
+
+void cacs_effect_destroy(cacs_effect_coro *k) {
+  if (!k)
+    return;
+  if (k->running)
+    misuse(k, "cacs_effect_destroy",
+           "the coroutine is running: it, or a coroutine it resumed, is "
+           "the caller, or it is suspended inside another");
+  if (pend == k)
+    settle();
+  // The coroutines suspended with it (its segment) go with it: only its
+  // abandoned frames knew them.
+  for (cacs_effect_coro *c = k->tail; c != k;) {
+    cacs_effect_coro *up = c->parent;
+    coro_free(c);
+    c = up;
+  }
+  coro_free(k);
+}
+
+int cacs_effect_done(const cacs_effect_coro *k) { return k->done; }
+
+void cacs_effect_set_default(cacs_effect *e,
+                             const void *(*handler)(void *payload)) {
+  e->dflt = handler;
+}

@@ -1,0 +1,8 @@
+// AArch64 (under qemu) runs of effect.c.
+// REQUIRES: qemu-aarch64
+// RUN: %clang %aarch64_flags -O0 -I%cacs_include %S/effect.c %cacs_rt_aarch64 -o %t0 && %run_aarch64 %t0 2 | FileCheck %S/effect.c
+// RUN: %clang %aarch64_flags -O2 -I%cacs_include %S/effect.c %cacs_rt_aarch64 -o %t2 && %run_aarch64 %t2 2 | FileCheck %S/effect.c
+// RUN: %clang %aarch64_flags -O3 -fno-omit-frame-pointer -I%cacs_include %S/effect.c %cacs_rt_aarch64 -o %t3 && %run_aarch64 %t3 2 | FileCheck %S/effect.c
+// RUN: %clang %aarch64_flags -O2 -I%cacs_include %S/effect-misuse.c %cacs_rt_aarch64 -o %tm
+// RUN: not --crash %run_aarch64 %tm unhandled 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=UNHANDLED
+// RUN: not --crash %run_aarch64 %tm resume-running 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=RUNNING
