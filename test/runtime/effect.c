@@ -15,6 +15,7 @@
 // CHECK-NEXT: nested: ok
 // CHECK-NEXT: up 10: ok
 // CHECK-NEXT: rehandled: ok
+// CHECK-NEXT: shallow: ok
 // CHECK-NEXT: syscalls: ok
 // CHECK-NEXT: deep return: ok
 // CHECK-NEXT: throw: ok
@@ -29,6 +30,7 @@
 // SMALL-NEXT: PASS
 
 #include "cacs/effect.h"
+#include "cacs/stack.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -96,10 +98,13 @@ static void *inner_body(void *arg) {
 static void *middle_body(void *arg) {
   (void)arg;
   cacs_effect_coro *k = cacs_effect_create(inner_body, NULL, 0);
-  long seven = 7;
   cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(get), NULL);
-  while (q.effect)
+  while (q.effect) {
+    // The handler performs the effect it handles: to the outer handler,
+    // not to the coroutine whose request it holds.
+    long seven = CACS_PERFORM(get, 0) + 7;
     q = cacs_effect_resume(k, CACS_HANDLES(get), &seven);
+  }
   cacs_effect_destroy(k);
   CACS_PERFORM(log, 100);
   return q.payload;
@@ -107,15 +112,21 @@ static void *middle_body(void *arg) {
 
 static void test_nested(void) {
   cacs_effect_coro *m = cacs_effect_create(middle_body, NULL, 0);
-  int logged[16], n = 0;
-  cacs_effect_request q = cacs_effect_resume(m, CACS_HANDLES(log), NULL);
-  while (q.effect == &CACS_EFFECT_OF(log)) {
+  int logged[16], n = 0, gets = 0;
+  long zero = 0;
+  cacs_effect_request q = cacs_effect_resume(m, CACS_HANDLES(log, get), NULL);
+  while (q.effect) {
+    if (q.effect == &CACS_EFFECT_OF(get)) {
+      ++gets;
+      q = cacs_effect_resume(m, CACS_HANDLES(log, get), &zero);
+      continue;
+    }
     if (n < 16)
       logged[n++] = *(int *)q.payload;
-    q = cacs_effect_resume(m, CACS_HANDLES(log), NULL);
+    q = cacs_effect_resume(m, CACS_HANDLES(log, get), NULL);
   }
   int ok = q.effect == NULL && (long)(intptr_t)q.payload == 70 && n == 11 &&
-           logged[10] == 100;
+           logged[10] == 100 && gets == 10;
   for (int i = 0; i < 10 && ok; ++i)
     ok = logged[i] == i;
   report("nested", ok);
@@ -192,6 +203,37 @@ static void test_rehandled(void) {
   report("rehandled", ok);
   cacs_effect_destroy(h);
   cacs_effect_destroy(parked);
+}
+
+// --- shallow: a handler that resumes with another set ----------------------
+static void *pings_twice(void *arg) {
+  (void)arg;
+  return (void *)(intptr_t)(CACS_PERFORM(ping, 1) + CACS_PERFORM(ping, 2));
+}
+
+static void *narrows(void *arg) {
+  (void)arg;
+  cacs_effect_coro *k = cacs_effect_create(pings_twice, NULL, 0);
+  int ten = 10;
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(ping, log), NULL);
+  int ok = q.effect == &CACS_EFFECT_OF(ping) && *(int *)q.payload == 1;
+  // Without `ping` now: its second ping goes past us, to main.
+  q = cacs_effect_resume(k, CACS_HANDLES(log), &ten);
+  ok &= q.effect == NULL;
+  void *r = q.payload;
+  cacs_effect_destroy(k);
+  return ok ? r : (void *)(intptr_t)-1;
+}
+
+static void test_shallow(void) {
+  cacs_effect_coro *o = cacs_effect_create(narrows, NULL, 0);
+  cacs_effect_request q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
+  int ok = q.effect == &CACS_EFFECT_OF(ping) && *(int *)q.payload == 2;
+  int hundred = 100;
+  q = cacs_effect_resume(o, CACS_HANDLES(ping), &hundred);
+  ok &= q.effect == NULL && (int)(intptr_t)q.payload == 110;
+  report("shallow", ok);
+  cacs_effect_destroy(o);
 }
 
 // --- system calls from coroutines --------------------------------------------
@@ -271,13 +313,17 @@ static void *thrower(void *arg) {
 
 static void test_throw(void) {
   int ok = 1;
+  size_t pooled = cacs_stack_pool_count();
   for (int i = 0; i < 200 * scale; ++i) {
     cacs_effect_coro *k = cacs_effect_create(thrower, (void *)(intptr_t)(i % 3), 0);
     cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(error), NULL);
     ok &= q.effect == &CACS_EFFECT_OF(error) && *(int *)q.payload == 42;
     cacs_effect_destroy(k); // with the coroutines suspended inside it
   }
-  // The table holds nothing of them: `error` and `noise` are unhandled now.
+  // Every stack came back to the thread's pool: the three of the deepest
+  // throw at least, and none of those there before was kept.
+  size_t now = cacs_stack_pool_count();
+  ok &= now >= pooled && now >= 3;
   report("throw", ok);
 }
 
@@ -546,6 +592,7 @@ int main(int argc, char **argv) {
   test_nested();
   test_up10();
   test_rehandled();
+  test_shallow();
   test_syscalls();
   test_deep_return();
   test_throw();
