@@ -347,7 +347,16 @@ cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
   return k;
 }
 
+// ASan (weak: a link-time fact, internal.h): the frames a throw abandons
+// leave their redzones poisoned in the stack's shadow, which the stack's
+// next owner would trip over.
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
+    __attribute__((weak));
+
 static void coro_free(cacs_effect_coro *k) {
+  if (!k->done && __asan_unpoison_memory_region)
+    __asan_unpoison_memory_region(
+        k->stack.lo, (size_t)((char *)k->stack.top - (char *)k->stack.lo));
   if (k->saved != k->inline_saved)
     free(k->saved);
   cacs__tool_stacks_free(&k->tools);
