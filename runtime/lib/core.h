@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SLOW_SYNC CACS_SCHED_SLOW_SYNC
+
 enum coro_state {
   CORO_READY,  // on the ready ring (the running coroutine included)
   CORO_PARKED, // off the ring until cacs_wake or its timer
@@ -99,7 +101,9 @@ struct cacs__inbox {
 
 typedef struct sched {
   cacs_coro *current;     // &cacs__idle until the scheduler is set up
-  unsigned char slow;     // every yield through cacs__yield_slow (FP env, ASan)
+  // Nonzero: every yield through its slow branch. Bit 0: cacs__yield_slow
+  // (FP env, ASan, ...); SLOW_SYNC: a sync block is open (syncblock.c).
+  unsigned char slow;
   // Set with `slow` while shared-stack coroutines exist and no tool needs
   // the C slow switch on the outgoing stack (core.h: switch_mode_update):
   // the assembly suspends the outgoing coroutine as the fast path does and
@@ -161,7 +165,8 @@ static inline unsigned char slow_always(void) {
 /// Set S.slow and S.offstack from what the thread has now (coroutines on
 /// shared stacks or with a private FP environment, the tools linked in).
 static inline void switch_mode_update(void) {
-  S.slow = slow_always() || S.fpenv_users != 0;
+  S.slow = (unsigned char)((slow_always() || S.fpenv_users != 0) |
+                           (S.slow & SLOW_SYNC));
   S.offstack = S.shared_users != 0 && !tools_always();
 }
 

@@ -162,7 +162,7 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   if (c->flags & CACS_CORO_SAVE_FPENV) { // start from the creator's settings
     fpenv_save(cold(c)->fpenv);
     S.fpenv_users++;
-    S.slow = 1;
+    S.slow |= 1;
   }
   if (cold(c)) {
     const cacs_stack *x = cacs__stack_exec(&c->stack);

@@ -31,6 +31,7 @@
 // struct sched (thread-local `cacs__sched`)
 #define CACS_SCHED_CURRENT 0 // running coroutine
 #define CACS_SCHED_SLOW 8    // nonzero: every yield takes cacs__yield_slow
+#define CACS_SCHED_SLOW_SYNC 2 // bit of SLOW: a sync block is open
 #define CACS_SCHED_OFFSTACK 9 // with SLOW: cacs__yield_offstack instead
 #define CACS_SCHED_SWITCHER 16 // the stack cacs__yield_offstack runs on
 

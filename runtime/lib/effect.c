@@ -42,6 +42,7 @@
 #include "cacs/switch.h"
 #include "internal.h"
 #include "sched.h"
+#include "syncblock.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -71,6 +72,9 @@ struct cacs_effect_coro {
   cacs_effect_fn fn;
   void *arg;
   unsigned char running, done;
+  // The thread's depth of sync blocks at its last resume: a perform that
+  // reaches it from deeper would leave a block (cacs/syncblock.h).
+  unsigned sync_base;
   cacs__tool_stacks tools;
   // The resumer's stack (ASan) and fiber (TSan), learned at each resume.
   const void *asan_caller_lo;
@@ -248,6 +252,7 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
   if (cur)
     cur->child = k;
   k->running = 1;
+  k->sync_base = cacs__syncblk.depth;
   cacs_effect_coro *t = k->tail;
   k->tail = k;
   cur = t;
@@ -275,6 +280,9 @@ const void *cacs_effect_perform(cacs_effect *e, void *payload) {
   cacs_effect_coro *k = id < top_cap ? top[id] : NULL;
   if (!k)
     return unhandled(e, payload);
+  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0))
+    cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
+                         "block");
   cacs_effect_coro *p = cur;
   k->tail = p;
   k->req.effect = e;

@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "shared_stack.h"
 #include "switch_tools.h"
+#include "syncblock.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 CACS__DEFAULT_ENTRY(int, join, cacs__join_pn, (cacs_coro * c), (c))
 
 void cacs_exit(void) {
+  cacs__sync_check("cacs_exit");
   cacs_coro *c = current();
   if (c == &S.main) {
     static const char msg[] =

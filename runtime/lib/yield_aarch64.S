@@ -77,6 +77,8 @@ cacs__yield_pn:
 .Lalone:
         ret
 .Lslow:
+        // A sync block is open (syncblock.c): no switch, even alone.
+        tbnz    w12, #1, .Lsync
         cmp     x10, x11
         b.eq    .Lalone         // alone: cacs__yield_slow must not switch
         ldrb    w12, SCHED(CACS_SCHED_OFFSTACK)
@@ -100,6 +102,8 @@ cacs__yield_pn:
         mov     x1, x11
         bl      cacs__yield_offstack
         brk     #1
+.Lsync:
+        b       cacs__sync_yield_abort
         .cfi_endproc
         .size   cacs__yield_pn, .-cacs__yield_pn
 

@@ -122,6 +122,9 @@
 1:
         ret
 2:
+        // A sync block is open (syncblock.c): no switch, even alone.
+        testb   $CACS_SCHED_SLOW_SYNC, SCHED(CACS_SCHED_SLOW)
+        jne     cacs__sync_yield_abort
         cmpq    %rax, %rcx
         je      1b              // alone: cacs__yield_slow must not switch
         cmpb    $0, SCHED(CACS_SCHED_OFFSTACK)

@@ -29,6 +29,7 @@
 
 #include "../errors.h"
 #include "../sched.h"
+#include "../syncblock.h"
 #include "futex.h"
 #include "pool_io.h"
 
@@ -421,6 +422,9 @@ static void resumed(cacs__ptask *t, uint64_t how) {
 __attribute__((noinline)) static void switch_home(cacs__ptask *t,
                                                   pool_worker *w,
                                                   uint64_t cmd) {
+  cacs__sync_check(cmd == CMD_YIELD  ? "cacs_pool_yield"
+                   : cmd == CMD_PARK ? "a wait of a pool coroutine"
+                                     : "the end of a pool coroutine");
   asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
   resumed(t, cacs_switch(&t->ctx, &w->home, cmd));
@@ -498,8 +502,9 @@ void cacs__pool_handoff(cacs__ptask *u) {
   pool_worker *w = cacs__pool_worker();
   pool_worker *h = home_of(u);
   // A waiter of another pool, or one pinned to another worker: wake it
-  // there (a dispatch: it runs when its home takes it).
-  if (u->pool != w->pool || (h && h != w)) {
+  // there (a dispatch: it runs when its home takes it). Inside a sync
+  // block (cacs/syncblock.h) too: the caller must not switch.
+  if (u->pool != w->pool || (h && h != w) || cacs__syncblk.depth) {
     cacs__ptask_vote(u);
     return;
   }
@@ -855,8 +860,24 @@ static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
   t->detached = detached;
   atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
   ptsan_release(t);
+  struct cacs__syncblk *b = &cacs__syncblk;
+  if (b->depth) { // queued when the outermost sync block ends
+    t->qnext = NULL;
+    *(b->deferred ? b->deferred_tail : &b->deferred) = t;
+    b->deferred_tail = &t->qnext;
+    return t;
+  }
   make_ready(t); // from here on `t` may run, finish and (detached) be freed
   return t;
+}
+
+void cacs__pool_spawn_deferred(cacs__ptask *list) {
+  while (list) {
+    cacs__ptask *t = list;
+    list = t->qnext;
+    t->qnext = NULL;
+    make_ready(t);
+  }
 }
 
 cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),

@@ -1,0 +1,41 @@
+//===- lib/syncblock.h - The thread's sync blocks, for libcacs ---*- C -*-===//
+//
+// What the switches of libcacs read of cacs/syncblock.h: the thread's depth
+// of open blocks and the innermost one's location. yield_<arch>.S does not
+// read it: a block sets a bit of S.slow (core.h), which sends every yield
+// to the slow branch, where the bit is tested first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_SYNCBLOCK_H
+#define CACS_LIB_SYNCBLOCK_H
+
+#include "internal.h"
+
+struct cacs__syncblk {
+  unsigned depth;
+  int line;
+  const char *file;
+  // cacs_pool_spawn's coroutines held until the outermost block ends
+  // (pool.c), linked through their queue link.
+  struct cacs__ptask *deferred, **deferred_tail;
+};
+
+extern CACS_HIDDEN CACS_TLS_LE struct cacs__syncblk cacs__syncblk;
+
+/// Abort: `call` would switch inside the innermost block.
+__attribute__((noreturn, cold)) CACS_HIDDEN void
+cacs__sync_violation(const char *call);
+
+/// The check of a switch that is not cacs_yield's: one test of a TLS word.
+static inline void cacs__sync_check(const char *call) {
+  if (__builtin_expect(cacs__syncblk.depth != 0, 0))
+    cacs__sync_violation(call);
+}
+
+/// pool.c: queue the coroutines spawned inside the block just ended.
+/// Weak: a program without the pool links none of it.
+CACS_HIDDEN void cacs__pool_spawn_deferred(struct cacs__ptask *list)
+    __attribute__((weak));
+
+#endif // CACS_LIB_SYNCBLOCK_H
