@@ -1,7 +1,7 @@
 // Perform + resume of cacs/effect.h, with the handler 1 and 10 handlers up
 // (9 handlers of another effect between performer and handler), and the
 // cost of an empty CACS_SYNC block. Prints nanoseconds per operation, the
-// best of `reps` repetitions (argument 1, default 5) of N operations each.
+// best of `reps` repetitions (argument 1, default 5) of N operations each; argument 2 runs one of them.
 // Not yet run by scripts/bench (bench/README.md is being split): built and
 // run by hand, see docs/runtime.md "Effects".
 
@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 CACS_EFFECT(tick, long, long);
@@ -74,9 +75,13 @@ static double sync_block(void) {
 
 int main(int argc, char **argv) {
   int reps = argc > 1 ? atoi(argv[1]) : 5;
+  // Argument 2 (for callgrind): only "1", "10" or "sync".
+  const char *only = argc > 2 ? argv[2] : "";
   double best1 = 1e9, best10 = 1e9, bestsync = 1e9;
   for (int r = 0; r < reps; ++r) {
-    double a = run(1), b = run(10), c = sync_block();
+    double a = !*only || !strcmp(only, "1") ? run(1) : 0;
+    double b = !*only || !strcmp(only, "10") ? run(10) : 0;
+    double c = !*only || !strcmp(only, "sync") ? sync_block() : 0;
     best1 = a < best1 ? a : best1;
     best10 = b < best10 ? b : best10;
     bestsync = c < bestsync ? c : bestsync;

@@ -40,6 +40,7 @@
 #include "cacs/effect.h"
 #include "cacs/stack.h"
 #include "cacs/switch.h"
+#include "core.h"
 #include "internal.h"
 #include "sched.h"
 #include "syncblock.h"
@@ -84,6 +85,12 @@ struct cacs_effect_coro {
 
 static CACS_TLS cacs_effect_coro *cur;  // innermost of the running chain
 static CACS_TLS cacs_effect_coro *pend; // see the invariant above
+// The coroutine of the thread's scheduler (coro.h) that runs the chain,
+// while `cur` is set: the table is that chain's, so any other coroutine
+// that performs or resumes meanwhile (the chain waits in the scheduler)
+// aborts rather than reach its handlers. Pool coroutines are not told
+// apart (they share their worker's scheduler state).
+static CACS_TLS cacs_coro *owner;
 static CACS_TLS cacs_effect_coro **top;
 static CACS_TLS uint32_t top_cap;
 static uint32_t next_id; // atomic: ids are shared by all threads
@@ -201,6 +208,19 @@ __attribute__((cold)) static const void *unhandled(cacs_effect *e,
                e->name);
 }
 
+__attribute__((noreturn, cold)) static void foreign(const char *call) {
+  cacs__fatalf("cacs: %s: the effect coroutines of another coroutine of "
+               "this thread are running (they wait in the scheduler); "
+               "effects of two coroutines of one thread may not "
+               "interleave\n",
+               call);
+}
+
+static inline void check_owner(const char *call) {
+  if (__builtin_expect(cur && owner != S.current, 0))
+    foreign(call);
+}
+
 // --- the switches ---------------------------------------------------------
 
 static void effect_main(void *arg, uint64_t first) {
@@ -236,6 +256,7 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
            k->done ? "the coroutine has returned"
                    : "the coroutine is running: it, or a coroutine it "
                      "resumed, is the caller");
+  check_owner("cacs_effect_resume");
   if (pend == k && same_set(k, handled)) {
     pend = NULL; // its segment's entries are in place
   } else {
@@ -251,6 +272,7 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
   k->parent = cur;
   if (cur)
     cur->child = k;
+  owner = S.current;
   k->running = 1;
   k->sync_base = cacs__syncblk.depth;
   cacs_effect_coro *t = k->tail;
@@ -274,6 +296,7 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
 }
 
 const void *cacs_effect_perform(cacs_effect *e, void *payload) {
+  check_owner("CACS_PERFORM");
   if (pend)
     settle();
   uint32_t id = e->id; // 0 until numbered: top[0] is never set

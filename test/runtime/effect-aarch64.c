@@ -6,3 +6,4 @@
 // RUN: %clang %aarch64_flags -O2 -I%cacs_include %S/effect-misuse.c %cacs_rt_aarch64 -o %tm
 // RUN: not --crash %run_aarch64 %tm unhandled 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=UNHANDLED
 // RUN: not --crash %run_aarch64 %tm resume-running 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=RUNNING
+// RUN: not --crash %run_aarch64 %tm interleave 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=INTERLEAVE

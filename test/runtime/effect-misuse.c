@@ -1,18 +1,23 @@
 // Misuse of effect coroutines aborts with a message naming it: an effect
 // with no handler and no default handler, and a coroutine resumed while it
-// runs (it, or one it resumed, is the caller). (effect-aarch64.c: the same
-// on AArch64.)
+// runs (it, or one it resumed, is the caller), and effects of two
+// coroutines of the scheduler that interleave (an effect coroutine waits in
+// cacs_yield while main resumes another). (effect-aarch64.c: the same on
+// AArch64.)
 //
 // RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: not --crash %t unhandled 2>&1 | FileCheck %s --check-prefix=UNHANDLED
 // RUN: not --crash %t resume-running 2>&1 | FileCheck %s --check-prefix=RUNNING
 // RUN: not --crash %t resume-done 2>&1 | FileCheck %s --check-prefix=DONE
+// RUN: not --crash %t interleave 2>&1 | FileCheck %s --check-prefix=INTERLEAVE
 //
 // UNHANDLED: before
 // UNHANDLED-NEXT: cacs: effect 'oops' performed with no handler for it and no default handler (cacs_effect_set_default)
 // RUNNING: cacs: cacs_effect_resume('effect#1'): the coroutine is running: it, or a coroutine it resumed, is the caller
 // DONE: cacs: cacs_effect_resume('effect#1'): the coroutine has returned
+// INTERLEAVE: cacs: cacs_effect_resume: the effect coroutines of another coroutine of this thread are running (they wait in the scheduler); effects of two coroutines of one thread may not interleave
 
+#include "cacs/coro.h"
 #include "cacs/effect.h"
 
 #include <stdio.h>
@@ -34,9 +39,29 @@ static void *body(void *arg) {
   return NULL;
 }
 
+static void *waits_in_scheduler(void *arg) {
+  (void)arg;
+  cacs_yield(); // back to main, this chain still running
+  return NULL;
+}
+
+static void runs_effects(void *arg) {
+  (void)arg;
+  cacs_effect_coro *k = cacs_effect_create(waits_in_scheduler, NULL, 0);
+  cacs_effect_resume(k, CACS_HANDLES(other), NULL);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
+  if (!strcmp(argv[1], "interleave")) {
+    cacs_coro *c = cacs_create(runs_effects, NULL, 0);
+    cacs_yield();
+    cacs_effect_coro *k = cacs_effect_create(body, "", 0);
+    cacs_effect_resume(k, CACS_HANDLES(other), NULL); // aborts
+    cacs_join(c);
+    return 0;
+  }
   self = cacs_effect_create(body, argv[1], 0);
   cacs_effect_resume(self, CACS_HANDLES(other), NULL);
   if (!strcmp(argv[1], "resume-done"))

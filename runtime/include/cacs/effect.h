@@ -54,8 +54,10 @@
 // Threads and the scheduler: an effect coroutine belongs to the thread that
 // created it. It may call libcacs's waits (cacs_yield, cacs/io.h, ...), but
 // while it is suspended there, no other coroutine of the thread may
-// perform, resume, create, or destroy effect coroutines: the thread's
-// handler table belongs to one running chain. (Not checked yet.)
+// perform or resume: the thread's handler table belongs to one running
+// chain. A coroutine of cacs/coro.h that does aborts, naming the misuse;
+// pool coroutines are not told apart yet (the default pool mode keeps a
+// coroutine on its worker, but another one may run there meanwhile).
 //
 //===----------------------------------------------------------------------===//
 
