@@ -342,6 +342,8 @@ CACS__DEFAULT_ENTRY(cacs_effect_request, effect_resume, cacs_effect_resume,
 
 // --- creation and destruction --------------------------------------------
 
+const char cacs__effect_cancel_token;
+
 static uint64_t coro_ids;
 
 cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,

@@ -1,4 +1,4 @@
-// AArch64 (under qemu) runs of effect.c.
+// AArch64 (under qemu) runs of effect.c, effect-misuse.c and effect-cxx.cpp.
 // REQUIRES: qemu-aarch64
 // RUN: %clang %aarch64_flags -O0 -I%cacs_include %S/effect.c %cacs_rt_aarch64 -o %t0 && %run_aarch64 %t0 2 | FileCheck %S/effect.c
 // RUN: %clang %aarch64_flags -O2 -I%cacs_include %S/effect.c %cacs_rt_aarch64 -o %t2 && %run_aarch64 %t2 2 | FileCheck %S/effect.c
@@ -7,3 +7,5 @@
 // RUN: not --crash %run_aarch64 %tm unhandled 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=UNHANDLED
 // RUN: not --crash %run_aarch64 %tm resume-running 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=RUNNING
 // RUN: not --crash %run_aarch64 %tm interleave 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=INTERLEAVE
+// RUN: %clangxx %aarch64_flags -std=c++17 -O0 -I%cacs_include %S/effect-cxx.cpp %cacs_rt_aarch64 -o %tx0 && %run_aarch64 %tx0 | FileCheck %S/effect-cxx.cpp
+// RUN: %clangxx %aarch64_flags -std=c++17 -O2 -I%cacs_include %S/effect-cxx.cpp %cacs_rt_aarch64 -o %tx2 && %run_aarch64 %tx2 | FileCheck %S/effect-cxx.cpp

@@ -157,6 +157,19 @@ const void *cacs_effect_perform(cacs_effect *e, void *payload);
 void cacs_effect_set_default(cacs_effect *e,
                              const void *(*handler)(void *payload));
 
+/// The result a cacs::effect_coro (cacs/effect.hpp) being destroyed resumes
+/// its performer with: in C++, CACS_PERFORM then throws, so that the
+/// abandoned frames unwind.
+#define CACS_EFFECT_CANCEL ((const void *)&cacs__effect_cancel_token)
+extern const char cacs__effect_cancel_token;
+#ifdef __cplusplus
+#define CACS__EFFECT_CANCELLED(r)                                              \
+  if (__builtin_expect((r) == CACS_EFFECT_CANCEL, 0))                          \
+    cacs__effect_throw_cancel();
+#else
+#define CACS__EFFECT_CANCELLED(r)
+#endif
+
 /// Perform effect `name` with a payload built from the arguments (its
 /// initializer), and yield its result by value (zero if the handler gave
 /// NULL).
@@ -165,6 +178,7 @@ void cacs_effect_set_default(cacs_effect *e,
     cacs_effect_##name##_payload cacs_p_ = {__VA_ARGS__};                      \
     const void *cacs_r_ =                                                      \
         cacs_effect_perform(&cacs_effect_##name, (void *)&cacs_p_);            \
+    CACS__EFFECT_CANCELLED(cacs_r_)                                            \
     cacs_effect_##name##_result cacs_v_;                                       \
     if (cacs_r_)                                                               \
       memcpy(&cacs_v_, cacs_r_, sizeof cacs_v_);                               \
@@ -188,6 +202,15 @@ CACS__WAIT_DECL cacs_effect_request cacs__call_effect_resume(
 
 #ifdef __cplusplus
 } // extern "C"
+
+namespace cacs {
+/// Thrown by CACS_PERFORM in a coroutine that cacs::effect_coro destroys
+/// before its end: let it pass (catch (...) must rethrow).
+struct effect_cancelled {};
+} // namespace cacs
+[[noreturn]] inline void cacs__effect_throw_cancel() {
+  throw cacs::effect_cancelled{};
+}
 #endif
 
 #endif // CACS_EFFECT_H
