@@ -224,6 +224,8 @@ CACS_HIDDEN void cacs__reap_zombies(void);
 /// was detached and has finished).
 CACS_HIDDEN int cacs__live_has(const cacs_coro *c);
 CACS_HIDDEN void cacs__live_remove(const cacs_coro *c);
+/// Free the thread's table of live handles (thread exit).
+CACS_HIDDEN void cacs__live_free(void);
 /// Abort: `call` was given `c`, which is not a live coroutine of this
 /// thread (sched.c).
 __attribute__((noreturn, cold)) CACS_HIDDEN void

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 _Static_assert(ETIMEDOUT <= UCHAR_MAX, "cacs_coro.wake_result");
 _Static_assert(CACS_CORO_SAVE_FPENV <= UCHAR_MAX, "cacs_coro.flags");
@@ -190,23 +191,55 @@ static size_t live_find(const cacs_coro *c) {
   return i;
 }
 
+// A table of 16 KiB or more is a mapping of its own: freed into malloc's
+// heap, a burst's table would stay resident (and raise glibc's mmap
+// threshold, so that the next ones land in the heap too), and so would the
+// heap's top past the tables of its shrinking.
+#define LIVE_MAP_BYTES ((size_t)16 * 1024)
+
+static cacs_coro **live_alloc(size_t cap) {
+  if (cap * sizeof(cacs_coro *) < LIVE_MAP_BYTES)
+    return (cacs_coro **)calloc(cap, sizeof(cacs_coro *));
+  void *p = mmap(NULL, cap * sizeof(cacs_coro *), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : (cacs_coro **)p;
+}
+
+static void live_release(cacs_coro **t, size_t cap) {
+  if (cap * sizeof(cacs_coro *) < LIVE_MAP_BYTES)
+    free(t);
+  else
+    munmap(t, cap * sizeof(cacs_coro *));
+}
+
+void cacs__live_free(void) {
+  live_release(S.live, S.live_cap);
+  S.live = NULL;
+  S.live_cap = S.live_n = 0;
+}
+
+// The table rehashed into `cap` slots; -1 (errno ENOMEM) if there is no
+// memory for them.
+static int live_resize(size_t cap) {
+  cacs_coro **old = S.live, **t = live_alloc(cap);
+  if (!t)
+    return cacs__fail(ENOMEM);
+  size_t old_cap = S.live_cap;
+  S.live = t;
+  S.live_cap = cap;
+  for (size_t i = 0; i < old_cap; ++i)
+    if (old[i])
+      S.live[live_find(old[i])] = old[i];
+  live_release(old, old_cap);
+  if (!old)
+    cacs__sched_free_at_exit();
+  return 0;
+}
+
 // Room for one more handle; -1 (errno ENOMEM) if there is none.
 static int live_reserve(void) {
-  if (4 * (S.live_n + 1) > 3 * S.live_cap) {
-    size_t cap = S.live_cap ? 2 * S.live_cap : 64;
-    cacs_coro **old = S.live, **t = (cacs_coro **)calloc(cap, sizeof *t);
-    if (!t)
-      return cacs__fail(ENOMEM);
-    size_t old_cap = S.live_cap;
-    S.live = t;
-    S.live_cap = cap;
-    for (size_t i = 0; i < old_cap; ++i)
-      if (old[i])
-        S.live[live_find(old[i])] = old[i];
-    free(old);
-    if (!old)
-      cacs__sched_free_at_exit();
-  }
+  if (4 * (S.live_n + 1) > 3 * S.live_cap)
+    return live_resize(S.live_cap ? 2 * S.live_cap : 64);
   return 0;
 }
 
@@ -233,6 +266,14 @@ void cacs__live_remove(const cacs_coro *c) {
       S.live[j] = NULL;
       i = j;
     }
+  }
+  // After a burst the table halves (at most a quarter full then, so the
+  // next growth is far) and its memory goes back: 8 bytes a slot of the
+  // largest number alive would otherwise stay for good. Best effort.
+  if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap) { // (once)
+    int e = errno;
+    (void)live_resize(S.live_cap / 2);
+    errno = e;
   }
 }
 

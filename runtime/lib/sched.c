@@ -205,9 +205,7 @@ static void sched_thread_exit(void *arg) {
     cacs__coro_free(S.service);
     S.service = NULL;
   }
-  free(S.live);
-  S.live = NULL;
-  S.live_cap = S.live_n = 0;
+  cacs__live_free();
   if (S.inbox.ready) {
     close(S.inbox.efd);
     pthread_mutex_destroy(&S.inbox.lock);
