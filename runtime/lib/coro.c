@@ -134,10 +134,13 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
-  } else if ((c->stack.flags & CACS_STACK_SHARED) && !with_cold) {
+  } else if (!tools_always()) {
     // "coro#<id>" is made up when asked (coro_info.c), not kept by
-    // millions of idle coroutines; a tool names its stacks now.
+    // millions of idle coroutines nor formatted at every creation; a tool
+    // names its stacks (tools_init) now.
     c->stack.owner_id = id; // owner_ref stays NULL
+    if (!(c->stack.flags & CACS_STACK_SHARED))
+      c->stack.flags |= CACS__STACK_UNNAMED;
   } else {
     char buf[32];
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);

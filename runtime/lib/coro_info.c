@@ -18,7 +18,7 @@ const char *cacs_name(const cacs_coro *c) {
   const char *name = cacs__stack_owner(&c->stack);
   if (name)
     return name;
-  // A shared-stack coroutine created without a name keeps none (coro.c):
+  // A coroutine created without a name keeps none (coro.c):
   // its "coro#<id>" is made on the first request and kept from then on.
   char buf[32];
   snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)cacs_id(c));

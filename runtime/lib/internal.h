@@ -116,9 +116,14 @@ static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
 
 // --- stack descriptors (stack_shared.c) --------------------------------------
 
+/// Not a public flag: a coroutine's stack of its own whose owner was given
+/// no name yet; cacs__stack_owner says NULL, as for a shared-stack one.
+#define CACS__STACK_UNNAMED (1u << 30)
+
 /// The name set by cacs_stack_set_owner: "" if none; NULL for a
-/// CACS_STACK_SHARED coroutine's descriptor given none (its owner makes
-/// one up, coro_info.c).
+/// coroutine's descriptor given none (CACS_STACK_SHARED, or
+/// CACS__STACK_UNNAMED): its owner makes "coro#<id>" up when asked
+/// (coro_info.c), not at each creation.
 const char *cacs__stack_owner(const cacs_stack *s);
 /// The descriptor of the stack `s`'s owner runs on, with its `lo` and
 /// `top`: `s` itself, or for a CACS_STACK_SHARED coroutine's descriptor

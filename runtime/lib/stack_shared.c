@@ -312,7 +312,9 @@ void cacs__shared_free(cacs_stack *s) {
 }
 
 const char *cacs__stack_owner(const cacs_stack *s) {
-  return (s->flags & CACS_STACK_SHARED) ? s->owner_ref : s->owner;
+  if (s->flags & CACS_STACK_SHARED)
+    return s->owner_ref;
+  return (s->flags & CACS__STACK_UNNAMED) ? NULL : s->owner;
 }
 
 const cacs_stack *cacs__stack_exec(const cacs_stack *s) {
@@ -328,6 +330,7 @@ void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id) {
     s->owner_id = id;
     return;
   }
+  s->flags &= ~CACS__STACK_UNNAMED;
   size_t i = 0;
   if (name)
     for (; name[i] && i + 1 < sizeof s->owner; ++i)

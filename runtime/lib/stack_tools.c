@@ -36,7 +36,8 @@ void **cacs__unsafe_sp_slot(void) {
 // several coroutines' unsafe frames at the same addresses.
 static cacs_stack *unsafe_stack_alloc(size_t size, const cacs_stack *s) {
   cacs_stack *u = (cacs_stack *)cacs_stack_alloc(
-      size, sizeof(cacs_stack), s->flags & ~(unsigned)CACS_STACK_SHARED);
+      size, sizeof(cacs_stack),
+      s->flags & ~(unsigned)(CACS_STACK_SHARED | CACS__STACK_UNNAMED));
   if (!u)
     return NULL;
   char name[sizeof u->owner];
