@@ -22,12 +22,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 // Linux >= 6.13 installs guard regions inside a mapping without splitting
 // it (no extra VMA per guard); Debian 12's headers predate it.
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
+#endif
+// process_madvise(2) on the calling process without a file descriptor
+// (Linux >= 6.15; fork-safe, unlike a pidfd of our own); with Linux >= 6.13
+// it takes any advice for the caller: one call for many ranges.
+#ifndef PIDFD_SELF_THREAD
+#define PIDFD_SELF_THREAD (-10000)
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef SYS_process_madvise
+#define SYS_process_madvise 440
 #endif
 
 #define CACS_RANDOM_MAX 4096 // randomize within one page, in cache lines
@@ -39,6 +53,16 @@
 // many of vm.max_map_count to the rest of the program (malloc, threads,
 // libraries).
 #define CACS_MAP_HEADROOM 4096
+// Freed stacks of one size a thread keeps with their pages, so that a
+// create/join loop with fewer alive makes no system call
+// (cacs_stack_set_cache).
+#define CACS_STACK_CACHE_DEFAULT 128
+// A full cache gives this many stacks' pages back at once, in one call.
+#define CACS_RECLAIM_BATCH 32
+#define CACS_IOV_MAX 1024 // the kernel's UIO_MAXIOV
+// Fresh slots have their top page (control block, first frames) written in
+// advance, up to this many at once: one call instead of a page fault each.
+#define CACS_PREFAULT_MAX 64
 
 // --- slabs ------------------------------------------------------------------
 //
@@ -59,15 +83,29 @@ struct slab {
   slab *all_next;      // every slab of the class
   uint32_t nslots;     // slots in the mapping
   uint32_t carved;     // slots [0, carved) have been handed out once
+  uint32_t prefaulted; // slots [0, prefaulted) have their top page
   uint32_t live;       // slots in use
   uint32_t nfree;      // entries of free_idx: recycled slots, LIFO
   unsigned in_avail;   // on the avail list
-  uint32_t free_idx[]; // (kept out of the slots: reclaim may drop them)
+  unsigned guards_set; // every slot's guard installed with the slab
+  uint32_t free_idx[]; // (kept out of the slots: reclaim drops them)
 };
+
+// A freed stack kept in a class's cache (still counted live in its slab).
+typedef struct cached_slot {
+  char *map;
+  slab *sl;
+} cached_slot;
 
 struct size_class {
   size_t slot_size; // guard + stack + control block, page multiple
   unsigned guarded;
+  cached_slot *hot; // freed stacks keeping their pages, reused LIFO
+  uint32_t hot_n, hot_cap;
+  // Ranges of one call (not on the stack: a coroutine's may be small).
+  struct iovec batch[CACS_PREFAULT_MAX > CACS_RECLAIM_BATCH
+                         ? CACS_PREFAULT_MAX
+                         : CACS_RECLAIM_BATCH];
   slab *avail; // slabs with a free or never-carved slot
   slab *all;
   size_t nfree; // recycled slots over all its slabs (cacs_stack_pool_count)
@@ -87,7 +125,9 @@ static long max_map_count;
 static size_t mprotect_guards;
 static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
 static int reclaim_mode = CACS_STACK_RECLAIM_DONTNEED;
-static size_t reclaim_keep; // bytes at the top kept on reclaim (init: a page)
+static size_t reclaim_keep; // bytes at the top kept on reclaim
+static size_t cache_max = CACS_STACK_CACHE_DEFAULT; // cacs_stack_set_cache
+static int batch_ok; // process_madvise(PIDFD_SELF_THREAD, ...) works
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
@@ -113,6 +153,50 @@ static int probe_madvise_guard(void) {
   return ok;
 }
 
+// Whether one process_madvise call advises many ranges of this process:
+// kernels before 6.15 (and qemu-user) refuse PIDFD_SELF_THREAD, and then
+// each range takes a madvise of its own. Valgrind does not know the call
+// (and says so).
+static int probe_batch(void) {
+  if (RUNNING_ON_VALGRIND)
+    return 0;
+  char *p = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return 0;
+  struct iovec iov = {p, page_size};
+  int ok = syscall(SYS_process_madvise, PIDFD_SELF_THREAD, &iov, 1,
+                   MADV_DONTNEED, 0) == (long)page_size;
+  munmap(p, page_size);
+  return ok;
+}
+
+// `advice` over the ranges of `iov`: CACS_IOV_MAX ranges per call when the
+// kernel can, else a call each.
+static int madvise_batch(struct iovec *iov, size_t n, int advice) {
+  size_t i = 0;
+  int rc = 0;
+  while (batch_ok && i < n) {
+    size_t k = n - i < CACS_IOV_MAX ? n - i : CACS_IOV_MAX;
+    long r = syscall(SYS_process_madvise, PIDFD_SELF_THREAD, iov + i, k,
+                     advice, 0);
+    if (r < 0)
+      break;
+    // A short count stops at a range the kernel refused: the rest go
+    // one by one.
+    size_t done = (size_t)r;
+    size_t end = i + k;
+    while (i < end && done >= iov[i].iov_len)
+      done -= iov[i++].iov_len;
+    if (i < end)
+      break;
+  }
+  for (; i < n; ++i)
+    if (madvise(iov[i].iov_base, iov[i].iov_len, advice) != 0)
+      rc = -1;
+  return rc;
+}
+
 static long read_max_map_count(void) {
   long v = 65530; // the kernel's default
   int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
@@ -132,8 +216,8 @@ static long read_max_map_count(void) {
 
 static void global_init(void) {
   page_size = (size_t)sysconf(_SC_PAGESIZE);
-  reclaim_keep = page_size;
   max_map_count = read_max_map_count();
+  batch_ok = probe_batch();
   // CACS_STACK_GUARD=mprotect forces the fallback of kernels before 6.13
   // (tests use it); otherwise the kernel's guard regions when they work.
   const char *g = getenv("CACS_STACK_GUARD");
@@ -145,6 +229,9 @@ static void global_init(void) {
     reclaim_mode = CACS_STACK_RECLAIM_NONE;
   else if (r && !strcmp(r, "free"))
     reclaim_mode = CACS_STACK_RECLAIM_FREE;
+  const char *cm = getenv("CACS_STACK_CACHE");
+  if (cm && *cm)
+    cache_max = strtoul(cm, NULL, 10);
   const char *d = getenv("CACS_SHARED_STACK_DEBUG");
   cacs__shared_debug = d && *d && strcmp(d, "0");
   pthread_key_create(&exit_key, thread_exit);
@@ -174,6 +261,12 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes) {
     return -1;
   __atomic_store_n(&reclaim_mode, mode, __ATOMIC_RELAXED);
   __atomic_store_n(&reclaim_keep, keep_bytes, __ATOMIC_RELAXED);
+  return 0;
+}
+
+int cacs_stack_set_cache(size_t stacks) {
+  pthread_once(&once, global_init);
+  __atomic_store_n(&cache_max, stacks, __ATOMIC_RELAXED);
   return 0;
 }
 
@@ -302,6 +395,8 @@ static void avail_push(size_class *c, slab *s) {
   s->in_avail = 1;
 }
 
+static void slab_release(slab *s);
+
 static void avail_remove(size_class *c, slab *s) {
   if (s->avail_prev)
     s->avail_prev->avail_next = s->avail_next;
@@ -318,20 +413,29 @@ static slab *slab_new(size_class *c) {
     n = CACS_SLAB_MIN_SLOTS;
   if (n > CACS_SLAB_MAX_SLOTS)
     n = CACS_SLAB_MAX_SLOTS;
-  slab *s = malloc(sizeof *s + n * sizeof(uint32_t));
-  if (!s)
+  // The slab's own record after its slots, in the mapping: it goes with
+  // it, where malloc's heap would keep a burst's records resident.
+  size_t meta = cacs__round_up(sizeof(slab) + n * sizeof(uint32_t), page_size);
+  char *base = map_fresh(n * c->slot_size + meta);
+  if (!base)
     return NULL;
-  memset(s, 0, sizeof *s);
-  s->size = n * c->slot_size;
-  s->base = map_fresh(s->size);
-  if (!s->base) {
-    int e = errno;
-    free(s);
-    cacs__set_errno(e);
-    return NULL;
-  }
+  slab *s = (slab *)(void *)(base + n * c->slot_size); // zero, as mapped
+  s->base = base;
+  s->size = n * c->slot_size + meta;
   s->cls = c;
   s->nslots = (uint32_t)n;
+  // Guard regions take no memory and no mapping: every slot's, now, in one
+  // call (or a few). Otherwise (a failure, the fallback guard, no batches)
+  // each slot's guard comes with its first use.
+  if (c->guarded && guard_kind == CACS_STACK_GUARD_MADVISE && batch_ok) {
+    struct iovec *iov = malloc(n * sizeof *iov);
+    if (iov) {
+      for (size_t i = 0; i < n; ++i)
+        iov[i] = (struct iovec){s->base + i * c->slot_size, page_size};
+      s->guards_set = madvise_batch(iov, n, MADV_GUARD_INSTALL) == 0;
+      free(iov);
+    }
+  }
   s->all_next = c->all;
   c->all = s;
   avail_push(c, s);
@@ -347,14 +451,40 @@ static void slab_release(slab *s) {
     pp = &(*pp)->all_next;
   *pp = s->all_next;
   c->nfree -= s->nfree;
-  munmap(s->base, s->size);
-  drop_guards(c->guarded ? s->carved : 0);
-  free(s);
+  size_t guards = c->guarded ? s->carved : 0;
+  munmap(s->base, s->size); // `s` with it
+  drop_guards(guards);
+}
+
+// Write the top pages of the slab's next fresh slots in one call: a page
+// fault costs several times more (much more in some virtual machines). As
+// many as the slab has carved so far, so a program that uses one stack
+// does not pay for 64; kernels without batches take the faults.
+static void prefault(size_class *c, slab *s) {
+  if (!batch_ok)
+    return;
+  uint32_t n = s->carved ? s->carved : 1;
+  if (n > CACS_PREFAULT_MAX)
+    n = CACS_PREFAULT_MAX;
+  if (n > s->nslots - s->carved)
+    n = s->nslots - s->carved;
+  for (uint32_t i = 0; i < n; ++i)
+    c->batch[i] = (struct iovec){
+        s->base + (size_t)(s->carved + i + 1) * c->slot_size - page_size,
+        page_size};
+  madvise_batch(c->batch, n, MADV_POPULATE_WRITE); // a failure: faults
+  s->prefaulted = s->carved + n;
 }
 
 // A slot of the class: a recycled one first (its guard is still there),
 // else the next never-used one of a slab, guarded now.
 static char *slot_take(size_class *c, slab **out) {
+  // A cached stack first: its pages are there (and its guard).
+  if (c->hot_n) {
+    cached_slot *e = &c->hot[--c->hot_n];
+    *out = e->sl;
+    return e->map;
+  }
   slab *s = c->avail;
   if (!s && !(s = slab_new(c)))
     return NULL;
@@ -363,8 +493,10 @@ static char *slot_take(size_class *c, slab **out) {
     p = s->base + (size_t)s->free_idx[--s->nfree] * c->slot_size;
     c->nfree--;
   } else {
+    if (s->carved == s->prefaulted)
+      prefault(c, s);
     p = s->base + (size_t)s->carved * c->slot_size;
-    if (c->guarded && install_guard(p, page_size) != 0)
+    if (c->guarded && !s->guards_set && install_guard(p, page_size) != 0)
       return NULL;
     s->carved++;
   }
@@ -472,18 +604,77 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   return hdr;
 }
 
-// Give an idle stack's pages back as the policy says (cacs_stack_set_reclaim):
-// all but the top `reclaim_keep` bytes, which the next user touches at once.
-static void reclaim(char *lo, char *end) {
+// A slot back to its slab's free list; an empty slab goes back to the
+// kernel unless it is the class's only place to take a stack from (keeps
+// create/join loops off mmap), or the thread is exiting.
+static void slot_put(size_class *c, slab *sl, char *map) {
+  sl->free_idx[sl->nfree++] =
+      (uint32_t)((size_t)(map - sl->base) / c->slot_size);
+  c->nfree++;
+  sl->live--;
+  if (!sl->in_avail)
+    avail_push(c, sl);
+  if (sl->live == 0 && (c->avail != sl || sl->avail_next || T.exited))
+    slab_release(sl);
+}
+
+// Stacks leaving the cache (or never in it): their pages go back as the
+// policy says (cacs_stack_set_reclaim), all but the top `reclaim_keep`
+// bytes, in one call for all of them, and their slots to their slabs.
+static void release(size_class *c, const cached_slot *e, uint32_t n) {
   int mode = __atomic_load_n(&reclaim_mode, __ATOMIC_RELAXED);
-  if (mode == CACS_STACK_RECLAIM_NONE)
-    return;
-  size_t keep = cacs__round_up(
-      __atomic_load_n(&reclaim_keep, __ATOMIC_RELAXED), page_size);
-  if ((size_t)(end - lo) <= keep)
-    return;
-  madvise(lo, (size_t)(end - lo) - keep,
-          mode == CACS_STACK_RECLAIM_FREE ? MADV_FREE : MADV_DONTNEED);
+  size_t keep = cacs__round_up(__atomic_load_n(&reclaim_keep, __ATOMIC_RELAXED),
+                         page_size);
+  size_t guard = c->guarded ? page_size : 0;
+  size_t k = 0;
+  for (uint32_t i = 0; mode != CACS_STACK_RECLAIM_NONE && i < n; ++i)
+    if (c->slot_size > guard + keep)
+      c->batch[k++] =
+          (struct iovec){e[i].map + guard, c->slot_size - guard - keep};
+  if (k)
+    madvise_batch(c->batch, k,
+                  mode == CACS_STACK_RECLAIM_FREE ? MADV_FREE : MADV_DONTNEED);
+  for (uint32_t i = 0; i < n; ++i)
+    slot_put(c, e[i].sl, e[i].map);
+}
+
+// The top `n` stacks of the cache leave it (a batch).
+static void cache_flush(size_class *c, uint32_t n) {
+  c->hot_n -= n;
+  release(c, c->hot + c->hot_n, n);
+}
+
+// The class's cached stacks all leave it.
+static void cache_drain(size_class *c) {
+  while (c->hot_n)
+    cache_flush(c, c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n
+                                                 : CACS_RECLAIM_BATCH);
+}
+
+// Keep a freed stack with its pages; a cache at its bound first gives a
+// batch back (so after a burst, between bound - batch + 1 and bound stay).
+static void cache_put(size_class *c, slab *sl, char *map) {
+  size_t max = __atomic_load_n(&cache_max, __ATOMIC_RELAXED);
+  if (max > UINT32_MAX)
+    max = UINT32_MAX;
+  while (c->hot_n && c->hot_n >= max) // (a bound lowered since)
+    cache_flush(c, c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n
+                                                 : CACS_RECLAIM_BATCH);
+  if (c->hot_n == c->hot_cap && c->hot_cap < max) {
+    size_t cap = c->hot_cap ? 2 * (size_t)c->hot_cap : 16;
+    if (cap > max)
+      cap = max;
+    cached_slot *h = realloc(c->hot, cap * sizeof *h);
+    if (h) {
+      c->hot = h;
+      c->hot_cap = (uint32_t)cap;
+    }
+  }
+  cached_slot e = {map, sl};
+  if (c->hot_n < c->hot_cap && c->hot_n < max)
+    c->hot[c->hot_n++] = e;
+  else // no cache (bound 0, no memory): it goes alone
+    release(c, &e, 1);
 }
 
 void cacs_stack_free(cacs_stack *s) {
@@ -509,20 +700,14 @@ void cacs_stack_free(cacs_stack *s) {
     drop_guards((char *)s->lo != map);
     return;
   }
-  reclaim(s->lo, map + map_size);
   size_class *c = sl->cls;
-  sl->free_idx[sl->nfree++] = (uint32_t)((size_t)(map - sl->base) / c->slot_size);
-  c->nfree++;
-  sl->live--;
-  if (!sl->in_avail)
-    avail_push(c, sl);
-  // An empty slab goes back to the kernel unless it is the class's only
-  // place to take a stack from (keeps create/join loops off mmap), or the
-  // thread is exiting.
-  if (sl->live == 0 && (c->avail != sl || sl->avail_next || T.exited))
-    slab_release(sl);
-  if (T.exited)
-    free_empty_classes();
+  if (!T.exited) {
+    cache_put(c, sl, map);
+    return;
+  }
+  // After thread_exit, a stack takes its slab along (its pages with it).
+  slot_put(c, sl, map);
+  free_empty_classes();
 }
 
 // The classes without a slab left (stacks still in use keep theirs).
@@ -533,6 +718,7 @@ static void free_empty_classes(void) {
       pp = &c->next;
     } else {
       *pp = c->next;
+      free(c->hot);
       free(c);
     }
   }
@@ -540,6 +726,7 @@ static void free_empty_classes(void) {
 
 void cacs_stack_pool_trim(void) {
   for (size_class *c = T.classes; c; c = c->next) {
+    cache_drain(c);
     for (slab *sl = c->all, *next; sl; sl = next) {
       next = sl->all_next;
       if (sl->live == 0)
@@ -551,6 +738,6 @@ void cacs_stack_pool_trim(void) {
 size_t cacs_stack_pool_count(void) {
   size_t n = 0;
   for (size_class *c = T.classes; c; c = c->next)
-    n += c->nfree;
+    n += c->nfree + c->hot_n;
   return n;
 }

@@ -34,6 +34,7 @@
 #define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
 #define VALGRIND_DISABLE_ERROR_REPORTING ((void)0)
 #define VALGRIND_ENABLE_ERROR_REPORTING ((void)0)
+#define RUNNING_ON_VALGRIND 0
 #endif
 
 struct size_class;

@@ -7,6 +7,14 @@
 // RUN: ulimit -c 0; not --crash %t overflow 2>&1 | FileCheck %s
 // RUN: ulimit -c 0; not --crash %t overflow-gen 2>&1 | FileCheck %s --check-prefix=GEN
 // RUN: ulimit -c 0; not --crash %t segv 2>&1 | FileCheck %s --check-prefix=OTHER
+// A coroutine given no name is named when asked (coro.c), the report too:
+// RUN: ulimit -c 0; not --crash %t overflow-unnamed 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// Stacks from the thread's cache and slots carved well into their slab
+// (stack.c), with either guard:
+// RUN: ulimit -c 0; not --crash %t overflow-carved 2>&1 | FileCheck %s --check-prefix=SLOT
+// RUN: ulimit -c 0; not --crash %t overflow-cached 2>&1 | FileCheck %s --check-prefix=SLOT
+// RUN: ulimit -c 0; env CACS_STACK_GUARD=mprotect not --crash %t overflow-carved 2>&1 | FileCheck %s --check-prefix=SLOT
+// RUN: ulimit -c 0; env CACS_STACK_GUARD=mprotect not --crash %t overflow-cached 2>&1 | FileCheck %s --check-prefix=SLOT
 // The fallback guard of kernels without MADV_GUARD_INSTALL (stack.h):
 // RUN: env CACS_STACK_GUARD=mprotect %t stacks | FileCheck %s --check-prefix=STACKS
 // RUN: ulimit -c 0; env CACS_STACK_GUARD=mprotect not --crash %t overflow 2>&1 | FileCheck %s
@@ -17,6 +25,9 @@
 // CHECK: cacs: stack overflow in coroutine 'deep-diver' (id 1): fault at 0x{{[0-9a-f]+}}, guard page 0x{{[0-9a-f]+}}-0x{{[0-9a-f]+}}, stack size {{[0-9]+}}
 // CHECK-NOT: survived
 // GEN: cacs: stack overflow in coroutine 'generator#1'
+// UNNAMED: cacs: stack overflow in coroutine 'coro#2' (id 2): fault at
+// SLOT: cacs: stack overflow in coroutine 'deep-diver' (id 41): fault at
+// SLOT-NOT: survived
 // OTHER-NOT: cacs: stack overflow
 // STACKS: reuse ok, pooled 1
 // STACKS: offsets: {{[0-9]+}} distinct of 64
@@ -54,6 +65,21 @@ static void nop(void *arg) { *(int *)arg += 1; }
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "stacks";
+  if (!strncmp(mode, "overflow-", 9) && strcmp(mode, "overflow-gen")) {
+    cacs_coro_attr a = {32 * 1024, 0, 0, "deep-diver"};
+    cacs_coro *c[40];
+    int n = !strcmp(mode, "overflow-unnamed") ? 1 : 40;
+    for (int i = 0; i < n; ++i) // the diver's slot is the next one
+      c[i] = cacs_create_ex(nop, &(int){0}, &a);
+    if (strcmp(mode, "overflow-carved")) // the diver's stack: a cached one
+      for (int i = 0; i < n; ++i)
+        cacs_join(c[i]);
+    if (!strcmp(mode, "overflow-unnamed"))
+      a.name = NULL;
+    cacs_join(cacs_create_ex(diver, NULL, &a));
+    printf("survived\n");
+    return 0;
+  }
   if (!strcmp(mode, "overflow")) {
     cacs_coro_attr a = {32 * 1024, 0, 0, "deep-diver"};
     cacs_join(cacs_create_ex(diver, NULL, &a));

@@ -7,10 +7,16 @@
 // name, then aborts.
 //
 // Stacks of one size are slots of large per-thread mappings (slabs), reused
-// across coroutines; an idle stack's pages go back to the kernel as
-// cacs_stack_set_reclaim says. The guard page is a guard region
-// (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the slab one mapping, so
-// the number of guarded stacks is bounded by memory alone. Older kernels
+// across coroutines. A freed stack goes to the thread's cache (per size)
+// with its pages, and the next allocation takes it back at no system call;
+// past the cache's bound (cacs_stack_set_cache), freed stacks give their
+// pages back as cacs_stack_set_reclaim says, many in one call where the
+// kernel can (process_madvise, Linux >= 6.15). The guard page is a guard
+// region (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the slab one
+// mapping, so the number of guarded stacks is bounded by memory alone; a
+// new slab's guards are installed together, in one call where the kernel
+// can, and its fresh stacks' top pages are written ahead in batches (one
+// call instead of a page fault each). Older kernels
 // (and qemu-user) get the fallback: a PROT_NONE page, which splits the slab,
 // two mappings per stack, allowed up to (vm.max_map_count - 4096) / 2 guarded
 // stacks per process; past that, allocation fails with ENOMEM and a message
@@ -50,7 +56,7 @@ enum cacs_stack_guard_kind {
   CACS_STACK_GUARD_MPROTECT = 2, ///< fallback: two mappings per guard
 };
 
-/// What happens to an idle (freed, pooled) stack's pages.
+/// What happens to the pages of a freed stack beyond the cache.
 enum cacs_stack_reclaim {
   CACS_STACK_RECLAIM_NONE = 0,     ///< keep them (fastest reuse)
   CACS_STACK_RECLAIM_FREE = 1,     ///< MADV_FREE: the kernel takes them lazily
@@ -117,20 +123,31 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
 void cacs_stack_free(cacs_stack *s);
 /// Set the name reported on overflow (truncated to 39 characters).
 void cacs_stack_set_owner(cacs_stack *s, const char *name, uint64_t id);
-/// Unmap the calling thread's slabs that hold no stack in use.
+/// Give back the pages of the calling thread's cached stacks and unmap its
+/// slabs that hold no stack in use.
 void cacs_stack_pool_trim(void);
-/// Number of freed stacks of the calling thread waiting for reuse.
+/// Number of freed stacks of the calling thread waiting for reuse (cached
+/// ones included).
 size_t cacs_stack_pool_count(void);
 /// CACS_STACK_GUARD_MADVISE when the kernel's guard regions work, else
 /// CACS_STACK_GUARD_MPROTECT; the environment variable
 /// CACS_STACK_GUARD=mprotect forces the fallback (read once, at first use).
 int cacs_stack_guard_kind(void);
-/// Set what freeing a pooled stack does with its pages (process-wide):
-/// `mode` a cacs_stack_reclaim, applied to all but the top `keep_bytes`
-/// (rounded up to pages; the default keeps one page, touched again at once
-/// on reuse). The environment variable CACS_STACK_RECLAIM=none|free|dontneed
-/// sets the mode at start. 0, or -1 for an unknown mode.
+/// Set what happens to the pages of a freed stack that the cache does not
+/// keep (process-wide): `mode` a cacs_stack_reclaim, applied to all but the
+/// top `keep_bytes` (rounded up to pages; the default, 0, keeps none: the
+/// stacks reused soon are the cache's). The environment variable
+/// CACS_STACK_RECLAIM=none|free|dontneed sets the mode at start. 0, or -1
+/// for an unknown mode.
 int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
+/// Set how many freed stacks of each size a thread keeps with their pages
+/// for reuse (process-wide; default 128, CACS_STACK_CACHE=N at start; 0:
+/// none). While fewer coroutines than that are alive, creating, running
+/// and joining them makes no system call. A full cache gives the pages of
+/// 32 stacks back at once (cacs_stack_set_reclaim), so after a burst
+/// between bound - 31 and bound stacks keep theirs; cacs_stack_pool_trim
+/// empties it. Returns 0.
+int cacs_stack_set_cache(size_t stacks);
 /// Install the overflow reporter (done automatically by cacs_stack_alloc);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);

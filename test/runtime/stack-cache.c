@@ -1,0 +1,192 @@
+// The per-thread stack cache (cacs_stack_set_cache): a steady create/join
+// loop with fewer coroutines alive than the cache holds makes no system
+// call (coroutines, generators); after a burst, the stacks beyond the
+// cache give their pages back (in batches, one call for many stacks, when
+// the kernel can) and RSS returns to where it was. (Overflows into the
+// guards of cached and carved stacks: stack-overflow.c.)
+//
+// System calls are counted by a seccomp filter that traps the memory
+// calls (madvise, process_madvise, mmap, munmap, mprotect, brk) into a
+// SIGSYS handler, which counts them and pretends they worked: a filter
+// cannot be removed, so it goes on for the last phase only.
+//
+// RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t
+// RUN: %t steady | FileCheck %s --check-prefix=STEADY
+// RUN: %t burst | FileCheck %s --check-prefix=BURST
+// RUN: env CACS_STACK_CACHE=0 %t nocache | FileCheck %s --check-prefix=NOCACHE
+//
+// STEADY: memory system calls, 1 alive: 0
+// STEADY-NEXT: memory system calls, 100 alive: 0
+// STEADY-NEXT: memory system calls, generators: 0
+// BURST: rss after the burst: within 10% of before
+// BURST-NEXT: reclaim calls: batched
+// NOCACHE: memory system calls, 1 alive: 1000
+
+#define _GNU_SOURCE 1
+#include "cacs/coro.h"
+#include "cacs/generator.h"
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#ifndef SYS_process_madvise
+#define SYS_process_madvise 440
+#endif
+
+static volatile long trapped;
+
+// Counts the call and pretends it worked, without doing it (the memory
+// stays): madvise and munmap 0, process_madvise every byte asked for;
+// any other fails with ENOSYS.
+static void on_sigsys(int sig, siginfo_t *si, void *uc) {
+  (void)sig;
+  ++trapped;
+  greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+  long ret = -38; // -ENOSYS
+  if (si->si_syscall == SYS_madvise || si->si_syscall == SYS_munmap)
+    ret = 0;
+  if (si->si_syscall == SYS_process_madvise) {
+    const struct iovec *iov = (const struct iovec *)r[REG_RSI];
+    ret = 0;
+    for (long i = 0; i < (long)r[REG_RDX]; ++i)
+      ret += (long)iov[i].iov_len;
+  }
+  r[REG_RAX] = ret;
+}
+
+// From here on, every memory system call (`all`), or every madvise,
+// counts in `trapped`.
+static void trap_memory_calls(int all) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigsys;
+  sa.sa_flags = SA_SIGINFO;
+  sigaction(SIGSYS, &sa, NULL);
+#define TRAP(nr)                                                               \
+  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP)
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      TRAP(SYS_madvise),
+      TRAP(SYS_process_madvise),
+      TRAP(SYS_mmap),
+      TRAP(SYS_munmap),
+      TRAP(SYS_mprotect),
+      TRAP(SYS_brk),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  // Without `all`, the madvise calls only: what follows them is allowed.
+  if (!all)
+    f[8] = f[sizeof f / sizeof *f - 1];
+  struct sock_fprog prog = {all ? sizeof f / sizeof *f : 9, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
+    perror("seccomp");
+    exit(1);
+  }
+}
+
+static long sum;
+static void body(void *arg) { sum += (long)(intptr_t)arg; }
+
+static void gen_body(cacs_gen *g, void *arg) {
+  (void)arg;
+  cacs_gen_yield(g, 1);
+}
+
+static cacs_coro *coros[20000];
+
+static void round_(int alive) {
+  for (int i = 0; i < alive; ++i)
+    if (!(coros[i] = cacs_create(body, (void *)(intptr_t)1, 0)))
+      exit(3);
+  for (int i = 0; i < alive; ++i)
+    cacs_join(coros[i]);
+}
+
+static void gens(int n) {
+  for (int i = 0; i < n; ++i) {
+    cacs_gen *g = cacs_gen_create(gen_body, NULL, 0);
+    cacs_gen_resume(g, 0);
+    cacs_gen_destroy(g);
+  }
+}
+
+// Resident KiB (/proc/self/statm: pages).
+static long rss_kib(void) {
+  long size = 0, pages = -1;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f || fscanf(f, "%ld %ld", &size, &pages) != 2)
+    pages = -1;
+  if (f)
+    fclose(f);
+  return pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "steady";
+  setvbuf(stdout, NULL, _IONBF, 0); // printf allocates nothing later
+  if (!strcmp(mode, "steady") || !strcmp(mode, "nocache")) {
+    round_(100); // warm up: stacks carved, caches filled
+    gens(10);
+    trap_memory_calls(1);
+    for (int i = 0; i < 1000; ++i)
+      round_(1);
+    printf("memory system calls, 1 alive: %ld\n", trapped);
+    if (!strcmp(mode, "nocache"))
+      return 0;
+    trapped = 0;
+    for (int i = 0; i < 100; ++i)
+      round_(100);
+    printf("memory system calls, 100 alive: %ld\n", trapped);
+    trapped = 0;
+    gens(1000);
+    printf("memory system calls, generators: %ld\n", trapped);
+    return sum == 1000 + 100 * 100 + 100 ? 0 : 1;
+  }
+  if (!strcmp(mode, "burst")) {
+    int n = 20000;
+    for (int i = 0; i < 100; ++i) // a server's steady state
+      round_(100);
+    memset(coros, 0, sizeof coros); // this program's own, resident before
+    long before = rss_kib();
+    round_(n);
+    long after = rss_kib();
+    printf("rss after the burst: %s (%ld KiB, %ld before)\n",
+           after <= before + before / 10 ? "within 10% of before" : "WRONG",
+           after, before);
+    // The drain of a second burst, its madvise calls counted: one per
+    // stack beyond the cache without batches, one per 32 with.
+    for (int i = 0; i < n; ++i)
+      coros[i] = cacs_create(body, (void *)(intptr_t)1, 0);
+    struct iovec iov = {coros[0], 0};
+    int can_batch =
+        syscall(SYS_process_madvise, -10000, &iov, 1, MADV_DONTNEED, 0) == 0;
+    trap_memory_calls(0);
+    for (int i = 0; i < n; ++i)
+      cacs_join(coros[i]);
+    long calls = trapped;
+    printf("reclaim calls: %s (%ld for %d stacks)\n",
+           !can_batch          ? "batched (n/a: the kernel has no batches)"
+           : calls < n / 16    ? "batched"
+                               : "WRONG",
+           calls, n);
+    return 0;
+  }
+  return 64;
+}
