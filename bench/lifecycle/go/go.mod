@@ -1,0 +1,3 @@
+module lifecycle
+
+go 1.19
