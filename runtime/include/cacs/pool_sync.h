@@ -129,14 +129,15 @@ enum cacs_pool_lock_kind {
 // --- Mutex ------------------------------------------------------------------
 
 typedef struct cacs_pool_mutex {
-  uint32_t state; ///< held, waiters, starving, spinners (private)
-  uint32_t spin;  ///< guards the waiters (private)
-  uint32_t kind;  ///< enum cacs_pool_lock_kind
-  void *owner;    ///< the holder, NULL if none (private)
+  uint32_t state;    ///< held, waiters, starving, spinners (private)
+  uint32_t spin;     ///< guards the waiters (private)
+  uint32_t kind;     ///< enum cacs_pool_lock_kind
+  uint32_t spun_out; ///< the last spin for it ran out (private)
+  void *owner;       ///< the holder, NULL if none (private)
   cacs__pwaitq waiters;
 } cacs_pool_mutex;
 // clang-format off
-#define CACS_POOL_MUTEX_INIT {0, 0, CACS_POOL_LOCK_CES, NULL, {NULL, NULL}}
+#define CACS_POOL_MUTEX_INIT {0, 0, CACS_POOL_LOCK_CES, 0, NULL, {NULL, NULL}}
 // clang-format on
 
 /// Initialize `m`, unlocked, with the given release (`kind`).

@@ -336,10 +336,17 @@ static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
 }
 
 // Spin while the mutex is held, at most SPIN_NS; counted in the state so
-// that an unlock leaves it to us. Returns 1 if it was seen free.
+// that an unlock leaves it to us. Returns 1 if it was seen free. A spin
+// that runs out sets `spun_out` (beside the state, whose exact values the
+// fast paths compare with), and lockers then spin only one time in 8 (a
+// probe that clears it when it succeeds): when critical sections outlast
+// the spin, spinning only takes a worker from the parallel parts.
 static int m_spin(cacs_pool_mutex *m) {
-  __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
   uint64_t t0 = cacs__now_ns();
+  int out = __atomic_load_n(&m->spun_out, __ATOMIC_RELAXED);
+  if (out && ((t0 >> 10) & 7))
+    return 0;
+  __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
   int free = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
@@ -354,6 +361,8 @@ static int m_spin(cacs_pool_mutex *m) {
       break;
   }
   __atomic_fetch_sub(&m->state, M_SPIN1, __ATOMIC_RELAXED);
+  if (out == free)
+    __atomic_store_n(&m->spun_out, !free, __ATOMIC_RELAXED);
   return free;
 }
 
