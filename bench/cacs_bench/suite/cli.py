@@ -21,10 +21,12 @@ import sys
 
 from ..common import LOAD_MAX, ROOT, fmt, log, machine_info
 from .compile_cost import compile_cost
-from .plots import make_plots
+from .plots import draw_plots
 from .points import point, points
-from .report import targets, write_report
+from .report import write_all, write_data
+from .results import Results
 from .skynet import plot_skynet, skynet_runs, write_skynet
+from .targets import targets
 from .specs import (BENCHES, HANOI, HANOI_CG_N, HANOI_FULL_NS, MEMORY_FULL, MEMORY_QUICK,
                     OPTIONAL, PAT_ROUNDS_X, SKYNET_N, SKYNET_QUICK)
 
@@ -43,10 +45,7 @@ def main():
     a = ap.parse_args()
     if a.replot:
         out = a.out or os.path.join(ROOT, "bench", "results")
-        with open(os.path.join(out, "results.json")) as f:
-            prev = json.load(f)
-        made = make_plots(out, prev.get("results", []), prev.get("hanoi", []),
-                          prev.get("compile_cost", []))
+        made = draw_plots(Results(out), out)
         if os.path.exists(os.path.join(out, "skynet.json")):
             with open(os.path.join(out, "skynet.json")) as f:
                 made += plot_skynet(out, json.load(f).get("results", []))
@@ -153,12 +152,15 @@ def main():
         argv = prev.get("command", argv)
     info["loadavg_end"] = open("/proc/loadavg").read().strip()
     info["loadavg_max"] = "%.2f" % LOAD_MAX[0]
-    plots = [] if a.quick else make_plots(out, recs, hanoi, cc)
-    write_report(out, recs, hanoi, mem, cc, info, argv, a.quick, plots)
+    # The data first, then the reports from it (bench/tools/report.py
+    # writes the same from the stored data); the README's table is
+    # scripts/bench's last step, after the network benchmarks' refresh.
+    write_data(out, recs, hanoi, mem, cc, info, argv, a.quick)
+    write_all(out)
     log("wrote %s" % os.path.join(out, "README.md"))
     if not a.quick:
-        for name, val, ok in targets(recs, hanoi):
-            log("  target %-62s %-40s %s" % (name, val, "met" if ok else "MISSED"))
+        for t in targets(Results(out)):
+            log("  target %-72s %-48s %s" % (t.goal, t.measured, "met" if t.met else "MISSED"))
     if failures:
         log("FAILED:\n  " + "\n  ".join(failures))
         return 1

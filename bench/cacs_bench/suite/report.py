@@ -1,107 +1,36 @@
-"""scripts/bench's report: bench/results/README.md, results.json and
-results.csv, the targets of issues 6 and 22, the pattern matrix."""
+"""scripts/bench's reports, written from the stored results of one run:
+results.json and results.csv (write_data), bench/results/README.md (every
+table, the targets, the plots) and the top-level README's benchmark table
+(readme_table.py). One generator, one set of verdicts (targets.py): both
+files quote the same judgement of each goal.
 
+  bench/tools/report.py --write   rewrite bench/results/README.md, its plots
+                                  and the README's table from the results
+  bench/tools/report.py --check   exit 1, showing the difference, when either
+                                  file disagrees with the results
+  --results DIR                   default: bench/results
+  --readme FILE                   default: README.md at the top of the tree
+                                  ('' for none: a partial or LLVM 22 run)
+  --no-plots                      --write without drawing
+"""
+
+import argparse
+import difflib
 import json
 import os
-import statistics
+import sys
 
 from ..common import ROOT, fmt
-from .specs import HANOI_BASE, HANOI_CG_N, PAT_ROUNDS_X, PAT_RUNTIMES, PATTERNS
+from .readme_table import BEGIN, END, readme_table, split
+from .results import CSNONE, Results, name
+from .specs import PAT_ROUNDS_X, PAT_RUNTIMES
+from .targets import targets, verdict
+
+RESULTS = os.path.join(ROOT, "bench", "results")
 
 
-def find(recs, workload, binary, arg=None):
-    for r in recs:
-        if (r["workload"] == workload and r["binary"] == binary
-                and r.get("arg") == arg and r.get("status") == "ok"):
-            return r
-    return None
-
-
-def targets(recs, hanoi):
-    """Where each target of issue 6 (and issue 22) stands."""
-    t = pat_targets(recs)
-
-    def ipo(w, b, a=None):
-        r = find(recs, w, b, a)
-        return r.get("instr_per_op") if r else None
-
-    def ns(w, b, a=None):
-        r = find(recs, w, b, a)
-        return r.get("ns_per_op_median") if r else None
-
-    def nsmin(w, b, a=None):
-        r = find(recs, w, b, a)
-        return r.get("ns_per_op_min") if r else None
-
-    empty_i = ipo("yield", "yield_libcacs", "empty")
-    boost = ipo("yield", "yield_boost")
-    boost_ns = ns("yield", "yield_boost")
-    for b in ("yield_libcacs", "yield_libcacs_apn"):
-        v = ipo("yield", b)
-        if v is None or empty_i is None:
-            continue
-        t.append(("cacs_yield <= 15 instructions per switch, loop and call included (%s)" % b,
-                  "%.1f (net of the empty loop: %.1f)" % (v, v - empty_i), round(v, 1) <= 15))
-        vns = ns("yield", b)
-        if boost_ns and vns:
-            t.append((">= 3x faster than Boost jump_fcontext (%s)" % b,
-                      "%.2f vs %.2f ns/yield: %.2fx; instructions %s vs %.1f" % (
-                          vns, boost_ns, boost_ns / vns, fmt(boost, 1), v),
-                      boost_ns / vns >= 3))
-    c20i = ipo("sumseq", "sumseq_cpp20", "cpp20-for")
-    c20 = ns("sumseq", "sumseq_cpp20", "cpp20-for")
-    for b in ("sumseq_instack", "sumseq_instack_cpp", "sumseq_libcacs", "sumseq_libcacs_cpp"):
-        v, vi = ns("sumseq", b), ipo("sumseq", b)
-        if vi and c20i:
-            t.append(("sum of sequence <= C++20's instructions per value (%s)" % b,
-                      "%.1f vs %.1f instr (time %s)" % (
-                          vi, c20i, "%.2fx" % (v / c20) if v and c20 else "-"),
-                      round(vi, 1) <= round(c20i, 1)))
-    h = {(r["binary"], r.get("arg")): r for r in hanoi if r.get("n") == 20 and r.get("status") == "ok"}
-    plain = h.get(HANOI_BASE)
-    hb = h.get(("hanoi_boost", None))
-    for key in (("hanoi_instack", None), ("hanoi_libcacs", None)):
-        r = h.get(key)
-        if r and plain:
-            ratio = r["ns_per_op_median"] / plain["ns_per_op_median"]
-            ri, pi = r.get("instr_per_op"), plain.get("instr_per_op")
-            t.append(("Hanoi(20) within 1.2x of plain recursion (%s)" % key[0],
-                      "time %.2fx (min-based %.2fx), instr %s" % (
-                          ratio, r["ns_per_op_min"] / plain["ns_per_op_min"],
-                          "%.2fx" % (ri / pi) if ri and pi else "-"),
-                      ratio <= 1.2))
-            if hb:
-                sp = hb["ns_per_op_median"] / r["ns_per_op_median"]
-                bi = hb.get("instr_per_op")
-                t.append(("Hanoi(20) >= 2x faster than Boost (%s)" % key[0],
-                          "time %.2fx (min-based %.2fx), instr %s" % (
-                              sp, hb["ns_per_op_min"] / r["ns_per_op_min"],
-                              "%.2fx" % (bi / ri) if ri and bi else "-"),
-                          sp >= 2))
-    wb, wc = ns("write_fully", "write_fully_boost"), ns("write_fully", "write_fully_cpp20")
-    for b in ("write_fully_libcacs_apn", "write_fully_libcacs"):
-        v = ns("write_fully", b)
-        if v and wb and wc:
-            t.append(("write_fully faster than Boost and C++20 (%s)" % b,
-                      "%.2f ns/op vs Boost %.2f, C++20 %.2f (min %.2f / %.2f / %.2f); instr %s vs %s / %s" % (
-                          v, wb, wc, nsmin("write_fully", b), nsmin("write_fully", "write_fully_boost"),
-                          nsmin("write_fully", "write_fully_cpp20"), fmt(ipo("write_fully", b), 1),
-                          fmt(ipo("write_fully", "write_fully_boost"), 1),
-                          fmt(ipo("write_fully", "write_fully_cpp20"), 1)),
-                      v < wb and v < wc))
-    a, b = ns("apn_client", "apn_client_libcacs"), ns("apn_client", "apn_client_libcacs_apn")
-    ai, bi = ipo("apn_client", "apn_client_libcacs"), ipo("apn_client", "apn_client_libcacs_apn")
-    if a and b:
-        gain = a / b - 1
-        gmin = nsmin("apn_client", "apn_client_libcacs") / nsmin("apn_client", "apn_client_libcacs_apn") - 1
-        t.append(("APN client >= 15% faster with -fauto-preserve-none (libcacs)",
-                  "time %+.1f%% (min-based %+.1f%%), instr %s" % (
-                      100 * gain, 100 * gmin, "%+.1f%%" % (100 * (ai / bi - 1)) if ai and bi else "-"),
-                  gain >= 0.15))
-    return t
-
-
-def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
+def write_data(outdir, recs, hanoi, mem, cc, info, argv, quick):
+    """results.json and results.csv: everything the reports are made of."""
     os.makedirs(outdir, exist_ok=True)
     data = {"machine": info, "command": argv, "quick": quick,
             "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc}
@@ -118,128 +47,81 @@ def write_report(outdir, recs, hanoi, mem, cc, info, argv, quick, plots):
                 r["n"], r.get("ops", ""), fmt(r.get("ns_per_op_median"), 3),
                 fmt(r.get("ns_per_op_min"), 3), fmt(r.get("ns_per_op_max"), 3),
                 fmt(r.get("instr_per_op"), 2), r["status"]))
-    L = []
-    L.append("# cacs benchmark results%s\n" % (" (quick smoke run: sizes are tiny, numbers meaningless)" if quick else ""))
-    L.append("Generated by `%s` on %s. Raw data: `results.json`, `results.csv`.\n" % (" ".join(argv), info["date"]))
-    if info.get("partial"):
-        L.append("Partial re-run: %s.\n" % info["partial"])
-    reps_used = max([len(r.get("ns_runs", [])) for r in recs] + [0])
-    L.append("Time: the CPU time of the benchmark's thread (`CLOCK_THREAD_CPUTIME_ID`: time the "
-             "scheduler gives other processes is left out, cache and branch misses stay in), median "
-             "of %d runs (processes) pinned with `taskset -c 1`, the variants of "
-             "a workload interleaved round-robin (min..max in brackets); the machine is a shared "
-             "2-core VM, so treat times as indicative. Instructions/op: callgrind, "
-             "(Ir(-r 2) - Ir(-r 1)) / ops, at the size in column `cg n`.\n" % reps_used)
-    order = ["sumseq", "yield", "write_fully", "apn_client"]
-    titles = {"sumseq": "1. Sum of sequence (ops = values)",
-              "yield": "4. yield among 10 coroutines (ops = yields; instr/op includes the loop and the call, net = minus the empty loop); libcacs-switch rows: ping-pong between two contexts through cacs/switch.h, no scheduler (ops = switches)",
-              "write_fully": "3. write_fully, 10 tasks x 100 MB, 800-byte send_some (ops = wait_for_ready+send_some)",
-              "apn_client": "5. APN on a multi-level client (ops = response messages)"}
-    for w in order:
-        L.append("\n## %s\n" % titles[w])
-        L.append("| variant | binary | n | ns/op median [min..max] | instr/op | cg n |")
-        L.append("|---|---|---|---|---|---|")
-        empty = find(recs, "yield", "yield_libcacs", "empty")
-        for r in recs:
-            if r["workload"] != w:
-                continue
-            if r["status"] != "ok":
-                L.append("| %s | %s | %s | **%s** | | |" % (r.get("arg") or "", r["binary"], r["n"], r["status"]))
-                continue
-            ipo = r.get("instr_per_op")
-            extra = ""
-            if w == "yield" and empty and ipo is not None and empty.get("instr_per_op") is not None and r is not empty:
-                extra = " (%.1f net)" % (ipo - empty["instr_per_op"])
-            L.append("| %s | %s | %s | %s [%s..%s] | %s%s | %s |" % (
-                r["variant"], r["binary"], r["n"], fmt(r["ns_per_op_median"]),
-                fmt(r["ns_per_op_min"]), fmt(r["ns_per_op_max"]), fmt(ipo, 1), extra,
-                r.get("callgrind_n", "-")))
-    pat_report(L, recs)
-    abl = [r for r in recs if r["workload"] == "ablation"]
-    if abl:
-        L.append("\n## 9. The paper's Figure 15 ablation: yield among 10 coroutines "
-                 "(bench/libcacs/ablation.c; ops = yields, time = thread CPU time)\n")
-        L.append("| step | ns/yield median [min..max] | instr/yield |")
-        L.append("|---|---|---|")
-        for r in abl:
-            if r["status"] != "ok":
-                L.append("| %s | **%s** | |" % (r.get("arg"), r["status"]))
-                continue
-            L.append("| %s | %s [%s..%s] | %s |" % (
-                r["arg"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
-                fmt(r["ns_per_op_max"]), fmt(r.get("instr_per_op"), 1)))
+
+
+def heading(L, title, columns):
+    """A section's title and its table's header."""
+    L.append("\n## %s\n" % title)
+    L.append("| %s |" % " | ".join(columns))
+    L.append("|---" * len(columns) + "|")
+
+
+def workload_table(R, L, w, title):
+    rs = [r for r in R.recs if r["workload"] == w]
+    if not rs:
+        return
+    heading(L, title, ["variant", "binary", "n", "ns/op median [min..max]", "instr/op", "cg n"])
+    empty = R.rec("yield", "yield_libcacs", "empty")
+    absent = []
+    for r in rs:
+        if r["status"] == "missing":
+            absent.append(r["binary"] + (" -v " + r["arg"] if r.get("arg") else ""))
+            continue
+        if r["status"] != "ok":
+            L.append("| %s | %s | %s | **%s** | | |" % (name(r), r["binary"], r["n"], r["status"]))
+            continue
+        ipo = r.get("instr_per_op")
+        extra = ""
+        if (w == "yield" and empty and ipo is not None and empty.get("instr_per_op") is not None
+                and r is not empty):
+            extra = " (%.1f net)" % (ipo - empty["instr_per_op"])
+        L.append("| %s | %s | %s | %s [%s..%s] | %s%s | %s |" % (
+            name(r), r["binary"], r["n"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
+            fmt(r["ns_per_op_max"]), fmt(ipo, 1), extra, r.get("callgrind_n", "-")))
+    csn = [a for a in absent if "csnone" in a]
+    other = [a for a in absent if "csnone" not in a]
+    if csn:
+        L.append("\nNot run: %s (%s)." % (", ".join("`%s`" % a for a in csn), CSNONE))
+    if other:
+        L.append("\nNot run (not built): %s." % ", ".join("`%s`" % a for a in other))
+
+
+def hanoi_section(R, L):
+    hanoi = R.hanoi_recs
+    if not hanoi:
+        return
     L.append("\n## 2. Hanoi (time per move normalized to plain recursion + callback)\n")
-    ns_list = sorted({r["n"] for r in hanoi})
-    names = []
+    keys = []
     for r in hanoi:
-        key = (r["binary"], r.get("arg"))
-        if key not in names:
-            names.append(key)
+        k = (r["binary"], r.get("arg"))
+        if k not in keys:
+            keys.append(k)
     by = {(r["binary"], r.get("arg"), r["n"]): r for r in hanoi}
-    def label(b, a):
-        for r in hanoi:
-            if r["binary"] == b and r.get("arg") == a and r.get("variant"):
-                return r["variant"]
-        return a or b
-    L.append("| n | " + " | ".join(label(b, a) for b, a in names) + " |")
-    L.append("|---" * (len(names) + 1) + "|")
-    for n in ns_list:
-        base = by.get(HANOI_BASE + (n,))
+    label = {k: name(next(r for r in hanoi if (r["binary"], r.get("arg")) == k)) for k in keys}
+    L.append("| n | " + " | ".join(label[k] for k in keys) + " |")
+    L.append("|---" * (len(keys) + 1) + "|")
+    for n in sorted({r["n"] for r in hanoi}):
+        base = by.get(("hanoi_instack", "plain-callback", n))
         cells = []
-        for b, a in names:
-            r = by.get((b, a, n))
+        for k in keys:
+            r = by.get(k + (n,))
             if not r or r["status"] != "ok":
                 cells.append(r["status"] if r else "-")
             elif base and base["status"] == "ok":
-                cells.append("%.2fx (%.2f ns)" % (r["ns_per_op_median"] / base["ns_per_op_median"], r["ns_per_op_median"]))
+                cells.append("%.2f× (%.2f ns)" % (r["ns_per_op_median"] / base["ns_per_op_median"],
+                                                  r["ns_per_op_median"]))
             else:
                 cells.append("%.2f ns" % r["ns_per_op_median"])
         L.append("| %d | %s |" % (n, " | ".join(cells)))
     hc = [r for r in hanoi if r.get("instr_per_op") is not None]
     if hc:
-        L.append("\nInstructions per move at n=%d (callgrind): " % HANOI_CG_N + ", ".join(
-            "%s %.1f" % (r.get("variant"), r["instr_per_op"]) for r in hc) + "\n")
-    L.append("\n## 6. Compiler cost (opt -passes='default<O2>,auto-preserve-none' -time-passes)\n")
-    L.append("| input | functions | O2+APN pass time (s) | APN pass (s) | APN share |")
-    L.append("|---|---|---|---|---|")
-    for r in cc:
-        if r.get("status") != "ok":
-            L.append("| %s | %s | FAILED | | |" % (r.get("input"), r.get("functions")))
-            continue
-        share = 100.0 * r["apn_pass_s"] / r["total_pass_s"] if r["total_pass_s"] else 0
-        L.append("| %s | %s | %.3f | %.4f | %.2f%% |" % (r["input"], r["functions"], r["total_pass_s"] or 0, r["apn_pass_s"], share))
-    L.append("\n## 7. Resident memory per idle coroutine (VmRSS growth / n; control block + stack)\n")
-    L.append("| binary | coroutines | stack bytes | bytes per idle coroutine | status |")
-    L.append("|---|---|---|---|---|")
-    for r in mem:
-        if r["status"] == "ok":
-            L.append("| %s | %d | %s | %.0f | ok |" % (r["binary"], r["n"], r["arg"], r["ns_runs"][0] / 1000.0))
-        else:
-            L.append("| %s | %d | %s | - | %s |" % (r["binary"], r["n"], r["arg"], r["status"]))
-    if not quick:
-        L.append("\n## Targets\n")
-        L.append("| target | measured | met |")
-        L.append("|---|---|---|")
-        for name, val, ok in targets(recs, hanoi):
-            L.append("| %s | %s | %s |" % (name, val, "yes" if ok else "**no**"))
-    if plots:
-        L.append("\n## Plots\n")
-        for p in plots:
-            L.append("![%s](%s)" % (p, p))
-    L.append("\n## Machine\n")
-    L.append("```\n%s\n```" % info["lscpu"].strip())
-    L.append("\n```\n%s\nkernel: %s\nload average at start: %s\nload average at end: %s (highest 1-minute figure when a timed run started: %s)\ngit HEAD: %s\nuncommitted in runtime/llvm/clang/bench:\n%s\n```\n" % (
-        "\n".join(info["compilers"]), info["kernel"], info["loadavg"], info.get("loadavg_end", "?"),
-        info.get("loadavg_max", "?"), info.get("git", "?"),
-        info.get("git_dirty", "") or "(none)"))
-    with open(os.path.join(outdir, "README.md"), "w") as f:
-        f.write(("\n".join(L) + "\n").replace(ROOT + os.sep, ""))
+        L.append("\nInstructions per move at n=%d (callgrind): " % hc[0]["n"] + ", ".join(
+            "%s %.1f" % (name(r), r["instr_per_op"]) for r in hc))
 
 
-def pat_report(L, recs):
-    """The pattern matrix (issue 22): ns/switch and instructions/switch of
-    every runtime in every pattern, and libcacs's ratios to the peers."""
-    if not any(r["workload"].startswith("pat-") for r in recs):
+def patterns_section(R, L):
+    pats = R.patterns()
+    if not pats:
         return
     L.append("\n## 8. The switch in the call patterns of real programs "
              "(bench/patterns; ops = switches)\n")
@@ -251,15 +133,14 @@ def pat_report(L, recs):
              "sites.\n")
     L.append("| pattern | " + " | ".join(lab for _, lab in PAT_RUNTIMES) +
              " | libcacs vs Boost jump_fcontext | libcacs vs Boost.Fiber | "
-             "libcacs / inline asm |")
+             "libcacs / inlined switch |")
     L.append("|---" * (len(PAT_RUNTIMES) + 4) + "|")
-    for p in PATTERNS:
-        w = "pat-" + p
+    for p in pats:
         cells, ns = [], {}
         for b, _ in PAT_RUNTIMES:
-            r = next((x for x in recs if x["workload"] == w and x["binary"] == b), None)
-            if not r or r["status"] != "ok":
-                cells.append(r["status"] if r else "-")
+            r = R.rec("pat-" + p, b, p)
+            if not r:
+                cells.append("-")
                 continue
             ns[b] = r["ns_per_op_median"]
             cells.append("%s (%s)" % (fmt(r["ns_per_op_median"]), fmt(r.get("instr_per_op"), 1)))
@@ -269,62 +150,177 @@ def pat_report(L, recs):
             if not c or b not in ns:
                 return "-"
             if inv:
-                return "%.2fx" % (c / ns[b])
-            text = "%.2fx faster" % (ns[b] / c)
-            pr = pat_paired(recs, p, b)
+                return "%.2f×" % (c / ns[b])
+            text = "%.2f× faster" % (ns[b] / c)
+            pr = R.paired(p, b)
             if pr:
-                text += " (paired %.3fx; libcacs faster in %d of %d rounds)" % pr
+                text += " (paired %.3f×; libcacs faster in %d of %d rounds)" % pr
             return text
-        L.append("| %s | %s | %s | %s | %s |" % (
-            p, " | ".join(cells), ratio("pat_boost"), ratio("pat_fiber"),
-            ratio("pat_asm", inv=True)))
+        L.append("| %s | %s | %s | %s | %s |" % (p, " | ".join(cells), ratio("pat_boost"),
+                                                  ratio("pat_fiber"), ratio("pat_asm", inv=True)))
     L.append("\n\"paired\": the median over the rounds of the peer's time divided by "
              "libcacs's in the same round (the runs of one round are back to back, so "
              "a load change hits both), and in how many rounds libcacs's was the "
-             "smaller; %s run %s rounds of a third of the switches each.\n" % (
-                 " and ".join(w[4:] for w in PAT_ROUNDS_X),
-                 "/".join(str(x) for x in sorted(set(PAT_ROUNDS_X.values())))
-                 + "x the others'"))
+             "smaller; %s run %s the rounds of the others, a third of the switches each." % (
+                 " and ".join(w[4:] for w in sorted(PAT_ROUNDS_X)),
+                 "/".join("%dx" % x for x in sorted(set(PAT_ROUNDS_X.values())))))
 
 
-def pat_paired(recs, p, peer):
-    """(median of the per-round ratios peer / libcacs, rounds libcacs won,
-    rounds) in pattern p, or None. Round k's runs of the interleaved
-    binaries are ns_runs[k] of each record (points(): one repetition per
-    process), so they pair by index."""
-    w = "pat-" + p
-    c = next((x for x in recs if x["workload"] == w and x["binary"] == "pat_cacs"), None)
-    o = next((x for x in recs if x["workload"] == w and x["binary"] == peer), None)
-    if not c or not o or c.get("status") != "ok" or o.get("status") != "ok":
-        return None
-    pairs = list(zip(c["ns_runs"], o["ns_runs"]))
-    if len(pairs) < 3 or len(c["ns_runs"]) != len(o["ns_runs"]):
-        return None
-    ratios = [y / x * c["ops"] / o["ops"] for x, y in pairs]
-    return (statistics.median(ratios), sum(1 for r in ratios if r > 1), len(ratios))
+def other_sections(R, L):
+    """6. compile cost, 7. memory."""
+    cc = R.d.get("compile_cost", [])
+    if cc:
+        heading(L, "6. Compiler cost (opt -passes='default<O2>,auto-preserve-none' -time-passes)",
+                ["input", "functions", "O2+APN pass time (s)", "APN pass (s)", "APN share"])
+        for r in cc:
+            if r.get("status") != "ok":
+                L.append("| %s | %s | FAILED | | |" % (r.get("input"), r.get("functions")))
+                continue
+            share = 100.0 * r["apn_pass_s"] / r["total_pass_s"] if r["total_pass_s"] else 0
+            L.append("| %s | %s | %.3f | %.4f | %.2f%% |" % (
+                r["input"], r["functions"], r["total_pass_s"] or 0, r["apn_pass_s"], share))
+    mem = R.d.get("memory", [])
+    if mem:
+        heading(L, "7. Resident memory per idle coroutine (VmRSS growth / n; control block + stack)",
+                ["binary", "coroutines", "stack bytes", "bytes per idle coroutine", "status"])
+        for r in mem:
+            if r["status"] == "ok":
+                L.append("| %s | %d | %s | %.0f | ok |" % (r["binary"], r["n"], r["arg"],
+                                                          r["ns_runs"][0] / 1000.0))
+            else:
+                L.append("| %s | %d | %s | - | %s |" % (r["binary"], r["n"], r["arg"], r["status"]))
 
 
-def pat_targets(recs):
-    """Issue 22's benchmark goals (not gates)."""
-    t = []
+def results_readme(R, plots):
+    """bench/results/README.md (or the README.md of another results dir)."""
+    d, info = R.d, R.d.get("machine", {})
+    L = ["# cacs benchmark results%s\n" % (
+        " (quick smoke run: sizes are tiny, numbers meaningless)" if R.quick else "")]
+    main = os.path.abspath(R.dir) == RESULTS
+    L.append("Generated by `bench/tools/report.py` from the results of `%s` on %s (`results.json`, "
+             "`results.csv`)%s.\n" % (" ".join(d.get("command", [])), info.get("date", "?"),
+                                      "; the top-level README's benchmark table comes from the same "
+                                      "data and quotes the same verdicts" if main else ""))
+    if info.get("partial"):
+        L.append("Partial re-run: %s.\n" % info["partial"])
+    L.append("Time: the CPU time of the benchmark's thread (`CLOCK_THREAD_CPUTIME_ID`: time the "
+             "scheduler gives other processes is left out, cache and branch misses stay in), the %s, "
+             "each run a process pinned with `taskset -c 1`, the variants of a workload interleaved "
+             "round-robin (min..max in brackets); the machine is a shared 2-core VM, so treat times "
+             "as indicative. Instructions/op: callgrind, (Ir(-r 2) - Ir(-r 1)) / ops, at the size in "
+             "column `cg n`. Goals stated in instructions are judged in instructions, the others in "
+             "time (Targets, at the end).\n" % R.runs_text())
+    workload_table(R, L, "sumseq", "1. Sum of sequence (ops = values)")
+    hanoi_section(R, L)
+    workload_table(R, L, "write_fully", "3. write_fully, 10 tasks x 100 MB, 800-byte send_some "
+                   "(ops = wait_for_ready+send_some)")
+    workload_table(R, L, "yield", "4. yield among 10 coroutines (ops = yields; instr/op includes the "
+                   "loop and the call, net = minus the empty loop); the cacs_switch rows: ping-pong "
+                   "between two contexts through cacs/switch.h, no scheduler (ops = switches)")
+    workload_table(R, L, "apn_client", "5. APN on a multi-level client (ops = response messages)")
+    other_sections(R, L)
+    patterns_section(R, L)
+    abl = [r for r in R.recs if r["workload"] == "ablation"]
+    if abl:
+        heading(L, "9. The paper's Figure 15 ablation: yield among 10 coroutines "
+                "(bench/libcacs/ablation.c; ops = yields, time = thread CPU time)",
+                ["step", "ns/yield median [min..max]", "instr/yield"])
+        for r in abl:
+            if r["status"] != "ok":
+                L.append("| %s | **%s** | |" % (r.get("arg"), r["status"]))
+                continue
+            L.append("| %s | %s [%s..%s] | %s |" % (
+                r["arg"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
+                fmt(r["ns_per_op_max"]), fmt(r.get("instr_per_op"), 1)))
+    if not R.quick:
+        heading(L, "Targets", ["target", "measured", "verdict"])
+        for t in targets(R):
+            L.append("| %s | %s | %s |" % (t.goal, t.measured, verdict(t) if t.met else "**missed**"))
+    if plots:
+        L.append("\n## Plots\n")
+        for p in plots:
+            L.append("![%s](%s)" % (p, p))
+    L.append("\n## Machine\n")
+    L.append("```\n%s\n```" % info.get("lscpu", "").strip())
+    L.append("\n```\n%s\nkernel: %s\nload average at start: %s\nload average at end: %s (highest "
+             "1-minute figure when a timed run started: %s)\ngit HEAD: %s\nuncommitted in "
+             "runtime/llvm/clang/bench:\n%s\n```\n" % (
+                 "\n".join(info.get("compilers", [])), info.get("kernel", "?"),
+                 info.get("loadavg", "?"), info.get("loadavg_end", "?"),
+                 info.get("loadavg_max", "?"), info.get("git", "?"),
+                 info.get("git_dirty", "") or "(none)"))
+    return "\n".join(L) + "\n"
 
-    def get(p, b):
-        r = find(recs, "pat-" + p, b, p)
-        return r["ns_per_op_median"] if r else None
-    c, bo, asm = get("pingpong", "pat_cacs"), get("pingpong", "pat_boost"), get("pingpong", "pat_asm")
-    if c and bo:
-        t.append(("pingpong of two functions: libcacs >= 3x faster than Boost jump_fcontext",
-                  "%.2f vs %.2f ns: %.2fx" % (c, bo, bo / c), bo / c >= 3))
-    if c and asm:
-        t.append(("pingpong of two functions: libcacs within 1.5x of the inline-asm switch",
-                  "%.2f vs %.2f ns: %.2fx" % (c, asm, c / asm), c / asm <= 1.5))
-    for p in PATTERNS:
-        c = get(p, "pat_cacs")
-        for b, lab in (("pat_boost", "Boost jump_fcontext"), ("pat_fiber", "Boost.Fiber")):
-            o = get(p, b)
-            if c and o:
-                pr = pat_paired(recs, p, b)
-                t.append(("%s: libcacs faster than %s" % (p, lab),
-                          "%.2f vs %.2f ns" % (c, o) +
-                          (" (paired %.3fx, %d/%d)" % pr if pr else ""), c < o))
-    return t
+
+def listed_plots(R):
+    """The plots the report shows: those drawn (a quick run, a run without
+    matplotlib, or --no-plots has none)."""
+    from .plots import plot_names
+    if R.quick:
+        return []
+    return [p for p in plot_names(R) if os.path.exists(os.path.join(R.dir, p))]
+
+
+def write_all(rdir, readme=None, draw=True):
+    """Write rdir/README.md (and its plots) and, if given, readme's table;
+    returns the plots drawn."""
+    from .plots import draw_plots
+    R = Results(rdir)
+    made = draw_plots(R, rdir) if draw and not R.quick else []
+    with open(os.path.join(rdir, "README.md"), "w") as f:
+        f.write(results_readme(R, listed_plots(R)))
+    if readme:
+        with open(readme) as f:
+            parts = split(f.read())
+        if parts is None:
+            raise SystemExit("%s: no benchmark table (the lines %r ... %r)" % (readme, BEGIN, END))
+        with open(readme, "w") as f:
+            f.write(parts[0] + readme_table(R) + parts[2])
+    return made
+
+
+def check(rdir, readme):
+    """The files that disagree with the results, with the differences."""
+    R = Results(rdir)
+    out = []
+    fresh = results_readme(R, listed_plots(R))
+    with open(os.path.join(rdir, "README.md")) as f:
+        have = f.read()
+    if have != fresh:
+        out.append("%s disagrees with %s; regenerate it with bench/tools/report.py --write\n" % (
+            os.path.join(rdir, "README.md"), os.path.join(rdir, "results.json")))
+        out += difflib.unified_diff(have.splitlines(True), fresh.splitlines(True),
+                                    "results README", "from results")
+    if not readme:
+        return out
+    with open(readme) as f:
+        parts = split(f.read())
+    if parts is None:
+        out.append("%s: no benchmark table (the lines %r ... %r)\n" % (readme, BEGIN, END))
+        return out
+    table = readme_table(R)
+    if parts[1] != table:
+        out.append("%s: the benchmark table disagrees with %s; regenerate it with "
+                   "bench/tools/report.py --write\n" % (readme, rdir))
+        out += difflib.unified_diff([l + "\n" for l in parts[1].splitlines()],
+                                    [l + "\n" for l in table.splitlines()],
+                                    "README table", "from results")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true")
+    g.add_argument("--check", action="store_true")
+    ap.add_argument("--results", default=RESULTS)
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    ap.add_argument("--no-plots", action="store_true")
+    a = ap.parse_args()
+    if a.write:
+        write_all(a.results, a.readme, draw=not a.no_plots)
+        return 0
+    problems = check(a.results, a.readme)
+    sys.stdout.writelines(problems)
+    return 1 if problems else 0
