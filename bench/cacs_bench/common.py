@@ -3,6 +3,7 @@ reading its RESULT line, callgrind's instructions per operation, the load
 seen while timing, the machine's description, plots."""
 
 import datetime
+import json
 import os
 import platform
 import re
@@ -118,6 +119,34 @@ def machine_info(build):
     info["date"] = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
     info["loadavg"] = open("/proc/loadavg").read().strip()
     return info
+
+
+def choose(ap, option, value, known):
+    """The names of `known` a comma-separated option value picks, in
+    known's order (all of them when the option is not given); a name not
+    known is an error of the command line that lists the known ones."""
+    if not value:
+        return list(known)
+    wanted = value.split(",")
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        ap.error("%s: unknown %s (known: %s)" % (option, ", ".join(unknown), ", ".join(known)))
+    return [k for k in known if k in wanted]
+
+
+def add_replot(ap):
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the plots from OUT/results.json")
+
+
+def replot_data(a, name):
+    """With --replot (add_replot): (OUT, the results.json stored there),
+    OUT being --out or bench/results/NAME; else None: the runner measures."""
+    if not a.replot:
+        return None
+    out = a.out or os.path.join(ROOT, "bench", "results", name)
+    with open(os.path.join(out, "results.json")) as f:
+        return out, json.load(f)
 
 
 def fmt(x, d=2):

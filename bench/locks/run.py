@@ -31,7 +31,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(ROOT, "bench"))  # cacs_bench
-from cacs_bench.common import pyplot  # noqa: E402
+from cacs_bench.common import add_replot, choose, pyplot, replot_data  # noqa: E402
 
 # (label, binary, -v variant, has a reader-writer variant)
 IMPLS = [
@@ -106,13 +106,11 @@ def main():
                     help="comma-separated binaries[:variant] to run, e.g. "
                     "locks_cacs:ces,locks_cacs:dispatch (default: all)")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--replot", action="store_true",
-                    help="only redraw the plots from OUT/results.json")
+    add_replot(ap)
     a = ap.parse_args()
-    if a.replot:
-        out = a.out or os.path.join(ROOT, "bench", "results", "locks")
-        with open(os.path.join(out, "results.json")) as f:
-            log("plots: %s" % ", ".join(plot(out, json.load(f)["results"])))
+    stored = replot_data(a, "locks")
+    if stored:
+        log("plots: %s" % ", ".join(plot(stored[0], stored[1]["results"])))
         return 0
     workers = [int(w) for w in a.workers.split(",")]
     cs_list = ([float(x) for x in a.cs.split(",")] if a.cs
@@ -125,9 +123,12 @@ def main():
 
     impls = []
     rc = 0
-    keep = set(a.impls.split(",")) if a.impls else None
+    # --impls names a binary (all its variants) or binary:variant.
+    names = list(dict.fromkeys([b for _, b, _, _ in IMPLS] +
+                               ["%s:%s" % (b, v) for _, b, v, _ in IMPLS if v]))
+    keep = set(choose(ap, "--impls", a.impls, names))
     for label, b, v, rw in IMPLS:
-        if keep is not None and b not in keep and "%s:%s" % (b, v) not in keep:
+        if b not in keep and "%s:%s" % (b, v) not in keep:
             continue
         path = os.path.join(bdir, b)
         if os.path.exists(path):

@@ -29,7 +29,6 @@ server that does not answer is killed, a run that hangs times out.
 
 import argparse
 import datetime
-import json
 import os
 import shutil
 import time
@@ -38,7 +37,7 @@ from . import servers as srv
 from .counts import bench_cpu, bench_server_instr, bench_syscalls
 from .loads import bench_echo, bench_http, bench_mock
 from .report import loadavg, machine, plot, write_report
-from ..common import log
+from ..common import add_replot, choose, log, replot_data
 from .servers import (ECHO_POINTS, HTTP_SERVERS, QUICK_SERVERS, ROOT, SERVER_NAME, SERVERS,
                       rt_prefix)
 
@@ -76,13 +75,11 @@ def main():
     ap.add_argument("--cpu-reps", type=int, default=7,
                     help="cpu: runs per server and point")
     ap.add_argument("--argv", default=None)
-    ap.add_argument("--replot", action="store_true",
-                    help="only redraw the plots from OUT/results.json")
+    add_replot(ap)
     a = ap.parse_args()
-    if a.replot:
-        outdir = a.out or os.path.join(ROOT, "bench", "results", "net")
-        with open(os.path.join(outdir, "results.json")) as f:
-            plot(outdir, json.load(f))
+    stored = replot_data(a, "net")
+    if stored:
+        plot(*stored)
         return
     a.segs = [int(x) for x in a.segs.split(",")]
     if os.cpu_count() and os.cpu_count() < 2:
@@ -99,13 +96,7 @@ def main():
     servers = [b for _, b, _ in SERVERS]
     points, http_conns = ECHO_POINTS, [100, 1000]
     if a.servers:
-        known = {b for _, b, _ in SERVERS}
-        wanted = a.servers.split(",")
-        unknown = [b for b in wanted if b not in known]
-        if unknown:
-            ap.error("--servers: unknown " + ", ".join(unknown)
-                     + " (known: " + ", ".join(servers) + ")")
-        servers = [b for b in servers if b in wanted]
+        servers = choose(ap, "--servers", a.servers, servers)
         # A partial run does not overwrite the full report.
         a.out = a.out or os.path.join(a.build, "bench-net-servers")
     if a.quick:

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 
-from ..common import LOAD_MAX, ROOT, fmt, log, machine_info
+from ..common import LOAD_MAX, ROOT, add_replot, fmt, log, machine_info, replot_data
 from .compile_cost import compile_cost
 from .plots import draw_plots
 from .points import point, points
@@ -40,11 +40,11 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default=None, help="comma list of workloads")
     ap.add_argument("--argv", default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--replot", action="store_true",
-                    help="only redraw the plots from OUT/results.json")
+    add_replot(ap)
     a = ap.parse_args()
-    if a.replot:
-        out = a.out or os.path.join(ROOT, "bench", "results")
+    stored = replot_data(a, "")
+    if stored:
+        out = stored[0]
         made = draw_plots(Results(out), out)
         if os.path.exists(os.path.join(out, "skynet.json")):
             with open(os.path.join(out, "skynet.json")) as f:
