@@ -155,7 +155,9 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr);
 /// Graceful shutdown: wait until every coroutine spawned on `p` has
 /// finished (joined or not, detached ones included), stop the workers and
 /// join their threads, then free the pool. Handles of finished coroutines
-/// stay valid for cacs_pool_join. Call it from outside the pool.
+/// stay valid for cacs_pool_join. Call it from outside the pool, once: a
+/// pool destroyed already (or being destroyed) aborts the program with a
+/// message naming the misuse.
 /// \return 0, or -1 with errno set:
 ///   - EDEADLK: called from a coroutine of `p`;
 ///   - EINVAL: `p` is NULL.
@@ -189,9 +191,11 @@ int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 
 /// Wait until `t` has finished, then free it (`t` is invalid afterwards).
 /// From any thread, any cacs_coro (it blocks its thread) or any pool
-/// coroutine (of any pool: it waits without blocking its worker).
+/// coroutine (of any pool: it waits without blocking its worker). A `t`
+/// joined already (or not a handle cacs_pool_spawn returned) aborts the
+/// program with a message naming the misuse: it may be freed memory.
 /// \return 0, or -1 with errno set:
-///   - EINVAL: `t` is NULL;
+///   - EINVAL: `t` is NULL, or another join of `t` is waiting for it;
 ///   - EDEADLK: `t` is the calling coroutine;
 ///   - ENOMEM: `t` never ran, no stack could be allocated for it.
 int cacs_pool_join(cacs_pool_task *t);

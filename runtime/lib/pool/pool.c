@@ -811,6 +811,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
       cacs__set_errno(EAGAIN);
       return NULL;
     }
+  cacs__ppool_add(p);
   return p;
 }
 
@@ -826,8 +827,14 @@ int cacs_pool_destroy(cacs_pool *p) {
     cacs__set_errno(EINVAL);
     return -1;
   }
+  if (!cacs__ppool_remove(p)) // nothing read from `p` before this
+    cacs__fatalf("cacs: cacs_pool_destroy(%p): not a pool that is alive: it "
+                 "was destroyed already, or is being destroyed (a pool is "
+                 "destroyed once, from outside it)\n",
+                 (void *)p);
   pool_worker *me = cacs__pool_worker();
-  if (me && me->pool == p) {
+  if (me && me->pool == p) { // it would wait for its own caller
+    cacs__ppool_add(p);
     cacs__set_errno(EDEADLK);
     return -1;
   }
@@ -858,6 +865,8 @@ static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
   t->entry = entry;
   t->arg = arg;
   t->detached = detached;
+  if (!detached)
+    cacs__phandle_add(t);
   atomic_fetch_add_explicit(&p->live, 1, memory_order_relaxed);
   ptsan_release(t);
   struct cacs__syncblk *b = &cacs__syncblk;
@@ -909,6 +918,17 @@ int cacs_pool_join(cacs_pool_task *t) {
     cacs__set_errno(EDEADLK);
     return -1;
   }
+  int claim = cacs__phandle_claim(t);
+  if (claim < 0)
+    cacs__fatalf("cacs: cacs_pool_join(%p): not a pool coroutine that can "
+                 "still be joined: it was joined already (every handle of "
+                 "cacs_pool_spawn is joined exactly once, and the join frees "
+                 "it), or it is not a handle cacs_pool_spawn returned\n",
+                 (void *)t);
+  if (claim == 0) { // another join waits for it: the handle is alive
+    cacs__set_errno(EINVAL);
+    return -1;
+  }
   if (atomic_load_explicit(&t->join_state, memory_order_acquire) != 2) {
     if (self) {
       t->joiner = self;
@@ -924,6 +944,7 @@ int cacs_pool_join(cacs_pool_task *t) {
   }
   ptsan_acquire(t);
   int e = t->error;
+  cacs__phandle_remove(t);
   free(t);
   if (e) {
     cacs__set_errno(e);

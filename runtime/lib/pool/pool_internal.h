@@ -56,6 +56,10 @@ struct cacs__ptask {
   // joins (futex on this word), 2 finished.
   _Atomic uint32_t join_state;
   struct cacs__ptask *joiner;
+  // Joinable handles (pool_handles.c): the next in its bucket, and 1 once
+  // a cacs_pool_join has taken it.
+  struct cacs__ptask *hnext;
+  int claimed;
   // Its timer while it parks with a deadline (pool_timer.c): the worker
   // whose heap holds it (set by the coroutine itself before it arms its
   // token, never reset by others) and its slot there (under that heap's
@@ -140,6 +144,7 @@ struct cacs_pool {
   _Atomic size_t live;
   pthread_mutex_t dlock;
   pthread_cond_t dcond;
+  struct cacs_pool *next_pool; // the pools alive (pool_handles.c)
 };
 
 /// The worker the calling thread is, NULL on other threads (pool.c). Out of
@@ -158,6 +163,20 @@ CACS_HIDDEN void cacs__ptimer_expire(pool_worker *w, uint64_t now);
 CACS_HIDDEN uint64_t cacs__ptimer_next(pool_worker *w);
 /// Let `t`, parked and won (token taken), run once it has switched out.
 CACS_HIDDEN void cacs__ptask_vote(cacs__ptask *t);
+
+/// The handles that may still be joined (pool_handles.c). Add `t` (a
+/// joinable coroutine, at its spawn).
+CACS_HIDDEN void cacs__phandle_add(cacs__ptask *t);
+/// A join takes `t`: 1 if it may, 0 if another join took it first, -1 if
+/// `t` is not a handle that may still be joined (nothing is read from it).
+CACS_HIDDEN int cacs__phandle_claim(cacs__ptask *t);
+/// Forget `t` (its join, before freeing it).
+CACS_HIDDEN void cacs__phandle_remove(cacs__ptask *t);
+
+/// The pools alive (pool_handles.c): add `p` (created); take it out (its
+/// destroy), 0 if it was not there.
+CACS_HIDDEN void cacs__ppool_add(cacs_pool *p);
+CACS_HIDDEN int cacs__ppool_remove(cacs_pool *p);
 
 /// The single-thread scheduler's side (sched.c): mark the calling thread a
 /// pool worker, so that its waits refuse pool coroutines by name.
