@@ -25,6 +25,7 @@
 #define _GNU_SOURCE 1
 #define CACS__DEFINE_PN_ENTRIES 1 // the calls below are the entries (io.h)
 #include "cacs/io.h"
+#include "cacs/pool.h"
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
@@ -40,6 +41,7 @@
 #pragma weak cacs__pool_io_forget
 #pragma weak cacs__pool_io_forget_any
 #pragma weak cacs__pool_io_close
+#pragma weak cacs_pool_sleep
 
 int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
   unsigned dirs = (events & EPOLLIN ? 1u << DIR_IN : 0) |
@@ -170,12 +172,58 @@ ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us) {
   return (ssize_t)n;
 }
 
+// accept4's errors that say a connection was dropped between the kernel's
+// queue and the call (accept(2): "treat them like EAGAIN"): the listener is
+// fine, the next connection is taken at once.
+static int accept_dropped(int e) {
+  return e == ECONNABORTED || e == EPROTO || e == ENETDOWN ||
+         e == ENOPROTOOPT || e == EHOSTDOWN || e == ENONET ||
+         e == EHOSTUNREACH || e == EOPNOTSUPP || e == ENETUNREACH;
+}
+
+// Its errors that say the process or the system has no descriptor or no
+// memory for one more connection now: they pass once connections close.
+static int accept_starved(int e) {
+  return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM;
+}
+
+// The back-off's nap: the pool's sleep in a pool coroutine (linked if the
+// caller is one), the thread's scheduler's otherwise; 0, or -1 with errno
+// (EINTR: a cacs_wake; ENOMEM: no timer).
+static int accept_nap(int64_t usec) {
+  return cacs__io_pool_caller() ? cacs_pool_sleep(usec) : cacs_sleep(usec);
+}
+
+// Starved, the call backs off instead of failing, as Go's net/http and
+// Boost.Asio's examples do: it naps 5 ms, doubling up to 1 s, and tries
+// again, while the connections it could not take wait in the kernel's
+// queue. A server loop that ends at accept's first error (docs/runtime.md's
+// echo server) so keeps its established connections and serves new ones
+// once descriptors free up. Within the caller's timeout: at it, ETIMEDOUT;
+// with timeout 0, the error itself, as the call may not wait.
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us) {
-  int c = (int)io_call(lfd, (struct io_op){OP_ACCEPT, 0, addr, 0, addrlen},
-                       timeout_us);
-  if (c < 0)
-    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  int64_t nap = 0;
+  int c;
+  for (;;) {
+    struct io_op op = {OP_ACCEPT, 0, addr, 0, addrlen};
+    if ((c = (int)io_do(lfd, &op, &d)) >= 0)
+      break;
+    int e = errno;
+    if (accept_dropped(e))
+      continue;
+    if (!accept_starved(e) || timeout_us == 0)
+      return -1;
+    nap = nap ? (nap < 500000 ? nap * 2 : 1000000) : 5000;
+    int64_t left = remaining_us(&d);
+    if (left == 0) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    if (accept_nap(left > 0 && left < nap ? left : nap) != 0)
+      return -1;
+  }
   if ((size_t)lfd >= L.nfds) { // a pool coroutine's (io_pool.c)
     cacs__pool_io_forget(c);   // a new descriptor: what the number meant
     return c;                  // before is stale

@@ -145,9 +145,19 @@ ssize_t cacs_send(int fd, const void *buf, size_t n, int flags,
 /// the bytes may have been written.
 ssize_t cacs_write_all(int fd, const void *buf, size_t n, int64_t timeout_us);
 
-/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC.
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC. A connection dropped
+/// before it was taken (ECONNABORTED, EPROTO and the other network errors
+/// accept(2) says to treat as EAGAIN) is skipped. With no descriptor or
+/// memory for one more connection (EMFILE, ENFILE, ENOBUFS, ENOMEM) it
+/// backs off instead of failing, as Go's net/http does: it sleeps 5 ms,
+/// doubling up to 1 s, and tries again, while the connections wait in the
+/// listener's queue; so a server loop that ends at accept's first error
+/// survives a descriptor limit below its load (docs/runtime.md).
 /// \return a non-blocking descriptor, or -1 with errno set: accept4's
-/// errors but EAGAIN, and ETIMEDOUT, EINTR, ECANCELED as above.
+/// other errors (EBADF, EINVAL, ...), ETIMEDOUT (also when the timeout
+/// ends a back-off), EINTR (a cacs_wake, also during a back-off),
+/// ECANCELED as above; with timeout 0, EMFILE, ENFILE, ENOBUFS or ENOMEM
+/// themselves (it may not wait).
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us);
 
