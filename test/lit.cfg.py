@@ -69,6 +69,9 @@ for tool in ["valgrind", "gdb", "gcc"]:
 # docs/api.md is generated from the headers through Doxygen (Docs/api-index.test).
 if shutil.which("doxygen"):
     config.available_features.add("doxygen")
+# State Threads (libst-dev), a peer of bench/net (Runtime/io-overload-peers.test).
+if os.path.exists("/usr/include/st.h"):
+    config.available_features.add("libst")
 if shutil.which("csmith"):
     config.available_features.add("csmith")
 if shutil.which("cvise") or shutil.which("creduce"):

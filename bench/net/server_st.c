@@ -40,10 +40,20 @@ int main(int argc, char **argv) {
   st_netfd_t lfd = st_netfd_open_socket(net_listen(&o));
   if (!lfd)
     net_die("st_netfd_open_socket");
-  for (;;) {
+  for (st_utime_t nap = 0;;) {
     st_netfd_t c = st_accept(lfd, NULL, NULL, ST_UTIME_NO_TIMEOUT);
-    if (!c)
+    if (!c) {
+      // Out of descriptors or memory: st_accept fails at once while the
+      // queue holds connections, so retrying at once would never let the
+      // sessions that free descriptors run. Back off as cacs_accept does.
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+          errno == ENOMEM) {
+        nap = nap ? (nap < 500000 ? 2 * nap : 1000000) : 5000;
+        st_usleep(nap);
+      }
       continue;
+    }
+    nap = 0;
     net_tune(st_netfd_fileno(c));
     if (!st_thread_create(serve, c, 0, NET_STACK))
       st_netfd_close(c);

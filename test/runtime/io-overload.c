@@ -12,7 +12,8 @@
 //     its resident memory stays under 64 MiB.
 // The servers: docs/runtime.md's echo server (examples/echo/echo.c, whose
 // loop ends at accept's first error), bench/net's server_cacs (one thread)
-// and server_cacs_pool (2 workers), whose loops retry at once.
+// and server_cacs_pool (2 workers), whose loops retry at once (the peers
+// of bench/net: io-overload-peers.test).
 // (Arch-neutral C: x86-64 only.)
 //
 // RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %t
@@ -219,7 +220,10 @@ static cacs_coro *spawn(void (*f)(void *), long arg) {
 }
 
 int main(int argc, char **argv) {
-  (void)argc;
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s SERVER ARGS... (PORT: the port)\n", argv[0]);
+    return 2;
+  }
   setvbuf(stdout, NULL, _IONBF, 0);
   watchdog(60);
   signal(SIGPIPE, SIG_IGN);
