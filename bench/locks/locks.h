@@ -32,6 +32,15 @@
 //   -W PERCENT  reader-writer variant, writers in % (default: plain mutex)
 //   -v VARIANT  the implementation, when a binary has several
 //   -s LIMIT    primes are drawn from [LIMIT/2, LIMIT) (default 4096)
+//   -k SHAPE    `fig8` (the task above, default) or `counter`: the shape of
+//               a counter, a cache or a connection table behind a lock:
+//                 N times: lock; 16 updates of a shared array; pad to
+//                 CS ns; unlock; 20 dependent operations outside
+//               every task does the same number of lock pairs (-n), and
+//               throughput is lock pairs over the wall-clock time from
+//               spawning the first task to joining the last (-d unused)
+//   -n ITERS    counter: lock pairs per task (default 20,000, fewer for
+//               long critical sections: about 1.5 s of them in all)
 // Output, one line:
 //   RESULT impl=<i> workers=<w> tasks=<t> cs_ns=<c> writers=<W|-> secs=<s>
 //          ops=<n> mops=<m> ok=<0|1>
@@ -60,6 +69,8 @@ typedef struct lk_config {
   double window_ms;
   const char *variant;
   int limit;
+  int counter; ///< -k counter
+  long iters;  ///< -n, counter: lock pairs per task (0: default)
 } lk_config;
 
 static inline uint64_t lk_now_ns(void) {
@@ -71,13 +82,13 @@ static inline uint64_t lk_now_ns(void) {
 static inline void lk_usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [-w WORKERS] [-t TASKS] [-c CS_NS] [-d MS] [-W PERCENT] "
-          "[-v VARIANT] [-s LIMIT]\n",
+          "[-v VARIANT] [-s LIMIT] [-k fig8|counter] [-n ITERS]\n",
           argv0);
   exit(64);
 }
 
 static inline lk_config lk_parse(int argc, char **argv) {
-  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096};
+  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0};
   for (int i = 1; i < argc; ++i) {
     if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)
       lk_usage(argv[0]);
@@ -104,13 +115,27 @@ static inline lk_config lk_parse(int argc, char **argv) {
     case 's':
       c.limit = atoi(v);
       break;
+    case 'k':
+      if (strcmp(v, "fig8") && strcmp(v, "counter"))
+        lk_usage(argv[0]);
+      c.counter = !strcmp(v, "counter");
+      break;
+    case 'n':
+      c.iters = atol(v);
+      break;
     default:
       lk_usage(argv[0]);
     }
   }
   if (c.workers < 1 || c.tasks < 1 || c.cs_ns < 0 || c.window_ms <= 0 ||
-      c.writers > 10000 || c.limit < 64)
+      c.writers > 10000 || c.limit < 64 || c.iters < 0 ||
+      (c.counter && c.writers >= 0))
     lk_usage(argv[0]);
+  if (c.counter && !c.iters) {
+    // 20,000 each, or about 1.5 s of critical sections in all.
+    double n = 1.5e9 / c.tasks / (c.cs_ns > 50 ? c.cs_ns : 50);
+    c.iters = n < 20000 ? (n < 100 ? 100 : (long)n) : 20000;
+  }
   return c;
 }
 
@@ -125,6 +150,10 @@ typedef struct lk_state {
   uint32_t *primes;
   double pad_per_ns;  ///< padding loop iterations per nanosecond
   uint64_t pad_iters; ///< for this run's cs_ns
+  int counter;        ///< -k counter
+  uint64_t iters;     ///< counter: lock pairs per task
+  uint64_t start;     ///< counter: when the first task was spawned
+  uint64_t table[16]; ///< counter: the shared array, plain words
 } lk_state;
 
 static lk_state lk_g;
@@ -194,6 +223,26 @@ static inline void lk_setup(const lk_config *c) {
   }
   lk_g.pad_per_ns = (double)it / best;
   lk_g.pad_iters = (uint64_t)(c->cs_ns * lk_g.pad_per_ns + 0.5);
+  lk_g.counter = c->counter;
+  lk_g.iters = (uint64_t)c->iters;
+}
+
+/// The counter shape's critical section: 16 updates of the shared array.
+static inline void lk_cs_counter(void) {
+  for (int k = 0; k < 16; ++k)
+    lk_g.table[k] += 1;
+  lk_g.inserts += 1;
+  if (lk_g.pad_iters)
+    lk_pad(lk_g.pad_iters);
+}
+
+/// The counter shape's work outside the lock: 20 dependent operations.
+static inline uint64_t lk_outside(uint64_t x) {
+  for (int k = 0; k < 20; ++k) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    __asm__ volatile("" : "+r"(x));
+  }
+  return x;
 }
 
 /// The write side of the critical section: insert p -> p, count it.
@@ -233,6 +282,18 @@ typedef struct lk_task {
 /// `writers` < 0: every iteration writes under LOCK; else writes per 10,000.
 #define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                 \
   do {                                                                         \
+    if (lk_g.counter) {                                                        \
+      uint64_t x_ = (t)->seed;                                                 \
+      for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
+        LOCK;                                                                  \
+        lk_cs_counter();                                                       \
+        UNLOCK;                                                                \
+        x_ = lk_outside(x_);                                                   \
+      }                                                                        \
+      (t)->sink += x_;                                                         \
+      (t)->writes = (t)->done = lk_g.iters;                                    \
+      break;                                                                   \
+    }                                                                          \
     for (;;) {                                                                 \
       uint32_t p_ = lk_g.primes[lk_rand(&(t)->seed) % (uint32_t)lk_g.nprimes]; \
       if ((writers) < 0 || (int)(lk_rand(&(t)->seed) % 10000u) < (writers)) {  \
@@ -255,6 +316,7 @@ typedef struct lk_task {
 
 static inline lk_task *lk_tasks(const lk_config *c, uint64_t start) {
   lk_task *t = (lk_task *)calloc((size_t)c->tasks, sizeof *t);
+  lk_g.start = start;
   for (int i = 0; i < c->tasks; ++i) {
     t[i].seed = 0x9e3779b97f4a7c15u * (uint64_t)(i + 1);
     t[i].deadline = start + (uint64_t)(c->window_ms * 1e6);
@@ -273,15 +335,22 @@ static inline int lk_report(const char *impl, const lk_config *c,
   }
   for (int i = 0; i < LK_MAP_SLOTS; ++i)
     mapsum += lk_g.val[i];
-  int ok = writes == lk_g.inserts && writes == mapsum && bad == 0;
   double secs = c->window_ms / 1e3;
+  if (c->counter) { // every pair counted once in each slot of the table
+    secs = (double)(lk_now_ns() - lk_g.start) / 1e9;
+    mapsum = writes;
+    for (int k = 0; k < 16; ++k)
+      if (lk_g.table[k] != writes)
+        mapsum = 0;
+  }
+  int ok = writes == lk_g.inserts && writes == mapsum && bad == 0;
   char w[16] = "-";
   if (c->writers >= 0)
     snprintf(w, sizeof w, "%g", c->writers / 100.0);
-  printf("RESULT impl=%s workers=%d tasks=%d cs_ns=%g writers=%s secs=%.3f "
-         "ops=%" PRIu64 " mops=%.4f ok=%d\n",
-         impl, c->workers, c->tasks, c->cs_ns, w, secs, ops,
-         (double)ops / secs / 1e6, ok);
+  printf("RESULT impl=%s shape=%s workers=%d tasks=%d cs_ns=%g writers=%s "
+         "secs=%.3f ops=%" PRIu64 " mops=%.4f ok=%d\n",
+         impl, c->counter ? "counter" : "fig8", c->workers, c->tasks, c->cs_ns,
+         w, secs, ops, (double)ops / secs / 1e6, ok);
   if (!ok)
     fprintf(stderr,
             "locks: %s: check failed: writes %" PRIu64 ", counter %" PRIu64

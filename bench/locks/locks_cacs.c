@@ -7,8 +7,12 @@
 // The lock benchmark (locks.h) with one pool coroutine per task on a
 // libcacs pool of WORKERS threads (cacs/pool.h), locking a
 // cacs_pool_mutex (or, for -W, a cacs_pool_rwlock) whose release is
-// chosen by -v: `ces` (the CES paper's Figure 6) or `dispatch` (its
-// Figure 3).
+// chosen by -v: `ces` (the CES paper's Figure 6, with barging where it
+// pays: pool_sync.c, "Barging or hand-off") or `dispatch` (its Figure 3),
+// in a pool whose running coroutines may migrate (CES's back-to-back
+// critical sections on one worker), or, with `-default` (`ces-default`,
+// `dispatch-default`), in a default pool, where a started coroutine stays
+// on its worker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +41,13 @@ int main(int argc, char **argv) {
   lk_config c = lk_parse(argc, argv);
   const char *v = c.variant ? c.variant : "ces";
   unsigned kind;
-  if (!strcmp(v, "ces"))
+  size_t n = strcspn(v, "-");
+  int pinned = !strcmp(v + n, "-default");
+  if (v[n] && !pinned)
+    lk_usage(argv[0]);
+  if (!strncmp(v, "ces", n) && n == 3)
     kind = CACS_POOL_LOCK_CES;
-  else if (!strcmp(v, "dispatch"))
+  else if (!strncmp(v, "dispatch", n) && n == 8)
     kind = CACS_POOL_LOCK_DISPATCH;
   else
     lk_usage(argv[0]);
@@ -50,7 +58,8 @@ int main(int argc, char **argv) {
     return 1;
   // Built with -fcoroutine-migration: its running coroutines may move.
   cacs_pool_attr attr = {(unsigned)c.workers, 64 << 10,
-                         CACS_POOL_MIGRATE_RUNNING};
+                         pinned ? CACS_POOL_MIGRATE_UNSTARTED
+                                : CACS_POOL_MIGRATE_RUNNING};
   cacs_pool *p = cacs_pool_create_ex(&attr);
   if (!p) {
     perror("cacs_pool_create_ex");
@@ -67,7 +76,7 @@ int main(int argc, char **argv) {
     cacs_pool_join(th[i]);
   cacs_pool_destroy(p);
   char impl[64];
-  snprintf(impl, sizeof impl, "cacs_%s_%s", v,
-           c.writers < 0 ? "mutex" : "rwlock");
+  snprintf(impl, sizeof impl, "cacs_%.*s%s_%s", (int)n, v,
+           pinned ? "_default" : "", c.writers < 0 ? "mutex" : "rwlock");
   return lk_report(impl, &c, t);
 }

@@ -5,7 +5,17 @@ critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
   bench/locks/run.py [--quick] [--build DIR] [--workers 1,2] [--cs 0,250,...]
                      [--reps N] [--window MS] [--tasks N] [--out DIR]
                      [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
-                     [--limit N]
+                     [--limit N] [--shape fig8|counter]
+                     [--extra 'LABEL=PATH[:VARIANT]']
+
+--shape counter (issue 37): the shape of a counter, a cache or a connection
+table behind a lock (locks.h, -k counter): 64 tasks on 2 workers by default,
+each doing 20,000 lock pairs (16 updates of a shared array inside, 20
+operations outside), critical sections padded from 0 to 10 us; throughput in
+millions of lock pairs per second of wall-clock time; the libcacs mutex in a
+pool that lets coroutines migrate and in a default pool; written to
+bench/results/locks/counter/. --extra adds a binary of the same command line
+under a label, e.g. locks_cacs built against an older libcacs.
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
 over the window) is the median of REPS runs (processes), the
@@ -41,6 +51,13 @@ IMPLS = [
     ("Go sync.Mutex / RWMutex", "locks_go", None, True),
     ("pthread mutex / rwlock (OS threads)", "locks_pthread", None, True),
 ]
+# The counter shape adds the default pool (no migration of started
+# coroutines), where the mutex cannot run a waiter of another worker in place.
+IMPLS_COUNTER = IMPLS[:2] + [
+    ("cacs CES, default pool", "locks_cacs", "ces-default", False),
+    ("cacs dispatch, default pool", "locks_cacs", "dispatch-default", False),
+] + IMPLS[2:]
+CS_COUNTER = [0, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
 # Built only when the runtime / the peer's library or compiler is there.
 OPTIONAL = {"locks_cacs", "locks_fiber", "locks_go"}
 CS_FULL = [0, 50, 100, 250, 500, 1000, 2500, 5000, 7500]
@@ -60,8 +77,9 @@ def cpus(n):
     return ",".join(str(c) for c in allowed[:n])
 
 
-def run(path, variant, workers, tasks, cs, writers, window, limit=None):
-    cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window)]
+def run(path, variant, workers, tasks, cs, writers, window, limit=None, shape="fig8"):
+    cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window),
+           "-k", shape]
     if limit:
         cmd += ["-s", str(limit)]
     if variant:
@@ -107,27 +125,38 @@ def main():
                     "locks_cacs:ces,locks_cacs:dispatch (default: all)")
     ap.add_argument("--out", default=None)
     add_replot(ap)
+    ap.add_argument("--shape", default="fig8", choices=["fig8", "counter"])
+    ap.add_argument("--extra", action="append", default=[],
+                    help="LABEL=PATH[:VARIANT]: one more binary, same command line")
     a = ap.parse_args()
-    stored = replot_data(a, "locks")
+    stored = replot_data(a, "locks/counter" if a.shape == "counter" else "locks")
     if stored:
         log("plots: %s" % ", ".join(plot(stored[0], stored[1]["results"])))
         return 0
+    counter = a.shape == "counter"
+    if counter:
+        a.no_rw = True
+        if a.workers == "1,2":
+            a.workers = "2"
     workers = [int(w) for w in a.workers.split(",")]
     cs_list = ([float(x) for x in a.cs.split(",")] if a.cs
-               else CS_QUICK if a.quick else CS_FULL)
+               else CS_QUICK if a.quick else CS_COUNTER if counter else CS_FULL)
     reps = a.reps or (1 if a.quick else 3)
     window = a.window or (50 if a.quick else 1000)
-    tasks = a.tasks or (200 if a.quick else 5000)
-    out = a.out or os.path.join(ROOT, "bench", "results", "locks", "quick" if a.quick else "")
+    tasks = a.tasks or (64 if counter else 200 if a.quick else 5000)
+    out = a.out or os.path.join(ROOT, "bench", "results", "locks",
+                                "quick" if a.quick else "",
+                                "counter" if counter else "")
     bdir = os.path.join(a.build, "bench")
 
     impls = []
     rc = 0
     # --impls names a binary (all its variants) or binary:variant.
-    names = list(dict.fromkeys([b for _, b, _, _ in IMPLS] +
-                               ["%s:%s" % (b, v) for _, b, v, _ in IMPLS if v]))
+    table = IMPLS_COUNTER if counter else IMPLS
+    names = list(dict.fromkeys([b for _, b, _, _ in table] +
+                               ["%s:%s" % (b, v) for _, b, v, _ in table if v]))
     keep = set(choose(ap, "--impls", a.impls, names))
-    for label, b, v, rw in IMPLS:
+    for label, b, v, rw in table:
         if b not in keep and "%s:%s" % (b, v) not in keep:
             continue
         path = os.path.join(bdir, b)
@@ -138,6 +167,10 @@ def main():
         else:
             log("locks: %s missing: FAILED" % b)
             rc = 1
+    for e in a.extra:
+        label, spec = e.split("=", 1)
+        path, _, v = spec.partition(":")
+        impls.append((label, os.path.abspath(path), v or None, False))
     loads = [open("/proc/loadavg").read().strip()]
     recs = []
     points = [(w, cs, None) for w in workers for cs in cs_list]
@@ -148,7 +181,7 @@ def main():
         runs = {i[0]: [] for i in todo}
         for _ in range(reps):
             for label, path, v, _rw in todo:
-                r = run(path, v, w, tasks, cs, wr, window, a.limit)
+                r = run(path, v, w, tasks, cs, wr, window, a.limit, a.shape)
                 runs[label].append(r)
         for label, path, v, _rw in todo:
             rs = runs[label]
@@ -189,7 +222,10 @@ def plot(out, recs):
     if plt is None or not ok:
         return []
     made = []
-    labels = [i[0] for i in IMPLS if any(r["impl"] == i[0] for r in ok)]
+    labels = []
+    for r in ok:
+        if r["impl"] not in labels:
+            labels.append(r["impl"])
     mutex = [r for r in ok if r["writers_pct"] is None]
     workers = sorted({r["workers"] for r in mutex})
     cs_list = sorted({r["cs_ns"] for r in mutex})
@@ -251,16 +287,28 @@ def write(out, recs, a, reps, window, tasks, loads):
         json.dump({"command": argv, "date": date, "loadavg": loads, "reps": reps,
                    "window_ms": window, "tasks": tasks, "results": recs}, f, indent=1)
         f.write("\n")
-    L = ["# The CES paper's lock microbenchmark%s\n" % (
+    counter = a.shape == "counter"
+    L = ["# %s%s\n" % (
+        "Locks in the shape of a counter behind a mutex" if counter
+        else "The CES paper's lock microbenchmark",
         " (quick smoke run: tiny sizes, numbers meaningless)" if a.quick else "")]
     L.append("Generated by `%s` on %s; load average before / after: `%s` / `%s`. "
              "Raw data: `results.json`.\n" % (argv, date, loads[0], loads[1]))
-    L.append("%d tasks, each looping: a random prime, a shared map updated under the lock "
-             "with the critical section padded to the given length (calibrated busy work), "
-             "a sieve outside it (bench/locks/locks.h). Throughput: iterations finished in a "
-             "%g ms wall-clock window, in Mops/s, median of %d interleaved runs "
-             "(min..max); W workers = the first W CPUs by `taskset`; sieve limit %s.\n" % (
-                 tasks, window, reps, a.limit or "4096 (default)"))
+    if counter:
+        L.append("%d tasks, each doing the same number of lock pairs (20,000, fewer for long "
+                 "critical sections: about 1.5 s of them in all): lock, 16 updates of a "
+                 "shared array, the critical section padded to the given length (calibrated "
+                 "busy work), unlock, 20 dependent operations outside (bench/locks/locks.h, "
+                 "`-k counter`). Throughput: millions of lock pairs per second of wall-clock "
+                 "time from the first spawn to the last join, median of %d interleaved runs "
+                 "(min..max); W workers = the first W CPUs by `taskset`.\n" % (tasks, reps))
+    else:
+        L.append("%d tasks, each looping: a random prime, a shared map updated under the lock "
+               "with the critical section padded to the given length (calibrated busy work), "
+               "a sieve outside it (bench/locks/locks.h). Throughput: iterations finished in a "
+               "%g ms wall-clock window, in Mops/s, median of %d interleaved runs "
+               "(min..max); W workers = the first W CPUs by `taskset`; sieve limit %s.\n" % (
+                   tasks, window, reps, a.limit or "4096 (default)"))
     def cell(r):
         if r is None:
             return "-"
@@ -281,7 +329,8 @@ def write(out, recs, a, reps, window, tasks, loads):
         L.append("| %d | %s | %g ns | %s |" % (
             w, "rw, %g %% writers" % wr if isrw else "mutex", cs,
             " | ".join(cell(get.get((l, w, cs, wrv))) for l in labels)))
-    # CES over dispatch and over Boost.Fiber, where both are there.
+    # CES over each other lock, where both are there.
+    others = [l for l in labels if l != "cacs CES"]
     ratios = []
     for (w, isrw, wr, cs) in keys:
         wrv = wr if isrw else None
@@ -289,7 +338,7 @@ def write(out, recs, a, reps, window, tasks, loads):
         if not ces or ces["status"] != "ok":
             continue
         row = []
-        for other in [i[0] for i in IMPLS[1:]]:
+        for other in others:
             o = get.get((other, w, cs, wrv))
             row.append("%.2fx" % (ces["mops_median"] / o["mops_median"])
                        if o and o["status"] == "ok" and o["mops_median"] > 0 else "-")
@@ -314,8 +363,8 @@ def write(out, recs, a, reps, window, tasks, loads):
                 " | ".join(pcell(get.get((l, w, cs, wrv))) for l in labels)))
     if ratios:
         L.append("\nCES throughput over each other lock (above 1: CES faster):\n")
-        L.append("| workers | lock | critical section | dispatch | Boost.Fiber | Go | pthread |")
-        L.append("|---|---|---|---|---|---|---|")
+        L.append("| workers | lock | critical section | " + " | ".join(others) + " |")
+        L.append("|---|---|---|" + "---|" * len(others))
         L += ratios
     L.append("\nReading these numbers: on a shared machine the load average above is "
              "the first thing to look at. Wall-clock throughput measures the CPU share the "

@@ -22,6 +22,18 @@
     (q)->tail = (w);                                                           \
   } while (0)
 
+/// Put record `w` first on queue `q` (a waiter that keeps its turn).
+#define CACS__WAITQ_PUSH_FRONT(q, w)                                           \
+  do {                                                                         \
+    (w)->prev = NULL;                                                          \
+    (w)->next = (q)->head;                                                     \
+    if ((q)->head)                                                             \
+      (q)->head->prev = (w);                                                   \
+    else                                                                       \
+      (q)->tail = (w);                                                         \
+    (q)->head = (w);                                                           \
+  } while (0)
+
 /// Unlink record `w` from queue `q`.
 #define CACS__WAITQ_REMOVE(q, w)                                               \
   do {                                                                         \

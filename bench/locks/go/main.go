@@ -62,6 +62,27 @@ func csWrite(p uint32) {
 	}
 }
 
+// The counter shape (bench/locks/locks.h, -k counter).
+var table [16]uint64
+
+func csCounter() {
+	for k := range table {
+		table[k]++
+	}
+	inserts++
+	if padIters != 0 {
+		padSink += pad(padIters)
+	}
+}
+
+//go:noinline
+func outside(x uint64) uint64 {
+	for k := 0; k < 20; k++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+
 func csRead(p uint32) bool {
 	h := (p * 2654435761) & (mapSlots - 1)
 	for keys[h] != 0 && keys[h] != p {
@@ -95,7 +116,30 @@ func main() {
 	windowMs := flag.Float64("d", 1000, "window, ms")
 	writersPct := flag.Float64("W", -1, "reader-writer variant: writers in percent")
 	limit := flag.Int("s", 4096, "primes from [LIMIT/2, LIMIT)")
+	shape := flag.String("k", "fig8", "fig8 or counter (bench/locks/locks.h)")
+	itersFlag := flag.Int64("n", 0, "counter: lock pairs per task")
 	flag.Parse()
+	counter := *shape == "counter"
+	if !counter && *shape != "fig8" {
+		fmt.Fprintln(os.Stderr, "locks: -k must be fig8 or counter")
+		os.Exit(64)
+	}
+	iters := *itersFlag
+	if counter && iters == 0 {
+		cs := *csNs
+		if cs < 50 {
+			cs = 50
+		}
+		n := 1.5e9 / float64(*tasks) / cs
+		switch {
+		case n >= 20000:
+			iters = 20000
+		case n < 100:
+			iters = 100
+		default:
+			iters = int64(n)
+		}
+	}
 	if *limit > 65536 || *limit < 64 {
 		fmt.Fprintln(os.Stderr, "locks: -s must be in [64, 65536]")
 		os.Exit(64)
@@ -137,6 +181,22 @@ func main() {
 	for i := range ts {
 		ts[i].seed = 0x9e3779b97f4a7c15 * uint64(i+1)
 		wg.Add(1)
+		if counter {
+			go func(t *task) {
+				defer wg.Done()
+				x := t.seed
+				for i := int64(0); i < iters; i++ {
+					mu.Lock()
+					csCounter()
+					mu.Unlock()
+					x = outside(x)
+				}
+				t.sink += x
+				t.writes = uint64(iters)
+				t.done = uint64(iters)
+			}(&ts[i])
+			continue
+		}
 		go func(t *task) {
 			defer wg.Done()
 			var bits [8192]uint8
@@ -178,8 +238,17 @@ func main() {
 	for i := range vals {
 		mapsum += vals[i]
 	}
-	ok := writes == inserts && writes == mapsum && bad == 0
 	secs := *windowMs / 1e3
+	if counter {
+		secs = time.Since(start).Seconds()
+		mapsum = writes
+		for k := range table {
+			if table[k] != writes {
+				mapsum = 0
+			}
+		}
+	}
+	ok := writes == inserts && writes == mapsum && bad == 0
 	w := "-"
 	impl := "go_mutex"
 	if writers >= 0 {
@@ -190,8 +259,8 @@ func main() {
 	if ok {
 		okn = 1
 	}
-	fmt.Printf("RESULT impl=%s workers=%d tasks=%d cs_ns=%g writers=%s secs=%.3f ops=%d mops=%.4f ok=%d\n",
-		impl, *workers, *tasks, *csNs, w, secs, ops, float64(ops)/secs/1e6, okn)
+	fmt.Printf("RESULT impl=%s shape=%s workers=%d tasks=%d cs_ns=%g writers=%s secs=%.3f ops=%d mops=%.4f ok=%d\n",
+		impl, *shape, *workers, *tasks, *csNs, w, secs, ops, float64(ops)/secs/1e6, okn)
 	if !ok {
 		fmt.Fprintf(os.Stderr, "locks: %s: check failed: writes %d, counter %d, map %d, bad reads %d\n",
 			impl, writes, inserts, mapsum, bad)

@@ -26,8 +26,20 @@
 // then need the contending coroutines to share a home; the parallel parts
 // do not move. With CACS_POOL_MIGRATE_RUNNING, CES is as described above.
 //
-// A release hands the resource directly to the longest waiter (first
-// come, first served; a newcomer cannot overtake a waiter). Exactly one
+// The CES mutex barges where CES does not pay, as Go's sync.Mutex and
+// glibc's mutex do: an uncontended lock and unlock are one atomic
+// instruction each; a locker finding it held spins briefly (2 us at most,
+// only in a pool of 2 workers or more, where the holder may be running)
+// before it parks; an unlock that finds a spinner, or a waiter already
+// woken, just releases it, so a running coroutine takes it without a
+// switch. An unlock hands it over (CES, run in place) only when nobody is
+// about to take it and the longest waiter may run on the releasing
+// worker; a waiter homed on another worker is woken to compete instead.
+// A waiter that has waited over 1 ms and lost makes the mutex strictly
+// first come, first served until the queue drains (Go's starvation mode),
+// which bounds every wait. The dispatch mutex, and every other object
+// here, hands the resource directly to the longest waiter (first come,
+// first served; a newcomer cannot overtake a waiter). Exactly one
 // waiter is run in place; when a release serves several (a broadcast,
 // readers after a writer, a wait group reaching 0) the others are made
 // runnable. Waiters with a timeout are always made runnable, never run in
@@ -117,13 +129,15 @@ enum cacs_pool_lock_kind {
 // --- Mutex ------------------------------------------------------------------
 
 typedef struct cacs_pool_mutex {
-  uint32_t spin; ///< guards the rest (private)
-  uint32_t kind; ///< enum cacs_pool_lock_kind
-  void *owner;   ///< NULL: unlocked (private)
+  uint32_t state;    ///< held, waiters, starving, spinners (private)
+  uint32_t spin;     ///< guards the waiters (private)
+  uint32_t kind;     ///< enum cacs_pool_lock_kind
+  uint32_t spun_out; ///< the last spin for it ran out (private)
+  void *owner;       ///< the holder, NULL if none (private)
   cacs__pwaitq waiters;
 } cacs_pool_mutex;
 // clang-format off
-#define CACS_POOL_MUTEX_INIT {0, CACS_POOL_LOCK_CES, NULL, {NULL, NULL}}
+#define CACS_POOL_MUTEX_INIT {0, 0, CACS_POOL_LOCK_CES, 0, NULL, {NULL, NULL}}
 // clang-format on
 
 /// Initialize `m`, unlocked, with the given release (`kind`).
@@ -141,12 +155,13 @@ int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us);
 /// Lock `m` if it is free.
 /// \return 0, or -1 with errno EBUSY if it is held.
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
-/// Unlock `m`. With a waiter, hand it `m`: CES runs the waiter now on this
-/// worker (in a default pool, only a waiter homed on this worker; any
-/// other is made runnable at its home and the caller goes on) and the
-/// caller returns later, from the worker's queue, on another worker only
-/// with CACS_POOL_MIGRATE_RUNNING; dispatch makes it runnable and returns
-/// at once.
+/// Unlock `m`. With waiters and nobody spinning for it, CES hands `m` to
+/// the longest waiter and runs it now on this worker if it may run here
+/// (in a default pool, only a waiter homed on this worker; any other is
+/// woken to compete, and the caller goes on), and the caller returns
+/// later, from the worker's queue, on another worker only with
+/// CACS_POOL_MIGRATE_RUNNING; dispatch hands it over, makes the waiter
+/// runnable and returns at once.
 /// \return 0, or -1 with errno EPERM if the caller does not own it.
 int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 

@@ -43,6 +43,8 @@
 #include <unistd.h>
 
 static CACS_TLS pool_worker *tls_worker;
+// tls_worker->cur, or NULL, for pool_sync.c's fast paths (pool_park.h).
+CACS_TLS cacs__ptask *cacs__pool_cur;
 
 // Out of line, and the asm "may write memory": no caller can reuse one
 // call's result after a switch, and the TLS read happens on the thread that
@@ -449,9 +451,25 @@ const cacs_stack *cacs__pool_fault_stack(void) {
   return t && t->stk ? &t->stk->s : NULL;
 }
 
+// Out of line (a caller in another file cannot keep the result across a
+// switch) and reading the thread's worker directly: it is on every lock's
+// fast path (pool_sync.c).
 cacs__ptask *cacs__pool_self(void) {
-  pool_worker *w = cacs__pool_worker();
+  pool_worker *w = tls_worker;
   return w ? w->cur : NULL;
+}
+
+int cacs__pool_runs_here(cacs__ptask *u) {
+  pool_worker *w = tls_worker;
+  if (!w || !w->cur || u->pool != w->pool)
+    return 0;
+  pool_worker *h = home_of(u);
+  return !h || h == w;
+}
+
+unsigned cacs__pool_workers(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur ? w->pool->nworkers : 0;
 }
 
 static cacs__ptask *self_or_die(const char *call) {
@@ -512,7 +530,7 @@ void cacs__pool_handoff(cacs__ptask *u) {
   if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) != 1)
     return; // still switching out on another worker, which queues it
   w->handoff = t;
-  w->cur = u;
+  w->cur = cacs__pool_cur = u;
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
         &t->asan_fake, u->stk->s.lo,
@@ -576,14 +594,14 @@ static void run(pool_worker *w, cacs__ptask *t) {
     finish(w, t);
     return;
   }
-  w->cur = t;
+  w->cur = cacs__pool_cur = t;
   ptsan_acquire(t);
   asan_to_coro(w, t);
   tsan_to(t->tsan_fiber);
   uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
   asan_back_home(w);
   t = w->cur; // not the one run if it handed off (cacs__pool_handoff)
-  w->cur = NULL;
+  w->cur = cacs__pool_cur = NULL;
   switch (cmd) {
   case CMD_YIELD:
     ptsan_release(t);

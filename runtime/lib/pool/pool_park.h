@@ -24,6 +24,15 @@ typedef struct cacs__ptask cacs__ptask;
 /// outside any coroutine (an `after` hook).
 cacs__ptask *cacs__pool_self(void);
 
+/// What cacs__pool_self() returns, as a thread-local variable of the worker
+/// (NULL on other threads) for the synchronization objects' inline fast
+/// paths: read it only where the caller cannot switch before using it (a
+/// coroutine may resume on another worker; AArch64 compilers may keep the
+/// thread pointer across calls). libcacs is a static library: one
+/// %fs / tpidr_el0-relative load.
+extern __thread cacs__ptask *cacs__pool_cur
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
 /// Suspend the calling pool coroutine until cacs__pool_wake(t) or the
 /// deadline. `after(arg)` (may be NULL) runs on the worker once the caller
 /// is fully switched out (its registers and stack saved), so a waker that
@@ -57,6 +66,18 @@ int cacs__pool_wake(cacs__ptask *t);
 /// another worker, it is made runnable as a wake would, and the caller
 /// goes on without switching (a dispatch).
 void cacs__pool_handoff(cacs__ptask *t);
+
+/// Whether cacs__pool_handoff(t) from the caller would run `t` at once on
+/// the caller's worker: the caller is a pool coroutine and `t` (parked, so
+/// its home is fixed) belongs to the same pool and is not pinned to
+/// another worker. Lets a releaser choose between a hand-off in place and
+/// a release (pool_sync.c, "Barging or hand-off").
+int cacs__pool_runs_here(cacs__ptask *t);
+
+/// The number of worker threads of the caller's pool; 0 when the caller is
+/// not a pool coroutine. A waiter spins only when another worker may run
+/// the holder meanwhile.
+unsigned cacs__pool_workers(void);
 
 /// The calling pool coroutine becomes runnable and the worker runs
 /// something else: it goes to the pool's shared queue (a migration point;

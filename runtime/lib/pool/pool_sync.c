@@ -59,6 +59,7 @@ struct cacs__pwaiter {
   int result;        // with served: 0 or EPIPE
   int timed;         // has a deadline (see "Lifetimes" above)
   int kind;          // W_READER / W_WRITER for the rwlock
+  uint64_t since;    // mutex: when it first queued (starvation)
 };
 typedef struct cacs__pwaiter waiter;
 
@@ -106,10 +107,35 @@ static void *self_id(cacs__ptask *t) {
   return t ? (void *)t : (void *)((uintptr_t)&thread_marker | 1);
 }
 
+// Out of line: from a shared object the marker's address is a call; and
+// preserving the caller's registers, so that the fast paths that may call
+// it need no frame.
+#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
+#define CACS_PRESERVE_MOST __attribute__((preserve_most))
+#else
+#define CACS_PRESERVE_MOST
+#endif
+__attribute__((noinline, cold)) CACS_PRESERVE_MOST static void *
+thread_self(void) {
+  return self_id(NULL);
+}
+
+// The caller's identity, for the fast paths that do not switch between
+// reading it and using it (pool_park.h, cacs__pool_cur).
+static inline void *self_now(void) {
+  cacs__ptask *t = cacs__pool_cur;
+  return __builtin_expect(t != NULL, 1) ? (void *)t : thread_self();
+}
+
 // --- waiter queues -------------------------------------------------------
 
 static void q_push(cacs__pwaitq *q, waiter *w) {
   CACS__WAITQ_PUSH(q, w);
+  w->q = q;
+}
+
+static void q_push_front(cacs__pwaitq *q, waiter *w) {
+  CACS__WAITQ_PUSH_FRONT(q, w);
   w->q = q;
 }
 
@@ -235,6 +261,53 @@ static int wait_served(waiter *w, spins *sp, uint64_t deadline,
 }
 
 // --- mutex -------------------------------------------------------------------
+//
+// Barging or hand-off. The state word says whether the mutex is held
+// (M_LOCKED), whether waiters are queued (M_QUEUED), whether a waiter
+// starves (M_STARVING), whether a waiter woken to compete is on its way
+// (M_WOKEN) and how many lockers spin for it (counted from M_SPIN1). An
+// uncontended lock and unlock are one compare-and-swap each; the queue and
+// its spin lock are touched only when someone waits.
+//
+// The rule, at a contended unlock: hand the mutex to the longest waiter
+// when the mutex would otherwise stay free until a parked waiter is woken
+// and scheduled, and only then. So:
+//   - a locker spinning for it (on another worker, where the holder runs:
+//     spinning needs 2 workers) or a waiter already woken to compete will
+//     take it within a cache miss: the unlock just releases (barging, as
+//     Go's sync.Mutex and glibc's mutex do); a running coroutine that
+//     comes back for it takes it too, without a switch;
+//   - nobody spinning, the head waiter may run on this worker at once
+//     (cacs__pool_runs_here) and the mutex is CES: it is handed over and
+//     run in place (the CES paper's Figure 6), critical sections back to
+//     back on one worker, the releaser queued; that is where CES wins
+//     (long critical sections, many waiters parked);
+//   - nobody spinning and the waiter homed on another worker (a default
+//     pool), timed, or a plain thread: handing it over would leave the
+//     mutex held while the wake crosses threads, so the unlock releases and
+//     wakes it to compete, one at a time (M_WOKEN);
+//   - a waiter that has waited more than STARVE_NS and then lost a race
+//     sets M_STARVING: every unlock then hands over, first come first
+//     served, newcomers queue, until the queue empties or a waiter is
+//     served within STARVE_NS (Go's starvation mode). That bounds a wait
+//     (test/pool/sync-mutex-starve.c).
+// A dispatch mutex (the paper's Figure 3) always hands over and never
+// spins: it stays the reference the CES paper compares with.
+enum {
+  M_LOCKED = 1u,
+  M_QUEUED = 2u,
+  M_STARVING = 4u,
+  M_WOKEN = 8u,
+  M_SPIN1 = 16u,
+};
+
+// A waiter that lost the race after waiting this long makes the mutex
+// hand over strictly (Go's bound, 1 ms).
+#define STARVE_NS 1000000u
+// How long a locker spins for a held mutex before it parks: about the
+// cost of parking and being woken across workers; a longer critical
+// section is cheaper to wait for parked.
+#define SPIN_NS 2000u
 
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
@@ -244,71 +317,230 @@ int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   return 0;
 }
 
-// Lock for `me` (a task or NULL); returns an error number.
-static int mutex_lock(cacs_pool_mutex *m, cacs__ptask *me, int64_t timeout_us) {
-  void *self = self_id(me);
-  spin_lock(&m->spin);
-  if (!m->owner) {
-    m->owner = self;
-    spin_unlock(&m->spin);
-    return 0;
-  }
-  if (m->owner == self) {
-    spin_unlock(&m->spin);
-    return EDEADLK;
-  }
-  if (timeout_us == 0) {
-    spin_unlock(&m->spin);
-    return ETIMEDOUT;
-  }
-  waiter w;
-  w_init(&w, me, timeout_us);
-  q_push(&m->waiters, &w);
-  spins sp = {&m->spin, NULL};
-  // The releaser makes us the owner before it wakes us.
-  return wait_served(&w, &sp, deadline_of(timeout_us), cancel_remove, m);
+static inline uint32_t m_state(cacs_pool_mutex *m) {
+  return __atomic_load_n(&m->state, __ATOMIC_RELAXED);
 }
 
+static inline int m_cas(cacs_pool_mutex *m, uint32_t *old, uint32_t nw,
+                        int order) {
+  return __atomic_compare_exchange_n(&m->state, old, nw, 0, order,
+                                     __ATOMIC_RELAXED);
+}
+
+static inline void *m_owner(cacs_pool_mutex *m) {
+  return __atomic_load_n(&m->owner, __ATOMIC_RELAXED);
+}
+
+static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
+  __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
+}
+
+// Spin while the mutex is held, at most SPIN_NS; counted in the state so
+// that an unlock leaves it to us. Returns 1 if it was seen free. A spin
+// that runs out sets `spun_out` (beside the state, whose exact values the
+// fast paths compare with), and lockers then spin only one time in 8 (a
+// probe that clears it when it succeeds): when critical sections outlast
+// the spin, spinning only takes a worker from the parallel parts.
+static int m_spin(cacs_pool_mutex *m) {
+  uint64_t t0 = cacs__now_ns();
+  int out = __atomic_load_n(&m->spun_out, __ATOMIC_RELAXED);
+  if (out && ((t0 >> 10) & 7))
+    return 0;
+  __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
+  int free = 0;
+  for (unsigned i = 1;; ++i) {
+    cpu_relax();
+    uint32_t s = m_state(m);
+    if (s & M_STARVING)
+      break;
+    if (!(s & M_LOCKED)) {
+      free = 1;
+      break;
+    }
+    if (!(i & 31) && cacs__now_ns() - t0 > SPIN_NS)
+      break;
+  }
+  __atomic_fetch_sub(&m->state, M_SPIN1, __ATOMIC_RELAXED);
+  if (out == free)
+    __atomic_store_n(&m->spun_out, !free, __ATOMIC_RELAXED);
+  return free;
+}
+
+// A timed-out waiter leaves the queue; the last one out clears the flags
+// that describe waiters.
+static int cancel_mutex(void *obj, waiter *w) {
+  cacs_pool_mutex *m = obj;
+  q_remove(w->q, w);
+  if (!m->waiters.head)
+    __atomic_fetch_and(&m->state, ~(uint32_t)(M_QUEUED | M_STARVING),
+                       __ATOMIC_RELAXED);
+  return 1;
+}
+
+// Lock for `me` (a task or NULL) past the fast path; returns an error
+// number. `woken`: the caller was woken to compete and still owns
+// M_WOKEN; `since`: when it first queued (0: never).
+static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
+                           int64_t timeout_us, int woken, uint64_t since) {
+  void *self = self_id(me);
+  if (!woken && m_owner(m) == self)
+    return EDEADLK;
+  int fifo = m->kind == CACS_POOL_LOCK_DISPATCH;
+  int may_spin = !fifo && (!me || cacs__pool_workers() > 1);
+  int spun = 0, starving = 0;
+  uint64_t deadline = 0;
+  for (;;) {
+    uint32_t s = m_state(m);
+    if (!(s & (M_LOCKED | M_STARVING))) {
+      uint32_t ns = (s | M_LOCKED) & ~(woken ? M_WOKEN : 0u);
+      if (m_cas(m, &s, ns, __ATOMIC_ACQUIRE)) {
+        m_set_owner(m, self);
+        return 0;
+      }
+      continue;
+    }
+    if (may_spin && !spun && !(s & M_STARVING)) {
+      spun = 1;
+      if (m_spin(m))
+        continue;
+    }
+    if (timeout_us == 0)
+      return ETIMEDOUT; // never queued: `woken` is 0
+    if (timeout_us > 0 && !deadline)
+      deadline = deadline_of(timeout_us);
+    spin_lock(&m->spin);
+    s = m_state(m);
+    if (!(s & (M_LOCKED | M_STARVING))) {
+      spin_unlock(&m->spin);
+      continue; // freed meanwhile: try again
+    }
+    uint32_t ns = (s | M_QUEUED) & ~(woken ? M_WOKEN : 0u);
+    if (starving && (s & M_LOCKED))
+      ns |= M_STARVING;
+    if (!m_cas(m, &s, ns, __ATOMIC_RELAXED)) {
+      spin_unlock(&m->spin);
+      continue;
+    }
+    woken = 0;
+    waiter w;
+    w_init(&w, me, timeout_us);
+    if (since) { // lost a race after a wake: back to the front (as Go)
+      q_push_front(&m->waiters, &w);
+    } else {
+      q_push(&m->waiters, &w);
+      since = cacs__now_ns();
+    }
+    w.since = since;
+    spins sp = {&m->spin, NULL};
+    int r = wait_served(&w, &sp, deadline, cancel_mutex, m);
+    if (r != EAGAIN)
+      return r; // 0: handed over, we are the owner already
+    woken = 1;
+    spun = 0;
+    starving = starving || cacs__now_ns() - since > STARVE_NS;
+  }
+}
+
+__attribute__((noinline)) static int mutex_lock_contended(cacs_pool_mutex *m,
+                                                          int64_t timeout_us) {
+  int r = mutex_lock_slow(m, cacs__pool_self(), timeout_us, 0, 0);
+  if (r == 0)
+    ptsan_acquire(m);
+  return ret(r);
+}
+
+// The fast paths: one compare-and-swap each, no call but TSan's when
+// libcacs is linked into a program built with it.
 int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us) {
-  return ret(mutex_lock(m, cacs__pool_self(), timeout_us));
+  uint32_t z = 0;
+  if (__builtin_expect(m_cas(m, &z, M_LOCKED, __ATOMIC_ACQUIRE), 1)) {
+    m_set_owner(m, self_now());
+    ptsan_acquire(m);
+    return 0;
+  }
+  return mutex_lock_contended(m, timeout_us);
 }
 
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
   void *self = self_id(cacs__pool_self());
-  spin_lock(&m->spin);
-  int busy = m->owner != NULL;
-  if (!busy)
-    m->owner = self;
-  spin_unlock(&m->spin);
-  return busy ? cacs__fail(EBUSY) : 0;
+  uint32_t s = m_state(m);
+  while (!(s & (M_LOCKED | M_STARVING)))
+    if (m_cas(m, &s, s | M_LOCKED, __ATOMIC_ACQUIRE)) {
+      m_set_owner(m, self);
+      ptsan_acquire(m);
+      return 0;
+    }
+  return cacs__fail(EBUSY);
 }
 
-// Release `m` (its spin lock held): ownership to the longest waiter, or
-// unlocked. The waiter to run in place, if any, goes to *inplace.
-static void mutex_release(cacs_pool_mutex *m, cacs__ptask **inplace) {
-  waiter *w = q_pop(&m->waiters);
-  if (!w) {
-    m->owner = NULL; // Figure 3 and 6: no waiter, UNLOCKED
+// Release `m`, held, with waiters queued and its spin lock held: hand it to
+// the head waiter or release it and wake the head to compete (the rule
+// above). A waiter to run in place goes to *inplace (NULL: none may).
+static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace) {
+  waiter *w = m->waiters.head;
+  uint32_t s = m_state(m);
+  int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
+  if (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1)))) {
+    // A spinner or a waiter already woken will take it: release only.
+    __atomic_fetch_and(&m->state, ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE);
     return;
   }
-  m->owner = w->self; // the lock passes, LOCKED throughout
-  serve(w, 0, inplace);
+  q_pop(&m->waiters);
+  if (fifo ||
+      (inplace && w->task && !w->timed && cacs__pool_runs_here(w->task))) {
+    // Hand over: held throughout; the flags follow the queue.
+    uint32_t clear = 0;
+    if (!m->waiters.head)
+      clear = M_QUEUED | M_STARVING;
+    else if (cacs__now_ns() - w->since < STARVE_NS)
+      clear = M_STARVING; // as Go: a waiter served in time ends it
+    if (clear)
+      __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELAXED);
+    m_set_owner(m, w->self);
+    serve(w, 0, inplace);
+    return;
+  }
+  // Release, and wake the head to compete (it owns M_WOKEN now).
+  uint32_t ns;
+  do {
+    ns = (s & ~(uint32_t)M_LOCKED) | M_WOKEN;
+    if (!m->waiters.head)
+      ns &= ~(uint32_t)M_QUEUED;
+  } while (!m_cas(m, &s, ns, __ATOMIC_RELEASE));
+  serve(w, EAGAIN, NULL);
+}
+
+// Unlock `m`, held by the caller, past the fast path.
+__attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
+  cacs__ptask *me = cacs__pool_self();
+  uint32_t s = m_state(m);
+  for (;;) {
+    // Nobody queued, or someone about to take it: just release.
+    int release = !(s & M_QUEUED) ||
+                  (!(s & M_STARVING) && m->kind != CACS_POOL_LOCK_DISPATCH &&
+                   (s & (M_WOKEN | ~(M_SPIN1 - 1))));
+    if (!release)
+      break;
+    if (m_cas(m, &s, s & ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE))
+      return 0;
+  }
+  cacs__ptask *next = NULL;
+  int ces = m->kind == CACS_POOL_LOCK_CES && me;
+  spin_lock(&m->spin);
+  mutex_release_locked(m, ces ? &next : NULL);
+  spin_unlock(&m->spin);
+  run_served(next, 1);
+  return 0;
 }
 
 int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
-  void *self = self_id(cacs__pool_self());
-  spin_lock(&m->spin);
-  if (m->owner != self) {
-    spin_unlock(&m->spin);
+  if (__builtin_expect(m_owner(m) != self_now(), 0))
     return cacs__fail(EPERM);
-  }
-  cacs__ptask *next = NULL;
-  int ces = m->kind == CACS_POOL_LOCK_CES;
-  // Dispatch (Figure 3): executor.schedule(waiter), the caller goes on.
-  // CES (Figure 6): executor.schedule(caller); waiter.resume().
-  mutex_release(m, ces ? &next : NULL);
-  spin_unlock(&m->spin);
-  run_served(next, 1);
+  m_set_owner(m, NULL);
+  ptsan_release(m);
+  uint32_t s = M_LOCKED;
+  if (__builtin_expect(!m_cas(m, &s, 0, __ATOMIC_RELEASE), 0))
+    return mutex_unlock_slow(m);
   return 0;
 }
 
@@ -334,7 +566,7 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   cacs__ptask *me = cacs__pool_self();
   spins sp = {&c->spin, &m->spin};
   spins_lock(&sp);
-  if (m->owner != self_id(me)) {
+  if (m_owner(m) != self_id(me)) {
     spins_unlock(&sp);
     return cacs__fail(EPERM);
   }
@@ -346,28 +578,46 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   waiter w;
   w_init(&w, me, timeout_us);
   q_push(&c->waiters, &w);
-  // Dispatch-style release: the caller parks right below.
-  mutex_release(m, NULL);
+  // Released without a hand-off in place: the caller parks right below.
+  m_set_owner(m, NULL);
+  ptsan_release(m);
+  if (m->waiters.head)
+    mutex_release_locked(m, NULL);
+  else
+    __atomic_fetch_and(&m->state, ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE);
   int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
-  if (r == 0)
-    return 0; // served: a signal made us the owner of m
-  // Timed out (or no timer): take the mutex back before returning.
+  if (r == 0) {
+    ptsan_acquire(m);
+    return 0; // served: a signal (and an unlock) made us the owner of m
+  }
+  // Signalled and woken to compete for m, or timed out (or no timer):
+  // take the mutex back before returning.
   int lr;
-  while ((lr = mutex_lock(m, me, CACS_POOL_FOREVER)) == ENOMEM)
+  while ((lr = mutex_lock_slow(m, me, CACS_POOL_FOREVER, r == EAGAIN,
+                               r == EAGAIN ? w.since : 0)) == ENOMEM)
     ;
   (void)lr;
-  return cacs__fail(r);
+  ptsan_acquire(m);
+  return r == EAGAIN ? 0 : cacs__fail(r);
 }
 
 // The paper's rule: the mutex held, the waiter joins its queue without
 // waking; the mutex free, the waiter owns it and runs (*inplace).
 static void cond_pass(cacs_pool_cond *c, waiter *w, cacs__ptask **inplace) {
   cacs_pool_mutex *m = c->mutex;
-  if (m->owner) {
-    q_push(&m->waiters, w);
-  } else {
-    m->owner = w->self;
-    serve(w, 0, inplace);
+  uint32_t s = m_state(m);
+  for (;;) {
+    if (s & (M_LOCKED | M_STARVING)) {
+      if (m_cas(m, &s, s | M_QUEUED, __ATOMIC_RELAXED)) {
+        q_push(&m->waiters, w);
+        w->since = cacs__now_ns();
+        return;
+      }
+    } else if (m_cas(m, &s, s | M_LOCKED, __ATOMIC_ACQUIRE)) {
+      m_set_owner(m, w->self);
+      serve(w, 0, inplace);
+      return;
+    }
   }
 }
 

@@ -68,7 +68,9 @@ struct cacs__ptask {
   void *arg;
 };
 
-static _Thread_local cacs__ptask *h_cur;
+// pool_park.h's thread-local current task: each task is its own thread.
+__thread cacs__ptask *cacs__pool_cur;
+#define h_cur cacs__pool_cur
 static cacs__ptask h_tasks[H_MAX];
 static pthread_t h_th[H_MAX];
 static int h_ntasks;
@@ -116,6 +118,11 @@ void cacs__pool_handoff(cacs__ptask *t) {
 }
 
 void cacs__pool_yield(void) { sched_yield(); }
+
+// Every task is a thread: a hand-off is a wake, and the holder may run
+// while a waiter spins.
+int cacs__pool_runs_here(cacs__ptask *t) { return h_cur && t; }
+unsigned cacs__pool_workers(void) { return h_cur ? 2 : 0; }
 
 static void *h_task_main(void *p) {
   h_cur = p;
