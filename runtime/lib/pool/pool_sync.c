@@ -255,15 +255,18 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
   return cacs__fail(EBUSY);
 }
 
-// Release `m`, held, with waiters queued and its spin lock held: hand it to
-// the head waiter or release it and wake the head to compete (the rule
-// above). A waiter to run in place goes to *inplace (NULL: none may).
+// Release `m`, held, its spin lock held: hand it to the head waiter or
+// release it and wake the head to compete (the rule above). A waiter to
+// run in place goes to *inplace (NULL: none may). The queue is read here,
+// under the lock: the caller saw waiters in the state before taking it,
+// and the last of them may have timed out and left meanwhile.
 static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace) {
   waiter *w = m->waiters.head;
   uint32_t s = m_state(m);
   int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
-  if (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1)))) {
-    // A spinner or a waiter already woken will take it: release only.
+  if (!w || (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1))))) {
+    // Nobody queued any more (cancel_mutex cleared the flags), or a
+    // spinner or a waiter already woken will take it: release only.
     __atomic_fetch_and(&m->state, ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE);
     return;
   }
@@ -363,10 +366,7 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   // Released without a hand-off in place: the caller parks right below.
   m_set_owner(m, NULL);
   ptsan_release(m);
-  if (m->waiters.head)
-    mutex_release_locked(m, NULL);
-  else
-    __atomic_fetch_and(&m->state, ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE);
+  mutex_release_locked(m, NULL);
   int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
   if (r == 0) {
     ptsan_acquire(m);
