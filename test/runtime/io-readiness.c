@@ -42,19 +42,12 @@ ssize_t send(int fd, const void *buf, size_t n, int flags) {
   return r;
 }
 
-// A connected TCP pair over loopback: c[0] the client end, c[1] the server's.
+// A connected TCP pair over loopback, without Nagle's delay.
 static void tcp_pair(int c[2]) {
-  struct sockaddr_in a;
-  int l = listen_loopback(4, &a);
-  EXPECT(l >= 0);
-  c[0] = connect_loopback(&a, 2000000);
-  EXPECT(c[0] >= 0);
-  c[1] = cacs_accept(l, NULL, NULL, 2000000);
-  EXPECT(c[1] >= 0);
+  tcp_pair_loopback(c);
   int one = 1;
   setsockopt(c[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   setsockopt(c[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  cacs_close(l);
 }
 
 enum { ROUNDS = 200, MSG = 100 };

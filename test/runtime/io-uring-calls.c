@@ -54,25 +54,7 @@ ssize_t send(int fd, const void *buf, size_t n, int flags) {
   return syscall(SYS_sendto, fd, buf, n, flags, NULL, 0);
 }
 
-static const char *engine_name(int e) {
-  return e == CACS_IO_ENGINE_URING   ? "uring"
-         : e == CACS_IO_ENGINE_EPOLL ? "epoll"
-                                     : "auto";
-}
-
 static int conn[2];
-
-// A connected TCP pair over loopback.
-static void tcp_pair(int c[2]) {
-  struct sockaddr_in a;
-  int l = listen_loopback(4, &a);
-  EXPECT(l >= 0);
-  c[0] = connect_loopback(&a, 2000000);
-  EXPECT(c[0] >= 0);
-  c[1] = cacs_accept(l, NULL, NULL, 2000000);
-  EXPECT(c[1] >= 0);
-  cacs_close(l);
-}
 
 enum { ROUNDS = 100, MSG = 64 };
 
@@ -86,7 +68,7 @@ static void echo_server(void *arg) {
 }
 
 static void test_ping_pong(void) {
-  tcp_pair(conn);
+  tcp_pair_loopback(conn);
   cacs_coro *s = cacs_create(echo_server, NULL, 0);
   char msg[MSG], back[MSG];
   memset(msg, 'x', sizeof msg);
@@ -122,13 +104,13 @@ static int read_errno;
 
 static void read_once(void *arg) {
   char c;
-  read_errno = cacs_read(conn[1], &c, 1, (int64_t)(intptr_t)arg) < 0 ? errno
-                                                                      : 0;
+  read_errno =
+      cacs_read(conn[1], &c, 1, (int64_t)(intptr_t)arg) < 0 ? errno : 0;
 }
 
 static void test_cancel(int wake) {
   int before = failures;
-  tcp_pair(conn);
+  tcp_pair_loopback(conn);
   reader = cacs_create(read_once, (void *)(intptr_t)(wake ? -1 : 20000), 0);
   if (wake) {
     cacs_sleep(10000);
@@ -149,7 +131,7 @@ static void test_cancel(int wake) {
 
 static void test_close(void) {
   int before = failures;
-  tcp_pair(conn);
+  tcp_pair_loopback(conn);
   reader = cacs_create(read_once, (void *)(intptr_t)-1, 0);
   cacs_sleep(10000);
   EXPECT(cacs_close(conn[1]) == 0);
@@ -179,10 +161,10 @@ int main(void) {
   int want = ask && !strcmp(ask, "epoll") ? CACS_IO_ENGINE_EPOLL
                                           : CACS_IO_ENGINE_URING;
   printf("engine before the first call: %s\n",
-         engine_name(cacs_io_engine()));
+         io_engine_name(cacs_io_engine()));
   cacs_io_set_engine(want);
   int fds = test_begin(60);
-  printf("engine after: %s\n", engine_name(cacs_io_engine()));
+  printf("engine after: %s\n", io_engine_name(cacs_io_engine()));
   test_ping_pong();
   test_cancel(0);
   test_cancel(1);
@@ -192,7 +174,8 @@ int main(void) {
   EXPECT(pthread_create(&t, NULL, other_thread, NULL) == 0);
   pthread_join(t, NULL);
   EXPECT(thread_engine == CACS_IO_ENGINE_EPOLL);
-  printf("another thread asked for epoll: %s %s\n", engine_name(thread_engine),
+  printf("another thread asked for epoll: %s %s\n",
+         io_engine_name(thread_engine),
          thread_engine == CACS_IO_ENGINE_EPOLL ? "ok" : "FAILED");
   int before = failures;
   errno = 0;
