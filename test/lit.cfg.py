@@ -83,7 +83,12 @@ def _io_uring_enabled():
 if config.cacs_have_liburing.upper() in ("1", "TRUE", "ON", "YES") and \
         _io_uring_enabled():
     config.available_features.add("io-uring")
-    config.test_format.engines = ("uring", "epoll")
+    # --param cacs_io_engines=epoll (or uring, or uring,epoll): the engines
+    # the I/O tests run on.
+    config.test_format.engines = tuple(
+        lit_config.params.get("cacs_io_engines", "uring,epoll").split(","))
+    config.test_format.all_tests = lit_config.params.get(
+        "cacs_io_all_engines", "0") not in ("0", "")
 if config.qemu_aarch64 and os.path.isdir(config.aarch64_sysroot):
     config.available_features.add("qemu-aarch64")
 for tool in ["valgrind", "gdb", "gcc"]:
