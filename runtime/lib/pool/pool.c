@@ -978,34 +978,6 @@ void cacs_pool_yield(void) {
     sched_yield();
 }
 
-int cacs_pool_sleep(int64_t usec) {
-  if (!cacs__pool_self()) {
-    if (usec > 0) {
-      struct timespec ts = {(time_t)(usec / 1000000), (long)(usec % 1000000) * 1000};
-      while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-      }
-    } else {
-      sched_yield();
-    }
-    return 0;
-  }
-  if (usec <= 0) {
-    cacs__pool_yield();
-    return 0;
-  }
-  uint64_t d = cacs__deadline_ns(cacs__now_ns(), usec);
-  for (;;) {
-    int r = cacs__pool_park(NULL, NULL, d);
-    if (r == ETIMEDOUT)
-      return 0;
-    if (r == ENOMEM) {
-      cacs__set_errno(ENOMEM);
-      return -1;
-    }
-    // A stray wake: sleep on.
-  }
-}
-
 cacs_pool_task *cacs_pool_current(void) { return cacs__pool_self(); }
 
 int cacs_pool_worker_index(void) {

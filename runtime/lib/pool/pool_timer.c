@@ -1,4 +1,4 @@
-//===- lib/pool/pool_timer.c - Per-worker timers ---------------------------===//
+//===- lib/pool/pool_timer.c - Per-worker timers, cacs_pool_sleep ---------===//
 //
 // Each worker keeps a binary min-heap of the coroutines that parked on it
 // with a deadline. Only that worker expires them (in its loop, and sleeping
@@ -15,8 +15,12 @@
 #include "pool_internal.h"
 
 #include "../deadline_heap.h"
+#include "../errors.h"
+#include "../sched.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <time.h>
 
 // The heap itself (deadline_heap.h): heap_push, heap_remove, ...
 CACS__DEADLINE_HEAP(heap, cacs__ptask, size_t)
@@ -77,4 +81,34 @@ uint64_t cacs__ptimer_next(pool_worker *w) {
   uint64_t d = w->nheap ? w->heap[0]->deadline : 0;
   pthread_mutex_unlock(&w->tlock);
   return d;
+}
+
+// A pool coroutine sleeps parked with a deadline on its worker's heap; a
+// plain thread sleeps in the kernel.
+int cacs_pool_sleep(int64_t usec) {
+  if (!cacs__pool_self()) {
+    if (usec > 0) {
+      struct timespec ts = {(time_t)(usec / 1000000), (long)(usec % 1000000) * 1000};
+      while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+      }
+    } else {
+      sched_yield();
+    }
+    return 0;
+  }
+  if (usec <= 0) {
+    cacs__pool_yield();
+    return 0;
+  }
+  uint64_t d = cacs__deadline_ns(cacs__now_ns(), usec);
+  for (;;) {
+    int r = cacs__pool_park(NULL, NULL, d);
+    if (r == ETIMEDOUT)
+      return 0;
+    if (r == ENOMEM) {
+      cacs__set_errno(ENOMEM);
+      return -1;
+    }
+    // A stray wake: sleep on.
+  }
 }
