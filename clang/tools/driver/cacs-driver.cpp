@@ -182,14 +182,16 @@ std::string validateListFile(StringRef Prog, StringRef Path) {
   std::string Error = cacs::readPreserveNoneList(Path, Text);
   if (!Error.empty())
     fatal(Prog, Error);
-  cacs::ListProblem P = cacs::checkPreserveNoneListText(Path, Text);
-  if (P.empty())
+  std::vector<cacs::ListProblem> Problems =
+      cacs::checkPreserveNoneListProblems(Path, Text);
+  if (Problems.empty())
     return Text;
   // At a line of the list: `list:2:5: error: ...`, as clang prints what it
-  // finds in a source file, so editors jump to it.
-  if (!P.Line)
-    fatal(Prog, P.Message);
-  errs() << cacs::formatListProblem(P, "error") << "\n";
+  // finds in a source file, so editors jump to it; every bad line.
+  if (!Problems.front().Line)
+    fatal(Prog, Problems.front().Message);
+  for (const cacs::ListProblem &P : Problems)
+    errs() << cacs::formatListProblem(P, "error") << "\n";
   std::exit(1);
 }
 
@@ -774,8 +776,17 @@ int run(Invocation &I) {
   // pass through a pipe: keep clang's colours where it would have chosen
   // them.
   LinkWatch W;
-  if (!I.F.NoLink && !I.F.Version && !I.F.Help)
+  if (!I.F.NoLink && !I.F.Version && !I.F.Help) {
     W.Lists = I.F.ListFiles;
+    W.ListTexts = I.ListTexts;
+  }
+  // A full-LTO link's list pass warns about unused entries itself.
+  W.CheckUnused = !I.F.FullLTO;
+  for (StringRef A : I.Rest) {
+    if (A == "-Werror" || A == "-Wno-error")
+      W.WarningsAreErrors = A == "-Werror";
+    W.NoWarnings |= A == "-w";
+  }
   W.Wrapped = I.Wrapped;
   W.Output = I.F.Output;
   if (!W.empty() && sys::Process::StandardErrHasColors() &&

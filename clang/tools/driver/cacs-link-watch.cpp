@@ -16,9 +16,11 @@
 #include "cacs-link-watch.h"
 #include "cacs-errors.h"
 
+#include "cacs-compiler/PreserveNoneListFile.h"
 #include "cacs-compiler/PreserveNoneSymbols.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -176,6 +178,57 @@ void writeAll(int FD, StringRef Data) {
 
 } // namespace
 
+/// The contents of the sections named \p Name of the object file \p Path;
+/// "" if it is none, or has none.
+static std::string sectionContents(StringRef Path, StringRef Name) {
+  std::string Out;
+  Expected<object::OwningBinary<object::ObjectFile>> O =
+      object::ObjectFile::createObjectFile(Path);
+  if (!O) {
+    consumeError(O.takeError());
+    return Out;
+  }
+  for (const object::SectionRef &S : O->getBinary()->sections()) {
+    Expected<StringRef> SName = S.getName();
+    if (!SName) {
+      consumeError(SName.takeError());
+      continue;
+    }
+    if (*SName != Name)
+      continue;
+    Expected<StringRef> Data = S.getContents();
+    if (Data)
+      Out += *Data;
+    else
+      consumeError(Data.takeError());
+  }
+  return Out;
+}
+
+bool cacs::checkUnusedEntries(StringRef Output, const LinkWatch &W) {
+  if (W.NoWarnings || W.Lists.empty() || Output == "-")
+    return false;
+  std::string Section = sectionContents(Output, ListLinesSection);
+  if (Section.empty())
+    return false;
+  bool Reported = false;
+  for (size_t I = 0; I < W.Lists.size() && I < W.ListTexts.size(); ++I) {
+    StringRef Text = W.ListTexts[I];
+    std::vector<unsigned> Used;
+    // No object of the link applied the list: nothing to say about it.
+    if (!readListLinesRecords(Section, Text, Used))
+      continue;
+    std::vector<ListEntry> Unused = unusedListEntries(W.Lists[I], Text, Used);
+    for (const ListProblem &P :
+         unusedEntryWarnings(W.Lists[I], Text, Unused, "in the program")) {
+      errs() << formatListProblem(P, W.WarningsAreErrors ? "error" : "warning")
+             << "\n";
+      Reported = true;
+    }
+  }
+  return Reported && W.WarningsAreErrors;
+}
+
 int cacs::runLink(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args,
                   const LinkWatch &W) {
   std::vector<std::string> Storage(Args.begin(), Args.end());
@@ -281,10 +334,15 @@ int cacs::runLink(StringRef Prog, StringRef Driver, ArrayRef<StringRef> Args,
   int RC = WEXITSTATUS(Status);
   if (RC != 0)
     explainUndefined(Prog, Bodies, W.Lists);
+  StringRef Output = W.Output.empty() ? StringRef("a.out") : W.Output;
+  if (RC == 0 && W.CheckUnused && checkUnusedEntries(Output, W)) {
+    sys::fs::remove(Output);
+    RC = 1;
+  }
   if (!Misses.empty()) {
     refuseWraps(Prog, Misses);
     if (RC == 0)
-      sys::fs::remove(W.Output.empty() ? StringRef("a.out") : W.Output);
+      sys::fs::remove(Output);
     RC = 1;
   }
   return RC;

@@ -27,12 +27,30 @@ namespace cacs {
 /// (explainUndefined); and the names the link wraps (--wrap), each traced
 /// as its preserve_none body (--trace-symbol, added by run), to refuse a
 /// wrap that would miss the calls of code built with a list.
+///
+/// After a link that succeeded, with \c CheckUnused, it also reads the
+/// records of the lists' matched lines that the compiles left in the output
+/// (ListLinesSection) and warns at each entry of a list that no object of
+/// the link matched (checkUnusedEntries).
 struct LinkWatch {
   llvm::ArrayRef<std::string> Lists;
+  llvm::ArrayRef<std::string> ListTexts; ///< The text of each of Lists.
   llvm::ArrayRef<std::string> Wrapped;
   llvm::StringRef Output; ///< The link's output file, removed when refused.
+  /// Warn about the entries no object of the link matched: not at a
+  /// full-LTO link, where the list pass warns with the whole program in
+  /// view.
+  bool CheckUnused = false;
+  bool WarningsAreErrors = false; ///< -Werror: the warnings fail the link.
+  bool NoWarnings = false;        ///< -w.
   bool empty() const { return Lists.empty() && Wrapped.empty(); }
 };
+
+/// After a link that wrote \p Output: a warning (an error with
+/// W.WarningsAreErrors) at each entry of each of W.Lists that no object of
+/// the link matched, if an object applied the list. Returns whether it
+/// reported an error.
+bool checkUnusedEntries(llvm::StringRef Output, const LinkWatch &W);
 
 /// The names the linker arguments wrap: --wrap=NAME, --wrap NAME, and the
 /// same with one dash, as GNU ld and lld take them.

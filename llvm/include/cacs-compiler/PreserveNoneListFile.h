@@ -14,6 +14,7 @@
 #ifndef CACS_PRESERVENONELISTFILE_H
 #define CACS_PRESERVENONELISTFILE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -99,6 +100,60 @@ struct ListSection {
 ListProblem
 checkPreserveNoneListText(llvm::StringRef Path, llvm::StringRef Text,
                           std::vector<ListSection> *Sections = nullptr);
+
+/// Every problem of the text of a list file, in line order: as
+/// checkPreserveNoneListText finds them one after another, each line it
+/// blames read as blank for the next check (SpecialCaseList stops at the
+/// first error). At most MaxListProblems; a problem of the file as a whole
+/// (empty, no entries) comes alone.
+std::vector<ListProblem> checkPreserveNoneListProblems(llvm::StringRef Path,
+                                                       llvm::StringRef Text);
+
+/// The most problems checkPreserveNoneListProblems reports of one list.
+inline constexpr unsigned MaxListProblems = 50;
+
+//===----------------------------------------------------------------------===//
+// Which entries of a list matched: recorded by each compile in its object,
+// read at the link by the front door, which warns about the entries no
+// object of the link matched.
+//===----------------------------------------------------------------------===//
+
+/// The ELF section (not loaded: no SHF_ALLOC) in which a compile records,
+/// for each list it applied, which lines of the list matched a function; the
+/// linker concatenates the sections of the objects it links, so the output
+/// holds the records of the whole link.
+inline constexpr const char *ListLinesSection = ".cacs.preserve_none_list_lines";
+
+/// The record of a list for ListLinesSection: its path as given, a digest
+/// of its text (a list edited between the compile and the link is another
+/// list), and the lines ("2,5,9") of its entries that matched.
+std::string listLinesRecord(llvm::StringRef Path, llvm::StringRef Text,
+                            llvm::StringRef UsedLines);
+
+/// Reads the records of the list whose text is \p Text in the contents of a
+/// ListLinesSection, adding the lines they name to \p Used. A record is of
+/// the list if its digest is the text's, whatever path the compile named it
+/// by (a build may spell it otherwise in each folder). Returns whether any
+/// record is of the list (none: no object of the link applied it).
+bool readListLinesRecords(llvm::StringRef Section, llvm::StringRef Text,
+                          std::vector<unsigned> &Used);
+
+/// The warnings for the entries of a list that matched no function \p Where
+/// ("in the program"): one at each of the first MaxUnusedWarnings entries,
+/// then one at the next that counts the rest. \p Unused is in line order.
+std::vector<ListProblem>
+unusedEntryWarnings(llvm::StringRef Path, llvm::StringRef Text,
+                    llvm::ArrayRef<ListEntry> Unused, llvm::StringRef Where);
+
+/// The most unused entries of one list that get a warning each.
+inline constexpr unsigned MaxUnusedWarnings = 10;
+
+/// The entries of the sections of a list that apply (\p Text is good: it
+/// passed checkPreserveNoneListText) whose lines \p Used does not name, in
+/// line order.
+std::vector<ListEntry> unusedListEntries(llvm::StringRef Path,
+                                         llvm::StringRef Text,
+                                         llvm::ArrayRef<unsigned> Used);
 
 /// Reads a list file named on the command line, without checking its text
 /// (checkPreserveNoneListText does, once). Returns the error, naming Path, or

@@ -78,7 +78,9 @@
 //   warning an entry matched nothing (at the full-LTO link, where the whole
 //           program is visible; per TU with
 //           -mllvm -cacs-preserve-none-list-warn-unused); ten per list, then
-//           one at the next such entry that counts the rest.
+//           one at the next such entry that counts the rest. At any other
+//           link the front door says it, from the lines each object records
+//           as matched (ListLinesSection, PreserveNoneListRecord.cpp).
 //
 // Per TU the lists are recorded in the module (named metadata
 // !cacs.preserve_none_lists, !{!"<path>", !"<text>"} per list) so that the
@@ -355,12 +357,9 @@ void ListApplier::warnUnused() {
   StringRef Where = P == PreserveNoneListPass::Phase::LTOLink
                         ? "in the program"
                         : "in this translation unit";
-  // A list of many names, most for other programs, says so in one line.
-  constexpr unsigned MaxWarnings = 10;
   std::string Error;
   for (auto &L : Lists) {
-    unsigned Unused = 0;
-    ListProblem More;
+    std::vector<ListEntry> Unused;
     for (Group &G : L->Groups)
       for (Entry &E : G.Entries) {
         if (E.Used)
@@ -380,27 +379,13 @@ void ListApplier::warnUnused() {
               break;
             }
         }
-        if (Hit || ++Unused > MaxWarnings + 1)
-          continue;
-        ListProblem At{L->Path, E.Line,
-                       listColumn(L->Lines[E.Line - 1], E.Text),
-                       "'" + quoteListText(E.Text) + "'"};
-        if (Unused <= MaxWarnings)
-          emitListProblem(Ctx, DS_Warning,
-                          {At.Path, At.Line, At.Column,
-                           At.Message + " matched no function " + Where.str()},
-                          L->Text);
-        else
-          More = At; // The rest are counted at the first of them.
+        if (!Hit)
+          Unused.push_back(E);
       }
-    // The eleventh alone is shown as the ten are; more are counted.
-    if (unsigned Rest = Unused - MaxWarnings; Unused > MaxWarnings) {
-      if (Rest > 1)
-        More.Message += " and " + std::to_string(Rest - 1) +
-                        (Rest == 2 ? " more entry" : " more entries");
-      More.Message += " matched no function " + Where.str();
-      emitListProblem(Ctx, DS_Warning, More, L->Text);
-    }
+    // A list of many names, most for other programs, says so in one line.
+    for (const ListProblem &Problem :
+         unusedEntryWarnings(L->Path, L->Text, Unused, Where))
+      emitListProblem(Ctx, DS_Warning, Problem, L->Text);
   }
 }
 

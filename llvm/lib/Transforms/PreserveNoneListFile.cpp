@@ -12,6 +12,7 @@
 
 #include "cacs-compiler/PreserveNoneListFile.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SpecialCaseList.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <tuple>
@@ -271,6 +273,140 @@ ListProblem checkPreserveNoneListText(StringRef Path, StringRef Text,
       Sections->push_back(std::move(S));
   }
   return {};
+}
+
+std::vector<ListProblem> checkPreserveNoneListProblems(StringRef Path,
+                                                       StringRef Text) {
+  std::vector<ListProblem> Problems;
+  ListProblem P = checkPreserveNoneListText(Path, Text);
+  if (P.empty())
+    return Problems;
+  Problems.push_back(P);
+  // The problems of the file as a whole come alone; so does one that a
+  // blanked line would only move (an empty list has no line to blank).
+  StringRef Alone[] = {"preserve-none list file is empty",
+                       "preserve-none list file has no entries"};
+  if (!P.Line || is_contained(Alone, P.Message))
+    return Problems;
+  SmallVector<StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  std::vector<bool> Blank(Lines.size());
+  while (Problems.size() < MaxListProblems) {
+    unsigned Line = Problems.back().Line;
+    if (!Line || Line > Lines.size() || Blank[Line - 1])
+      break;
+    Blank[Line - 1] = true;
+    std::string Rest;
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      // A section header stays one, of a section that does not apply, so
+      // that its entries do not join the section before it.
+      if (Blank[I] && Lines[I].trim().starts_with("["))
+        Rest += "[cacs-blanked]";
+      else if (!Blank[I])
+        Rest += Lines[I];
+      if (I + 1 < Lines.size())
+        Rest += '\n';
+    }
+    P = checkPreserveNoneListText(Path, Rest);
+    if (P.empty() || !P.Line || is_contained(Alone, P.Message))
+      break;
+    Problems.push_back(P);
+  }
+  llvm::sort(Problems, [](const ListProblem &A, const ListProblem &B) {
+    return A.Line < B.Line;
+  });
+  return Problems;
+}
+
+namespace {
+/// Each record in ListLinesSection: the tag, then path, digest and lines,
+/// each ended by a NUL byte.
+constexpr StringRef RecordTag = "cacs-list-lines-v1";
+
+std::string textDigest(StringRef Text) {
+  return utohexstr(xxh3_64bits(Text), /*LowerCase=*/true);
+}
+} // namespace
+
+std::string listLinesRecord(StringRef Path, StringRef Text,
+                            StringRef UsedLines) {
+  std::string R, Digest = textDigest(Text);
+  for (StringRef Field : {RecordTag, Path, StringRef(Digest), UsedLines}) {
+    R += Field;
+    R += '\0';
+  }
+  return R;
+}
+
+bool readListLinesRecords(StringRef Section, StringRef Text,
+                          std::vector<unsigned> &Used) {
+  SmallVector<StringRef, 0> Fields;
+  Section.split(Fields, '\0');
+  std::string Digest = textDigest(Text);
+  bool Found = false;
+  // The linker may pad between the objects' sections with NUL bytes: look
+  // for each record's tag.
+  for (size_t I = 0; I + 3 < Fields.size(); ++I) {
+    if (Fields[I] != RecordTag)
+      continue;
+    if (Fields[I + 2] == Digest) {
+      Found = true;
+      SmallVector<StringRef, 16> Lines;
+      Fields[I + 3].split(Lines, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef L : Lines) {
+        unsigned N;
+        if (!L.getAsInteger(10, N))
+          Used.push_back(N);
+      }
+    }
+    I += 3;
+  }
+  return Found;
+}
+
+std::vector<ListEntry> unusedListEntries(StringRef Path, StringRef Text,
+                                         ArrayRef<unsigned> Used) {
+  std::vector<ListSection> Sections;
+  std::vector<ListEntry> Unused;
+  if (!checkPreserveNoneListText(Path, Text, &Sections).empty())
+    return Unused;
+  // A list may have many entries, and each object many matches.
+  std::vector<unsigned> Sorted(Used.begin(), Used.end());
+  llvm::sort(Sorted);
+  for (const ListSection &S : Sections)
+    for (const ListEntry &E : S.Entries)
+      if (!std::binary_search(Sorted.begin(), Sorted.end(), E.Line))
+        Unused.push_back(E);
+  llvm::sort(Unused, [](const ListEntry &A, const ListEntry &B) {
+    return A.Line < B.Line;
+  });
+  return Unused;
+}
+
+std::vector<ListProblem> unusedEntryWarnings(StringRef Path, StringRef Text,
+                                             ArrayRef<ListEntry> Unused,
+                                             StringRef Where) {
+  std::vector<ListProblem> Out;
+  std::string Matched = (" matched no function " + Where).str();
+  auto At = [&](const ListEntry &E) {
+    return ListProblem{Path.str(), E.Line,
+                       listColumn(listLine(Text, E.Line), E.Text),
+                       "'" + quoteListText(E.Text) + "'"};
+  };
+  for (size_t I = 0; I < Unused.size() && I < MaxUnusedWarnings; ++I) {
+    Out.push_back(At(Unused[I]));
+    Out.back().Message += Matched;
+  }
+  // The eleventh alone is shown as the ten are; more are counted at it.
+  if (Unused.size() > MaxUnusedWarnings) {
+    ListProblem More = At(Unused[MaxUnusedWarnings]);
+    if (size_t Rest = Unused.size() - MaxUnusedWarnings; Rest > 1)
+      More.Message += " and " + std::to_string(Rest - 1) +
+                      (Rest == 2 ? " more entry" : " more entries");
+    More.Message += Matched;
+    Out.push_back(More);
+  }
+  return Out;
 }
 
 std::string readPreserveNoneList(StringRef Path, std::string &Text) {

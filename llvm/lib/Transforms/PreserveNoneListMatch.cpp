@@ -76,9 +76,10 @@ void list::emitListProblem(LLVMContext &Ctx, DiagnosticSeverity S,
 /// Reports an error and returns false if it is malformed.
 bool list::parseList(LLVMContext &Ctx, ListFile &L) {
   std::vector<ListSection> Sections;
-  ListProblem Problem = checkPreserveNoneListText(L.Path, L.Text, &Sections);
-  if (!Problem.empty()) {
-    emitListProblem(Ctx, DS_Error, Problem, L.Text);
+  if (!checkPreserveNoneListText(L.Path, L.Text, &Sections).empty()) {
+    // Every bad line, not only the first.
+    for (const ListProblem &P : checkPreserveNoneListProblems(L.Path, L.Text))
+      emitListProblem(Ctx, DS_Error, P, L.Text);
     return false;
   }
   std::string Error;

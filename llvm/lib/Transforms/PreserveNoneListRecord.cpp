@@ -13,6 +13,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 using namespace cacs;
@@ -55,6 +56,41 @@ std::optional<RecordedList> list::readRecord(const MDNode *N) {
   return R;
 }
 
+/// \p Bytes as the operand of an assembler's .ascii directive.
+static std::string asciiOperand(StringRef Bytes) {
+  std::string S = "\"";
+  for (unsigned char C : Bytes) {
+    if (C == '"' || C == '\\') {
+      S += '\\';
+      S += C;
+    } else if (C >= 0x20 && C < 0x7F) {
+      S += C;
+    } else {
+      char Oct[5] = {'\\', char('0' + (C >> 6)), char('0' + ((C >> 3) & 7)),
+                     char('0' + (C & 7)), 0};
+      S += Oct;
+    }
+  }
+  return S + "\"";
+}
+
+/// Records in the object, in ListLinesSection, which lines of each list
+/// matched, for the front door's check at the link. Module-level assembly,
+/// because a global variable would be loaded with the program (SHF_ALLOC);
+/// ELF only, and only for a module that names its target (an IR test of the
+/// pass does not).
+static void recordListLinesSection(Module &M, StringRef Path, StringRef Text,
+                                   StringRef Used) {
+  Triple T(M.getTargetTriple());
+  if (T.getArch() == Triple::UnknownArch || !T.isOSBinFormatELF())
+    return;
+  M.appendModuleInlineAsm((Twine("\t.pushsection ") + ListLinesSection +
+                           ",\"\"\n\t.ascii " +
+                           asciiOperand(listLinesRecord(Path, Text, Used)) +
+                           "\n\t.popsection")
+                              .str());
+}
+
 void list::recordLists(Module &M, ArrayRef<std::unique_ptr<ListFile>> Lists) {
   LLVMContext &Ctx = M.getContext();
   NamedMDNode *NMD = M.getOrInsertNamedMetadata(PreserveNoneListsMD);
@@ -76,5 +112,6 @@ void list::recordLists(Module &M, ArrayRef<std::unique_ptr<ListFile>> Lists) {
       NMD->setOperand(*Existing, N);
     else
       NMD->addOperand(N);
+    recordListLinesSection(M, L->Path, L->Text, Used);
   }
 }
