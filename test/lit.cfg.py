@@ -32,6 +32,26 @@ passes = os.path.join(lib_dir, "CACSPasses.so")
 clang_plugin = os.path.join(lib_dir, "CACSClangPlugin.so")
 rt_dir = os.path.join(config.cacs_obj_root, "runtime")
 
+# Tests that build the runtime with their own flags share the objects of one
+# command (test/Inputs/rt_objs.py): a folder per lit process, under which
+# nothing outlives the run's build; folders of lit processes that have ended
+# are removed.
+rt_objs_root = os.path.join(config.test_exec_root, "rt-objs")
+os.makedirs(rt_objs_root, exist_ok=True)
+for _d in os.listdir(rt_objs_root):
+    try:
+        os.kill(int(_d), 0)
+    except (ValueError, ProcessLookupError):
+        shutil.rmtree(os.path.join(rt_objs_root, _d), ignore_errors=True)
+    except PermissionError:
+        pass
+rt_objs_cache = os.path.join(rt_objs_root, str(os.getpid()))
+shutil.rmtree(rt_objs_cache, ignore_errors=True)
+os.makedirs(rt_objs_cache)
+for _name, _srcs in (("rt-srcs", config.cacs_rt_srcs), ("io-srcs", config.cacs_io_srcs)):
+    with open(os.path.join(rt_objs_cache, _name), "w") as _f:
+        _f.write(_srcs)
+
 config.substitutions.extend(
     [
         ("%clangxx", os.path.join(bin_dir, "clang++")),
@@ -53,6 +73,13 @@ config.substitutions.extend(
         # architecture).
         ("%cacs_rt_srcs", config.cacs_rt_srcs),
         ("%cacs_io_srcs", config.cacs_io_srcs),
+        # The same sources as objects of the command that follows, compiled
+        # once per lit run: $(%cacs_rt_objs [--io] COMPILER FLAGS...).
+        (
+            "%cacs_rt_objs",
+            "python3 %s %s"
+            % (os.path.join(config.test_source_root, "Inputs", "rt_objs.py"), rt_objs_cache),
+        ),
         ("%aarch64_flags", "--target=aarch64-linux-gnu"),
         ("%run_aarch64", "%s -L %s" % (config.qemu_aarch64, config.aarch64_sysroot)),
         ("%cacs_src_root", config.cacs_src_root),

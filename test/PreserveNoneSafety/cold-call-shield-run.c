@@ -4,7 +4,7 @@
 // a shield (shieldsColdCall), and the checksum must equal the one of a plain
 // build: the program and libcacs from its sources with stock clang -O0.
 //
-// RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_srcs -lpthread -o %tref
+// RUN: %stock_clang -O0 -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O0 -I%cacs_include) -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clang -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks

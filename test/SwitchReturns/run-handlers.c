@@ -13,7 +13,7 @@
 // RUN: %clang -O3 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %t.o3 && %t.o3 | diff %t.want -
 // RUN: %clang -O2 -fno-switch-returns -I%cacs_include %s %cacs_rt_x86_64 -o %t.off && %t.off | diff %t.want -
 // RUN: %clang -O2 -flto -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -o %t.lto && %t.lto | diff %t.want -
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %cacs_rt_srcs -lpthread -lm -o %t.asan
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -lm -o %t.asan
 // RUN: env ASAN_OPTIONS=detect_stack_use_after_return=1 %t.asan | diff %t.want -
 //
 // Which functions return through the thunk:

@@ -29,7 +29,7 @@
 // the record's lock) -- what a close racing a wait is. (The pattern names
 // TSan's interceptor of close(2), ___interceptor_close.)
 // RUN: echo 'race:interceptor_close$' > %t.supp
-// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include %s %cacs_rt_srcs %cacs_io_srcs -lpthread -o %t.tsan
+// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include %s $(%cacs_rt_objs --io %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include) -lpthread -o %t.tsan
 // RUN: env TSAN_OPTIONS="halt_on_error=1 suppressions=%t.supp" %t.tsan 1500 pinned 2>&1 | FileCheck %s --check-prefix=PINNED
 // RUN: env TSAN_OPTIONS="halt_on_error=1 suppressions=%t.supp" %t.tsan 1500 migrate 2>&1 | FileCheck %s --check-prefix=MIGRATE
 // RUN: %clang -O2 -fcoroutine-migration -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t

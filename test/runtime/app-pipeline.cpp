@@ -12,8 +12,7 @@
 //
 // The output of every build must equal the plain one: libcacs compiled from
 // its sources with stock clang -O0, no cacs flags.
-// RUN: rm -rf %t.rt && mkdir %t.rt && cd %t.rt && %stock_clang -O0 -I%cacs_include -c %cacs_rt_srcs 
-// RUN: %stock_clangxx -std=c++17 -O0 -I%cacs_include %s %t.rt/*.o -lpthread -o %tref
+// RUN: %stock_clangxx -std=c++17 -O0 -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O0 -I%cacs_include) -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clangxx -std=c++17 -O0 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | diff %t.ref -
 // RUN: %clangxx -std=c++17 -O3 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t3 && %t3 | diff %t.ref -

@@ -13,7 +13,7 @@
 //
 // The output of every build must equal the plain one: libcacs compiled from
 // its sources with stock clang -O0, no cacs flags.
-// RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_srcs %cacs_io_srcs -lpthread -o %tref
+// RUN: %stock_clang -O0 -I%cacs_include %s $(%cacs_rt_objs --io %stock_clang -O0 -I%cacs_include) -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clang -O0 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | diff %t.ref -
 // RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t2 && %t2 | diff %t.ref -

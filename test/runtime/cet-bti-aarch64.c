@@ -4,7 +4,7 @@
 // RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include -E -dM %S/cet-bti.c | FileCheck %S/cet-bti.c --check-prefix=MACRO
 // RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include -S -o - %S/cet-bti.c | FileCheck %s
 // RUN: %clang %aarch64_flags -mbranch-protection=standard -E %cacs_src_root/runtime/lib/trampoline_aarch64.S | FileCheck %s --check-prefix=TRAMP
-// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include %S/cet-bti.c %cacs_rt_srcs -o %t && %run_aarch64 %t | FileCheck %S/cet-bti.c
+// RUN: %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include %S/cet-bti.c $(%cacs_rt_objs %clang %aarch64_flags -O2 -mbranch-protection=standard -I%cacs_include) -o %t && %run_aarch64 %t | FileCheck %S/cet-bti.c
 //
 // TRAMP: cacs__trampoline:
 // TRAMP-NEXT: .cfi_startproc

@@ -7,7 +7,7 @@
 // RUN: %clang -O2 -fcf-protection=full -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=MACRO
 // RUN: %clang -O2 -fcf-protection=full -I%cacs_include -S -o - %s | FileCheck %s --check-prefix=X86
 // RUN: %clang -fcf-protection=full -E %cacs_src_root/runtime/lib/trampoline_x86_64.S | FileCheck %s --check-prefix=TRAMP
-// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s %cacs_rt_srcs -o %t && %t | FileCheck %s
+// RUN: %clang -O2 -fcf-protection=full -I%cacs_include %s $(%cacs_rt_objs %clang -O2 -fcf-protection=full -I%cacs_include) -o %t && %t | FileCheck %s
 // RUN: %clang -O2 -I%cacs_include -E -dM %s | FileCheck %s --check-prefix=NOPAD
 //
 // MACRO: #define CACS_HAS_TAIL_SWITCH 0

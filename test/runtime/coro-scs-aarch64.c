@@ -20,7 +20,7 @@
 //
 // A libcacs built without -ffixed-x18 may use x18 itself: it refuses.
 // RUN: %clang %aarch64_flags -O1 -fsanitize=shadow-call-stack -ffixed-x18 -I%cacs_include %s -c -o %t3.o
-// RUN: %clang %aarch64_flags -O1 -I%cacs_include %t3.o %cacs_rt_srcs -o %t3
+// RUN: %clang %aarch64_flags -O1 -I%cacs_include %t3.o $(%cacs_rt_objs %clang %aarch64_flags -O1 -I%cacs_include) -o %t3
 // RUN: not --crash %run_aarch64 %t3 2>&1 | FileCheck %s --check-prefix=UNFIXED
 //
 // CHECK: orders: sum=

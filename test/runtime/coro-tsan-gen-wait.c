@@ -16,7 +16,7 @@
 // RUN: %clang -O2 -fsanitize=thread -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t2
 // RUN: %t2 2>&1 | diff %t0.out -
 // The same with libcacs's sources built with TSan too.
-// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %s %cacs_rt_srcs -lpthread -o %t.rt
+// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -lpthread -o %t.rt
 // RUN: %t.rt 2>&1 | diff %t0.out -
 //
 // CHECK: sum 2001000 other 1

@@ -19,7 +19,7 @@
 // RUN: not %t genrace 2>&1 | FileCheck %s --check-prefix=GENRACE
 // RUN: %t xthread 2>&1 | FileCheck %s --check-prefix=XTHREAD
 // The same with libcacs's sources built with TSan too.
-// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %s %cacs_rt_srcs -lpthread -o %t.rt
+// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -lpthread -o %t.rt
 // RUN: %t.rt exits 2>&1 | FileCheck %s --check-prefix=EXITS
 // RUN: not %t.rt race 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not %t.rt genrace 2>&1 | FileCheck %s --check-prefix=GENRACE

@@ -3,7 +3,7 @@
 // block (LeakSanitizer), no stack mapping, no descriptor.
 //
 // RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t && %t | FileCheck %s
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %cacs_rt_srcs -lpthread -o %ta
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -o %ta
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %ta 2>&1 | FileCheck %s
 //
 // CHECK: 100 threads slept and exited: mappings {{[+-][0-9]}}, descriptors +0

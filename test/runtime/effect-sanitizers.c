@@ -5,7 +5,7 @@
 // RUN: %clang -O1 -gdwarf-4 -I%cacs_include %S/effect.c %cacs_rt_x86_64 -o %t
 // RUN: valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite %t 1 2>%t.vg | FileCheck %S/effect.c --check-prefix=SMALL
 // RUN: not grep -q . %t.vg
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/effect.c %cacs_rt_srcs -o %t.asan
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/effect.c $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -o %t.asan
 // RUN: env ASAN_OPTIONS=detect_stack_use_after_return=1:detect_leaks=1 %t.asan 4 2>&1 | FileCheck %S/effect.c
-// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %S/effect.c %cacs_rt_srcs -o %t.tsan
+// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include %S/effect.c $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -o %t.tsan
 // RUN: %t.tsan 2 2>&1 | FileCheck %S/effect.c

@@ -16,7 +16,7 @@
 // RUN: %stock_clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
 // The module and the core built with ASan by stock clang (coro.h,
 // CACS__PN_DEF):
-// RUN: %stock_clang -O1 -fsanitize=address -I%cacs_include %s %cacs_rt_srcs %cacs_io_srcs -o %tsasan && %tsasan | FileCheck %s
+// RUN: %stock_clang -O1 -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs --io %stock_clang -O1 -fsanitize=address -I%cacs_include) -o %tsasan && %tsasan | FileCheck %s
 // RUN: %if gcc %{ gcc -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %tg && %tg | FileCheck %s %}
 //
 // CHECK: probes: 30 entries ok, garbage seen by the preserve_none ones

@@ -17,7 +17,7 @@
 // RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts | FileCheck %s
 // RUN: %if gcc %{ gcc -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tg && %tg | FileCheck %s %}
 // The runtime built with ASan by stock clang (coro.h, CACS__PN_DEF):
-// RUN: %stock_clang -O1 -fsanitize=address -I%cacs_include %s %cacs_rt_srcs -o %tsasan && %tsasan | FileCheck %s
+// RUN: %stock_clang -O1 -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O1 -fsanitize=address -I%cacs_include) -o %tsasan && %tsasan | FileCheck %s
 //
 // CHECK: probes: 14 entries ok, garbage seen by the preserve_none ones
 // CHECK-NEXT: mutex_lock ok

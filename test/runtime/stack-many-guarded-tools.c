@@ -7,7 +7,7 @@
 // RUN: not grep -q . %t.vg
 // RUN: env CACS_STACK_GUARD=mprotect valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite %t 3000 2>%t.vg | FileCheck %s
 // RUN: not grep -q . %t.vg
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/stack-many-guarded.c %cacs_rt_srcs -lpthread -o %t.asan
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/stack-many-guarded.c $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -o %t.asan
 // RUN: env ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 %t.asan 20000 2>&1 | FileCheck %s
 //
 // CHECK: guard {{madvise|mprotect}}

@@ -7,6 +7,6 @@
 // RUN: not grep -q . %t.vg
 // RUN: env CACS_SHARED_STACK_DEBUG=1 valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite %t run 50 2>%t.vg | FileCheck %S/stack-shared.c
 // RUN: not grep -q . %t.vg
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/stack-shared.c %cacs_rt_srcs -lpthread -o %t.asan
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %S/stack-shared.c $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -o %t.asan
 // RUN: env ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 %t.asan run 1000 2>&1 | FileCheck %S/stack-shared.c
 // RUN: env ASAN_OPTIONS=detect_leaks=1 CACS_SHARED_STACK_DEBUG=1 %t.asan run 100 2>&1 | FileCheck %S/stack-shared.c

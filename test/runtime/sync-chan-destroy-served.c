@@ -8,7 +8,7 @@
 // its wait; the shared receiver locked the freed mutex): AddressSanitizer
 // reports a heap use after free, and the shared destroy returned 0.
 //
-// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s %cacs_rt_srcs -lpthread -o %ta
+// RUN: %clang -O1 -g -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -o %ta
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %ta 2>&1 | FileCheck %s
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t2 && %t2 | FileCheck %s
 //

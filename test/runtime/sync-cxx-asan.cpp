@@ -5,6 +5,5 @@
 // convention": an invoke of a preserve_none function from a frame with a
 // base pointer (test/Hazards/invoke-base-pointer.cpp).
 //
-// RUN: rm -rf %t.asan && mkdir %t.asan && cd %t.asan && %clang -O1 -g -fsanitize=address -I%cacs_include -c %cacs_rt_srcs 
-// RUN: %clangxx -std=c++17 -O1 -g -fsanitize=address -I%cacs_include %S/sync-cxx.cpp %t.asan/*.o -lpthread -o %ta
+// RUN: %clangxx -std=c++17 -O1 -g -fsanitize=address -I%cacs_include %S/sync-cxx.cpp $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lpthread -o %ta
 // RUN: env ASAN_OPTIONS=detect_leaks=1 %ta 2>&1 | FileCheck %S/sync-cxx.cpp
