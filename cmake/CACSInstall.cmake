@@ -31,6 +31,7 @@ if(TARGET cacs)
   install(TARGETS cacs cacs_io ARCHIVE DESTINATION lib)
   set(CACS_PC_LIBDIR "lib")
   set(CACS_PC_UP "../..")
+  string(JOIN " " CACS_PC_IO_LIBS ${CACS_IO_LINK_FLAGS}) # liburing
   foreach(pc cacs cacs-io)
     configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in
                    ${CMAKE_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
@@ -44,6 +45,7 @@ if(TARGET cacs-aarch64)
           DESTINATION lib/aarch64-linux-gnu)
   set(CACS_PC_LIBDIR "lib/aarch64-linux-gnu")
   set(CACS_PC_UP "../../..")
+  set(CACS_PC_IO_LIBS "") # the cross build runs on epoll only
   foreach(pc cacs cacs-io)
     configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in
                    ${CMAKE_BINARY_DIR}/pkgconfig/aarch64/${pc}.pc @ONLY)

@@ -43,10 +43,20 @@ if(NOT TARGET cacs::cacs)
   add_library(cacs::cacs INTERFACE IMPORTED)
   if(EXISTS "${_cacs_libdir}/libcacs_io.a")
     add_library(cacs::io STATIC IMPORTED)
+    # The host module's io_uring engine needs liburing, when it is here
+    # (the cross-built module runs on epoll only).
+    set(_cacs_io_deps cacs::core)
+    if(_cacs_libdir STREQUAL "${CACS_PREFIX}/lib")
+      find_library(CACS_URING_LIBRARY uring)
+      if(CACS_URING_LIBRARY)
+        list(APPEND _cacs_io_deps "${CACS_URING_LIBRARY}")
+      endif()
+    endif()
     set_target_properties(cacs::io PROPERTIES
       IMPORTED_LOCATION "${_cacs_libdir}/libcacs_io.a"
       IMPORTED_LINK_INTERFACE_LANGUAGES "C"
-      INTERFACE_LINK_LIBRARIES cacs::core)
+      INTERFACE_LINK_LIBRARIES "${_cacs_io_deps}")
+    unset(_cacs_io_deps)
     set_target_properties(cacs::cacs PROPERTIES
       INTERFACE_LINK_LIBRARIES cacs::io)
   else()

@@ -6,14 +6,22 @@ import platform
 import re
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 import lit.util
 
 config.name = "cacs"
-config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+
+# The I/O tests run once per engine of cacs/io.h (io_engines.py); the
+# engines are known once the build's configuration is (below).
+sys.path.insert(0, os.path.dirname(__file__))
+from io_engines import IoEnginesTest  # noqa: E402
+
+config.test_format = IoEnginesTest(not lit.util.which("bash") is None)
 config.suffixes = [".ll", ".c", ".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "io_engines.py", "__pycache__"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cacs_obj_root, "test")
 
@@ -66,7 +74,9 @@ config.substitutions.extend(
         ("%cacs_rt_x86_64", os.path.join(rt_dir, "x86_64", "libcacs.a")),
         ("%cacs_rt_aarch64", os.path.join(rt_dir, "aarch64", "libcacs.a")),
         # The I/O module; link it before libcacs.
-        ("%cacs_io_x86_64", os.path.join(rt_dir, "x86_64", "libcacs_io.a")),
+        # (and on x86-64 what it needs after it: liburing).
+        ("%cacs_io_x86_64", os.path.join(rt_dir, "x86_64", "libcacs_io.a")
+         + (" " + config.cacs_io_link if config.cacs_io_link else "")),
         ("%cacs_io_aarch64", os.path.join(rt_dir, "aarch64", "libcacs_io.a")),
         # libcacs's and the I/O module's sources, for tests that build the
         # runtime with their own flags (each .S is empty on the other
@@ -88,6 +98,24 @@ config.substitutions.extend(
 )
 
 config.available_features.add("llvm-" + config.llvm_version_major)
+# The I/O module's io_uring engine: built with liburing and not disabled by
+# sysctl (kernel.io_uring_disabled, Linux 6.6). Then the I/O tests run on
+# both engines (IoEnginesTest).
+def _io_uring_enabled():
+    try:
+        with open("/proc/sys/kernel/io_uring_disabled") as f:
+            return f.read().strip() == "0"
+    except OSError:
+        return True
+if config.cacs_have_liburing.upper() in ("1", "TRUE", "ON", "YES") and \
+        _io_uring_enabled():
+    config.available_features.add("io-uring")
+    # --param cacs_io_engines=epoll (or uring, or uring,epoll): the engines
+    # the I/O tests run on.
+    config.test_format.engines = tuple(
+        lit_config.params.get("cacs_io_engines", "uring,epoll").split(","))
+    config.test_format.all_tests = lit_config.params.get(
+        "cacs_io_all_engines", "0") not in ("0", "")
 if config.qemu_aarch64 and os.path.isdir(config.aarch64_sysroot):
     config.available_features.add("qemu-aarch64")
 for tool in ["valgrind", "gdb", "gcc"]:

@@ -7,7 +7,10 @@
 // One libcacs coroutine per connection, blocking-style cacs_read /
 // cacs_write_all from the I/O module (cacs/io.h); the main coroutine
 // accepts. Built by the front door twice: as is, and with
-// -fauto-preserve-none. The work is net_common.h's.
+// -fauto-preserve-none, on the engine the module picks (io_uring where the
+// kernel serves it), and once more on the epoll loop
+// (-DNET_IO_ENGINE=CACS_IO_ENGINE_EPOLL: net_server_cacs_epoll). The work
+// is net_common.h's.
 // Connection coroutines are detached (cacs_detach): nobody joins them.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +40,9 @@ static void serve(void *arg) {
 
 int main(int argc, char **argv) {
   net_opts o = net_parse(argc, argv);
+#ifdef NET_IO_ENGINE
+  cacs_io_set_engine(NET_IO_ENGINE); // net_server_cacs_epoll
+#endif
   int lfd = net_listen(&o);
   for (;;) {
     int fd = cacs_accept(lfd, NULL, NULL, CACS_FOREVER);

@@ -80,20 +80,37 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
 
 // --- the calls ------------------------------------------------------------
 
+// The engine of a call whose descriptor this loop's records do not know:
+// the pool's for a pool coroutine, else the thread's, chosen at its first
+// call (io_uring.h).
+enum { ENGINE_POOL = CACS_IO_ENGINE_URING + 1 };
+__attribute__((noinline, cold)) static int call_engine(void) {
+  if (cacs__io_pool_caller())
+    return ENGINE_POOL;
+  return cacs__io_engine_pick();
+}
+
 // Try the call, unless the direction is known drained and the call may
 // wait (a zero timeout always tries); on EAGAIN wait for the direction it
 // needs and try again.
 static inline __attribute__((always_inline)) ssize_t
 io_do(int fd, const struct io_op *op, struct io_deadline *d) {
   struct io_fd *r;
-  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
+  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1)) {
     r = &L.fds[fd];
-  else if (cacs__io_pool_caller())
-    return cacs__io_do_pool(fd,
-                            (uint64_t)op->kind << 32 | (uint32_t)op->flags,
-                            op->buf, op->n, op->addrlen, d);
-  else if (!(r = cacs__io_fd_setup(fd)))
-    return -1;
+  } else if (cacs__io_engine == CACS_IO_ENGINE_URING) {
+    return cacs__uring_io(fd, op, d);
+  } else {
+    int engine = call_engine();
+    if (engine == ENGINE_POOL)
+      return cacs__io_do_pool(fd,
+                              (uint64_t)op->kind << 32 | (uint32_t)op->flags,
+                              op->buf, op->n, op->addrlen, d);
+    if (engine == CACS_IO_ENGINE_URING)
+      return cacs__uring_io(fd, op, d);
+    if (!(r = cacs__io_fd_setup(fd)))
+      return -1;
+  }
   int socket = r->socket; // `r` may move while we wait
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
                 ? DIR_OUT
@@ -203,13 +220,23 @@ static int accept_nap(int64_t usec) {
 // with timeout 0, the error itself, as the call may not wait.
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us) {
+  // A listener the epoll loop does not know yet goes to this thread's
+  // engine; the io_uring engine keeps its own record of the connection.
+  int uring = !((size_t)lfd < L.nfds && L.fds[lfd].known) &&
+              (cacs__io_engine == CACS_IO_ENGINE_URING ||
+               (!cacs__io_engine && call_engine() == CACS_IO_ENGINE_URING));
   struct io_deadline d = {timeout_us, 0};
   int64_t nap = 0;
   int c;
   for (;;) {
-    struct io_op op = {OP_ACCEPT, 0, addr, 0, addrlen};
-    if ((c = (int)io_do(lfd, &op, &d)) >= 0)
-      break;
+    if (uring) {
+      if ((c = cacs__uring_accept(lfd, addr, addrlen, remaining_us(&d))) >= 0)
+        return c;
+    } else {
+      struct io_op op = {OP_ACCEPT, 0, addr, 0, addrlen};
+      if ((c = (int)io_do(lfd, &op, &d)) >= 0)
+        break;
+    }
     int e = errno;
     if (accept_dropped(e))
       continue;
@@ -262,8 +289,14 @@ int cacs__io_connect_finished(int fd) {
 
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us) {
-  if (!((size_t)fd < L.nfds && L.fds[fd].known) && cacs__io_pool_caller())
-    return cacs__io_connect_pool(fd, addr, addrlen, timeout_us);
+  if (!((size_t)fd < L.nfds && L.fds[fd].known)) {
+    int engine = cacs__io_engine == CACS_IO_ENGINE_URING ? cacs__io_engine
+                                                         : call_engine();
+    if (engine == ENGINE_POOL)
+      return cacs__io_connect_pool(fd, addr, addrlen, timeout_us);
+    if (engine == CACS_IO_ENGINE_URING)
+      return cacs__uring_connect(fd, addr, addrlen, timeout_us);
+  }
   if (!fd_prepare(fd))
     return -1;
   if (connect(fd, addr, addrlen) == 0)

@@ -1,6 +1,6 @@
 //===- lib/io_internal.h - What the I/O module's files share ----*- C -*-===//
 //
-// The I/O module (cacs/io.h, library cacs_io) is four files, one concept
+// The I/O module (cacs/io.h, library cacs_io) is five files, one concept
 // each, around an engine that waits for the kernel's readiness reports:
 // - io.c: the calls (cacs_read ... cacs_close): try the system call, and
 //   on EAGAIN wait for the direction it needs; the readiness cache.
@@ -10,6 +10,10 @@
 //   loop, its set of descriptors, the poll hook the core calls (sched.h).
 // - io_pool.c: the same calls in a pool coroutine, which wait through the
 //   pool's poller (lib/pool/pool_io.c) instead of the thread's loop.
+// - io_uring.c: the other engine (io_uring.h), one ring per thread; a
+//   thread runs one of the two, chosen at its first call, and the calls
+//   hand over to it on their cold paths (io_do, cacs_accept, cacs_connect,
+//   cacs__io_fd_wait, fd_forget).
 // An engine provides what the section "the engine" below declares, and
 // the inline parts of it in its header (the wait path calls them); the
 // rest of the module reaches it through those only.
@@ -51,6 +55,9 @@ struct io_waiter {
 // The engine's per-descriptor and per-thread state (io_fd_engine,
 // io_loop_engine) and its inline hooks.
 #include "io_epoll.h"
+// The other engine, io_uring (io_uring.c): a thread runs one of the two,
+// chosen at its first call; the calls hand over to it on their cold paths.
+#include "io_uring.h"
 
 struct io_fd {
   struct io_waiter *waiters[2]; // DIR_IN, DIR_OUT
@@ -162,6 +169,8 @@ CACS_HIDDEN void cacs__io_unwatch(int fd, struct io_fd *r, int deregister);
 // cacs_close): wake its waiters (ECANCELED) and forget what it knew.
 // `deregister`: take it out of the engine too (it stays open).
 static inline void fd_forget(int fd, int deregister) {
+  if (cacs__io_engine == CACS_IO_ENGINE_URING)
+    cacs__uring_forget(fd);
   if ((size_t)fd >= L.nfds) // a pool worker's own loop never has records
     return;
   struct io_fd *r = &L.fds[fd];

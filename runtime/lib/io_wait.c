@@ -12,35 +12,23 @@
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
+#include "io_op.h"
 #include "sched.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 CACS_TLS io_loop cacs__io_loop = IO_LOOP_INIT;
 
 // --- records ------------------------------------------------------------
 
 struct io_fd *cacs__io_rec_grow(int fd) {
-  if (fd < 0) {
-    errno = EBADF;
+  void *t = L.fds;
+  if (fd_table_grow(&t, &L.nfds, sizeof *L.fds, fd) != 0)
     return NULL;
-  }
-  size_t n = L.nfds ? L.nfds : 64;
-  while (n <= (size_t)fd)
-    n *= 2;
-  struct io_fd *t = (struct io_fd *)realloc(L.fds, n * sizeof *t);
-  if (!t) {
-    errno = ENOMEM;
-    return NULL;
-  }
-  memset(t + L.nfds, 0, (n - L.nfds) * sizeof *t);
-  L.fds = t;
-  L.nfds = n;
+  L.fds = (struct io_fd *)t;
   return &L.fds[fd];
 }
 
@@ -48,11 +36,10 @@ struct io_fd *cacs__io_fd_setup(int fd) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return NULL;
-  int fl = fcntl(fd, F_GETFL);
-  if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
+  int socket = fd_make_nonblocking(fd);
+  if (socket < 0)
     return NULL;
-  struct stat st;
-  r->socket = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  r->socket = (unsigned char)socket;
   int proto = 0;
   socklen_t len = sizeof proto;
   r->tcp = r->socket &&
@@ -130,6 +117,9 @@ fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
 }
 
 int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  if (cacs__io_engine != CACS_IO_ENGINE_EPOLL &&
+      cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
+    return cacs__uring_wait(fd, dirs, d);
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;

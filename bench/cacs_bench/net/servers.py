@@ -15,7 +15,12 @@ from ..common import ROOT
 # (name, binary, extra env); the order is the order of the tables.
 SERVERS = [
     ("epoll (callbacks)", "net_server_epoll", {}),
+    # The io_uring ceiling: one ring, a state machine per connection.
+    ("io_uring (callbacks)", "net_server_uring", {}),
+    # libcacs on the engine it picks (io_uring where the kernel serves it),
+    # and forced onto its epoll loop (cacs/io.h, "Engines").
     ("libcacs", "net_server_cacs", {}),
+    ("libcacs on epoll", "net_server_cacs_epoll", {}),
     ("libcacs + APN", "net_server_cacs_apn", {}),
     ("State Threads", "net_server_st", {}),
     ("Asio spawn", "net_server_asio_spawn", {}),
@@ -32,7 +37,8 @@ SERVERS = [
 # worker, so their figures show what the second thread costs or gains
 # against a load that takes a whole CPU, not how the server scales.
 SERVER_CPUS = {"net_server_cacs_pool2": 2, "net_server_go2": 2}
-HTTP_SERVERS = ["net_server_epoll", "net_server_cacs", "net_server_cacs_apn",
+HTTP_SERVERS = ["net_server_epoll", "net_server_uring", "net_server_cacs",
+                "net_server_cacs_epoll", "net_server_cacs_apn",
                 "net_server_st", "net_server_asio_spawn", "net_server_go",
                 "net_server_cacs_pool1", "net_server_cacs_pool2", "net_server_go2"]
 # Servers callgrind cannot run, and why.
@@ -40,7 +46,8 @@ CG_UNSUPPORTED = {
     "net_server_st": "st_init fails under valgrind (valgrind refuses the "
                      "setrlimit(RLIMIT_NOFILE) call State Threads makes)",
 }
-QUICK_SERVERS = ["net_server_epoll", "net_server_cacs", "net_server_st",
+QUICK_SERVERS = ["net_server_epoll", "net_server_uring", "net_server_cacs",
+                 "net_server_cacs_epoll", "net_server_st",
                  "net_server_cacs_pool2"]
 # (label, loadgen mode, connections)
 ECHO_POINTS = [("ping-pong, 100 conns", "pingpong", 100),

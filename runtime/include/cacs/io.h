@@ -62,6 +62,25 @@
 // first (the pool checks the descriptors that have waiters once a
 // second), and the pool forgets the number.
 //
+// Engines: a thread's calls run on one of two engines, chosen at its
+// first call of this module: io_uring (a ring per thread, lib/io_uring.c)
+// or the epoll loop described above. io_uring unless CACS_IO_ENGINE=epoll
+// in the environment or cacs_io_set_engine asks for epoll; epoll whenever
+// io_uring cannot serve (the library built without liburing, a kernel
+// before 5.11, io_uring disabled by sysctl kernel.io_uring_disabled or by
+// a seccomp filter). On io_uring a call is a request on the thread's ring:
+// the requests of one round of the ready coroutines go to the kernel
+// together, in one system call that also collects the completions. The
+// calls keep the contract above; what differs: a call that waits hands its
+// buffer to the kernel until it completes (a timeout or cacs_wake cancels
+// it and the call returns once the kernel is done with the buffer; if it
+// completed meanwhile, its result is returned, not ETIMEDOUT or EINTR);
+// descriptors closed behind the module's back keep their waiters until
+// their timeout, as in epoll mode; CACS_IO_POLL_MAX and cacs_io_set_spin
+// do not apply; after fork() a child's waiters queue their call again on
+// the child's own ring (a cacs_wait_fd may return early). Pool coroutines
+// (cacs/pool.h) wait through the pool's epoll poller on either engine.
+//
 // Any number of coroutines may wait on one descriptor in one direction
 // (several acceptors on one listening socket, a reader and a writer on one
 // socket): readiness wakes them all and each retries its call.
@@ -203,6 +222,25 @@ void cacs_io_forget(int fd);
 /// CACS_IO_SPIN_DEFAULT_US); values above a second are capped.
 /// \return the previous setting (never fails).
 int64_t cacs_io_set_spin(int64_t usec);
+
+/// The engines of a thread's loop (see "Engines" above).
+enum {
+  CACS_IO_ENGINE_AUTO = 0,  ///< io_uring where it can serve, else epoll
+  CACS_IO_ENGINE_EPOLL = 1, ///< the epoll (and poll(2)) loop
+  CACS_IO_ENGINE_URING = 2  ///< a ring per thread (io_uring)
+};
+
+/// Ask for an engine for every thread whose first call of this module
+/// comes after this call (a thread's engine never changes): AUTO leaves the
+/// choice to CACS_IO_ENGINE from the environment, then to the module. A
+/// thread asked to use io_uring that cannot gets epoll.
+/// \return the previous request, or -1 with errno EINVAL (no such engine).
+int cacs_io_set_engine(int engine);
+
+/// The calling thread's engine: CACS_IO_ENGINE_EPOLL or
+/// CACS_IO_ENGINE_URING after its first call of this module, else
+/// CACS_IO_ENGINE_AUTO (not chosen yet). Never fails.
+int cacs_io_engine(void);
 
 #include "cacs/detail/io_bind.h"
 

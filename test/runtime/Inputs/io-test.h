@@ -74,6 +74,26 @@ static inline int connect_loopback(const struct sockaddr_in *addr,
   return fd;
 }
 
+// A connected TCP pair over loopback through the module's calls: c[0] the
+// client end, c[1] the server's.
+static inline void tcp_pair_loopback(int c[2]) {
+  struct sockaddr_in a;
+  int l = listen_loopback(4, &a);
+  EXPECT(l >= 0);
+  c[0] = connect_loopback(&a, 2000000);
+  EXPECT(c[0] >= 0);
+  c[1] = cacs_accept(l, NULL, NULL, 2000000);
+  EXPECT(c[1] >= 0);
+  cacs_close(l);
+}
+
+// The name of an engine of cacs_io_engine().
+static inline const char *io_engine_name(int e) {
+  return e == CACS_IO_ENGINE_URING   ? "uring"
+         : e == CACS_IO_ENGINE_EPOLL ? "epoll"
+                                     : "auto";
+}
+
 // Create the thread's epoll loop (it holds a descriptor until the thread
 // exits), so that fd_count() before and after a test compares like with
 // like.

@@ -1,0 +1,62 @@
+//===- lib/io_op.h - What both I/O engines do with a call -------*- C -*-===//
+//
+// Private to the I/O module (io_wait.c and the io_uring engine,
+// io_uring.c): the call as data and its deadline are io_internal.h's;
+// here are the parts of a call both engines' record tables share: growing
+// a table, the first sight of a descriptor, and the direction a call waits
+// for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_IO_OP_H
+#define CACS_LIB_IO_OP_H
+
+#include "io_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+// Grow a table of per-descriptor records (`*n` records of `size` bytes at
+// `*tab`; new ones zeroed) to hold `fd`. 0, or -1 with errno EBADF or
+// ENOMEM.
+__attribute__((noinline, cold, unused)) static int
+fd_table_grow(void **tab, size_t *n, size_t size, int fd) {
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  size_t k = *n ? *n : 64;
+  while (k <= (size_t)fd)
+    k *= 2;
+  char *t = (char *)realloc(*tab, k * size);
+  if (!t) {
+    errno = ENOMEM;
+    return -1;
+  }
+  memset(t + *n * size, 0, (k - *n) * size);
+  *tab = t;
+  *n = k;
+  return 0;
+}
+
+// First sight of a descriptor: make it non-blocking. 1 if it is a socket
+// (sends take MSG_NOSIGNAL), 0 if not, -1 (errno) if fcntl(2) fails.
+__attribute__((noinline, cold, unused)) static int fd_make_nonblocking(int fd) {
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
+    return -1;
+  struct stat st;
+  return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+// The direction a call waits for: 0 (in) or 1 (out).
+static inline __attribute__((always_inline)) int
+op_dir(const struct io_op *op) {
+  return op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND;
+}
+
+#endif // CACS_LIB_IO_OP_H

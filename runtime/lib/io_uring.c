@@ -1,0 +1,684 @@
+//===- lib/io_uring.c - Descriptor I/O for coroutines on io_uring --------===//
+//
+// The io_uring engine of the I/O module (cacs/io.h, "Engines"): one ring
+// per thread, plugged into the core scheduler as the epoll loop is
+// (lib/sched.h: the service coroutine calls the poll hook once per round
+// of the ready ring, and blocks in it when nothing else is ready).
+//
+// Design:
+// - A call is a request on the ring, not a system call: cacs_read queues a
+//   receive (read on other descriptors), cacs_write a send, ... and parks
+//   the coroutine. The requests that the coroutines of one round of the
+//   ready ring queue go to the kernel together in the next poll, which
+//   also collects every completion there is (one io_uring_enter per round,
+//   none when there is nothing to submit or reap) and wakes each request's
+//   coroutine with the request's result. The kernel tries a request at
+//   once on submission and otherwise waits for the descriptor itself, so
+//   a request never meets EAGAIN (one that does, from a file that refuses
+//   to wait, waits for readiness with a poll request and is queued again).
+// - A request (struct ur_req) lives in the waiting coroutine's frame and is
+//   linked into its descriptor's list of requests in flight until its
+//   completion arrives. The kernel writes into the call's buffer until
+//   then, so the coroutine waits for the completion whatever happens: at
+//   its timeout or a cacs_wake it cancels the request and waits on; a
+//   request that completed all the same keeps its result (the bytes it
+//   moved are not lost). cacs_close and cacs_io_forget cancel every
+//   request of the descriptor and make them fail with ECANCELED.
+// - A coroutine on a shared stack (cacs/stack.h) has its frames copied out
+//   while it waits, buffers included: the kernel must not write them then.
+//   Its calls try the system call and, on EAGAIN, wait for readiness with
+//   a poll request in the heap, as the epoll loop does. The same poll
+//   request serves cacs_wait_fd and cacs_connect.
+// - A zero timeout never waits: the call is the non-blocking system call.
+// - The ring runs its completions only in this thread's io_uring_enter
+//   (IORING_SETUP_DEFER_TASKRUN, Linux 6.1; a plain ring before that), so
+//   the kernel never interrupts the thread to post them.
+//
+// The engine is chosen per thread at the thread's first call: io_uring
+// unless CACS_IO_ENGINE=epoll or cacs_io_set_engine asked for epoll, and
+// epoll whenever no ring can be made (a kernel before 5.11, io_uring
+// disabled by sysctl kernel.io_uring_disabled or a seccomp filter, the
+// library built without liburing). The pool (cacs/pool.h) keeps its epoll
+// poller.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "io_uring.h"
+#include "cacs/io.h"
+#include "io_op.h"
+#include "sched.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+CACS_TLS int cacs__io_engine;
+
+// What cacs_io_set_engine asked for, for every thread that starts after.
+static int io_engine_asked = CACS_IO_ENGINE_AUTO;
+
+int cacs_io_set_engine(int engine) {
+  if (engine < CACS_IO_ENGINE_AUTO || engine > CACS_IO_ENGINE_URING) {
+    errno = EINVAL;
+    return -1;
+  }
+  return __atomic_exchange_n(&io_engine_asked, engine, __ATOMIC_RELAXED);
+}
+
+int cacs_io_engine(void) { return cacs__io_engine; }
+
+// The engine asked for: the call's, else CACS_IO_ENGINE from the
+// environment ("epoll" or "uring"), else AUTO.
+static int engine_wanted(void) {
+  int e = __atomic_load_n(&io_engine_asked, __ATOMIC_RELAXED);
+  if (e != CACS_IO_ENGINE_AUTO)
+    return e;
+  const char *s = getenv("CACS_IO_ENGINE");
+  if (s && strcmp(s, "epoll") == 0)
+    return CACS_IO_ENGINE_EPOLL;
+  if (s && strcmp(s, "uring") == 0)
+    return CACS_IO_ENGINE_URING;
+  return CACS_IO_ENGINE_AUTO;
+}
+
+#ifndef CACS_HAVE_LIBURING
+
+// Built without liburing: every thread runs the epoll loop.
+int cacs__io_engine_pick(void) {
+  (void)engine_wanted;
+  return cacs__io_engine = CACS_IO_ENGINE_EPOLL;
+}
+
+// Unreachable: no thread runs this engine.
+ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
+  (void)fd, (void)op, (void)d;
+  errno = ENOSYS;
+  return -1;
+}
+int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  (void)fd, (void)dirs, (void)d;
+  return ENOSYS;
+}
+int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                       int64_t timeout_us) {
+  (void)lfd, (void)addr, (void)addrlen, (void)timeout_us;
+  errno = ENOSYS;
+  return -1;
+}
+int cacs__uring_connect(int fd, const struct sockaddr *addr,
+                        socklen_t addrlen, int64_t timeout_us) {
+  (void)fd, (void)addr, (void)addrlen, (void)timeout_us;
+  errno = ENOSYS;
+  return -1;
+}
+void cacs__uring_forget(int fd) { (void)fd; }
+
+#else // CACS_HAVE_LIBURING
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
+// memcheck does not see the kernel write a buffer through the ring: the
+// bytes a completed read brought are marked defined for it.
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define UR_MAKE_DEFINED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#endif
+#endif
+#ifndef UR_MAKE_DEFINED
+#define UR_MAKE_DEFINED(p, n) ((void)(p), (void)(n))
+#endif
+
+// A request in flight: a call's, or a wait for readiness.
+struct ur_req {
+  struct ur_req *next, *prev; // in its descriptor's list (prev NULL: first)
+  cacs_coro *co;
+  int fd;
+  int res;                // the completion's result, once `done`
+  unsigned char done;     // completed: off the list, `res` valid
+  unsigned char closed;   // cacs_close or cacs_io_forget: ECANCELED
+  unsigned char canceled; // a cancellation is on its way
+};
+
+struct ur_fd {
+  struct ur_req *reqs;  // in flight
+  unsigned char known;  // O_NONBLOCK set, `socket` valid
+  unsigned char socket; // send with MSG_NOSIGNAL
+};
+
+typedef struct ur_loop {
+  int ready; // the ring exists
+  struct io_uring ring;
+  struct ur_fd *fds; // by descriptor number, grown on demand
+  size_t nfds;
+} ur_loop;
+
+static CACS_TLS ur_loop U;
+
+// Completions that are not a request's: cancellations (whose outcome the
+// canceled request's own completion tells), the watch of the core's
+// wake-up eventfd, liburing's own timeouts.
+enum { UD_IGNORE = 0, UD_WAKE = 1 };
+// Submission and completion queue sizes: a full submission queue is
+// submitted at once; completions beyond the queue wait in the kernel
+// (IORING_FEAT_NODROP) until the next poll.
+enum { UR_SQ = 256, UR_CQ = 4096 };
+// The longest transfer one request asks for (read(2)'s own cap).
+#define UR_MAX_LEN 0x7ffff000u
+
+// --- records ---------------------------------------------------------------
+
+// The record of `fd`, the table grown to hold it; NULL (errno EBADF or
+// ENOMEM).
+static struct ur_fd *ur_rec(int fd) {
+  if (__builtin_expect((size_t)fd < U.nfds, 1))
+    return &U.fds[fd];
+  void *t = U.fds;
+  if (fd_table_grow(&t, &U.nfds, sizeof *U.fds, fd) != 0)
+    return NULL;
+  U.fds = (struct ur_fd *)t;
+  return &U.fds[fd];
+}
+
+// The record of `fd` after making it non-blocking (for the calls that try
+// the system call: zero timeouts, shared stacks) and noting whether it is
+// a socket, once per descriptor.
+static struct ur_fd *ur_prepare(int fd) {
+  if (__builtin_expect((size_t)fd < U.nfds && U.fds[fd].known, 1))
+    return &U.fds[fd];
+  struct ur_fd *r = ur_rec(fd);
+  if (!r)
+    return NULL;
+  int socket = fd_make_nonblocking(fd);
+  if (socket < 0)
+    return NULL;
+  r->socket = (unsigned char)socket;
+  r->known = 1;
+  return r;
+}
+
+static void req_unlink(struct ur_req *q) {
+  if (q->prev)
+    q->prev->next = q->next;
+  else
+    U.fds[q->fd].reqs = q->next;
+  if (q->next)
+    q->next->prev = q->prev;
+}
+
+// --- the ring --------------------------------------------------------------
+
+// A free submission entry; a full queue goes to the kernel first. NULL
+// (errno set) if the kernel takes none.
+static struct io_uring_sqe *sqe_get(void) {
+  struct io_uring_sqe *s;
+  while (!(s = io_uring_get_sqe(&U.ring))) {
+    int n = io_uring_submit(&U.ring);
+    if (n <= 0) {
+      errno = n < 0 ? -n : EBUSY;
+      return NULL;
+    }
+  }
+  return s;
+}
+
+// Cancel `q` (its completion reports how it ended).
+static void req_cancel(struct ur_req *q) {
+  if (q->canceled)
+    return;
+  struct io_uring_sqe *s = sqe_get();
+  if (!s)
+    return; // the request ends by itself (a timeout's caller waits on)
+  q->canceled = 1;
+  io_uring_prep_cancel64(s, (uint64_t)(uintptr_t)q, 0);
+  io_uring_sqe_set_data64(s, UD_IGNORE);
+  s->flags |= IOSQE_CQE_SKIP_SUCCESS;
+}
+
+// Watch the core's wake-up eventfd (lib/sched.h): its readiness ends a
+// blocking poll; the core resets it, the completions are ignored.
+int cacs__poll_wake_fd(void) __attribute__((weak));
+
+static void watch_wake_fd(void) {
+  int fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
+  struct io_uring_sqe *s = fd >= 0 ? sqe_get() : NULL;
+  if (!s)
+    return;
+  io_uring_prep_poll_multishot(s, fd, POLLIN);
+  io_uring_sqe_set_data64(s, UD_WAKE);
+}
+
+static void ur_complete(struct io_uring_cqe *c) {
+  uint64_t ud = c->user_data;
+  if (ud == UD_WAKE) {
+    if (!(c->flags & IORING_CQE_F_MORE))
+      watch_wake_fd(); // the kernel ended the multishot poll: again
+    return;
+  }
+  if (ud == UD_IGNORE || ud == LIBURING_UDATA_TIMEOUT)
+    return;
+  struct ur_req *q = (struct ur_req *)(uintptr_t)ud;
+  req_unlink(q);
+  q->res = c->res;
+  q->done = 1;
+  cacs_wake(q->co);
+}
+
+// Wake the coroutine of every completion there is.
+static void ur_reap(void) {
+  struct io_uring_cqe *c;
+  unsigned head, n = 0;
+  io_uring_for_each_cqe(&U.ring, head, c) {
+    ur_complete(c);
+    ++n;
+  }
+  io_uring_cq_advance(&U.ring, n);
+}
+
+// The poll hook: submit what the round queued, wait for a completion up to
+// `timeout_us` (0: not at all; -1: forever), wake the coroutines of all
+// completions.
+static void ur_poll(int64_t timeout_us) {
+  if (!U.ready)
+    return; // a child after fork, until its next call makes a ring
+  struct io_uring *r = &U.ring;
+  if (timeout_us == 0 || io_uring_cq_ready(r)) {
+    // Enter only with something to submit or completions to run.
+    unsigned k = IO_URING_READ_ONCE(*r->sq.kflags);
+    if (io_uring_sq_ready(r) ||
+        (k & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))
+      io_uring_submit_and_get_events(r);
+  } else {
+    struct __kernel_timespec ts = {timeout_us / 1000000,
+                                   timeout_us % 1000000 * 1000};
+    struct io_uring_cqe *c;
+    io_uring_submit_and_wait_timeout(r, &c, 1, timeout_us < 0 ? NULL : &ts,
+                                     NULL);
+  }
+  ur_reap();
+}
+
+static pthread_key_t ring_key;
+static pthread_once_t ring_key_once = PTHREAD_ONCE_INIT;
+
+// At thread exit: close the ring, free the records.
+static void ring_destroy(void *unused) {
+  (void)unused;
+  if (U.ready)
+    io_uring_queue_exit(&U.ring);
+  free(U.fds);
+  memset(&U, 0, sizeof U);
+}
+
+// fork(): the child shares the parent's ring (its memory and its requests)
+// and must not use it. The child lets go of it; its next call makes a new
+// ring, and each waiter of a request in flight (the parent's now) wakes as
+// after an EAGAIN and queues its call again there.
+static void ring_after_fork(void) {
+  if (!U.ready)
+    return;
+  io_uring_queue_exit(&U.ring); // the child's mapping and descriptor only
+  U.ready = 0;
+  for (size_t fd = 0; fd < U.nfds; fd++) {
+    struct ur_req *q = U.fds[fd].reqs;
+    U.fds[fd].reqs = NULL;
+    for (; q; q = q->next) {
+      q->res = -EAGAIN;
+      q->done = 1;
+      cacs_wake(q->co);
+    }
+  }
+}
+
+static void ring_key_init(void) {
+  if (pthread_key_create(&ring_key, ring_destroy) != 0 ||
+      pthread_atfork(NULL, NULL, ring_after_fork) != 0)
+    abort();
+}
+
+// Whether the kernel serves every request the engine makes.
+static int ring_serves_all(void) {
+  struct io_uring_probe *p = io_uring_get_probe_ring(&U.ring);
+  if (!p)
+    return 0;
+  static const int ops[] = {
+      IORING_OP_READ,   IORING_OP_WRITE,    IORING_OP_READV,
+      IORING_OP_WRITEV, IORING_OP_RECV,     IORING_OP_SEND,
+      IORING_OP_SENDMSG, IORING_OP_ACCEPT,  IORING_OP_POLL_ADD,
+      IORING_OP_ASYNC_CANCEL};
+  int ok = 1;
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    ok &= io_uring_opcode_supported(p, ops[i]) != 0;
+  io_uring_free_probe(p);
+  return ok;
+}
+
+// Make the thread's ring; 0, or -1 (errno) when io_uring cannot serve.
+static int ring_init(void) {
+  struct io_uring_params p;
+  memset(&p, 0, sizeof p);
+  p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER |
+            IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+  p.cq_entries = UR_CQ;
+  int e = io_uring_queue_init_params(UR_SQ, &U.ring, &p);
+  if (e == -EINVAL) { // before Linux 6.1
+    memset(&p, 0, sizeof p);
+    p.flags = IORING_SETUP_CQSIZE;
+    p.cq_entries = UR_CQ;
+    e = io_uring_queue_init_params(UR_SQ, &U.ring, &p);
+  }
+  if (e < 0) { // ENOSYS, EPERM (sysctl, seccomp), ENOMEM, ...
+    errno = -e;
+    return -1;
+  }
+  // Single-call timed waits (5.11), requests that wait for their
+  // descriptor themselves (5.7), no lost completions (5.5).
+  unsigned need =
+      IORING_FEAT_EXT_ARG | IORING_FEAT_FAST_POLL | IORING_FEAT_NODROP;
+  if ((p.features & need) != need || !ring_serves_all()) {
+    io_uring_queue_exit(&U.ring);
+    errno = ENOSYS;
+    return -1;
+  }
+  io_uring_register_ring_fd(&U.ring); // fewer look-ups per enter, if it can
+  pthread_once(&ring_key_once, ring_key_init);
+  pthread_setspecific(ring_key, &U);
+  U.ready = 1;
+  cacs__set_poll_hook(ur_poll);
+  watch_wake_fd();
+  return 0;
+}
+
+int cacs__io_engine_pick(void) {
+  if (cacs__io_engine)
+    return cacs__io_engine;
+  int e = engine_wanted();
+  cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init() == 0
+                        ? CACS_IO_ENGINE_URING
+                        : CACS_IO_ENGINE_EPOLL;
+  return cacs__io_engine;
+}
+
+// --- waiting for a request --------------------------------------------------
+
+// Start request `q` of the running coroutine `self` for `fd`: the entry to
+// fill (then its user data is set to `q`), or NULL (errno) with nothing
+// started.
+static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
+                                      cacs_coro *self) {
+  if (!U.ready && ring_init() != 0) // a child after fork
+    return NULL;
+  struct ur_fd *r = ur_rec(fd);
+  if (!r || cacs__io_wait_begin() != 0)
+    return NULL;
+  struct io_uring_sqe *s = sqe_get();
+  if (!s) {
+    cacs__io_wait_end();
+    return NULL;
+  }
+  q->co = self;
+  q->fd = fd;
+  q->done = q->closed = q->canceled = 0;
+  q->prev = NULL;
+  q->next = r->reqs;
+  if (q->next)
+    q->next->prev = q;
+  r->reqs = q;
+  return s;
+}
+
+// Park until `q` completes. At `timeout` (> 0, or -1: none) or a cacs_wake
+// the request is canceled and the wait goes on until its completion: the
+// kernel may use the call's memory until then. 0 (the result is q->res)
+// or an errno value: ECANCELED (closed), ETIMEDOUT, EINTR (a cacs_wake;
+// the request was canceled before it completed), ENOMEM (no timer).
+static int req_wait(struct ur_req *q, int64_t timeout) {
+  int why = 0;
+  if (cacs_park_timeout(timeout) != 0)
+    why = errno;
+  else if (!q->done)
+    why = EINTR;
+  if (!q->done) {
+    req_cancel(q);
+    while (!q->done)
+      cacs_park();
+  }
+  cacs__io_wait_end();
+  if (q->closed)
+    return ECANCELED;
+  return why && q->res == -ECANCELED ? why : 0;
+}
+
+// Wait for `fd` to be ready in `dirs` (bit 0 in, bit 1 out) with a poll
+// request, in the heap for a coroutine on a shared stack (`self` NULL).
+// 0 (ready: try the call) or an errno value.
+static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
+                     cacs_coro *self) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  struct ur_req local, *q = &local;
+  if (!self) {
+    q = (struct ur_req *)malloc(sizeof *q);
+    if (!q)
+      return ENOMEM;
+    self = cacs_self();
+  }
+  int e = errno;
+  struct io_uring_sqe *s = req_start(q, fd, self);
+  if (s) {
+    io_uring_prep_poll_add(
+        s, fd,
+        (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) | (dirs & 2 ? POLLOUT : 0));
+    io_uring_sqe_set_data(s, q);
+    e = req_wait(q, timeout);
+    // A poll's own error (EBADF, ...); EAGAIN: retry (after fork).
+    if (!e && q->res < 0 && q->res != -EAGAIN)
+      e = -q->res;
+  } else {
+    e = errno;
+  }
+  if (q != &local)
+    free(q);
+  return e;
+}
+
+int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  return poll_wait(fd, dirs, d, cacs__self_unshared());
+}
+
+// --- the calls ---------------------------------------------------------------
+
+// Fill `s` with the request of `op` on `fd`; `m` holds sendmsg's header.
+static void op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
+                    int socket, struct msghdr *m) {
+  unsigned n = op->n > UR_MAX_LEN ? UR_MAX_LEN : (unsigned)op->n;
+  // MSG_DONTWAIT does not stop the wait (cacs/io.h): the request waits.
+  int flags = op->flags & ~MSG_DONTWAIT;
+  switch (op->kind) {
+  case OP_READ:
+    if (socket)
+      io_uring_prep_recv(s, fd, op->buf, n, 0);
+    else
+      io_uring_prep_read(s, fd, op->buf, n, (uint64_t)-1);
+    return;
+  case OP_WRITE:
+    if (socket)
+      io_uring_prep_send(s, fd, op->buf, n, MSG_NOSIGNAL);
+    else
+      io_uring_prep_write(s, fd, op->buf, n, (uint64_t)-1);
+    return;
+  case OP_READV:
+    io_uring_prep_readv(s, fd, (const struct iovec *)op->buf, (unsigned)op->n,
+                        (uint64_t)-1);
+    return;
+  case OP_WRITEV:
+    if (socket) {
+      memset(m, 0, sizeof *m);
+      m->msg_iov = (struct iovec *)op->buf;
+      m->msg_iovlen = op->n;
+      io_uring_prep_sendmsg(s, fd, m, MSG_NOSIGNAL);
+    } else {
+      io_uring_prep_writev(s, fd, (const struct iovec *)op->buf,
+                           (unsigned)op->n, (uint64_t)-1);
+    }
+    return;
+  case OP_RECV:
+    io_uring_prep_recv(s, fd, op->buf, n, flags);
+    return;
+  case OP_SEND:
+    io_uring_prep_send(s, fd, op->buf, n, flags | MSG_NOSIGNAL);
+    return;
+  case OP_ACCEPT:
+    io_uring_prep_accept(s, fd, (struct sockaddr *)op->buf, op->addrlen,
+                         SOCK_NONBLOCK | SOCK_CLOEXEC);
+    return;
+  }
+  io_uring_prep_nop(s);
+}
+
+// The call `op` completed with `n` (>= 0) bytes: what the kernel wrote.
+static void op_wrote(const struct io_op *op, size_t n) {
+  if (op->kind == OP_READ || op->kind == OP_RECV) {
+    UR_MAKE_DEFINED(op->buf, n);
+  } else if (op->kind == OP_READV) {
+    const struct iovec *v = (const struct iovec *)op->buf;
+    for (size_t i = 0; i < op->n && n; i++) {
+      size_t k = v[i].iov_len < n ? v[i].iov_len : n;
+      UR_MAKE_DEFINED(v[i].iov_base, k);
+      n -= k;
+    }
+  } else if (op->kind == OP_ACCEPT && op->addrlen) {
+    // The address is truncated to the buffer, whose size is gone: at most
+    // a sockaddr_storage.
+    UR_MAKE_DEFINED(op->addrlen, sizeof *op->addrlen);
+    if (op->buf && *op->addrlen <= sizeof(struct sockaddr_storage))
+      UR_MAKE_DEFINED(op->buf, *op->addrlen);
+  }
+}
+
+// The call as the epoll loop makes it: try, wait for readiness on EAGAIN.
+// For zero timeouts (no wait: ETIMEDOUT) and shared stacks.
+static ssize_t io_try_wait(int fd, const struct io_op *op, int socket,
+                           struct io_deadline *d) {
+  for (;;) {
+    ssize_t n = op_try(fd, op, socket);
+    if (n >= 0)
+      return n;
+    if (errno == EINTR)
+      continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK)
+      return -1;
+    int e = poll_wait(fd, 1u << op_dir(op), d, NULL);
+    if (e) {
+      errno = e;
+      return -1;
+    }
+  }
+}
+
+ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
+  struct ur_fd *r = ur_prepare(fd);
+  if (!r)
+    return -1;
+  int socket = r->socket;
+  cacs_coro *self = cacs__self_unshared();
+  if (d->timeout_us == 0 || !self)
+    return io_try_wait(fd, op, socket, d);
+  for (;;) {
+    int64_t timeout = remaining_us(d);
+    if (timeout == 0) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    struct ur_req q;
+    struct msghdr m;
+    struct io_uring_sqe *s = req_start(&q, fd, self);
+    if (!s)
+      return -1;
+    op_prep(s, fd, op, socket, &m);
+    io_uring_sqe_set_data(s, &q);
+    int e = req_wait(&q, timeout);
+    if (!e && q.res >= 0) {
+      op_wrote(op, (size_t)q.res);
+      return q.res;
+    }
+    if (!e && q.res == -EAGAIN) // a file that would not wait: readiness
+      e = poll_wait(fd, 1u << op_dir(op), d, self);
+    else if (!e && q.res != -EINTR)
+      e = -q.res;
+    if (e) {
+      errno = e;
+      return -1;
+    }
+  }
+}
+
+int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                       int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  struct io_op op = {OP_ACCEPT, 0, addr, 0, addrlen};
+  // Connections come in bursts: take what is queued at once, and ask the
+  // ring only when there is none (one round per connection otherwise).
+  int c;
+  if (!ur_prepare(lfd))
+    return -1;
+  while ((c = (int)op_try(lfd, &op, 1)) < 0 && errno == EINTR) {
+  }
+  if (c < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    c = (int)cacs__uring_io(lfd, &op, &d);
+  if (c < 0)
+    return -1;
+  // A new descriptor: whatever the number meant before is stale.
+  cacs__uring_forget(c);
+  struct ur_fd *r = ur_rec(c);
+  if (!r) {
+    close(c);
+    return -1;
+  }
+  r->known = 1; // accept made it non-blocking
+  r->socket = 1;
+  return c;
+}
+
+int cacs__uring_connect(int fd, const struct sockaddr *addr,
+                        socklen_t addrlen, int64_t timeout_us) {
+  if (!ur_prepare(fd))
+    return -1;
+  if (connect(fd, addr, addrlen) == 0)
+    return 0;
+  if (errno != EINPROGRESS && errno != EINTR)
+    return -1;
+  struct io_deadline d = {timeout_us, 0};
+  for (;;) {
+    int e = poll_wait(fd, 2u, &d, cacs__self_unshared());
+    if (e) {
+      errno = e;
+      return -1;
+    }
+    int done = cacs__io_connect_finished(fd);
+    if (done <= 0)
+      return done;
+  }
+}
+
+void cacs__uring_forget(int fd) {
+  if ((size_t)fd >= U.nfds)
+    return;
+  struct ur_fd *r = &U.fds[fd];
+  for (struct ur_req *q = r->reqs; q; q = q->next) {
+    q->closed = 1;
+    req_cancel(q);
+  }
+  r->known = 0;
+  if (r->reqs)
+    io_uring_submit(&U.ring); // before close(2) reuses the number
+}
+
+#endif // CACS_HAVE_LIBURING

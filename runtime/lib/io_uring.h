@@ -1,0 +1,45 @@
+//===- lib/io_uring.h - The io_uring engine of the I/O module ---*- C -*-===//
+//
+// Private to the I/O module. A thread's calls of cacs/io.h run on one of
+// two engines, chosen when the thread makes its first call (io_uring.c):
+// the epoll loop (io_epoll.c) or a ring of its own (io_uring.c). io.c's
+// calls ask for the engine on their cold path (a descriptor its records do
+// not know) and hand the call here when it is io_uring; io_wait.c's wait
+// and io_internal.h's fd_forget do the same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_IO_URING_H
+#define CACS_LIB_IO_URING_H
+
+#include "internal.h"
+
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+struct io_op;       // io_internal.h
+struct io_deadline; // io_internal.h
+
+/// The calling thread's engine: 0 until its first call, then
+/// CACS_IO_ENGINE_EPOLL or CACS_IO_ENGINE_URING (cacs/io.h).
+extern CACS_TLS int cacs__io_engine;
+
+/// Choose the calling thread's engine (not a pool coroutine's: the pool
+/// waits through its own poller): io_uring if it was asked for (or not
+/// refused) and a ring can be made, else epoll.
+/// \return the engine, now in cacs__io_engine.
+int cacs__io_engine_pick(void);
+
+/// The calls of cacs/io.h on the calling thread's ring: as io.c's io_do,
+/// io_wait.c's cacs__io_fd_wait (0 or an errno value), cacs_accept,
+/// cacs_connect, io_internal.h's fd_forget.
+ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d);
+int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d);
+int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
+                       int64_t timeout_us);
+int cacs__uring_connect(int fd, const struct sockaddr *addr,
+                        socklen_t addrlen, int64_t timeout_us);
+void cacs__uring_forget(int fd);
+
+#endif // CACS_LIB_IO_URING_H

@@ -1,0 +1,151 @@
+// The io_uring engine's fallback (cacs/io.h, "Engines"): when the kernel
+// refuses io_uring (here a seccomp filter makes io_uring_setup fail with
+// ENOSYS, as on a kernel without it, or EPERM, as sysctl
+// kernel.io_uring_disabled=2 or a container's profile do), a thread gets
+// the epoll loop, whether io_uring was asked for by CACS_IO_ENGINE, by
+// cacs_io_set_engine or left to the module, and its calls work there: an
+// echo over TCP, a read that times out, and another thread. Without the
+// filter the same program gets io_uring (the NOFILTER lines), so the test
+// fails if the filter is not what makes it choose epoll; a fallback that
+// does not happen (or a call that fails instead) fails the CHECK lines.
+//
+// REQUIRES: io-uring
+// RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
+// RUN: env CACS_IO_ENGINE=uring %t enosys env | FileCheck %s
+// RUN: env CACS_IO_ENGINE=uring %t eperm env | FileCheck %s
+// RUN: env -u CACS_IO_ENGINE %t eperm auto | FileCheck %s
+// RUN: env -u CACS_IO_ENGINE %t enosys call | FileCheck %s
+// RUN: env CACS_IO_ENGINE=uring not %t none env | FileCheck %s --check-prefix=NOFILTER
+// RUN: env -u CACS_IO_ENGINE not %t none call | FileCheck %s --check-prefix=NOFILTER
+//
+// CHECK: io_uring_setup refused: yes
+// CHECK-NEXT: engine: epoll
+// CHECK-NEXT: echo: ok
+// CHECK-NEXT: timeout: ETIMEDOUT ok
+// CHECK-NEXT: another thread: epoll ok
+// CHECK-NEXT: descriptors: none leaked
+// CHECK-NEXT: PASS
+// NOFILTER: io_uring_setup refused: no
+// NOFILTER-NEXT: engine: uring
+
+#define _GNU_SOURCE 1
+#include "Inputs/io-test.h"
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+// Make io_uring_setup fail with `err` in this process and its threads.
+static int refuse_io_uring(int err) {
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = {sizeof f / sizeof *f, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return -1;
+  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+static int conn[2];
+
+static void echo_server(void *arg) {
+  (void)arg;
+  char buf[64];
+  ssize_t r;
+  while ((r = cacs_read(conn[1], buf, sizeof buf, 2000000)) > 0)
+    if (cacs_write_all(conn[1], buf, (size_t)r, 2000000) != r)
+      break;
+}
+
+static void test_echo(void) {
+  int before = failures;
+  tcp_pair_loopback(conn);
+  cacs_coro *s = cacs_create(echo_server, NULL, 0);
+  for (int i = 0; i < 50; i++) {
+    char msg[32], back[32];
+    memset(msg, 'a' + i % 26, sizeof msg);
+    EXPECT(cacs_write_all(conn[0], msg, sizeof msg, 2000000) == sizeof msg);
+    size_t got = 0;
+    while (got < sizeof back) {
+      ssize_t r = cacs_read(conn[0], back + got, sizeof back - got, 2000000);
+      if (r <= 0)
+        break;
+      got += (size_t)r;
+    }
+    EXPECT(got == sizeof msg && memcmp(msg, back, sizeof msg) == 0);
+  }
+  cacs_close(conn[0]);
+  cacs_join(s);
+  cacs_close(conn[1]);
+  printf("echo: %s\n", failures == before ? "ok" : "FAILED");
+}
+
+static int read_errno;
+
+static void read_once(void *arg) {
+  char c;
+  read_errno =
+      cacs_read(conn[1], &c, 1, (int64_t)(intptr_t)arg) < 0 ? errno : 0;
+}
+
+static void test_timeout(void) {
+  int before = failures;
+  tcp_pair_loopback(conn);
+  cacs_join(cacs_create(read_once, (void *)(intptr_t)20000, 0));
+  EXPECT(read_errno == ETIMEDOUT);
+  cacs_close(conn[0]);
+  cacs_close(conn[1]);
+  printf("timeout: ETIMEDOUT %s\n", failures == before ? "ok" : "FAILED");
+}
+
+static int thread_engine;
+
+// A thread's first call (io-test.h's, which aborts if it fails) and the
+// engine it got.
+static void *other_thread(void *arg) {
+  (void)arg;
+  io_warm_up();
+  thread_engine = cacs_io_engine();
+  return NULL;
+}
+
+// argv[1]: enosys, eperm or none (the filter); argv[2]: how io_uring is
+// asked for: env (CACS_IO_ENGINE, set by the RUN line), call
+// (cacs_io_set_engine) or auto (neither).
+int main(int argc, char **argv) {
+  if (argc != 3)
+    return 2;
+  int err = !strcmp(argv[1], "enosys")  ? ENOSYS
+            : !strcmp(argv[1], "eperm") ? EPERM
+                                        : 0;
+  if (err && refuse_io_uring(err) != 0) {
+    printf("seccomp: %s\n", strerror(errno));
+    return 1;
+  }
+  errno = 0;
+  long r = syscall(__NR_io_uring_setup, 0, NULL);
+  printf("io_uring_setup refused: %s\n",
+         r == -1 && err && errno == err ? "yes" : "no");
+  if (!strcmp(argv[2], "call"))
+    cacs_io_set_engine(CACS_IO_ENGINE_URING);
+  int fds = test_begin(60);
+  printf("engine: %s\n", io_engine_name(cacs_io_engine()));
+  EXPECT(cacs_io_engine() == CACS_IO_ENGINE_EPOLL);
+  test_echo();
+  test_timeout();
+  pthread_t t;
+  EXPECT(pthread_create(&t, NULL, other_thread, NULL) == 0);
+  pthread_join(t, NULL);
+  printf("another thread: %s %s\n", io_engine_name(thread_engine),
+         thread_engine == CACS_IO_ENGINE_EPOLL ? "ok" : "FAILED");
+  return test_end(fds);
+}
