@@ -668,17 +668,42 @@ int cacs__uring_connect(int fd, const struct sockaddr *addr,
   }
 }
 
+// Turn the entry of `q` into a no-op if the kernel has not taken it yet:
+// the request never starts, never names its descriptor, and completes in
+// the next poll. 1 if so; 0 if the kernel has the request.
+static int req_unqueue(struct ur_req *q) {
+  struct io_uring_sq *sq = &U.ring.sq;
+  // The entries from the kernel's head to ours are not submitted (it reads
+  // them only in this thread's io_uring_enter: no SQPOLL), in ring order.
+  for (unsigned i = IO_URING_READ_ONCE(*sq->khead); i != sq->sqe_tail; i++) {
+    struct io_uring_sqe *s = &sq->sqes[i & sq->ring_mask];
+    if (s->user_data == (uint64_t)(uintptr_t)q) {
+      io_uring_prep_nop(s);
+      io_uring_sqe_set_data(s, q);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+// Nothing is submitted here: a submission would start every request the
+// round queued, and one of them (a read queued before a fork, whose
+// process then closes the descriptor) could take bytes that are not its
+// own (test/runtime/io-fork.c). A request not submitted yet becomes a
+// no-op: it never runs, and close(2) may reuse the number at once. One
+// the kernel has is canceled in the next poll, which submits before it
+// runs the completions' work (IORING_SETUP_DEFER_TASKRUN): bytes that
+// came meanwhile stay in the descriptor.
 void cacs__uring_forget(int fd) {
   if ((size_t)fd >= U.nfds)
     return;
   struct ur_fd *r = &U.fds[fd];
   for (struct ur_req *q = r->reqs; q; q = q->next) {
     q->closed = 1;
-    req_cancel(q);
+    if (!req_unqueue(q))
+      req_cancel(q);
   }
   r->known = 0;
-  if (r->reqs)
-    io_uring_submit(&U.ring); // before close(2) reuses the number
 }
 
 #endif // CACS_HAVE_LIBURING

@@ -2,15 +2,25 @@
 // data the other process sends, at the same time, and no wait misses its
 // data. With the epoll instance shared between the two processes, the
 // writer's process would consume the reader's edge-triggered event and the
-// reader would time out. A reader
-// parked before the fork is served in the child too.
+// reader would time out.
+//
+// Two readers parked before the fork are served in the child too, while
+// the parent closes its ends of their sockets: the child writes a byte to
+// each, then the parent closes, then the child's readers run (pipes order
+// the three steps). The parent's copies of the readers must not take the
+// bytes. On io_uring, `queued`'s read is only queued at the fork (the loop
+// has not polled since); `armed`'s is in the kernel (it has). A close
+// that submitted the queued read made the kernel run it on the byte
+// already there, and the child's reader timed out (CI failed so, by
+// timing, before the pipes forced the order).
 //
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s
 // RUN: env CACS_IO_POLL_MAX=0 %t2 | FileCheck %s
 // RUN: %clang -O1 -fsanitize=address -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -o %ta && %ta | FileCheck %s
 // RUN: %clang --target=aarch64-linux-gnu -O2 -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -o %tarm && %run_aarch64 %tarm | FileCheck %s
 //
-// CHECK: child: reader parked before the fork got its data ok
+// CHECK: child: the reader queued at the fork got its byte ok
+// CHECK-NEXT: child: the reader armed at the fork got its byte ok
 // CHECK-NEXT: child: 100 waits, 0 missed ok
 // CHECK-NEXT: parent: 100 waits, 0 missed ok
 // CHECK-NEXT: PASS
@@ -58,37 +68,57 @@ static void run(int child) {
            failures ? "FAILED" : "ok");
 }
 
-static int early[2];
-static int early_ok;
+// The readers parked before the fork; pipes order the steps after it.
+enum { QUEUED, ARMED, NEARLY };
+static int early[NEARLY][2], early_ok[NEARLY], written[2], closed[2];
+
 static void early_reader(void *arg) {
-  (void)arg;
+  int k = (int)(intptr_t)arg;
   char c = 0;
-  early_ok = cacs_read(early[0], &c, 1, 2000000) == 1 && c == 'e';
+  early_ok[k] = cacs_read(early[k][0], &c, 1, 2000000) == 1 && c == 'e';
 }
 
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   watchdog(60);
-  EXPECT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, early) == 0);
+  for (int k = 0; k < NEARLY; k++)
+    EXPECT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, early[k]) == 0);
+  EXPECT(pipe(written) == 0 && pipe(closed) == 0);
   EXPECT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, toparent) == 0);
   EXPECT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, tochild) == 0);
-  cacs_coro *e = cacs_create(early_reader, NULL, 0);
-  cacs_yield(); // e waits on early[0]: the loop exists, early[0] registered
+  cacs_coro *e[NEARLY];
+  e[ARMED] = cacs_create(early_reader, (void *)(intptr_t)ARMED, 0);
+  cacs_yield(); // it waits: the loop exists
+  cacs_yield(); // the loop polled (on io_uring: its read is submitted)
+  e[QUEUED] = cacs_create(early_reader, (void *)(intptr_t)QUEUED, 0);
+  cacs_yield(); // it waits (on io_uring: its read is queued, not submitted)
+  char c = 0;
   pid_t pid = fork();
   if (pid == 0) {
-    EXPECT(write(early[1], "e", 1) == 1);
-    cacs_join(e);
-    EXPECT(early_ok);
-    printf("child: reader parked before the fork got its data %s\n",
-           failures ? "FAILED" : "ok");
+    for (int k = 0; k < NEARLY; k++)
+      EXPECT(write(early[k][1], "e", 1) == 1);
+    EXPECT(write(written[1], "w", 1) == 1);
+    EXPECT(read(closed[0], &c, 1) == 1);
+    for (int k = 0; k < NEARLY; k++) {
+      cacs_join(e[k]);
+      printf("child: the reader %s at the fork got its byte %s\n",
+             k == QUEUED ? "queued" : "armed", early_ok[k] ? "ok" : "FAILED");
+      failures += !early_ok[k];
+    }
     run(1);
     _exit(failures != 0);
   }
-  // The parent's copy of e must not read the child's byte: close its end
-  // at once (e wakes with ECANCELED before it could run).
-  cacs_close(early[0]);
-  cacs_join(e);
-  close(early[1]);
+  // The parent's copies of the readers must not read the child's bytes,
+  // which are there already: its ends are closed before its loop polls
+  // again (the readers wake with ECANCELED before they could run).
+  EXPECT(read(written[0], &c, 1) == 1);
+  for (int k = 0; k < NEARLY; k++)
+    cacs_close(early[k][0]);
+  EXPECT(write(closed[1], "c", 1) == 1);
+  for (int k = 0; k < NEARLY; k++) {
+    cacs_join(e[k]);
+    close(early[k][1]);
+  }
   run(0); // at the same time as the child's run
   int status = 0;
   EXPECT(waitpid(pid, &status, 0) == pid);

@@ -76,9 +76,13 @@
 // it and the call returns once the kernel is done with the buffer; if it
 // completed meanwhile, its result is returned, not ETIMEDOUT or EINTR);
 // descriptors closed behind the module's back keep their waiters until
-// their timeout, as in epoll mode; CACS_IO_POLL_MAX and cacs_io_set_spin
-// do not apply; after fork() a child's waiters queue their call again on
-// the child's own ring (a cacs_wait_fd may return early). Pool coroutines
+// their timeout, as in epoll mode; cacs_close and cacs_io_forget cancel
+// the descriptor's requests before the ring runs them again, so bytes that
+// came since the thread's last poll stay in the descriptor (a process that
+// shares it after fork() may read them); CACS_IO_POLL_MAX and
+// cacs_io_set_spin do not apply; after fork() a child's waiters queue
+// their call again on the child's own ring (a cacs_wait_fd may return
+// early). Pool coroutines
 // (cacs/pool.h) wait through the pool's epoll poller on either engine.
 //
 // Any number of coroutines may wait on one descriptor in one direction
