@@ -286,7 +286,7 @@ static void ur_reap(void) {
 // completions.
 static void ur_poll(int64_t timeout_us) {
   if (!U.ready)
-    return; // a child after fork, until its next call makes a ring
+    return; // a child after fork, until a call makes a ring (ring_ready)
   struct io_uring *r = &U.ring;
   if (timeout_us == 0 || io_uring_cq_ready(r)) {
     // Enter only with something to submit or completions to run.
@@ -318,8 +318,9 @@ static void ring_destroy(void *unused) {
 
 // fork(): the child shares the parent's ring (its memory and its requests)
 // and must not use it. The child lets go of it; its next call makes a new
-// ring, and each waiter of a request in flight (the parent's now) wakes as
-// after an EAGAIN and queues its call again there.
+// ring (or moves the thread to epoll: ring_ready), and each waiter of a
+// request in flight (the parent's now) wakes as after an EAGAIN and queues
+// its call again there.
 static void ring_after_fork(void) {
   if (!U.ready)
     return;
@@ -405,15 +406,31 @@ int cacs__io_engine_pick(void) {
   return cacs__io_engine;
 }
 
+// A child after fork has no ring (ring_after_fork) until a call needs one.
+// If none can be made there (io_uring refused to the child: a seccomp
+// filter, the locked-memory limit, no memory), the thread moves to the
+// epoll loop for good: the calls in progress finish on it, and io.c sends
+// the next ones to it, as to a thread that started on epoll. 0: the ring
+// is ready; -1: the thread runs the epoll loop now.
+static int ring_ready(void) {
+  if (__builtin_expect(U.ready, 1))
+    return 0;
+  if (cacs__io_engine == CACS_IO_ENGINE_EPOLL)
+    return -1; // moved already: the hook may be the epoll loop's now
+  if (ring_init() == 0)
+    return 0;
+  cacs__io_engine = CACS_IO_ENGINE_EPOLL;
+  cacs__set_poll_hook(NULL); // the epoll loop installs its own
+  return -1;
+}
+
 // --- waiting for a request --------------------------------------------------
 
-// Start request `q` of the running coroutine `self` for `fd`: the entry to
-// fill (then its user data is set to `q`), or NULL (errno) with nothing
-// started.
+// Start request `q` of the running coroutine `self` for `fd` on the ready
+// ring: the entry to fill (then its user data is set to `q`), or NULL
+// (errno) with nothing started.
 static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
                                       cacs_coro *self) {
-  if (!U.ready && ring_init() != 0) // a child after fork
-    return NULL;
   struct ur_fd *r = ur_rec(fd);
   if (!r || cacs__io_wait_begin() != 0)
     return NULL;
@@ -460,6 +477,8 @@ static int req_wait(struct ur_req *q, int64_t timeout) {
 // 0 (ready: try the call) or an errno value.
 static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
                      cacs_coro *self) {
+  if (ring_ready() != 0)
+    return cacs__io_fd_wait(fd, dirs, d);
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
@@ -592,6 +611,8 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
   if (d->timeout_us == 0 || !self)
     return io_try_wait(fd, op, socket, d);
   for (;;) {
+    if (ring_ready() != 0)
+      return io_try_wait(fd, op, socket, d);
     int64_t timeout = remaining_us(d);
     if (timeout == 0) {
       errno = ETIMEDOUT;

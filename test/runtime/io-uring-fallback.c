@@ -9,6 +9,12 @@
 // fails if the filter is not what makes it choose epoll; a fallback that
 // does not happen (or a call that fails instead) fails the CHECK lines.
 //
+// After fork() (argv[1] fork): the parent runs io_uring and has a reader
+// parked; the child refuses io_uring to itself, so it cannot make a ring
+// of its own. Its copy of the reader, queued again, and its later calls
+// then run on the epoll loop instead of failing with EPERM (the FORK
+// lines); the parent stays on io_uring.
+//
 // REQUIRES: io-uring
 // RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
 // RUN: env CACS_IO_ENGINE=uring %t enosys env | FileCheck %s
@@ -17,6 +23,7 @@
 // RUN: env -u CACS_IO_ENGINE %t enosys call | FileCheck %s
 // RUN: env CACS_IO_ENGINE=uring not %t none env | FileCheck %s --check-prefix=NOFILTER
 // RUN: env -u CACS_IO_ENGINE not %t none call | FileCheck %s --check-prefix=NOFILTER
+// RUN: env CACS_IO_ENGINE=uring %t fork env | FileCheck %s --check-prefix=FORK
 //
 // CHECK: io_uring_setup refused: yes
 // CHECK-NEXT: engine: epoll
@@ -27,6 +34,16 @@
 // CHECK-NEXT: PASS
 // NOFILTER: io_uring_setup refused: no
 // NOFILTER-NEXT: engine: uring
+// FORK: parent engine: uring
+// FORK-NEXT: child: io_uring_setup refused: yes
+// FORK-NEXT: child: reader parked before the fork got its byte ok
+// FORK-NEXT: child engine: epoll
+// FORK-NEXT: echo: ok
+// FORK-NEXT: timeout: ETIMEDOUT ok
+// FORK-NEXT: child: PASS
+// FORK-NEXT: parent engine after: uring
+// FORK-NEXT: descriptors: none leaked
+// FORK-NEXT: PASS
 
 #define _GNU_SOURCE 1
 #include "Inputs/io-test.h"
@@ -38,6 +55,7 @@
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 // Make io_uring_setup fail with `err` in this process and its threads.
 static int refuse_io_uring(int err) {
@@ -118,12 +136,62 @@ static void *other_thread(void *arg) {
   return NULL;
 }
 
-// argv[1]: enosys, eperm or none (the filter); argv[2]: how io_uring is
+static int early[2], early_ok;
+
+static void early_reader(void *arg) {
+  (void)arg;
+  char c = 0;
+  early_ok = cacs_read(early[0], &c, 1, 2000000) == 1 && c == 'e';
+}
+
+static int test_fork(void) {
+  int fds = test_begin(60);
+  printf("parent engine: %s\n", io_engine_name(cacs_io_engine()));
+  EXPECT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, early) == 0);
+  cacs_coro *e = cacs_create(early_reader, NULL, 0);
+  cacs_yield(); // it waits on the parent's ring
+  pid_t pid = fork();
+  if (pid == 0) {
+    errno = 0;
+    long r = refuse_io_uring(EPERM) == 0
+                 ? syscall(__NR_io_uring_setup, 0, NULL)
+                 : 0;
+    printf("child: io_uring_setup refused: %s\n",
+           r == -1 && errno == EPERM ? "yes" : "no");
+    EXPECT(write(early[1], "e", 1) == 1);
+    cacs_join(e);
+    printf("child: reader parked before the fork got its byte %s\n",
+           early_ok ? "ok" : "FAILED");
+    failures += !early_ok;
+    printf("child engine: %s\n", io_engine_name(cacs_io_engine()));
+    EXPECT(cacs_io_engine() == CACS_IO_ENGINE_EPOLL);
+    test_echo();
+    test_timeout();
+    printf("child: %s\n", failures ? "FAIL" : "PASS");
+    _exit(failures != 0);
+  }
+  // The parent's copy of the reader must not take the child's byte: its
+  // end is closed before its loop polls again (io-fork.c).
+  cacs_close(early[0]);
+  cacs_join(e);
+  close(early[1]);
+  int status = 0;
+  EXPECT(waitpid(pid, &status, 0) == pid);
+  EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  printf("parent engine after: %s\n", io_engine_name(cacs_io_engine()));
+  EXPECT(cacs_io_engine() == CACS_IO_ENGINE_URING);
+  return test_end(fds);
+}
+
+// argv[1]: enosys, eperm or none (the filter), or fork (test_fork);
+// argv[2]: how io_uring is
 // asked for: env (CACS_IO_ENGINE, set by the RUN line), call
 // (cacs_io_set_engine) or auto (neither).
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
+  if (!strcmp(argv[1], "fork"))
+    return test_fork();
   int err = !strcmp(argv[1], "enosys")  ? ENOSYS
             : !strcmp(argv[1], "eperm") ? EPERM
                                         : 0;

@@ -82,7 +82,8 @@
 // shares it after fork() may read them); CACS_IO_POLL_MAX and
 // cacs_io_set_spin do not apply; after fork() a child's waiters queue
 // their call again on the child's own ring (a cacs_wait_fd may return
-// early). Pool coroutines
+// early), or on the epoll loop if the child cannot make a ring (a seccomp
+// filter, the locked-memory limit), where its thread then stays. Pool coroutines
 // (cacs/pool.h) wait through the pool's epoll poller on either engine.
 //
 // Any number of coroutines may wait on one descriptor in one direction
@@ -235,9 +236,10 @@ enum {
 };
 
 /// Ask for an engine for every thread whose first call of this module
-/// comes after this call (a thread's engine never changes): AUTO leaves the
-/// choice to CACS_IO_ENGINE from the environment, then to the module. A
-/// thread asked to use io_uring that cannot gets epoll.
+/// comes after this call (a thread's engine does not change, but in a
+/// child after fork() that cannot make a ring: it moves to epoll): AUTO
+/// leaves the choice to CACS_IO_ENGINE from the environment, then to the
+/// module. A thread asked to use io_uring that cannot gets epoll.
 /// \return the previous request, or -1 with errno EINVAL (no such engine).
 int cacs_io_set_engine(int engine);
 
