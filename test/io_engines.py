@@ -11,8 +11,9 @@ class IoEnginesTest(lit.formats.ShTest):
     """Runs each I/O test (one that links the host's I/O module, outside
     pool/, whose coroutines wait through the pool's epoll poller on either
     engine) once per engine of cacs/io.h: CACS_IO_ENGINE=uring, then
-    CACS_IO_ENGINE=epoll. One result: the first failure, named by its
-    engine, or the pass of both.
+    CACS_IO_ENGINE=epoll, with CACS_TEST_IO_ENGINE the same so that the
+    test can check it got that engine (runtime/Inputs/io-test.h). One
+    result: the first failure, named by its engine, or the pass of both.
 
     A test runs its whole script per engine, compilations included. By
     default only the I/O module's own tests (runtime/io-*) run on both:
@@ -21,6 +22,8 @@ class IoEnginesTest(lit.formats.ShTest):
     lit --param cacs_io_all_engines=1 runs them per engine too, and
     --param cacs_io_engines=epoll (a comma-separated list) chooses the
     engines (lit.cfg.py)."""
+
+    ENGINE_VARS = ("CACS_IO_ENGINE", "CACS_TEST_IO_ENGINE")
 
     def __init__(self, execute_external=False):
         super().__init__(execute_external)
@@ -38,11 +41,14 @@ class IoEnginesTest(lit.formats.ShTest):
         if not is_io:
             return super().execute(test, litConfig)
         env = test.config.environment
-        saved = env.get("CACS_IO_ENGINE")
+        saved = {k: env.get(k) for k in self.ENGINE_VARS}
         out = []
         try:
             for engine in self.engines:
-                env["CACS_IO_ENGINE"] = engine
+                # The request, and the pass for the test to check that the
+                # engine it got is this one (Inputs/io-test.h).
+                for k in self.ENGINE_VARS:
+                    env[k] = engine
                 r = super().execute(test, litConfig)
                 if isinstance(r, tuple):
                     r = lit.Test.Result(*r)
@@ -51,8 +57,9 @@ class IoEnginesTest(lit.formats.ShTest):
                     r.output = "\n".join(out)
                     return r
         finally:
-            if saved is None:
-                env.pop("CACS_IO_ENGINE", None)
-            else:
-                env["CACS_IO_ENGINE"] = saved
+            for k, v in saved.items():
+                if v is None:
+                    env.pop(k, None)
+                else:
+                    env[k] = v
         return lit.Test.Result(lit.Test.PASS, "\n".join(out))

@@ -92,6 +92,7 @@ int main(void) {
   cacs_yield(); // the loop polled (on io_uring: its read is submitted)
   e[QUEUED] = cacs_create(early_reader, (void *)(intptr_t)QUEUED, 0);
   cacs_yield(); // it waits (on io_uring: its read is queued, not submitted)
+  io_check_engine();
   char c = 0;
   pid_t pid = fork();
   if (pid == 0) {
@@ -105,6 +106,7 @@ int main(void) {
              k == QUEUED ? "queued" : "armed", early_ok[k] ? "ok" : "FAILED");
       failures += !early_ok[k];
     }
+    io_check_engine(); // the child's own ring, on io_uring
     run(1);
     _exit(failures != 0);
   }
