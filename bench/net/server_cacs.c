@@ -7,8 +7,8 @@
 // One libcacs coroutine per connection, blocking-style cacs_read /
 // cacs_write_all from the I/O module (cacs/io.h); the main coroutine
 // accepts. Built by the front door twice: as is, and with
-// -fauto-preserve-none, on the engine the module picks (io_uring where the
-// kernel serves it), and once more on the epoll loop
+// -fauto-preserve-none, on io_uring (where the kernel serves it; epoll
+// otherwise), and once more on the epoll loop
 // (-DNET_IO_ENGINE=CACS_IO_ENGINE_EPOLL: net_server_cacs_epoll). The work
 // is net_common.h's.
 // Connection coroutines are detached (cacs_detach): nobody joins them.
@@ -40,9 +40,10 @@ static void serve(void *arg) {
 
 int main(int argc, char **argv) {
   net_opts o = net_parse(argc, argv);
-#ifdef NET_IO_ENGINE
-  cacs_io_set_engine(NET_IO_ENGINE); // net_server_cacs_epoll
+#ifndef NET_IO_ENGINE
+#define NET_IO_ENGINE CACS_IO_ENGINE_URING // not the default (cacs/io.h)
 #endif
+  cacs_io_set_engine(NET_IO_ENGINE); // epoll: net_server_cacs_epoll
   int lfd = net_listen(&o);
   for (;;) {
     int fd = cacs_accept(lfd, NULL, NULL, CACS_FOREVER);

@@ -26,8 +26,8 @@ struct io_deadline; // io_internal.h
 extern CACS_TLS int cacs__io_engine;
 
 /// Choose the calling thread's engine (not a pool coroutine's: the pool
-/// waits through its own poller): io_uring if it was asked for (or not
-/// refused) and a ring can be made, else epoll.
+/// waits through its own poller): io_uring if it was asked for and a ring
+/// can be made, else epoll.
 /// \return the engine, now in cacs__io_engine.
 int cacs__io_engine_pick(void);
 

@@ -17,8 +17,8 @@ SERVERS = [
     ("epoll (callbacks)", "net_server_epoll", {}),
     # The io_uring ceiling: one ring, a state machine per connection.
     ("io_uring (callbacks)", "net_server_uring", {}),
-    # libcacs on the engine it picks (io_uring where the kernel serves it),
-    # and forced onto its epoll loop (cacs/io.h, "Engines").
+    # libcacs on io_uring (where the kernel serves it), and on its epoll
+    # loop (cacs/io.h, "Engines"; server_cacs.c asks for the engine).
     ("libcacs", "net_server_cacs", {}),
     ("libcacs on epoll", "net_server_cacs_epoll", {}),
     ("libcacs + APN", "net_server_cacs_apn", {}),
