@@ -244,9 +244,9 @@ static void loop_after_fork(void) {
 }
 
 static void loop_key_init(void) {
-  if (pthread_key_create(&loop_key, loop_destroy) != 0 ||
-      pthread_atfork(NULL, NULL, loop_after_fork) != 0)
-    abort();
+  cacs__key_create(&loop_key, loop_destroy, "the I/O loop's thread exit");
+  if (pthread_atfork(NULL, NULL, loop_after_fork) != 0)
+    cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
 int cacs__io_register(int fd, struct io_fd *r) {
