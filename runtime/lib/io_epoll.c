@@ -48,11 +48,26 @@ enum { IO_POLL_MAX = 1024 };
 
 // --- poll mode's set ------------------------------------------------------
 
+// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
+// wake-up eventfd must make it return. The core that has it defines these
+// (lib/sched.h); weak, so that the module also links with a core without
+// it, and then has nothing more to watch.
+int cacs__poll_wake_fd(void) __attribute__((weak));
+void cacs__poll_wake_fd_unwatched(void) __attribute__((weak));
+
+// The wake-up eventfd could not be watched (no memory): the core must not
+// count on this loop returning when it becomes readable.
+static void wake_fd_unwatched(void) {
+  if (cacs__poll_wake_fd_unwatched)
+    cacs__poll_wake_fd_unwatched();
+}
+
 // epoll mode: watch the core's wake-up eventfd, level-triggered; the core
 // resets it, and io_poll finds no waiter on it.
 static void epoll_watch_wake_fd(int fd) {
   struct epoll_event ev = {EPOLLIN, {.fd = fd}};
-  epoll_ctl(L.eng.epfd, EPOLL_CTL_ADD, fd, &ev);
+  if (epoll_ctl(L.eng.epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+    wake_fd_unwatched();
 }
 
 // Leave poll mode: register every descriptor of the poll set with epoll
@@ -258,12 +273,6 @@ int cacs__io_register(int fd, struct io_fd *r) {
   return 0;
 }
 
-// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
-// wake-up eventfd must make it return. The core that has it defines this
-// (lib/sched.h); weak, so that the module also links with a core without
-// it, and then has nothing more to watch.
-int cacs__poll_wake_fd(void) __attribute__((weak));
-
 // The number in the environment variable `name` if it is one from 0 to
 // `max`, else `fallback`.
 static long long env_number(const char *name, long long max,
@@ -323,8 +332,10 @@ int cacs__io_loop_init(void) {
     // First in the set, where no removal moves it (after fork, in place).
     if (L.eng.wake_fd >= 0 && L.eng.npfds && L.eng.pfds[0].fd == L.eng.wake_fd)
       L.eng.pfds[0].fd = wake_fd;
-    else if (pset_add(wake_fd, POLLIN) < 0)
+    else if (pset_add(wake_fd, POLLIN) < 0) {
       wake_fd = -1;
+      wake_fd_unwatched();
+    }
   }
   L.eng.wake_fd = wake_fd;
   return 0;
