@@ -24,7 +24,8 @@ const char *cacs_name(const cacs_coro *c) {
   snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)cacs_id(c));
   cacs_stack *s = (cacs_stack *)&c->stack;
   cacs_stack_set_owner(s, buf, s->owner_id);
-  return cacs__stack_owner(s);
+  name = cacs__stack_owner(s);
+  return name ? name : "coro"; // a shared stack's copy: no memory for it
 }
 void cacs_set_name(cacs_coro *c, const char *name) {
   cacs_stack_set_owner(&c->stack, name, c->stack.owner_id);

@@ -99,7 +99,7 @@ static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void table_free(void *t) { free(t); }
 static void table_key_init(void) {
-  pthread_key_create(&table_key, table_free);
+  cacs__key_create(&table_key, table_free, "the effect handler table");
 }
 
 static uint32_t effect_id(cacs_effect *e) {

@@ -2,8 +2,8 @@
 //
 // The runtime's aborts that name what went wrong (deadlock, a handle that
 // is not live, a running generator, out of memory where no caller could
-// take an error): one line on stderr, written with one write(2) (no stdio
-// buffering, nothing allocated), then abort.
+// take an error, no thread-specific key): one line on stderr, written with
+// one write(2) (no stdio buffering, nothing allocated), then abort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+void cacs__key_create(pthread_key_t *key, void (*dtor)(void *),
+                      const char *what) {
+  int e = pthread_key_create(key, dtor);
+  if (e != 0)
+    cacs__fatalf("cacs: no thread-specific key for %s: %s\n", what,
+                 strerror(e));
+}
 
 void cacs__fatal(const char *msg) {
   ssize_t r = write(2, msg, strlen(msg));

@@ -68,6 +68,8 @@ int cacs__poll_wake_fd(void) {
   return S.inbox.efd;
 }
 
+void cacs__poll_wake_fd_unwatched(void) { S.hook_has_wake_fd = 0; }
+
 static void inbox_unlink(struct cacs__inbox *in, cacs__xwait *x) {
   CACS__WAITQ_REMOVE(in, x);
   x->queued = 0;

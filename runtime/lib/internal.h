@@ -5,6 +5,7 @@
 
 #include "cacs/stack.h"
 
+#include <pthread.h>
 #include <signal.h>
 
 // initial-exec: one %fs/tpidr_el0-relative access, valid in executables and
@@ -42,6 +43,11 @@ __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 /// The same with a printf format (fatal.c): one line, newline included.
 __attribute__((noreturn, cold, format(printf, 1, 2))) CACS_HIDDEN void
 cacs__fatalf(const char *fmt, ...);
+/// pthread_key_create, or abort naming `what` the key is for. Keys are made
+/// once per process inside pthread_once, where no caller can be told; only
+/// a program that has used up PTHREAD_KEYS_MAX runs out of them.
+CACS_HIDDEN void cacs__key_create(pthread_key_t *key, void (*dtor)(void *),
+                                  const char *what);
 
 // Whether libcacs itself is built with AddressSanitizer (its own
 // preserve_none entries then switch through the _bp entry, core.h).

@@ -48,11 +48,26 @@ enum { IO_POLL_MAX = 1024 };
 
 // --- poll mode's set ------------------------------------------------------
 
+// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
+// wake-up eventfd must make it return. The core that has it defines these
+// (lib/sched.h); weak, so that the module also links with a core without
+// it, and then has nothing more to watch.
+int cacs__poll_wake_fd(void) __attribute__((weak));
+void cacs__poll_wake_fd_unwatched(void) __attribute__((weak));
+
+// The wake-up eventfd could not be watched (no memory): the core must not
+// count on this loop returning when it becomes readable.
+static void wake_fd_unwatched(void) {
+  if (cacs__poll_wake_fd_unwatched)
+    cacs__poll_wake_fd_unwatched();
+}
+
 // epoll mode: watch the core's wake-up eventfd, level-triggered; the core
 // resets it, and io_poll finds no waiter on it.
 static void epoll_watch_wake_fd(int fd) {
   struct epoll_event ev = {EPOLLIN, {.fd = fd}};
-  epoll_ctl(L.eng.epfd, EPOLL_CTL_ADD, fd, &ev);
+  if (epoll_ctl(L.eng.epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
+    wake_fd_unwatched();
 }
 
 // Leave poll mode: register every descriptor of the poll set with epoll
@@ -244,9 +259,9 @@ static void loop_after_fork(void) {
 }
 
 static void loop_key_init(void) {
-  if (pthread_key_create(&loop_key, loop_destroy) != 0 ||
-      pthread_atfork(NULL, NULL, loop_after_fork) != 0)
-    abort();
+  cacs__key_create(&loop_key, loop_destroy, "the I/O loop's thread exit");
+  if (pthread_atfork(NULL, NULL, loop_after_fork) != 0)
+    cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
 int cacs__io_register(int fd, struct io_fd *r) {
@@ -257,12 +272,6 @@ int cacs__io_register(int fd, struct io_fd *r) {
   r->eng.registered = 1;
   return 0;
 }
-
-// Cross-thread wakes (cacs/sync.h): while this loop blocks, the core's
-// wake-up eventfd must make it return. The core that has it defines this
-// (lib/sched.h); weak, so that the module also links with a core without
-// it, and then has nothing more to watch.
-int cacs__poll_wake_fd(void) __attribute__((weak));
 
 // The number in the environment variable `name` if it is one from 0 to
 // `max`, else `fallback`.
@@ -323,8 +332,10 @@ int cacs__io_loop_init(void) {
     // First in the set, where no removal moves it (after fork, in place).
     if (L.eng.wake_fd >= 0 && L.eng.npfds && L.eng.pfds[0].fd == L.eng.wake_fd)
       L.eng.pfds[0].fd = wake_fd;
-    else if (pset_add(wake_fd, POLLIN) < 0)
+    else if (pset_add(wake_fd, POLLIN) < 0) {
       wake_fd = -1;
+      wake_fd_unwatched();
+    }
   }
   L.eng.wake_fd = wake_fd;
   return 0;

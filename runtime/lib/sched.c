@@ -214,9 +214,9 @@ static void sched_thread_exit(void *arg) {
 }
 
 static void exit_key_create(void) {
-  if (pthread_key_create(&exit_key, sched_thread_exit) != 0 ||
-      pthread_atfork(NULL, NULL, cacs__inbox_after_fork) != 0)
-    abort();
+  cacs__key_create(&exit_key, sched_thread_exit, "the scheduler's thread exit");
+  if (pthread_atfork(NULL, NULL, cacs__inbox_after_fork) != 0)
+    cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
 void cacs__sched_free_at_exit(void) {

@@ -108,6 +108,12 @@ void cacs__xwake(cacs__xwait *x);
 /// first use), which its poll hook watches from now on; -1 if it cannot be
 /// created.
 int cacs__poll_wake_fd(void);
+/// For the I/O module: its hook could not watch the wake-up eventfd after
+/// all (no memory for it in the poll set or the epoll set). The service
+/// coroutine then comes back every millisecond while a cross-thread wait is
+/// open, as for a hook that never had it (wait.c), instead of blocking in
+/// the hook past the wake.
+void cacs__poll_wake_fd_unwatched(void);
 
 #ifdef __cplusplus
 } // extern "C"

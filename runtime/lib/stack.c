@@ -234,7 +234,7 @@ static void global_init(void) {
     cache_max = strtoul(cm, NULL, 10);
   const char *d = getenv("CACS_SHARED_STACK_DEBUG");
   cacs__shared_debug = d && *d && strcmp(d, "0");
-  pthread_key_create(&exit_key, thread_exit);
+  cacs__key_create(&exit_key, thread_exit, "the stack cache's thread exit");
   cacs__overflow_install();
 }
 

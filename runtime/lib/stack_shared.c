@@ -40,6 +40,8 @@ static shared_name *name_of(const char *s) {
   return (shared_name *)(void *)(s - offsetof(shared_name, s));
 }
 
+// The shared copy of `name`; NULL if there is no memory for one (the
+// stack is then unnamed: names are for reports, not worth a failure).
 static const char *name_get(const char *name) {
   size_t len = 0;
   while (name[len] && len + 1 < sizeof(((cacs_stack *)0)->owner))
@@ -50,7 +52,7 @@ static const char *name_get(const char *name) {
     return n->s;
   }
   if (!(n = malloc(sizeof *n + len + 1)))
-    cacs__fatal("cacs: out of memory naming a shared-stack coroutine\n");
+    return NULL;
   n->refs = 1;
   memcpy(n->s, name, len);
   n->s[len] = 0;

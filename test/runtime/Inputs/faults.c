@@ -1,0 +1,176 @@
+// Fault injection for libcacs (issue 36, part 2): wrappers for each
+// fallible call libcacs makes. scripts/faults renames NAME to __wrap_NAME
+// in the runtime's objects (objcopy --redefine-sym), so libcacs's calls
+// come here and the program's, libc's and the sanitizer's do not.
+//
+// CACS_FAULT=NAME:N makes the N-th call of NAME (counted from 1 across all
+// threads) fail as its man page allows; CACS_FAULT_COUNT=1 prints how many
+// calls of each there were. At exit the harness prints one line, which
+// scripts/faults compares with the run without a fault:
+//   faults: injected NAME:N | not reached; fds F; mapped B
+// F: descriptors open; B: bytes mapped through mmap and not unmapped.
+
+#define _GNU_SOURCE 1
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+// X(name, errno of the failure)
+#define FAULTS_LIST(X)                                                         \
+  X(malloc, ENOMEM)                                                            \
+  X(calloc, ENOMEM)                                                            \
+  X(realloc, ENOMEM)                                                           \
+  X(aligned_alloc, ENOMEM)                                                     \
+  X(posix_memalign, ENOMEM)                                                    \
+  X(mmap, ENOMEM)                                                              \
+  X(mprotect, ENOMEM)                                                          \
+  X(madvise, ENOMEM)                                                           \
+  X(epoll_create1, EMFILE)                                                     \
+  X(epoll_ctl, ENOMEM)                                                         \
+  X(timerfd_create, EMFILE)                                                    \
+  X(eventfd, EMFILE)                                                           \
+  X(pipe2, EMFILE)                                                             \
+  X(pthread_create, EAGAIN)                                                    \
+  X(pthread_key_create, EAGAIN)                                                \
+  X(sigaltstack, ENOMEM)
+
+enum {
+#define X(n, e) F_##n,
+  FAULTS_LIST(X)
+#undef X
+      F_COUNT
+};
+static const char *const names[] = {
+#define X(n, e) #n,
+    FAULTS_LIST(X)
+#undef X
+};
+static const int errs[] = {
+#define X(n, e) e,
+    FAULTS_LIST(X)
+#undef X
+};
+
+static atomic_long calls[F_COUNT], mapped;
+static int target = -1;
+static long target_n;
+static atomic_int injected;
+
+__attribute__((constructor)) static void faults_init(void) {
+  const char *spec = getenv("CACS_FAULT");
+  if (!spec || !*spec)
+    return;
+  const char *colon = strchr(spec, ':');
+  for (int i = 0; colon && i < F_COUNT; i++)
+    if (strlen(names[i]) == (size_t)(colon - spec) &&
+        !strncmp(spec, names[i], (size_t)(colon - spec)))
+      target = i;
+  target_n = colon ? atol(colon + 1) : 0;
+  if (target < 0 || target_n <= 0) {
+    fprintf(stderr, "faults: bad CACS_FAULT=%s\n", spec);
+    _exit(2);
+  }
+}
+
+// Whether this call of `f` is the one to fail (then errno is set).
+static int fail(int f) {
+  long n = atomic_fetch_add(&calls[f], 1) + 1;
+  if (f != target || n != target_n)
+    return 0;
+  atomic_store(&injected, 1);
+  errno = errs[f];
+  return 1;
+}
+
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  int n = 0;
+  if (!d)
+    return -1;
+  for (struct dirent *e; (e = readdir(d));)
+    n += e->d_name[0] != '.';
+  closedir(d);
+  return n - 1; // the directory's own
+}
+
+__attribute__((destructor)) static void faults_report(void) {
+  if (getenv("CACS_FAULT_COUNT"))
+    for (int i = 0; i < F_COUNT; i++)
+      fprintf(stderr, "faults: count %s %ld\n", names[i],
+              atomic_load(&calls[i]));
+  if (target >= 0 && atomic_load(&injected))
+    fprintf(stderr, "faults: injected %s:%ld", names[target], target_n);
+  else
+    fprintf(stderr, "faults: not reached");
+  fprintf(stderr, "; fds %d; mapped %ld\n", open_fds(), atomic_load(&mapped));
+}
+
+
+void *__wrap_malloc(size_t n) { return fail(F_malloc) ? NULL : malloc(n); }
+void *__wrap_calloc(size_t n, size_t s) {
+  return fail(F_calloc) ? NULL : calloc(n, s);
+}
+void *__wrap_realloc(void *p, size_t n) {
+  return fail(F_realloc) ? NULL : realloc(p, n);
+}
+void *__wrap_aligned_alloc(size_t a, size_t n) {
+  return fail(F_aligned_alloc) ? NULL : aligned_alloc(a, n);
+}
+int __wrap_posix_memalign(void **p, size_t a, size_t n) {
+  return fail(F_posix_memalign) ? ENOMEM : posix_memalign(p, a, n);
+}
+void *__wrap_mmap(void *a, size_t n, int prot, int fl, int fd, off_t off) {
+  if (fail(F_mmap))
+    return MAP_FAILED;
+  void *p = mmap(a, n, prot, fl, fd, off);
+  if (p != MAP_FAILED)
+    atomic_fetch_add(&mapped, (long)n);
+  return p;
+}
+int __wrap_munmap(void *a, size_t n) {
+  int r = munmap(a, n);
+  if (r == 0)
+    atomic_fetch_sub(&mapped, (long)n);
+  return r;
+}
+int __wrap_mprotect(void *a, size_t n, int prot) {
+  return fail(F_mprotect) ? -1 : mprotect(a, n, prot);
+}
+int __wrap_madvise(void *a, size_t n, int adv) {
+  return fail(F_madvise) ? -1 : madvise(a, n, adv);
+}
+int __wrap_epoll_create1(int fl) {
+  return fail(F_epoll_create1) ? -1 : epoll_create1(fl);
+}
+int __wrap_epoll_ctl(int ep, int op, int fd, struct epoll_event *ev) {
+  return fail(F_epoll_ctl) ? -1 : epoll_ctl(ep, op, fd, ev);
+}
+int __wrap_timerfd_create(int clk, int fl) {
+  return fail(F_timerfd_create) ? -1 : timerfd_create(clk, fl);
+}
+int __wrap_eventfd(unsigned v, int fl) {
+  return fail(F_eventfd) ? -1 : eventfd(v, fl);
+}
+int __wrap_pipe2(int fds[2], int fl) {
+  return fail(F_pipe2) ? -1 : pipe2(fds, fl);
+}
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a,
+                          void *(*fn)(void *), void *arg) {
+  return fail(F_pthread_create) ? EAGAIN : pthread_create(t, a, fn, arg);
+}
+int __wrap_pthread_key_create(pthread_key_t *k, void (*d)(void *)) {
+  return fail(F_pthread_key_create) ? EAGAIN : pthread_key_create(k, d);
+}
+int __wrap_sigaltstack(const stack_t *ss, stack_t *old) {
+  return fail(F_sigaltstack) ? -1 : sigaltstack(ss, old);
+}
