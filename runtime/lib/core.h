@@ -177,6 +177,9 @@ CACS_HIDDEN void cacs__shared_enter(cacs_coro *from, cacs_coro *to);
 
 /// Set up the calling thread's scheduler (its main coroutine).
 CACS_HIDDEN void cacs__sched_init(void);
+/// Learn the calling thread's stack bounds, once (sysstack.c); called on
+/// that stack, where the scheduler is set up.
+CACS_HIDDEN void cacs__sysstack_learn(void);
 
 static inline cacs_coro *current(void) {
   if (__builtin_expect(S.current == &cacs__idle, 0))

@@ -35,6 +35,9 @@ void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 /// Weak: a program without the pool links none of pool.c.
 CACS_HIDDEN const struct cacs_stack *cacs__pool_fault_stack(void)
     __attribute__((weak));
+/// The worker loop's saved stack pointer while a pool coroutine runs on
+/// the calling thread, NULL otherwise (pool.c, for sysstack.c). Weak.
+CACS_HIDDEN void *cacs__pool_system_sp(void) __attribute__((weak));
 /// Where a fresh context starts (trampoline_<arch>.S): called through the
 /// first switch into it, with {fn, arg} at the stack pointer.
 CACS_HIDDEN void cacs__trampoline(void);

@@ -59,6 +59,7 @@ void cacs__sched_init(void) {
         __tsan_get_current_fiber();
   switch_mode_update();
   cacs_stack_set_owner(&S.main.stack, "main", 0);
+  cacs__sysstack_learn();
   S.current = &S.main;
 }
 
@@ -185,7 +186,10 @@ void cacs__pool_misuse(const char *call) {
 
 // Called by each pool worker thread as it starts (lib/pool/pool.c).
 CACS_HIDDEN void cacs__sched_enter_pool(void);
-void cacs__sched_enter_pool(void) { S.in_pool = 1; }
+void cacs__sched_enter_pool(void) {
+  S.in_pool = 1;
+  cacs__sysstack_learn();
+}
 
 // A thread that waited or created a coroutine keeps a timer heap, a service
 // coroutine, a set of live handles, maybe a wake-up eventfd and the stacks

@@ -19,13 +19,23 @@ CACS_TLS_LE struct cacs__syncblk cacs__syncblk;
 
 _Static_assert(SLOW_SYNC == 1 << 1, "yield_aarch64.S tests bit 1");
 
-cacs_sync_token cacs_sync_begin(const char *file, int line) {
+void cacs__sync_enter(struct cacs__sync_saved *save, const char *file,
+                      int line, const char *call) {
   struct cacs__syncblk *b = &cacs__syncblk;
-  cacs_sync_token t = {b->file, b->line, 1};
+  save->file = b->file;
+  save->line = b->line;
+  save->call = b->call;
   b->file = file;
   b->line = line;
+  b->call = call;
   if (b->depth++ == 0)
     S.slow |= SLOW_SYNC;
+}
+
+cacs_sync_token cacs_sync_begin(const char *file, int line) {
+  struct cacs__sync_saved save;
+  cacs__sync_enter(&save, file, line, NULL);
+  cacs_sync_token t = {save.file, save.line, 1, save.call};
   return t;
 }
 
@@ -40,20 +50,30 @@ __attribute__((noinline, cold)) static void end_outermost(void) {
   }
 }
 
-void cacs_sync_end(cacs_sync_token *t) {
+void cacs__sync_leave(const struct cacs__sync_saved *save) {
   struct cacs__syncblk *b = &cacs__syncblk;
   if (__builtin_expect(b->depth == 0, 0))
     cacs__fatal("cacs: cacs_sync_end: no sync block is open on this "
                 "thread\n");
-  b->file = t->file;
-  b->line = t->line;
+  b->file = save->file;
+  b->line = save->line;
+  b->call = save->call;
   if (--b->depth == 0)
     end_outermost();
+}
+
+void cacs_sync_end(cacs_sync_token *t) {
+  struct cacs__sync_saved save = {t->file, t->call, t->line};
+  cacs__sync_leave(&save);
 }
 
 unsigned cacs_sync_depth(void) { return cacs__syncblk.depth; }
 
 void cacs__sync_violation(const char *call) {
+  if (cacs__syncblk.call)
+    cacs__fatalf("cacs: %s inside %s: a call on the thread's system stack "
+                 "must not switch\n",
+                 call, cacs__syncblk.call);
   cacs__fatalf("cacs: %s inside the sync block at %s:%d: no other "
                "coroutine may run until the block ends\n",
                call, cacs__syncblk.file, cacs__syncblk.line);

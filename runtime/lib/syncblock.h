@@ -16,12 +16,27 @@ struct cacs__syncblk {
   unsigned depth;
   int line;
   const char *file;
+  // Not NULL: the innermost block is a call on the system stack
+  // (sysstack.c), named by this text ("fn at file:line"), not a CACS_SYNC.
+  const char *call;
   // cacs_pool_spawn's coroutines held until the outermost block ends
   // (pool.c), linked through their queue link.
   struct cacs__ptask *deferred, **deferred_tail;
 };
 
 extern CACS_HIDDEN CACS_TLS_LE struct cacs__syncblk cacs__syncblk;
+
+/// What a block hides of the enclosing one while it is open.
+struct cacs__sync_saved {
+  const char *file, *call;
+  int line;
+};
+/// Open a block: a CACS_SYNC at file:line (`call` NULL), or the call on
+/// the system stack `call` names. cacs__sync_leave(save) closes it.
+CACS_HIDDEN void cacs__sync_enter(struct cacs__sync_saved *save,
+                                  const char *file, int line,
+                                  const char *call);
+CACS_HIDDEN void cacs__sync_leave(const struct cacs__sync_saved *save);
 
 /// Abort: `call` would switch inside the innermost block.
 __attribute__((noreturn, cold)) CACS_HIDDEN void

@@ -46,7 +46,8 @@ extern "C" {
 typedef struct cacs_sync_token {
   const char *file;
   int line;
-  int once; // CACS_SYNC's loop runs its body once
+  int once;         // CACS_SYNC's loop runs its body once
+  const char *call; // the enclosing block, a call on the system stack
 } cacs_sync_token;
 
 /// Open a block at file:line (named by the run-time checks).

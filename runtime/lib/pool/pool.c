@@ -451,6 +451,13 @@ const cacs_stack *cacs__pool_fault_stack(void) {
   return t && t->stk ? &t->stk->s : NULL;
 }
 
+// sysstack.c: the worker loop's saved stack pointer, on the worker
+// thread's own stack, while a pool coroutine runs on this thread.
+void *cacs__pool_system_sp(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur ? w->home.sp : NULL;
+}
+
 // Out of line (a caller in another file cannot keep the result across a
 // switch) and reading the thread's worker directly: it is on every lock's
 // fast path (pool_sync.c).
