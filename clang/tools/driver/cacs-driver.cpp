@@ -45,6 +45,7 @@
 
 #include "cacs-errors.h"
 #include "cacs-link-watch.h"
+#include "cacs-stack-bounds.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -756,14 +757,56 @@ void addWrapTraces(Invocation &I) {
   I.Added.push_back("--end-no-unused-arguments");
 }
 
+/// -fcacs-stack-bounds: every compile records its frame sizes for the link
+/// (cacs-stack-bounds.cpp); unused by a link-only job.
+void addStackSizes(Invocation &I) {
+  if (!I.F.flag(cacs::SettingID::StackBounds))
+    return;
+  for (const char *A : {"--start-no-unused-arguments", "-fstack-size-section",
+                        "--end-no-unused-arguments"})
+    I.Added.push_back(A);
+}
+
 void buildCommand(Invocation &I) {
   addPluginsAndMacros(I);
+  addStackSizes(I);
   addSettingArguments(I);
   addDepFileEntries(I);
   addSettingsHeader(I);
   addLTOLink(I);
   addRuntimeDirs(I);
   addWrapTraces(I);
+}
+
+/// A link with -fcacs-stack-bounds (cacs-stack-bounds.cpp): it waits for
+/// the link, proves the entries' bounds and links again with their table.
+int linkWithStackBounds(Invocation &I, ArrayRef<StringRef> Args,
+                        const LinkWatch &W) {
+  cacs::StackBoundsLink L;
+  L.Prog = I.Prog;
+  L.Driver = I.RealDriver;
+  L.Output = I.F.Output;
+  L.Target = I.F.Target;
+  for (StringRef A : I.Rest) {
+    if (A.consume_front("-Rpass="))
+      L.Pass = A.str();
+    else if (A.consume_front("-Rpass-missed="))
+      L.Missed = A.str();
+    else if (A.starts_with("-fsanitize=") && L.NoBounds.empty())
+      L.NoBounds = "a sanitizer's runtime runs on the coroutine stacks "
+                   "unseen (" +
+                   A.str() + ")";
+  }
+  if (I.F.AnyLTO)
+    L.NoBounds = "under -flto the frame sizes are the link's own code "
+                 "generation, which the front door does not see";
+  return cacs::linkWithStackBounds(L, Args, [&](ArrayRef<StringRef> A) {
+    if (I.FromResponseFile)
+      return runWithResponseFile(I.Prog, I.RealDriver, A, W);
+    if (!W.empty())
+      return runLink(I.Prog, I.RealDriver, A, W);
+    return runAndWait(I.Prog, I.RealDriver, A);
+  });
 }
 
 /// Runs the stock driver with our arguments first (after a user's "--" they
@@ -819,6 +862,9 @@ int run(Invocation &I) {
     cacs::printFrontDoorFlags(outs(), cacs::HelpFormat::Text);
     return RC;
   }
+  if (I.F.flag(cacs::SettingID::StackBounds) && !I.F.NoLink &&
+      !is_contained(I.Rest, StringRef("-###")))
+    return linkWithStackBounds(I, NewArgs, W);
   if (I.FromResponseFile)
     return runWithResponseFile(I.Prog, I.RealDriver, NewArgs, W);
   if (!W.empty())

@@ -11,11 +11,14 @@
 //      preserve-none-safety<O0>,
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>, instack-yield, tls-migration,
-//      tls-migration<lto>, switch-returns, switch-returns<lto>;
+//      tls-migration<lto>, switch-returns, switch-returns<lto>,
+//      stack-bound-record;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the thread-local accessors
-//    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and the safety checks at its end (after the in-stack
-//    yields' frames), then the switch returns (-fswitch-returns);
+//    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and
+//    the safety checks at its end (after the in-stack yields' frames), then the
+//    switch returns (-fswitch-returns), then the record of entries
+//    (-fcacs-stack-bounds);
 //  - in the full-LTO link pipeline, where the settings are read back from the
 //    IR: the thread-local accessors and the list at its start,
 //    AutoPreserveNone, the safety checks and the switch returns at its end.
@@ -36,6 +39,7 @@
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/PreserveNoneSafety.h"
 #include "cacs-compiler/Settings.h"
+#include "cacs-compiler/StackBound.h"
 #include "cacs-compiler/SwitchReturns.h"
 #include "cacs-compiler/TLSMigration.h"
 
@@ -141,6 +145,9 @@ void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   // After the calls are settled: the safety pass's shields switch too.
   if (flagSetting(SettingID::SwitchReturns))
     addPass(MPM, SwitchReturnsPass(SwitchReturnsPass::Phase::PerTU));
+  // Last: it names the functions code generation will emit.
+  if (flagSetting(SettingID::StackBounds))
+    addPass(MPM, StackBoundRecordPass());
 }
 
 /// The full-LTO link: the passes always run; each finds in the merged module
@@ -175,6 +182,10 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     addPass(MPM, SwitchReturnsPass(Name.ends_with("<lto>")
                                        ? SwitchReturnsPass::Phase::LTOLink
                                        : SwitchReturnsPass::Phase::PerTU));
+    return true;
+  }
+  if (Name == "stack-bound-record") {
+    addPass(MPM, StackBoundRecordPass());
     return true;
   }
   if (Name == "instack-yield") {

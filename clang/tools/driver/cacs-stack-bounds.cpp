@@ -1,0 +1,674 @@
+//===- cacs-stack-bounds.cpp - Stack bounds of coroutine entries ----------===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// A bound is proven from the linked program, not from the IR: the machine
+// code holds every call the backend added or removed (libcalls for memcpy,
+// __stack_chk_fail, tail calls), and the backend's .stack_sizes (from
+// -fstack-size-section) the frame of each function. For an entry E:
+//
+//   bound(F) = frame(F) + max over the functions C that F calls or jumps
+//              to outside itself of bound(C)
+//   frame(F) = the .stack_sizes size of F (the frame its prologue sets up;
+//              at least the decrements of the leading prologue run)
+//              + every stack-pointer decrement after the prologue (pushes
+//              of arguments, inline probes, realignment on x86-64)
+//              + the return address its caller pushed (x86-64: 8)
+//   bytes(E) = bound(E) + the red zone a leaf may use below the stack
+//              pointer (x86-64: 128)
+//
+// Anything the walk cannot follow leaves E without a bound, and the
+// reason names the function: a call or a jump through a register or
+// memory (function pointers, callbacks, jump tables), a call of code
+// without a frame size (a shared library's function through the PLT,
+// assembly, code built without the flag), a function that allocates
+// stack dynamically (its .stack_sizes entry is missing; the compile's
+// record says why), inline assembly, recursion, an instruction that moves
+// the stack pointer other than the known ways, and code that does not
+// decode. docs/hazards.md ("Stack bounds") lists what the bound assumes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cacs-stack-bounds.h"
+
+#include "cacs-compiler/StackBound.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+
+using namespace llvm;
+using namespace llvm::object;
+using namespace cacs;
+
+namespace {
+
+/// A function of the program: its symbol's name, extent and bytes.
+struct Func {
+  std::string Name;
+  uint64_t Address = 0, Size = 0;
+  ArrayRef<uint8_t> Bytes;
+};
+
+/// What the walk knows of a function: its bound, or why it has none.
+struct Result {
+  std::optional<uint64_t> Bytes;
+  std::string Why; ///< Names the function that breaks the bound.
+};
+
+class Analysis {
+public:
+  Analysis(const ELF64LEObjectFile &Obj) : Obj(Obj) {}
+  bool init(std::string &Error);
+  std::vector<StackBound> run();
+
+private:
+  const ELF64LEObjectFile &Obj;
+  bool X86 = false;
+  std::map<uint64_t, Func> Funcs; ///< By address.
+  DenseMap<uint64_t, uint64_t> Frames;
+  DenseMap<uint64_t, StackBoundBreak> Breaks;
+  DenseMap<uint64_t, std::string> PltNames;
+  std::vector<uint64_t> Entries;
+  DenseMap<uint64_t, Result> Done;
+  DenseMap<uint64_t, bool> OnPath;
+
+  std::unique_ptr<MCRegisterInfo> MRI;
+  std::unique_ptr<MCAsmInfo> MAI;
+  std::unique_ptr<MCSubtargetInfo> STI;
+  std::unique_ptr<MCInstrInfo> MII;
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<MCDisassembler> Dis;
+  std::unique_ptr<MCInstrAnalysis> MIA;
+  MCRegister SP, FP;
+
+  void readSections();
+  const Func *functionAt(uint64_t Address) const;
+  std::string nameOf(uint64_t Address) const;
+  Result walk(uint64_t Address);
+  Result frameOf(const Func &F, std::vector<uint64_t> &Callees);
+  bool stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
+                 uint64_t &Extra, bool &Prologue) const;
+};
+
+bool Analysis::init(std::string &Error) {
+  Triple T = Obj.makeTriple();
+  X86 = T.getArch() == Triple::x86_64;
+  if (!X86 && T.getArch() != Triple::aarch64) {
+    Error = "not an x86-64 or AArch64 program";
+    return false;
+  }
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllDisassemblers();
+#if LLVM_VERSION_MAJOR >= 22
+  const Triple &TT = T;
+#else
+  std::string TT = T.str();
+#endif
+  const Target *TheTarget = TargetRegistry::lookupTarget(TT, Error);
+  if (!TheTarget)
+    return false;
+  MRI.reset(TheTarget->createMCRegInfo(TT));
+  MCTargetOptions Options;
+  MAI.reset(TheTarget->createMCAsmInfo(*MRI, TT, Options));
+  // Every feature the architecture has: the walk must decode whatever the
+  // program was built for.
+  STI.reset(TheTarget->createMCSubtargetInfo(TT, "", X86 ? "" : "+all"));
+  MII.reset(TheTarget->createMCInstrInfo());
+  if (!MRI || !MAI || !STI || !MII) {
+    Error = "no disassembler for " + T.str();
+    return false;
+  }
+  Ctx = std::make_unique<MCContext>(T, MAI.get(), MRI.get(), STI.get());
+  Dis.reset(TheTarget->createMCDisassembler(*STI, *Ctx));
+  MIA.reset(TheTarget->createMCInstrAnalysis(MII.get()));
+  if (!Dis || !MIA) {
+    Error = "no disassembler for " + T.str();
+    return false;
+  }
+  for (unsigned R = 1; R < MRI->getNumRegs(); ++R) {
+    StringRef N = MRI->getName(R);
+    if (N == (X86 ? "RSP" : "SP"))
+      SP = R;
+    if (N == (X86 ? "RBP" : "FP"))
+      FP = R;
+  }
+  readSections();
+  return true;
+}
+
+void Analysis::readSections() {
+  for (const ELFSymbolRef &S : Obj.symbols()) {
+    Expected<SymbolRef::Type> Ty = S.getType();
+    Expected<uint64_t> Addr = S.getAddress();
+    Expected<StringRef> Name = S.getName();
+    Expected<section_iterator> Sec = S.getSection();
+    if (!Ty || !Addr || !Name || !Sec || *Ty != SymbolRef::ST_Function ||
+        *Sec == Obj.section_end() || !S.getSize()) {
+      if (!Ty)
+        consumeError(Ty.takeError());
+      if (!Addr)
+        consumeError(Addr.takeError());
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Sec)
+        consumeError(Sec.takeError());
+      continue;
+    }
+    Expected<StringRef> Contents = (*Sec)->getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    uint64_t Offset = *Addr - (*Sec)->getAddress();
+    if (Offset + S.getSize() > Contents->size() || Funcs.count(*Addr))
+      continue;
+    Func F;
+    F.Name = Name->str();
+    F.Address = *Addr;
+    F.Size = S.getSize();
+    F.Bytes = arrayRefFromStringRef(Contents->substr(Offset, F.Size));
+    Funcs[*Addr] = std::move(F);
+  }
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    Expected<StringRef> Data = S.getContents();
+    if (!Name || !Data) {
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Data)
+        consumeError(Data.takeError());
+      continue;
+    }
+    DataExtractor D(*Data, /*IsLittleEndian=*/true, 8);
+    DataExtractor::Cursor C(0);
+    if (*Name == ".stack_sizes") {
+      while (C && !D.eof(C)) {
+        uint64_t Addr = D.getU64(C);
+        uint64_t Size = D.getULEB128(C);
+        // Two at one address (identical code folded): the larger.
+        if (C)
+          Frames[Addr] = std::max(Frames.lookup(Addr), Size);
+      }
+    } else if (*Name == StackBoundEntriesSection) {
+      while (C && !D.eof(C)) {
+        uint64_t Addr = D.getU64(C);
+        if (C && Funcs.count(Addr) && !is_contained(Entries, Addr))
+          Entries.push_back(Addr);
+      }
+    } else if (*Name == StackBoundBreaksSection) {
+      while (C && !D.eof(C)) {
+        uint64_t Addr = D.getU64(C);
+        uint8_t Why = D.getU8(C);
+        if (C)
+          Breaks[Addr] = static_cast<StackBoundBreak>(Why);
+      }
+    }
+    consumeError(C.takeError());
+  }
+  sort(Entries);
+#if LLVM_VERSION_MAJOR >= 20
+  std::vector<ELFPltEntry> Plt = Obj.getPltEntries(*STI);
+#else
+  std::vector<ELFPltEntry> Plt = Obj.getPltEntries();
+#endif
+  for (const ELFPltEntry &E : Plt) {
+    if (!E.Symbol)
+      continue;
+    ELFSymbolRef Sym(SymbolRef(*E.Symbol, &Obj));
+    if (Expected<StringRef> N = Sym.getName())
+      PltNames[E.Address] = (*N + "@plt").str();
+    else
+      consumeError(N.takeError());
+  }
+}
+
+const Func *Analysis::functionAt(uint64_t Address) const {
+  auto It = Funcs.upper_bound(Address);
+  if (It == Funcs.begin())
+    return nullptr;
+  --It;
+  if (Address >= It->second.Address + It->second.Size)
+    return nullptr;
+  return &It->second;
+}
+
+std::string Analysis::nameOf(uint64_t Address) const {
+  if (const Func *F = functionAt(Address))
+    return F->Address == Address
+               ? F->Name
+               : (F->Name + "+0x" + utohexstr(Address - F->Address));
+  auto P = PltNames.find(Address);
+  if (P != PltNames.end())
+    return P->second;
+  return "0x" + utohexstr(Address);
+}
+
+/// How \p I moves the stack pointer, if it does: a decrement of the
+/// prologue (the leading run of prologue instructions) goes into \p Lead,
+/// which the frame size holds; any other into \p Extra. \p Prologue ends
+/// at the first instruction that is not a prologue's.
+/// Returns false for a move the walk does not follow.
+bool Analysis::stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
+                         uint64_t &Extra, bool &Prologue) const {
+  StringRef Op = MII->getName(I.getOpcode());
+  const MCInstrDesc &Desc = MII->get(I.getOpcode());
+  bool DefsSP = Desc.hasDefOfPhysReg(I, SP, *MRI);
+  auto Reg = [&](unsigned N) -> MCRegister {
+    if (N < I.getNumOperands() && I.getOperand(N).isReg())
+      return I.getOperand(N).getReg();
+    return MCRegister();
+  };
+  auto Imm = [&](unsigned N) -> int64_t {
+    return N < I.getNumOperands() && I.getOperand(N).isImm()
+               ? I.getOperand(N).getImm()
+               : 0;
+  };
+  // A decrement: the prologue's (\p Lead) if a prologue's kind in the
+  // leading run of them; extra otherwise (set PrologueKind first).
+  bool PrologueKind = false;
+  auto Down = [&](uint64_t Bytes) {
+    (InPrologue && PrologueKind ? Lead : Extra) += Bytes;
+  };
+  bool Known = true;
+  if (X86) {
+    if (Op == "ENDBR64") {
+      PrologueKind = true;
+    } else if (Op.starts_with("PUSH")) {
+      PrologueKind = Op == "PUSH64r";
+      Down(8);
+    } else if (Op.starts_with("POP") || Op.starts_with("LEAVE")) {
+      // Increments.
+    } else if (Op == "MOV64rr" && Reg(0) == FP && Reg(1) == SP) {
+      PrologueKind = true;
+    } else if (!DefsSP) {
+      // Not a move of the stack pointer.
+    } else if (Op.starts_with("SUB64ri") && Reg(0) == SP) {
+      PrologueKind = true;
+      Down(Imm(2) < 0 ? 0 : Imm(2));
+      if (Imm(2) < 0)
+        Known = false;
+    } else if (Op.starts_with("ADD64ri") && Reg(0) == SP) {
+      if (Imm(2) < 0)
+        Extra += -Imm(2);
+    } else if (Op.starts_with("AND64ri") && Reg(0) == SP && Imm(2) < 0) {
+      Extra += -Imm(2); // Realignment: up to this much lower.
+    } else if (Op == "MOV64rr" && Reg(0) == SP && Reg(1) == FP) {
+      // The epilogue's restore.
+    } else if (Op == "LEA64r" && Reg(0) == SP && Reg(1) == FP && !Reg(3)) {
+      // The epilogue's restore to below the frame pointer.
+    } else if (Op == "LEA64r" && Reg(0) == SP && Reg(1) == SP && !Reg(3)) {
+      if (Imm(4) < 0)
+        Extra += -Imm(4);
+    } else {
+      Known = false;
+    }
+  } else {
+    bool Pre = Op.ends_with("pre"), Post = Op.ends_with("post");
+    if (Op == "HINT" || Op == "PACIASP" || Op == "PACIBSP" ||
+        Op.starts_with("BTI")) {
+      PrologueKind = true;
+    } else if ((Op.starts_with("STP") || Op.starts_with("STR")) && !Pre &&
+               !Post && !DefsSP) {
+      // Saves of callee-saved registers into the frame.
+      PrologueKind = true;
+    } else if (Op == "ADDXri" && Reg(0) == FP && Reg(1) == SP) {
+      PrologueKind = true; // mov x29, sp
+    } else if (!DefsSP) {
+    } else if (Pre || Post) {
+      // Writeback of the base; the offset is the last operand, scaled by
+      // at most 16 (a Q register pair).
+      int64_t Off = Imm(I.getNumOperands() - 1);
+      PrologueKind = Pre && Op.starts_with("ST");
+      if (Off < 0)
+        Down(uint64_t(-Off) * 16);
+    } else if (Op == "SUBXri" && Reg(0) == SP && Reg(1) == SP) {
+      PrologueKind = true;
+      Down(uint64_t(Imm(2)) << Imm(3));
+    } else if (Op == "ADDXri" && Reg(0) == SP &&
+               (Reg(1) == SP || Reg(1) == FP)) {
+      // Increments, and the epilogue's restore from the frame pointer.
+    } else if (Op == "SUBXri" && Reg(0) == SP && Reg(1) == FP) {
+      // The epilogue's restore to below the frame pointer.
+    } else {
+      Known = false;
+    }
+  }
+  if (!PrologueKind)
+    Prologue = false;
+  return Known;
+}
+
+/// The frame of \p F (see the file comment) and the functions it calls or
+/// jumps to, or why it has none.
+Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees) {
+  auto B = Breaks.find(F.Address);
+  if (B != Breaks.end())
+    return {std::nullopt,
+            "'" + F.Name + "' " +
+                (B->second == StackBoundBreak::DynamicStack
+                     ? "allocates stack dynamically (a variable-length "
+                       "array or alloca)"
+                     : "contains inline assembly")};
+  auto Size = Frames.find(F.Address);
+  if (Size == Frames.end())
+    return {std::nullopt,
+            "'" + F.Name +
+                "' has no frame size: it was built without "
+                "-fcacs-stack-bounds, is assembly, or allocates stack "
+                "dynamically"};
+  uint64_t Lead = 0, Extra = 0;
+  bool Prologue = true;
+  for (uint64_t Off = 0; Off < F.Size;) {
+    MCInst I;
+    uint64_t Len = 0;
+    uint64_t PC = F.Address + Off;
+    if (Dis->getInstruction(I, Len, F.Bytes.slice(Off), PC, nulls()) !=
+            MCDisassembler::Success ||
+        !Len)
+      return {std::nullopt, "'" + F.Name + "' has code at 0x" + utohexstr(PC) +
+                                " that the walk does not decode"};
+    Off += Len;
+    bool Call = MIA->isCall(I);
+    if (Call || MIA->isBranch(I)) {
+      uint64_t Target;
+      if (!MIA->evaluateBranch(I, PC, Len, Target))
+        return {std::nullopt,
+                "'" + F.Name + "' " +
+                    (Call ? "makes an indirect call (a function pointer or "
+                            "a callback)"
+                          : "jumps through a register or memory (a jump "
+                            "table or an indirect tail call)")};
+      if (!Call && Target >= F.Address && Target < F.Address + F.Size)
+        continue;
+      if (!is_contained(Callees, Target))
+        Callees.push_back(Target);
+      Prologue = false;
+      continue;
+    }
+    if (MIA->isReturn(I)) {
+      Prologue = false;
+      continue;
+    }
+    if (!stackMove(I, Prologue, Lead, Extra, Prologue))
+      return {std::nullopt, "'" + F.Name +
+                                "' moves the stack pointer in a way the "
+                                "walk does not follow, at 0x" +
+                                utohexstr(PC)};
+  }
+  // The leading decrements are the frame's, but never count for less than
+  // they are: an argument pushed before the frame is set up.
+  return {std::max(Size->second, Lead) + Extra + (X86 ? 8 : 0), ""};
+}
+
+Result Analysis::walk(uint64_t Address) {
+  auto D = Done.find(Address);
+  if (D != Done.end())
+    return D->second;
+  const Func *F = functionAt(Address);
+  if (!F || F->Address != Address) {
+    auto P = PltNames.find(Address);
+    return {std::nullopt,
+            P != PltNames.end()
+                ? "it calls '" + P->second +
+                      "', a function of a shared library (an external "
+                      "function)"
+                : "it jumps to '" + nameOf(Address) +
+                      "', which is not the start of a function"};
+  }
+  OnPath[Address] = true;
+  std::vector<uint64_t> Callees;
+  Result R = frameOf(*F, Callees);
+  if (R.Bytes) {
+    uint64_t Deepest = 0;
+    for (uint64_t C : Callees) {
+      if (OnPath.lookup(C)) {
+        R = {std::nullopt, C == Address
+                               ? "'" + F->Name + "' calls itself (recursion)"
+                               : "'" + F->Name + "' calls '" + nameOf(C) +
+                                     "', which reaches it again (recursion)"};
+        break;
+      }
+      Result CR = walk(C);
+      if (!CR.Bytes) {
+        R = {std::nullopt, CR.Why};
+        if (StringRef(CR.Why).starts_with("it "))
+          R.Why = "'" + F->Name + "': " + CR.Why.substr(3);
+        break;
+      }
+      Deepest = std::max(Deepest, *CR.Bytes);
+    }
+    if (R.Bytes)
+      R.Bytes = *R.Bytes + Deepest;
+  }
+  OnPath[Address] = false;
+  // A recursion found below a function of the cycle is a fact of the
+  // path, not of the function: remember only what holds on any path.
+  if (R.Bytes || !StringRef(R.Why).contains("(recursion)"))
+    Done[Address] = R;
+  return R;
+}
+
+std::vector<StackBound> Analysis::run() {
+  std::vector<StackBound> Out;
+  for (uint64_t E : Entries) {
+    Result R = walk(E);
+    StackBound B;
+    B.Name = Funcs[E].Name;
+    B.Address = E;
+    if (R.Bytes)
+      B.Bytes = *R.Bytes + (X86 ? 128 : 0); // The red zone.
+    B.Why = R.Why;
+    Out.push_back(std::move(B));
+  }
+  return Out;
+}
+
+} // namespace
+
+std::vector<StackBound> cacs::computeStackBounds(StringRef Path,
+                                                 std::string &Error) {
+  Expected<OwningBinary<ObjectFile>> O = ObjectFile::createObjectFile(Path);
+  if (!O) {
+    Error = toString(O.takeError());
+    return {};
+  }
+  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->getBinary());
+  if (!ELF) {
+    Error = "not a 64-bit little-endian ELF file";
+    return {};
+  }
+  // A relocatable link (-r) has no addresses yet.
+  unsigned Type = ELF->getELFFile().getHeader().e_type;
+  if (Type != ELF::ET_EXEC && Type != ELF::ET_DYN) {
+    Error = "not a linked program";
+    return {};
+  }
+  Analysis A(*ELF);
+  if (!A.init(Error))
+    return {};
+  return A.run();
+}
+
+std::optional<uint64_t> cacs::imageBase(StringRef Path) {
+  Expected<OwningBinary<ObjectFile>> O = ObjectFile::createObjectFile(Path);
+  if (!O) {
+    consumeError(O.takeError());
+    return std::nullopt;
+  }
+  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->getBinary());
+  if (!ELF)
+    return std::nullopt;
+  auto Phdrs = ELF->getELFFile().program_headers();
+  if (!Phdrs) {
+    consumeError(Phdrs.takeError());
+    return std::nullopt;
+  }
+  // __ehdr_start is the ELF header's address: the load segment that
+  // starts at the file's first byte.
+  for (const auto &P : *Phdrs)
+    if (P.p_type == ELF::PT_LOAD && P.p_offset == 0)
+      return P.p_vaddr;
+  return std::nullopt;
+}
+
+std::string cacs::stackBoundsTableAsm(const std::vector<StackBound> &Bounds,
+                                      uint64_t ImageBase) {
+  std::string S;
+  raw_string_ostream OS(S);
+  // "awR": written by the dynamic linker's relative relocations in a
+  // position-independent program, and kept by --gc-sections.
+  OS << "\t.section cacs_stack_bounds,\"awR\",@progbits\n\t.p2align 3\n";
+  for (const StackBound &B : Bounds)
+    if (B.Bytes)
+      OS << "\t.quad __ehdr_start + 0x" << utohexstr(B.Address - ImageBase)
+         << "\n\t.quad " << *B.Bytes << "\n";
+  OS << "\t.section .note.GNU-stack,\"\",@progbits\n";
+  return S;
+}
+
+/// Does the regular expression \p Re of -Rpass= or -Rpass-missed= choose
+/// this analysis's remarks?
+static bool remarksAsked(StringRef Re) {
+  if (Re.empty())
+    return false;
+  Regex R(Re);
+  return R.isValid() && R.match(StackBoundRemarkName);
+}
+
+static void remark(const StackBoundsLink &L, const StackBound &B) {
+  if (B.Bytes && remarksAsked(L.Pass))
+    errs() << L.Prog << ": remark: stack bound of '" << B.Name
+           << "': " << *B.Bytes << " bytes [-Rpass=" << StackBoundRemarkName
+           << "]\n";
+  if (!B.Bytes && remarksAsked(L.Missed))
+    errs() << L.Prog << ": remark: no stack bound for '" << B.Name
+           << "': " << B.Why << " [-Rpass-missed=" << StackBoundRemarkName
+           << "]\n";
+}
+
+/// The entries and bounds of \p Bounds as a comparable list.
+static std::vector<std::pair<uint64_t, uint64_t>>
+proven(const std::vector<StackBound> &Bounds) {
+  std::vector<std::pair<uint64_t, uint64_t>> P;
+  for (const StackBound &B : Bounds)
+    if (B.Bytes)
+      P.push_back({B.Address, *B.Bytes});
+  return P;
+}
+
+/// Assembles the table of \p Bounds into \p Obj, through \p Asm, with the
+/// stock driver, for the link's target.
+static bool writeTable(const StackBoundsLink &L,
+                       const std::vector<StackBound> &Bounds, uint64_t Base,
+                       StringRef Asm, StringRef Obj) {
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Asm, EC);
+    if (EC)
+      return false;
+    OS << stackBoundsTableAsm(Bounds, Base);
+  }
+  std::string TargetArg = ("--target=" + L.Target).str();
+  std::vector<StringRef> Assemble = {L.Driver, "-c", "-x", "assembler",
+                                     Asm,      "-o", Obj};
+  if (!L.Target.empty())
+    Assemble.push_back(TargetArg);
+  std::string Err;
+  if (sys::ExecuteAndWait(L.Driver, Assemble, std::nullopt, {}, 0, 0, &Err) ==
+      0)
+    return true;
+  errs() << L.Prog << ": note: no stack bounds table: cannot assemble it"
+         << (Err.empty() ? "" : ": " + Err) << "\n";
+  return false;
+}
+
+int cacs::linkWithStackBounds(const StackBoundsLink &L,
+                              ArrayRef<StringRef> Args,
+                              function_ref<int(ArrayRef<StringRef>)> Link) {
+  int RC = Link(Args);
+  if (RC != 0)
+    return RC;
+  if (!L.NoBounds.empty()) {
+    errs() << L.Prog
+           << ": note: no stack bounds for this program: " << L.NoBounds
+           << "\n";
+    return 0;
+  }
+  std::string Output = L.Output.empty() ? "a.out" : L.Output.str();
+  if (Output == "-")
+    return 0;
+  std::string Error;
+  std::vector<StackBound> Bounds = computeStackBounds(Output, Error);
+  if (!Error.empty()) {
+    errs() << L.Prog << ": note: no stack bounds for '" << Output
+           << "': " << Error << "\n";
+    return 0;
+  }
+  for (const StackBound &B : Bounds)
+    remark(L, B);
+  std::vector<std::pair<uint64_t, uint64_t>> Want = proven(Bounds);
+  std::optional<uint64_t> Base = imageBase(Output);
+  if (Want.empty() || !Base)
+    return 0;
+
+  // The first link's program, kept in case the others lay out their code
+  // otherwise.
+  SmallString<128> Asm, Obj, Keep;
+  if (sys::fs::createTemporaryFile("cacs-stack-bounds", "s", Asm) ||
+      sys::fs::createTemporaryFile("cacs-stack-bounds", "o", Obj) ||
+      sys::fs::createTemporaryFile("cacs-stack-bounds", "keep", Keep))
+    return 0;
+  FileRemover RemoveAsm(Asm), RemoveObj(Obj), RemoveKeep(Keep);
+  if (sys::fs::copy_file(Output, Keep))
+    return 0;
+  std::vector<StringRef> Again(Args.begin(), Args.end());
+  Again.push_back(Obj);
+  // The table moves what the link places after it (the dynamic relocations
+  // of a position-independent program come before the code): a table made
+  // from the program with a table of the same size matches its layout.
+  for (unsigned Try = 0; Try < 3; ++Try) {
+    if (!writeTable(L, Bounds, *Base, Asm, Obj))
+      break;
+    RC = Link(Again);
+    if (RC != 0)
+      break;
+    std::vector<StackBound> Linked = computeStackBounds(Output, Error);
+    std::optional<uint64_t> LinkedBase = imageBase(Output);
+    if (!Error.empty() || !LinkedBase || proven(Linked).size() != Want.size())
+      break;
+    if (proven(Linked) == proven(Bounds) && LinkedBase == Base)
+      return 0;
+    Bounds = std::move(Linked);
+    Base = LinkedBase;
+  }
+  errs() << L.Prog << ": note: no stack bounds table: the links with it laid "
+         << "out the code otherwise\n";
+  sys::fs::copy_file(Keep, Output);
+  return 0;
+}
