@@ -14,7 +14,8 @@
 // leave the block itself (CACS_SYNC is a loop run once), not an enclosing
 // loop; a cleanup closes it. Inside it:
 //   - A switch to another coroutine is an error. At compile time, with
-//     cacs, a call that can reach one (not done yet: see docs/runtime.md).
+//     cacs, a call that can reach one, naming the path (docs/flags.md,
+//     -fno-sync-block-check); calls it cannot see are assumed not to.
 //     At run time every switch of libcacs checks the thread's depth of
 //     blocks and aborts with a message naming the innermost block's file
 //     and line: cacs_yield (even alone on its ring), the waits of
