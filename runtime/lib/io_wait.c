@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#include "cacs/syncblock.h"
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
@@ -16,7 +17,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -129,10 +132,42 @@ fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
   return e;
 }
 
+// Inside a sync block (cacs/syncblock.h) no other coroutine may run, so
+// the wait does what the blocking system call would: it blocks the thread
+// in poll(2) until `fd` is ready or the deadline passes, and the caller's
+// retry makes the call. The pool's waits (io_pool.c) still abort there.
+static __attribute__((noinline, cold)) int
+fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
+  struct pollfd p = {fd,
+                     (short)((dirs & 1u << DIR_IN ? POLLIN : 0) |
+                             (dirs & 1u << DIR_OUT ? POLLOUT : 0)),
+                     0};
+  for (;;) {
+    int64_t t = remaining_us(d);
+    if (t == 0)
+      return ETIMEDOUT;
+    int ms = t < 0                           ? -1
+             : t >= (int64_t)INT_MAX * 1000 ? INT_MAX
+                                            : (int)((t + 999) / 1000);
+    int n = poll(&p, 1, ms);
+    if (n > 0) {
+      if (p.revents & POLLNVAL)
+        return EBADF;
+      if ((size_t)fd < L.nfds)
+        L.fds[fd].drained[DIR_IN] = L.fds[fd].drained[DIR_OUT] = 0;
+      return 0;
+    }
+    if (n < 0 && errno != EINTR)
+      return errno;
+  }
+}
+
 int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
+  if (__builtin_expect(cacs_sync_depth() != 0, 0))
+    return fd_wait_blocking(fd, dirs, d);
   if (!io_engine_ready(&L.eng) && cacs__io_loop_init() != 0)
     return errno;
   struct io_fd *r = fd_rec(fd);

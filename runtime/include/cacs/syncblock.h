@@ -21,7 +21,8 @@
 //     and line: cacs_yield (even alone on its ring), the waits of
 //     cacs/coro.h and cacs/sync.h, cacs_exit, the pool's yields and waits,
 //     and CACS_PERFORM of an effect whose handler was resumed outside the
-//     block.
+//     block. The I/O waits of cacs/io.h make the blocking call instead
+//     (outside a pool).
 //   - Spawns do not start before the block ends: cacs_create's coroutine
 //     first runs at a switch, which the block forbids; cacs_pool_spawn's
 //     is queued when the outermost block ends, where other workers may
