@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#include "cacs/syncblock.h"
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
@@ -16,7 +17,10 @@
 #include "sched.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +120,40 @@ fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
   return e;
 }
 
+// Inside a sync block (cacs/syncblock.h) no other coroutine may run, so
+// the wait does what the blocking system call would: it blocks the thread
+// in poll(2) until `fd` is ready or the deadline passes, and the caller's
+// retry makes the call. The pool's waits (io_pool.c) still abort there.
+static __attribute__((noinline, cold)) int
+fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
+  struct pollfd p = {fd,
+                     (short)((dirs & 1u << DIR_IN ? POLLIN : 0) |
+                             (dirs & 1u << DIR_OUT ? POLLOUT : 0)),
+                     0};
+  for (;;) {
+    int64_t t = remaining_us(d);
+    if (t == 0)
+      return ETIMEDOUT;
+    int ms = t < 0                           ? -1
+             : t >= (int64_t)INT_MAX * 1000 ? INT_MAX
+                                            : (int)((t + 999) / 1000);
+    int n = poll(&p, 1, ms);
+    if (n > 0) {
+      if (p.revents & POLLNVAL)
+        return EBADF;
+      if ((size_t)fd < L.nfds)
+        L.fds[fd].drained[DIR_IN] = L.fds[fd].drained[DIR_OUT] = 0;
+      return 0;
+    }
+    if (n < 0 && errno != EINTR)
+      return errno;
+  }
+}
+
 int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  // Before either engine's park: inside a sync block no engine may switch.
+  if (__builtin_expect(cacs_sync_depth() != 0, 0))
+    return fd_wait_blocking(fd, dirs, d);
   if (cacs__io_engine != CACS_IO_ENGINE_EPOLL &&
       cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
     return cacs__uring_wait(fd, dirs, d);

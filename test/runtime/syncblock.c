@@ -5,9 +5,10 @@
 // cacs_yield (also alone on the ring), cacs_sleep, a contended
 // cacs_mutex_lock, cacs_exit, a perform to a handler outside the block,
 // cacs_pool_yield. A pool spawn inside a block starts after it.
-// (syncblock-aarch64.c: the same on AArch64.)
+// It switches inside blocks on purpose: -fno-sync-block-check leaves them
+// to the run-time check. (syncblock-aarch64.c: the same on AArch64.)
 //
-// RUN: %clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t
+// RUN: %clang -O2 -fno-sync-block-check -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t ok 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: not --crash %t yield 2>&1 | FileCheck %s --check-prefix=YIELD
 // RUN: not --crash %t yield-alone 2>&1 | FileCheck %s --check-prefix=YIELD

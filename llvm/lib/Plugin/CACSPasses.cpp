@@ -12,13 +12,13 @@
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>, instack-yield, tls-migration,
 //      tls-migration<lto>, switch-returns, switch-returns<lto>,
-//      stack-bound-record;
+//      stack-bound-record, sync-block-check, sync-block-check<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the thread-local accessors
 //    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and
-//    the safety checks at its end (after the in-stack yields' frames), then the
-//    switch returns (-fswitch-returns), then the record of entries
-//    (-fcacs-stack-bounds);
+//    the safety checks at its end (after the in-stack yields' frames; the
+//    sync-block check before APN), then the switch returns (-fswitch-returns),
+//    then the record of entries (-fcacs-stack-bounds);
 //  - in the full-LTO link pipeline, where the settings are read back from the
 //    IR: the thread-local accessors and the list at its start,
 //    AutoPreserveNone, the safety checks and the switch returns at its end.
@@ -41,6 +41,7 @@
 #include "cacs-compiler/Settings.h"
 #include "cacs-compiler/StackBound.h"
 #include "cacs-compiler/SwitchReturns.h"
+#include "cacs-compiler/SyncBlockCheck.h"
 #include "cacs-compiler/TLSMigration.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -138,6 +139,9 @@ void addPerTUStartPasses(ModulePassManager &MPM) {
 /// (clang -O0, whatever -Xclang -disable-O0-optnone says about optnone).
 void addPerTUPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   addPass(MPM, InstackYieldPass());
+  // Before APN, whose infected functions would end the paths it names.
+  if (flagSetting(SettingID::SyncBlockCheck))
+    addPass(MPM, SyncBlockCheckPass(SyncBlockCheckPass::Phase::PerTU));
   if (autoPreserveNoneEnabled())
     addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::PerTU));
   // Always, flags or not: it guards hand-written preserve_none code too.
@@ -161,6 +165,7 @@ void addLTOLinkStartPasses(ModulePassManager &MPM) {
 
 void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   addPass(MPM, InstackYieldPass());
+  addPass(MPM, SyncBlockCheckPass(SyncBlockCheckPass::Phase::LTOLink));
   addPass(MPM, AutoPreserveNonePass(AutoPreserveNonePhase::LTOLink));
   addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
   addPass(MPM, SwitchReturnsPass(SwitchReturnsPass::Phase::LTOLink));
@@ -186,6 +191,12 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
   }
   if (Name == "stack-bound-record") {
     addPass(MPM, StackBoundRecordPass());
+    return true;
+  }
+  if (Name == "sync-block-check" || Name == "sync-block-check<lto>") {
+    addPass(MPM, SyncBlockCheckPass(Name.ends_with("<lto>")
+                                        ? SyncBlockCheckPass::Phase::LTOLink
+                                        : SyncBlockCheckPass::Phase::PerTU));
     return true;
   }
   if (Name == "instack-yield") {

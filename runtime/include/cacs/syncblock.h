@@ -14,13 +14,15 @@
 // leave the block itself (CACS_SYNC is a loop run once), not an enclosing
 // loop; a cleanup closes it. Inside it:
 //   - A switch to another coroutine is an error. At compile time, with
-//     cacs, a call that can reach one (not done yet: see docs/runtime.md).
+//     cacs, a call that can reach one, naming the path (docs/flags.md,
+//     -fno-sync-block-check); calls it cannot see are assumed not to.
 //     At run time every switch of libcacs checks the thread's depth of
 //     blocks and aborts with a message naming the innermost block's file
 //     and line: cacs_yield (even alone on its ring), the waits of
 //     cacs/coro.h and cacs/sync.h, cacs_exit, the pool's yields and waits,
 //     and CACS_PERFORM of an effect whose handler was resumed outside the
-//     block.
+//     block. The I/O waits of cacs/io.h make the blocking call instead
+//     (outside a pool).
 //   - Spawns do not start before the block ends: cacs_create's coroutine
 //     first runs at a switch, which the block forbids; cacs_pool_spawn's
 //     is queued when the outermost block ends, where other workers may
