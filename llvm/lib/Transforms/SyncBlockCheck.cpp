@@ -121,13 +121,21 @@ const CallBase *firstCall(const Function &Caller, const Function &Callee) {
   return nullptr;
 }
 
+/// Where cacs_sync_begin's (file, line) start among a call's operands: after
+/// the pointer to the result where the token is returned in memory (sret),
+/// as it is on x86-64 and AArch64 since the token outgrew two registers.
+unsigned firstBeginArg(const CallBase &CB) {
+  return CB.hasStructRetAttr() ? 1 : 0;
+}
+
 } // namespace
 
 std::string SyncBlockCheck::blockLocation(const CallBase &BeginCall) const {
   // CACS_SYNC passes __FILE__ and __LINE__, what the run-time check names.
   StringRef File;
-  const auto *Line = dyn_cast<ConstantInt>(BeginCall.getArgOperand(1));
-  if (getConstantStringInfo(BeginCall.getArgOperand(0), File) && Line)
+  unsigned A = firstBeginArg(BeginCall);
+  const auto *Line = dyn_cast<ConstantInt>(BeginCall.getArgOperand(A + 1));
+  if (getConstantStringInfo(BeginCall.getArgOperand(A), File) && Line)
     return (File + ":" + Twine(Line->getSExtValue())).str();
   if (const DebugLoc &DL = BeginCall.getDebugLoc())
     return (DL->getFilename() + ":" + Twine(DL.getLine())).str();
@@ -228,7 +236,7 @@ void SyncBlockCheck::run(bool LTOLink) {
   SmallVector<CallBase *, 8> Begins;
   for (Use &U : Begin.uses()) {
     auto *CB = dyn_cast<CallBase>(U.getUser());
-    if (!CB || !CB->isCallee(&U) || CB->arg_size() != 2)
+    if (!CB || !CB->isCallee(&U) || CB->arg_size() != firstBeginArg(*CB) + 2)
       continue;
     if (LTOLink &&
         !CB->getFunction()->hasFnAttribute(SyncBlockCheckEnabledAttr))
