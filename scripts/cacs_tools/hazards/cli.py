@@ -2,7 +2,7 @@
 
   scripts/hazard-matrix [--llvm 19|22] [--build DIR] [--arch x86_64,aarch64]
                         [--hazards H,...] [--convs C,...] [--opts O,...]
-                        [--shapes S,...] [--slice] [--stock] [-j J] [-v]
+                        [--shapes S,...] [--slice] [--shard I/N] [--stock] [-j J] [-v]
                         [--keep DIR] [--list] [--sides S,...]
 
 Generated C programs, one function per argument shape (integer, FP and
@@ -49,7 +49,9 @@ does not expect), link-error, compile-error, timeout. A hazard whose flags
 stock clang itself cannot build or run here (a missing runtime, say) is
 `unsupported` for that target and not counted.
 
---slice is the fast subset that ./scripts/test runs. --stock builds the
+--slice is the fast subset that ./scripts/test runs; --shard I/N keeps every
+N-th group of what is selected, starting at the I-th (0-based), so N runs
+with I = 0..N-1 cover it once between them. --stock builds the
 `attr` cells with stock clang instead of cacs (what a hand-written
 attribute gets without cacs). HAZARD_MATRIX_EXTRA_CACS_FLAGS (environment)
 adds flags to every cacs-side compile: a way to make the matrix fail on
@@ -106,6 +108,9 @@ def main():
     ap.add_argument("--shapes", default="", help="argument shapes (default all)")
     ap.add_argument("--slice", action="store_true", help="the fast subset ./scripts/test runs")
     ap.add_argument("--stock", action="store_true", help="attr cells with stock clang instead of cacs")
+    ap.add_argument("--shard", metavar="I/N", default="",
+                    help="run the I-th of N parts of the groups (0 <= I < N), every N-th group in the "
+                         "matrix's fixed order: CI's two LLVM runs take one half each")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every cell")
     ap.add_argument("-q", "--quiet", action="store_true",
@@ -149,6 +154,14 @@ def main():
         ap.error("--stock and --sides do not go together")
     if args.slice:
         groups, shape_names = slices.select(groups, archs, hazards)
+    if args.shard:
+        try:
+            index, count = (int(x) for x in args.shard.split("/"))
+        except ValueError:
+            index, count = -1, 0
+        if not 0 <= index < count:
+            ap.error("--shard needs I/N with 0 <= I < N, not %r" % args.shard)
+        groups = groups[index::count]
     shapes = [s for s in program.SHAPES if s.name in shape_names]
 
     tools = common.Tools(args.llvm, args.build)
