@@ -10,14 +10,15 @@ import lit.Test
 class IoEnginesTest(lit.formats.ShTest):
     """Runs each I/O test (one that links the host's I/O module, outside
     pool/, whose coroutines wait through the pool's epoll poller on either
-    engine) once per engine of cacs/io.h: CACS_IO_ENGINE=uring, then
-    CACS_IO_ENGINE=epoll, with CACS_TEST_IO_ENGINE the same so that the
+    engine) once per engine of `engines` (lit.cfg.py: one per LLVM's suite
+    by default, both with --param cacs_io_engines=uring,epoll), with
+    CACS_IO_ENGINE set to it and CACS_TEST_IO_ENGINE the same so that the
     test can check it got that engine (runtime/Inputs/io-test.h). One
-    result: the first failure, named by its engine, or the pass of both.
+    result: the first failure, named by its engine, or the pass of all.
 
-    A test runs its whole script per engine, compilations included. By
-    default only the I/O module's own tests (runtime/io-*) run on both:
-    the others that link the module (park-*, app-*, ...) are dominated by
+    A test runs its whole script per engine, compilations included. Only
+    the I/O module's own tests (runtime/io-*) are run so by default: the
+    others that link the module (park-*, app-*, ...) are dominated by
     their compilations and run once, on the engine the module picks.
     lit --param cacs_io_all_engines=1 runs them per engine too, and
     --param cacs_io_engines=epoll (a comma-separated list) chooses the
