@@ -12,7 +12,7 @@
 // leaves by longjmp to a setjmp in main. Every build must print what the
 // same program prints built by stock clang -O0 without preserve_none.
 //
-// RUN: %stock_clang -O0 -DNO_PN -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O0 -DNO_PN -I%cacs_include) -lpthread -o %tref
+// RUN: %stock_clang -O0 -DNO_PN -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O0 -I%cacs_include) -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clang -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_x86_64 -o %t2 2> %t2.remarks && timeout 120 %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks
@@ -32,7 +32,7 @@
 // RUN: FileCheck %s --check-prefix=PGO < %tpu.remarks
 //
 // AArch64 (qemu): its own reference (long double is a quad there).
-// RUN: %if qemu-aarch64 %{ %stock_clang %aarch64_flags -O0 -DNO_PN -I%cacs_include %s $(%cacs_rt_objs %stock_clang %aarch64_flags -O0 -DNO_PN -I%cacs_include) -lpthread -o %tref.a64 %}
+// RUN: %if qemu-aarch64 %{ %stock_clang %aarch64_flags -O0 -DNO_PN -I%cacs_include %s $(%cacs_rt_objs %stock_clang %aarch64_flags -O0 -I%cacs_include) -lpthread -o %tref.a64 %}
 // RUN: %if qemu-aarch64 %{ %run_aarch64 %tref.a64 > %t.ref.a64 && FileCheck %s < %t.ref.a64 %}
 // RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -Rpass=preserve-none-safety -I%cacs_include %s %cacs_rt_aarch64 -o %ta2 2> %ta2.remarks && timeout 120 %run_aarch64 %ta2 | diff %t.ref.a64 - %}
 // RUN: %if qemu-aarch64 %{ FileCheck %s --check-prefix=REMARK < %ta2.remarks %}

@@ -7,7 +7,7 @@
 // clang -O0 (the program and libcacs from its sources), on x86-64 and on
 // AArch64 (qemu). With -mllvm -cacs-cold-wait-loop=false no wait is shielded.
 //
-// RUN: %stock_clang -O0 -I%cacs_include '-DWAIT_RARE(c)=(c)' %S/cold-call-shield-run.c $(%cacs_rt_objs %stock_clang -O0 -I%cacs_include '-DWAIT_RARE(c)=(c)') -lpthread -o %tref
+// RUN: %stock_clang -O0 -I%cacs_include '-DWAIT_RARE(c)=(c)' %S/cold-call-shield-run.c $(%cacs_rt_objs %stock_clang -O0 -I%cacs_include) -lpthread -o %tref
 // RUN: %tref > %t.ref && FileCheck %s < %t.ref
 // RUN: %clang -O2 -fauto-preserve-none -Rpass=preserve-none-safety -I%cacs_include '-DWAIT_RARE(c)=(c)' %S/cold-call-shield-run.c %cacs_rt_x86_64 -o %t2 2> %t2.remarks && %t2 | diff %t.ref -
 // RUN: FileCheck %s --check-prefix=REMARK < %t2.remarks

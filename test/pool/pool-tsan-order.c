@@ -16,7 +16,7 @@
 // RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include -I%S/../../runtime/lib/pool %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: env TSAN_OPTIONS=halt_on_error=1 %t park 2>&1 | FileCheck %s --check-prefix=PARK
 // RUN: env TSAN_OPTIONS=halt_on_error=1 %t wake 2>&1 | FileCheck %s --check-prefix=WAKE
-// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include -I%S/../../runtime/lib/pool %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include -I%S/../../runtime/lib/pool) -lpthread -o %t.rt
+// RUN: %clang -O1 -g -fsanitize=thread -I%cacs_include -I%S/../../runtime/lib/pool %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -lpthread -o %t.rt
 // RUN: env TSAN_OPTIONS=halt_on_error=1 %t.rt park 2>&1 | FileCheck %s --check-prefix=PARK
 // RUN: env TSAN_OPTIONS=halt_on_error=1 %t.rt wake 2>&1 | FileCheck %s --check-prefix=WAKE
 // PARK-NOT: WARNING

@@ -13,7 +13,7 @@
 // RUN: %t dispatch 2>&1 | FileCheck %s --check-prefix=DISPATCH
 // RUN: %stock_clang -O0 -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t0
 // RUN: %t0 ces 2>&1 | FileCheck %s --check-prefix=CES
-// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs) -lpthread -o %t.tsan
+// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include) -lpthread -o %t.tsan
 // RUN: %t.tsan ces 2>&1 | FileCheck %s --check-prefix=CES
 // RUN: %t.tsan dispatch 2>&1 | FileCheck %s --check-prefix=DISPATCH
 //

@@ -9,7 +9,7 @@
 //
 // libcacs built with ThreadSanitizer (its fiber annotations follow the
 // coroutines across workers): no report.
-// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs) -lpthread -o %t.tsan
+// RUN: %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -fcoroutine-migration -I%cacs_include) -lpthread -o %t.tsan
 // RUN: %t.tsan 1500 2>&1 | FileCheck %s
 // RUN: %clang -O2 -fcoroutine-migration -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t 1000 2>&1 | FileCheck %s
@@ -17,7 +17,7 @@
 // the same counts balance, started coroutines never change workers (wakes
 // across workers go to the woken one's home), and TSan sees the inboxes'
 // hand-offs.
-// RUN: %clang -O1 -g -fsanitize=thread -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs) -lpthread -o %t.pinned-tsan
+// RUN: %clang -O1 -g -fsanitize=thread -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -lpthread -o %t.pinned-tsan
 // RUN: %t.pinned-tsan 1500 2>&1 | FileCheck %s --check-prefix=PINNED
 // RUN: %clang -O2 -DH_MIGRATE=CACS_POOL_MIGRATE_UNSTARTED -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t.pinned
 // RUN: %t.pinned 1000 2>&1 | FileCheck %s --check-prefix=PINNED

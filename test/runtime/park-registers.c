@@ -25,7 +25,7 @@
 // The runtime built with ASan takes cacs__yield_slow on every switch; built
 // by stock clang 19, its preserve_none entries must not be instrumented
 // (coro.h, CACS__PN_DEF: a backend fatal error otherwise):
-// RUN: %clang -O1 -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -fsanitize=address -I%cacs_include) -o %tasan && %tasan | FileCheck %s
+// RUN: %clang -O1 -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -o %tasan && %tasan | FileCheck %s
 // RUN: %stock_clang -O1 -fsanitize=address -I%cacs_include %s $(%cacs_rt_objs %stock_clang -O1 -fsanitize=address -I%cacs_include) -o %tsasan && %tsasan | FileCheck %s
 //
 // CHECK: probes: 18 entries ok, garbage seen by the preserve_none ones

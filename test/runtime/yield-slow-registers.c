@@ -15,7 +15,7 @@
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lm -o %ta && %ta | FileCheck %s
 // The runtime built with ASan takes the slow path for every yield, also
 // without an FP environment:
-// RUN: %clang -O1 -fsanitize=address -DNO_FPENV -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -fsanitize=address -DNO_FPENV -I%cacs_include) -lm -o %tasan && %tasan | FileCheck %s
+// RUN: %clang -O1 -fsanitize=address -DNO_FPENV -I%cacs_include %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=address -I%cacs_include) -lm -o %tasan && %tasan | FileCheck %s
 //
 // CHECK: holder round 0 ok
 // CHECK: holder round 1 ok
