@@ -122,9 +122,17 @@ bool Analysis::init(std::string &Error) {
     Error = "not an x86-64 or AArch64 program";
     return false;
   }
-  InitializeAllTargetInfos();
-  InitializeAllTargetMCs();
-  InitializeAllDisassemblers();
+  // Only the two targets cacs supports: the front door links just their
+  // MC libraries (clang/CMakeLists.txt).
+  if (X86) {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86Disassembler();
+  } else {
+    LLVMInitializeAArch64TargetInfo();
+    LLVMInitializeAArch64TargetMC();
+    LLVMInitializeAArch64Disassembler();
+  }
 #if LLVM_VERSION_MAJOR >= 22
   const Triple &TT = T;
 #else
