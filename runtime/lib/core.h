@@ -220,6 +220,9 @@ CACS_HIDDEN cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
                                       const cacs_coro_attr *attr);
 /// Free a finished coroutine's stack and what is bound to it (coro.c).
 CACS_HIDDEN void cacs__coro_free(cacs_coro *c);
+/// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
+/// size and guard.
+CACS_HIDDEN const cacs_stack *cacs__coro_stack(const cacs_coro *c);
 /// Free the stacks of detached coroutines that have finished (coro.c).
 CACS_HIDDEN void cacs__reap_zombies(void);
 /// The set of joinable handles (coro.c): whether `c` is one of this

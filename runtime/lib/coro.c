@@ -13,6 +13,7 @@
 #include "core.h"
 #include "errors.h"
 #include "shared_stack.h"
+#include "stack_exact.h"
 #include "switch_tools.h"
 
 #include <errno.h>
@@ -53,12 +54,45 @@ static int tools_init(cacs_coro *c, size_t size) {
 }
 
 // Whether a coroutine created with `attr` needs its side block (core.h):
-// always on a private stack, where it costs no more than stack space;
-// on a shared stack only if a tool is on or it keeps an FP environment.
-static int cold_needed(const cacs_coro_attr *attr) {
-  return !(attr->stack_flags & CACS_STACK_SHARED) || tools_always() ||
-         (attr->flags & CACS_CORO_SAVE_FPENV);
+// always on a guarded stack of its own, where it costs no more than stack
+// space; on a shared or an exact stack only if a tool is on or it keeps an
+// FP environment.
+static int cold_needed(const cacs_coro_attr *attr, size_t exact) {
+  return !((attr->stack_flags & CACS_STACK_SHARED) || exact) ||
+         tools_always() || (attr->flags & CACS_CORO_SAVE_FPENV);
 }
+
+// The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
+// created with `attr` runs on, or 0: a guarded one. The one rule of who
+// gets one. Not where the program asked for a stack of another kind
+// (shared, a mapping of its own, CACS_STACK_NOBOUND), nor while a tool runs
+// code of its own on the stack (tools_always(): ASan, TSan, SafeStack, the
+// shadow call stack, split stacks), nor on a thread without an exit stack
+// or an alternate signal stack. The stack holds the entry's bound, at least
+// the resume frame that lies there before the start (coro_layout.h), and
+// the start frame above it, nothing more: cacs_exit runs on the exit stack.
+static size_t exact_bytes(cacs_entry_fn entry, const cacs_coro_attr *attr) {
+  uint64_t bound;
+  if ((attr->stack_flags &
+       (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
+      tools_always() || !cacs__stack_bound((const void *)entry, &bound) ||
+      bound > ((uint64_t)1 << 40) || !cacs__exact_thread_ready())
+    return 0;
+  if (bound < 16)
+    bound = 16;
+  return (((size_t)bound + 15) & ~(size_t)15) + CACS_BOUNDED_FRAME;
+}
+
+int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes) {
+  static const cacs_coro_attr defaults = {0, 0, 0, NULL};
+  (void)current();
+  size_t n = exact_bytes(entry, &defaults);
+  if (n && bytes)
+    *bytes = n;
+  return n != 0;
+}
+
+const cacs_stack *cacs__coro_stack(const cacs_coro *c) { return &c->stack; }
 
 // `arg` NULL: a shared-stack coroutine's first frames are one image for
 // all (coro_init_stack); it is the running coroutine, which every switch
@@ -75,7 +109,18 @@ static void coro_main(void *arg, uint64_t first) {
 // frame-pointer chains for gdb, perf, ASan), resume address the start
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
-static int coro_init_stack(cacs_coro *c) {
+static int coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
+  if (c->stack.flags & CACS__STACK_EXACT) {
+    // cacs__bounded_start's frame at the top, the resume frame below it.
+    void **f = (void **)((uintptr_t)c->stack.top - CACS_BOUNDED_FRAME);
+    f[CACS_BOUNDED_ENTRY / 8] = (void *)entry;
+    f[CACS_BOUNDED_ARG / 8] = arg;
+    f[CACS_BOUNDED_EXIT / 8] = cacs__exact_thread_ready();
+    f[-2] = NULL;
+    f[-1] = (void *)&cacs__bounded_start;
+    c->sp = (char *)(f - 2) + CACS_CORO_SP_TO_FRAME;
+    return 0;
+  }
   if (c->stack.flags & CACS_STACK_SHARED) { // copied in when it first runs
     // One image for all, not a copy per coroutine: millions of them wait
     // to start at once, and a 32-byte buffer each, freed when the first
@@ -119,11 +164,17 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   cacs__reap_zombies();
   // The side block, when needed, right after the control block.
   // A shared-stack one without it: the short block (core.h).
-  int with_cold = cold_needed(attr);
+  size_t exact = exact_bytes(entry, attr);
+  int with_cold = cold_needed(attr, exact);
   size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
+                : exact   ? sizeof(cacs_coro)
                           : CORO_SHARED_SIZE;
-  cacs_coro *c = (cacs_coro *)cacs_stack_alloc_at(
-      attr->stack_size, size, offsetof(cacs_coro, stack), attr->stack_flags);
+  cacs_coro *c =
+      exact ? (cacs_coro *)cacs__exact_alloc(exact, size,
+                                             offsetof(cacs_coro, stack))
+            : (cacs_coro *)cacs_stack_alloc_at(attr->stack_size, size,
+                                               offsetof(cacs_coro, stack),
+                                               attr->stack_flags);
   if (!c)
     return NULL;
   // Everything but the stack descriptor, which the allocator filled in.
@@ -156,7 +207,7 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
     S.switcher_top = cacs__shared_switcher();
     switch_mode_update();
   }
-  if (coro_init_stack(c) != 0) {
+  if (coro_init_stack(c, entry, arg) != 0) {
     cacs__coro_free(c);
     return NULL;
   }

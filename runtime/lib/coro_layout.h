@@ -35,6 +35,16 @@
 #define CACS_SCHED_OFFSTACK 9 // with SLOW: cacs__yield_offstack instead
 #define CACS_SCHED_SWITCHER 16 // the stack cacs__yield_offstack runs on
 
+// The frame a fresh coroutine on an exact stack (stack_exact.h) starts
+// from, at the 16-byte aligned sp cacs__bounded_start (trampoline_<arch>.S)
+// is entered with: its entry, the argument, and the top of the thread's
+// exit stack, where it runs cacs_exit once the entry returns. The entry's
+// bound starts right below it; the frame is all libcacs keeps above.
+#define CACS_BOUNDED_ENTRY 0
+#define CACS_BOUNDED_ARG 8
+#define CACS_BOUNDED_EXIT 16
+#define CACS_BOUNDED_FRAME 32 // bytes, a multiple of 16
+
 // How far the saved sp lies above the suspended frame's first word (the
 // saved frame pointer).
 #if defined(__x86_64__)

@@ -14,6 +14,7 @@
 #include "cacs/stack.h"
 #include "errors.h"
 #include "internal.h"
+#include "stack_exact.h"
 #include "stack_internal.h"
 
 #include <errno.h>
@@ -272,6 +273,7 @@ int cacs_stack_set_cache(size_t stacks) {
 
 static void thread_exit(void *unused) {
   (void)unused;
+  cacs__exact_thread_exit();
   cacs__shared_thread_exit();
   cacs_stack_pool_trim();
   free_empty_classes();
@@ -682,6 +684,10 @@ void cacs_stack_free(cacs_stack *s) {
     return;
   if (s->flags & CACS_STACK_SHARED) {
     cacs__shared_free(s);
+    return;
+  }
+  if (s->flags & CACS__STACK_EXACT) {
+    cacs__exact_free(s);
     return;
   }
   if (s->reg_prev)

@@ -1,13 +1,14 @@
 //===- lib/stack_internal.h - What the stack files share --------*- C -*-===//
 //
-// The coroutine stacks (cacs/stack.h) are four files, one concept each:
+// The coroutine stacks (cacs/stack.h) are five files, one concept each:
 // stack.c allocates them (guards, slabs, colour, reclaim) and owns the
 // per-thread and per-process state below; stack_shared.c the shared (copy)
 // stacks and the names of their coroutines; stack_overflow.c the SIGSEGV
 // handler that names the coroutine whose guard page was hit; stack_tools.c
 // the stacks that tools need beside a coroutine's own (SafeStack, the
-// shadow call stack, TSan fibers, -fsplit-stack). This header is what they
-// share and nothing else includes. None of it is on the switch's fast path
+// shadow call stack, TSan fibers, -fsplit-stack); stack_exact.c the
+// unguarded stacks of a proven size (stack_exact.h). This header is what
+// they share (stack_bounds.c reads it too) and nothing else includes. None of it is on the switch's fast path
 // (sched.c and yield_<arch>.S never call in here but on the slow one).
 //
 //===----------------------------------------------------------------------===//
@@ -39,6 +40,7 @@
 
 struct size_class;
 struct shared_name;
+struct exact_class;
 typedef struct cacs__shstack cacs__shstack;
 
 // A thread's stacks. Per thread so that allocation takes no lock; a stack
@@ -46,6 +48,8 @@ typedef struct cacs__shstack cacs__shstack;
 // pool.c).
 typedef struct stack_thread {
   struct size_class *classes;    // slabs by slot size (stack.c)
+  struct exact_class *exact;     // exact stacks' slabs (stack_exact.c)
+  cacs_stack *exit_stack;        // where their coroutines end (the same)
   cacs__shstack *shared;         // shared execution stacks (debug ones too)
   cacs_stack *switcher;          // where shared stacks are copied (first use)
   size_t shared_saved;           // sum of their coroutines' save_len

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #if defined(__aarch64__)
+#include "coro_layout.h"
 #include "entry_asm.h"
 
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
@@ -37,6 +38,31 @@ cacs__trampoline:
         brk     #1
         .cfi_endproc
         .size   cacs__trampoline, .-cacs__trampoline
+
+// cacs__bounded_start: where a fresh coroutine on an exact stack lands
+// (coro.c), reached like cacs__trampoline, with sp at its frame
+// (coro_layout.h: CACS_BOUNDED_*). It calls the entry itself, so that the
+// entry's bound starts right below that frame, and when the entry returns
+// leaves for the thread's exit stack to run cacs_exit there: cacs_exit's
+// calls are not in the bound (stack_exact.c).
+        .p2align 2
+        .globl  cacs__bounded_start
+        .hidden cacs__bounded_start
+        .type   cacs__bounded_start,%function
+cacs__bounded_start:
+        .cfi_startproc
+        .cfi_undefined x30
+        JUMP_LANDING
+        ldr     x0, [sp, #CACS_BOUNDED_ARG]
+        ldr     x9, [sp, #CACS_BOUNDED_ENTRY]
+        blr     x9
+        ldr     x9, [sp, #CACS_BOUNDED_EXIT]
+        mov     sp, x9
+        mov     x29, xzr
+        bl      cacs_exit
+        brk     #1
+        .cfi_endproc
+        .size   cacs__bounded_start, .-cacs__bounded_start
 
         ENTRY_NOTES
 #endif // __aarch64__

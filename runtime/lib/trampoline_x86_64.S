@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #if defined(__x86_64__)
+#include "coro_layout.h"
 #include "entry_asm.h"
 
         .text
@@ -32,6 +33,29 @@ cacs__trampoline:
         ud2
         .cfi_endproc
         .size   cacs__trampoline, .-cacs__trampoline
+
+// cacs__bounded_start: where a fresh coroutine on an exact stack lands
+// (coro.c), reached like cacs__trampoline, with rsp at its frame
+// (coro_layout.h: CACS_BOUNDED_*). It calls the entry itself, so that the
+// entry's bound starts right below that frame, and when the entry returns
+// leaves for the thread's exit stack to run cacs_exit there: cacs_exit's
+// calls are not in the bound (stack_exact.c).
+        .p2align 4
+        .globl  cacs__bounded_start
+        .hidden cacs__bounded_start
+        .type   cacs__bounded_start,@function
+cacs__bounded_start:
+        .cfi_startproc
+        .cfi_undefined %rip
+        ENTRY_LANDING
+        movq    CACS_BOUNDED_ARG(%rsp), %rdi
+        callq   *CACS_BOUNDED_ENTRY(%rsp)
+        movq    CACS_BOUNDED_EXIT(%rsp), %rsp
+        xorl    %ebp, %ebp
+        callq   cacs_exit@PLT
+        ud2
+        .cfi_endproc
+        .size   cacs__bounded_start, .-cacs__bounded_start
 
         ENTRY_NOTES
 #endif // __x86_64__

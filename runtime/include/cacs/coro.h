@@ -75,6 +75,19 @@ cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size);
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
                           const cacs_coro_attr *attr);
 
+/// Whether a coroutine of `entry` created with the default attributes runs
+/// on an exact stack: one of the size the link proved `entry` needs
+/// (-fcacs-stack-bounds) plus the 32 bytes libcacs starts it from, with no
+/// guard page, from a slab (docs/runtime.md, "Exact stacks"). Such a
+/// coroutine gets it whatever `stack_size` says, unless created with
+/// CACS_STACK_NOBOUND, CACS_STACK_SHARED or CACS_STACK_NOPOOL. Thread: the
+/// answer is the calling thread's (a thread without an alternate signal
+/// stack runs none).
+/// \return 1, with that stack's usable bytes in `*bytes` if `bytes` is not
+///   NULL; 0 when it gets a guarded stack (no bound proven, or the program
+///   uses none).
+int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes);
+
 /// Switch to the next ready coroutine (returns at once if there is none).
 /// preserve_none, written in assembly: it saves the stack pointer and the
 /// frame pointer only; callers spill what they need (11 instructions on

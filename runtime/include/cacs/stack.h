@@ -48,6 +48,9 @@ enum cacs_stack_flags {
   /// Run on the thread's shared execution stack of this size instead of a
   /// stack of its own (coroutines only; see "Shared stacks" below).
   CACS_STACK_SHARED = 1u << 3,
+  /// A guarded stack of the size asked even if the entry has a proven
+  /// bound (coroutines only; cacs_stack_exact in coro.h).
+  CACS_STACK_NOBOUND = 1u << 4,
 };
 
 /// How guard pages are made (cacs_stack_guard_kind).

@@ -1,0 +1,127 @@
+// Exact stacks against guarded 64 KiB private stacks and shared stacks
+// (issue 34, part 4, the part that exact stacks can run today): N
+// coroutines of one entry that parses, handles and answers three calls
+// deep, run to their end. Built with -fcacs-stack-bounds, so the entry has
+// a proven bound; the modes that do not use it say so at creation.
+//
+//   exact MODE N      MODE: exact | private64k | shared
+//
+// Prints one line: the mode, whether the entry's coroutines really ran on
+// an exact stack, RSS per coroutine once all N are created (idle, not
+// started), creation time per coroutine, run time per coroutine (the
+// first switch in, the body, cacs_exit, the switch to the next), join
+// time per coroutine, and how many came back with the right answer. Not
+// a ring of switches: an entry that yields has no bound today (libcacs's
+// switch is code the link cannot see), so its coroutines run once.
+// bench/stackbound/run.sh runs the modes interleaved, pinned.
+
+#include "cacs/coro.h"
+#include "cacs/stack.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct req {
+  uint32_t id;
+  uint32_t answer;
+} req;
+
+// The server's shape without its waits and C library calls (either
+// leaves an entry without a bound): parse a request, handle it, format
+// the answer, each a frame with locals.
+__attribute__((noinline)) static uint32_t format(uint32_t v) {
+  char out[48];
+  int n = 0;
+  do
+    out[n++] = (char)('0' + v % 10);
+  while ((v /= 10) && n < 40);
+  uint32_t h = 2166136261u;
+  while (n)
+    h = (h ^ (uint8_t)out[--n]) * 16777619u;
+  return h;
+}
+__attribute__((noinline)) static uint32_t handle(uint32_t key) {
+  uint32_t table[16];
+  for (int i = 0; i < 16; ++i)
+    table[i] = key * (uint32_t)(i + 1);
+  return format(table[key & 15] ^ table[(key >> 4) & 15]);
+}
+__attribute__((noinline)) static uint32_t parse(uint32_t id) {
+  char line[64];
+  int n = 0;
+  for (uint32_t v = id; n < 60; v = v * 1103515245u + 12345u)
+    line[n++] = (char)('a' + (v >> 16) % 26);
+  uint32_t key = 0;
+  for (int i = 0; i < n; ++i)
+    key = key * 31 + (uint8_t)line[i];
+  return handle(key);
+}
+static void serve(void *p) {
+  req *r = p;
+  r->answer = parse(r->id);
+}
+
+// CPU time of the process (user and system: page faults count), not wall
+// time: on a shared machine wall time measures the load.
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static long rss(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long pages = 0, res = 0;
+  if (f) {
+    if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+      res = 0;
+    fclose(f);
+  }
+  return res * sysconf(_SC_PAGESIZE);
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "exact";
+  long n = argc > 2 ? atol(argv[2]) : 100000;
+  cacs_coro_attr a = {0, 0, 0, NULL};
+  if (!strcmp(mode, "private64k"))
+    a.stack_flags = CACS_STACK_NOBOUND;
+  else if (!strcmp(mode, "shared"))
+    a.stack_flags = CACS_STACK_SHARED;
+  else if (strcmp(mode, "exact"))
+    return fprintf(stderr, "exact: unknown mode %s\n", mode), 2;
+  size_t bytes = 0;
+  int exact = !strcmp(mode, "exact") && cacs_stack_exact(serve, &bytes);
+  req *rs = calloc((size_t)n, sizeof *rs);
+  cacs_coro **cs = calloc((size_t)n, sizeof *cs);
+  if (!rs || !cs)
+    return 1;
+  for (long i = 0; i < n; ++i) // in the baseline
+    rs[i].id = (uint32_t)i, cs[i] = NULL;
+  cacs_yield(); // the scheduler exists
+  long rss0 = rss();
+  double t0 = now();
+  for (long i = 0; i < n; ++i)
+    if (!(cs[i] = cacs_create_ex(serve, &rs[i], &a)))
+      return fprintf(stderr, "create %ld failed\n", i), 1;
+  double t1 = now();
+  long rss1 = rss();
+  cacs_yield(); // every one runs to its end
+  double t2 = now();
+  for (long i = 0; i < n; ++i)
+    cacs_join(cs[i]);
+  double t3 = now();
+  long ok = 0;
+  for (long i = 0; i < n; ++i)
+    ok += rs[i].answer == parse((uint32_t)i);
+  printf("mode=%s n=%ld exact=%d stack=%zu rss_per_coro=%.0f create_ns=%.1f "
+         "run_ns=%.1f join_ns=%.1f ok=%ld\n",
+         mode, n, exact, bytes, (double)(rss1 - rss0) / (double)n,
+         (t1 - t0) * 1e9 / (double)n, (t2 - t1) * 1e9 / (double)n,
+         (t3 - t2) * 1e9 / (double)n, ok);
+  return ok != n;
+}

@@ -1,0 +1,47 @@
+//===- lib/stack_exact.h - Exact stacks: the bounds and the slabs -*- C -*-===//
+//
+// A coroutine whose entry has a stack bound proven at the link
+// (-fcacs-stack-bounds) runs on a stack of exactly that size, with no guard
+// page (docs/runtime.md, "Exact stacks"). stack_bounds.c reads the
+// program's table of bounds and decides once whether libcacs uses it;
+// stack_exact.c hands out the stacks, and the thread's exit stack such a
+// coroutine finishes on. coro.c is their one user (its `exact_bytes` is
+// the rule of who gets one); stack.c frees them through cacs_stack_free.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_STACK_EXACT_H
+#define CACS_LIB_STACK_EXACT_H
+
+#include "cacs/stack.h"
+#include "internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Not a public flag: a stack of stack_exact.c (freed there).
+#define CACS__STACK_EXACT (1u << 29)
+
+/// Whether libcacs gives `entry` an exact stack: 1 with its proven bound in
+/// *bytes (the entry's own need, from its first instruction down); 0 when
+/// it has none, or the process uses none (stack_bounds.c says when).
+CACS_HIDDEN int cacs__stack_bound(const void *entry, uint64_t *bytes);
+
+/// A stack of `stack_bytes` usable bytes (a multiple of 16) with a control
+/// block of `hdr_size` bytes right above it, the cacs_stack at `desc_off`
+/// of the block (as cacs_stack_alloc_at); NULL with errno set. No guard,
+/// no random start: `top` is the block's address.
+CACS_HIDDEN void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size,
+                                    size_t desc_off);
+/// cacs_stack_free of a CACS__STACK_EXACT stack.
+CACS_HIDDEN void cacs__exact_free(cacs_stack *s);
+/// The top (16-byte aligned) of the calling thread's exit stack, where a
+/// coroutine on an exact stack runs cacs_exit (made on first use), or NULL
+/// when the thread cannot run exact stacks: no exit stack, or no alternate
+/// signal stack for the handlers (the signal policy, stack_bounds.c).
+CACS_HIDDEN void *cacs__exact_thread_ready(void);
+/// At thread exit (stack.c): the exit stack, and the slabs of exact stacks
+/// that hold none in use.
+CACS_HIDDEN void cacs__exact_thread_exit(void);
+
+#endif // CACS_LIB_STACK_EXACT_H
