@@ -26,6 +26,7 @@
 #define CACS__DEFINE_PN_ENTRIES 1 // the calls below are the entries (io.h)
 #include "cacs/io.h"
 #include "cacs/pool.h"
+#include "cacs/syncblock.h"
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
@@ -35,6 +36,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 // The pool's (lib/pool/pool_io.c), weak: see io_pool.c.
@@ -206,8 +208,15 @@ static int accept_starved(int e) {
 
 // The back-off's nap: the pool's sleep in a pool coroutine (linked if the
 // caller is one), the thread's scheduler's otherwise; 0, or -1 with errno
-// (EINTR: a cacs_wake; ENOMEM: no timer).
+// (EINTR: a cacs_wake; ENOMEM: no timer). Inside a sync block, where no
+// coroutine may sleep, the thread sleeps.
 static int accept_nap(int64_t usec) {
+  if (cacs_sync_depth() != 0) {
+    struct timespec ts = {(time_t)(usec / 1000000), usec % 1000000 * 1000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+    return 0;
+  }
   return cacs__io_pool_caller() ? cacs_pool_sleep(usec) : cacs_sleep(usec);
 }
 

@@ -143,6 +143,11 @@ static inline int64_t remaining_us(struct io_deadline *d) {
 /// after a system call returned EAGAIN, so only edges to come matter.
 CACS_HIDDEN int cacs__io_fd_wait(int fd, unsigned dirs,
                                  struct io_deadline *d);
+/// The wait inside a sync block (cacs/syncblock.h), where no coroutine may
+/// park: block the thread in poll(2) until `fd` is ready in `dirs` or the
+/// deadline passes. 0 (ready: retry the call) or an errno value.
+__attribute__((noinline, cold)) CACS_HIDDEN int
+cacs__io_poll_blocking(int fd, unsigned dirs, struct io_deadline *d);
 
 // --- the engine (io_epoll.c) -------------------------------------------------
 // Besides these, an engine's header defines struct io_fd_engine, struct

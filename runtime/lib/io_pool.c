@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#include "cacs/syncblock.h"
 #include "errors.h"
 #include "internal.h"
 #include "io_internal.h"
@@ -31,10 +32,15 @@ int cacs__io_pool_caller(void) {
   return cacs__pool_self && cacs__pool_self();
 }
 
-// The pool's wait for `fd` in `dirs` after generation `gen` (pool_io.h),
-// under the call's deadline: 0 (try again) or an errno value.
-static int pool_fd_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
-                        struct io_deadline *d) {
+// The pool's wait for `fd` (record `r`) in `dirs` after generation `gen`
+// (pool_io.h), under the call's deadline: 0 (try again) or an errno value.
+// Inside a sync block the coroutine may not park: the worker blocks in
+// poll(2), as a thread's coroutine does (io_wait.c), and the coroutine
+// stays on it.
+static int pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs,
+                        uint64_t gen, struct io_deadline *d) {
+  if (__builtin_expect(cacs_sync_depth() != 0, 0))
+    return cacs__io_poll_blocking(fd, dirs, d);
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
@@ -65,7 +71,7 @@ int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
   if (!r)
     return -1;
   struct io_deadline d = {timeout_us, 0};
-  int e = pool_fd_wait(r, dirs, gen, &d);
+  int e = pool_fd_wait(fd, r, dirs, gen, &d);
   if (e) {
     cacs__set_errno(e);
     return -1;
@@ -102,7 +108,10 @@ ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
                 ? DIR_OUT
                 : DIR_IN;
-  int cache = (flags & 2) && op_short_drains(op);
+  // Not inside a sync block: its waits poll the descriptor, not the
+  // pool's generations, which only the poller moves.
+  int cache =
+      (flags & 2) && op_short_drains(op) && cacs_sync_depth() == 0;
   for (;;) {
     uint64_t gen = cacs__pool_io_gen(r);
     int err = EAGAIN;
@@ -120,7 +129,7 @@ ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
       cacs__set_errno(err);
       return -1;
     }
-    if ((err = pool_fd_wait(r, 1u << dir, gen, d))) {
+    if ((err = pool_fd_wait(fd, r, 1u << dir, gen, d))) {
       cacs__set_errno(err);
       return -1;
     }
@@ -140,7 +149,7 @@ int cacs__io_connect_pool(int fd, const struct sockaddr *addr,
     return -1;
   struct io_deadline d = {timeout_us, 0};
   for (;;) {
-    int e = pool_fd_wait(r, 1u << DIR_OUT, gen, &d);
+    int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d);
     if (e) {
       cacs__set_errno(e);
       return -1;

@@ -30,6 +30,8 @@
 //   a poll request in the heap, as the epoll loop does. The same poll
 //   request serves cacs_wait_fd and cacs_connect.
 // - A zero timeout never waits: the call is the non-blocking system call.
+// - Inside a sync block (cacs/syncblock.h) no request is made: the call
+//   tries the system call and blocks in poll(2) on EAGAIN (io_wait.c).
 // - The ring runs its completions only in this thread's io_uring_enter
 //   (IORING_SETUP_DEFER_TASKRUN, Linux 6.1; a plain ring before that), so
 //   the kernel never interrupts the thread to post them.
@@ -47,6 +49,7 @@
 #define _GNU_SOURCE 1
 #include "io_uring.h"
 #include "cacs/io.h"
+#include "cacs/syncblock.h"
 #include "io_op.h"
 #include "sched.h"
 
@@ -478,7 +481,8 @@ static int req_wait(struct ur_req *q, int64_t timeout) {
 // 0 (ready: try the call) or an errno value.
 static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
                      cacs_coro *self) {
-  if (ring_ready() != 0)
+  // Inside a sync block no request may park: cacs__io_fd_wait blocks.
+  if (cacs_sync_depth() != 0 || ring_ready() != 0)
     return cacs__io_fd_wait(fd, dirs, d);
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
@@ -609,7 +613,8 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
     return -1;
   int socket = r->socket;
   cacs_coro *self = cacs__self_unshared();
-  if (d->timeout_us == 0 || !self)
+  // Inside a sync block: the call and a blocking wait (poll_wait).
+  if (d->timeout_us == 0 || !self || cacs_sync_depth() != 0)
     return io_try_wait(fd, op, socket, d);
   for (;;) {
     if (ring_ready() != 0)

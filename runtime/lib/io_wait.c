@@ -121,11 +121,11 @@ fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
 }
 
 // Inside a sync block (cacs/syncblock.h) no other coroutine may run, so
-// the wait does what the blocking system call would: it blocks the thread
-// in poll(2) until `fd` is ready or the deadline passes, and the caller's
-// retry makes the call. The pool's waits (io_pool.c) still abort there.
-static __attribute__((noinline, cold)) int
-fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
+// a wait does what the blocking system call would: it blocks the thread in
+// poll(2) until `fd` is ready or the deadline passes, and the caller's
+// retry makes the call. The thread's waits (below, either engine's) and a
+// pool coroutine's (io_pool.c) all come here.
+int cacs__io_poll_blocking(int fd, unsigned dirs, struct io_deadline *d) {
   struct pollfd p = {fd,
                      (short)((dirs & 1u << DIR_IN ? POLLIN : 0) |
                              (dirs & 1u << DIR_OUT ? POLLOUT : 0)),
@@ -138,16 +138,21 @@ fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
              : t >= (int64_t)INT_MAX * 1000 ? INT_MAX
                                             : (int)((t + 999) / 1000);
     int n = poll(&p, 1, ms);
-    if (n > 0) {
-      if (p.revents & POLLNVAL)
-        return EBADF;
-      if ((size_t)fd < L.nfds)
-        L.fds[fd].drained[DIR_IN] = L.fds[fd].drained[DIR_OUT] = 0;
-      return 0;
-    }
+    if (n > 0)
+      return p.revents & POLLNVAL ? EBADF : 0;
     if (n < 0 && errno != EINTR)
       return errno;
   }
+}
+
+// The thread's wait inside a block: ready, the record's directions are no
+// longer known drained.
+static __attribute__((noinline, cold)) int
+fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
+  int e = cacs__io_poll_blocking(fd, dirs, d);
+  if (!e && (size_t)fd < L.nfds)
+    L.fds[fd].drained[DIR_IN] = L.fds[fd].drained[DIR_OUT] = 0;
+  return e;
 }
 
 int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {

@@ -9,8 +9,8 @@
 // RUN: not %clang %aarch64_flags -O0 -g -fpreserve-none-list=%t/list.txt -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clang -O0 -g -I%cacs_include -c %s -o /dev/null 2>&1 | count 0
 //
-// CHECK: list.c:[[@LINE+10]]:{{[0-9]+}}: error: call to 'switchy.preserve_none_list' inside the sync block at {{.*}}list.c:[[@LINE+9]] can switch coroutines: switchy.preserve_none_list{{$}}
-// CHECK: list.c:[[@LINE+10]]:{{[0-9]+}}: error: call to 'relay' inside the sync block at {{.*}}list.c:[[@LINE+8]] can switch coroutines: relay -> switchy.preserve_none_list{{$}}
+// CHECK: list.c:[[@LINE+10]]:{{[0-9]+}}: error: call to 'switchy' inside the sync block at {{.*}}list.c:[[@LINE+9]] can switch coroutines: switchy{{$}}
+// CHECK: list.c:[[@LINE+10]]:{{[0-9]+}}: error: call to 'relay' inside the sync block at {{.*}}list.c:[[@LINE+8]] can switch coroutines: relay -> switchy{{$}}
 // CHECK-NOT: error:
 #include "cacs/syncblock.h"
 

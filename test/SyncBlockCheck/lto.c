@@ -13,7 +13,7 @@
 // RUN: %clang -O2 -flto %t/main-quiet.o %t/helper.o %cacs_rt_x86_64 -o %t/quiet 2>&1 | count 0
 // RUN: %t/quiet 2>&1 | FileCheck %s --check-prefix=OUT
 //
-// CHECK: error: {{.*}}lto-helper.c:4:{{[0-9]+}}: in function main {{.*}}call to 'cacs__yield_pn{{(_bp)?}}' inside the sync block at {{.*}}lto.c:[[@LINE+13]] can switch coroutines
+// CHECK: error: {{.*}}lto-helper.c:4:{{[0-9]+}}: in function main {{.*}}call to 'cacs_yield' inside the sync block at {{.*}}lto.c:[[@LINE+13]] can switch coroutines
 // CHECK: lto.c:[[@LINE+12]]:3: the sync block at {{.*}}lto.c:[[@LINE+12]] starts here, in 'main'
 // OUT-NOT: cacs:
 // OUT: counted 5

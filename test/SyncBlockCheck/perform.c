@@ -3,7 +3,7 @@
 // RUN: not %clang -O0 -g -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %clang %aarch64_flags -O2 -g -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 //
-// CHECK: perform.c:[[@LINE+9]]:{{[0-9]+}}: error: call to 'cacs__effect_perform_pn{{(_bp)?}}' inside the sync block at {{.*}}perform.c:[[@LINE+8]] can switch coroutines
+// CHECK: perform.c:[[@LINE+9]]:{{[0-9]+}}: error: call to 'cacs_effect_perform' inside the sync block at {{.*}}perform.c:[[@LINE+8]] can switch coroutines
 #include "cacs/effect.h"
 #include "cacs/syncblock.h"
 

@@ -4,11 +4,11 @@
 // RUN: not %clang -O0 -g -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %clang %aarch64_flags -O0 -g -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 //
-// CHECK: transitive.c:[[@LINE+18]]:{{[0-9]+}}: error: call to 'outer' inside the sync block at {{.*}}transitive.c:[[BLOCK0:[0-9]+]] can switch coroutines: outer -> inner -> cacs__sleep_pn{{(_bp)?}}{{$}}
+// CHECK: transitive.c:[[@LINE+18]]:{{[0-9]+}}: error: call to 'outer' inside the sync block at {{.*}}transitive.c:[[BLOCK0:[0-9]+]] can switch coroutines: outer -> inner -> cacs_sleep{{$}}
 // CHECK: note: {{.*}}transitive.c:[[BLOCK0]]:{{[0-9]+}}: the sync block at {{.*}} starts here, in 'update'
 // CHECK-NEXT: note: {{.*}}transitive.c:[[@LINE+9]]:{{[0-9]+}}: 'outer' calls 'inner'
-// CHECK-NEXT: note: {{.*}}transitive.c:[[@LINE+5]]:{{[0-9]+}}: 'inner' calls 'cacs__sleep_pn{{(_bp)?}}'
-// CHECK-NEXT: note: 'cacs__sleep_pn{{(_bp)?}}' is preserve_none
+// CHECK-NEXT: note: {{.*}}transitive.c:[[@LINE+5]]:{{[0-9]+}}: 'inner' calls 'cacs_sleep'
+// CHECK-NEXT: note: 'cacs_sleep' switches to another coroutine
 #include "cacs/coro.h"
 #include "cacs/syncblock.h"
 

@@ -8,9 +8,9 @@
 // RUN: not %clang %aarch64_flags -O2 -g -I%cacs_include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clang -O0 -fno-sync-block-check -I%cacs_include -c %s -o /dev/null 2>&1 | count 0
 //
-// CHECK: yield.c:[[@LINE+8]]:{{[0-9]+}}: error: call to 'cacs__yield_pn{{(_bp)?}}' inside the sync block at {{.*}}yield.c:[[@LINE+7]] can switch coroutines: cacs__yield_pn{{(_bp)?}}{{$}}
+// CHECK: yield.c:[[@LINE+8]]:{{[0-9]+}}: error: call to 'cacs_yield' inside the sync block at {{.*}}yield.c:[[@LINE+7]] can switch coroutines: cacs_yield{{$}}
 // CHECK: note: {{.*}}yield.c:[[@LINE+6]]:{{[0-9]+}}: the sync block at {{.*}}yield.c:[[@LINE+6]] starts here, in 'critical'
-// CHECK-NEXT: note: 'cacs__yield_pn{{(_bp)?}}' is preserve_none: a switch or wait of libcacs
+// CHECK-NEXT: note: 'cacs_yield' switches to another coroutine: a switch or wait of libcacs
 #include "cacs/coro.h"
 #include "cacs/syncblock.h"
 

@@ -2,12 +2,13 @@
 // parking: the coroutine waits on the thread until the data comes (from
 // another thread) or the timeout passes, and no other coroutine of the
 // thread runs meanwhile; outside a block the same read parks and lets the
-// other coroutine run. Built with -fno-sync-block-check: the compile-time
-// check rejects a cacs_read it sees inside a block (docs/flags.md).
+// other coroutine run. On both engines (io_uring: the call and poll(2),
+// no request). The compile-time check allows it (SyncBlockCheck/allowed.c).
 //
-// RUN: %clang -O2 -fno-sync-block-check -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
-// RUN: %t 2>&1 | FileCheck %s
-// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -fno-sync-block-check -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %ta %}
+// RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
+// RUN: env CACS_IO_ENGINE=epoll %t 2>&1 | FileCheck %s
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t 2>&1 | FileCheck %s %}
+// RUN: %if qemu-aarch64 %{ %clang %aarch64_flags -O2 -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %ta %}
 // RUN: %if qemu-aarch64 %{ %run_aarch64 %ta 2>&1 | FileCheck %s %}
 //
 // CHECK: block, timeout: -1 ETIMEDOUT, other ran 0

@@ -14,8 +14,11 @@
 #ifndef CACS_PRESERVENONESYMBOLS_H
 #define CACS_PRESERVENONESYMBOLS_H
 
+#include "cacs/detail/contract.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Demangle/Demangle.h"
 
 #include <string>
 
@@ -48,6 +51,28 @@ inline bool isDecoratedName(llvm::StringRef Name) {
 /// The suffix of the C-convention entry thunk that stands in for a listed
 /// function wherever its address is taken: `<name>.cacs_c_entry`.
 inline constexpr const char *CEntrySuffix = ".cacs_c_entry";
+
+/// The name the user wrote for the function whose symbol is \p Name, for
+/// diagnostics: a listed function's decorated body or C entry by its own
+/// name, libcacs's preserve_none entry `cacs__<name>_pn` (`_pn_bp`,
+/// `_pn_none`; cacs/detail/contract.h) by the call `cacs_<name>` that binds
+/// to it, and a C++ name demangled.
+inline std::string sourceName(llvm::StringRef Name) {
+  Name.consume_front("\1");
+  for (const char *Suffix : {DecoratedSuffix, CEntrySuffix}) {
+    size_t At = Name.find(Suffix);
+    if (At != llvm::StringRef::npos)
+      Name = Name.take_front(At);
+  }
+  llvm::StringRef Entry = Name;
+  if (Entry.consume_front(CACS_CONTRACT_ENTRY_PREFIX))
+    for (const char *Suffix :
+         {CACS_CONTRACT_ENTRY_SUFFIX_NONE, CACS_CONTRACT_ENTRY_SUFFIX_BP,
+          CACS_CONTRACT_ENTRY_SUFFIX})
+      if (Entry.consume_back(Suffix) && !Entry.empty())
+        return ("cacs_" + Entry).str();
+  return llvm::demangle(Name);
+}
 
 } // namespace cacs
 

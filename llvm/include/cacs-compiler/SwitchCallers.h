@@ -30,12 +30,15 @@ namespace cacs {
 /// function of the walk directly, with the first such callee found; the walk
 /// goes on through that caller only if Visit returns true. A preserve_none
 /// function that calls one of the walk is a seed already: Visit is asked
-/// about it only if \p VisitSeeds. Linear in the size of the call graph.
+/// about it only if \p VisitSeeds. \p IsSeed, if given, narrows the seeds
+/// to the preserve_none functions it accepts (SyncBlockCheck leaves out the
+/// entries a sync block allows). Linear in the size of the call graph.
 void walkSwitchCallers(
     llvm::Module &M,
     llvm::function_ref<bool(llvm::Function &Caller, llvm::Function &Callee)>
         Visit,
-    bool VisitSeeds = false);
+    bool VisitSeeds = false,
+    llvm::function_ref<bool(const llvm::Function &)> IsSeed = nullptr);
 
 } // namespace cacs
 

@@ -7,12 +7,15 @@
 // A call inside a sync block (cacs/syncblock.h) that can reach a coroutine
 // switch is an error naming the block and the path to the switch. "Can
 // reach a switch" is walkSwitchCallers (SwitchCallers.h), the walk APN
-// infects along and SwitchReturns marks. See SyncBlockCheck.cpp.
+// infects along and SwitchReturns marks, without the entries libcacs marks
+// as allowed in a block. See SyncBlockCheck.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_SYNCBLOCKCHECK_H
 #define CACS_SYNCBLOCKCHECK_H
+
+#include "cacs/detail/contract.h"
 
 #include "llvm/IR/PassManager.h"
 
@@ -23,6 +26,12 @@ namespace cacs {
 /// -fsync-block-check.
 inline constexpr const char *SyncBlockCheckEnabledAttr =
     "cacs-sync-block-check";
+
+/// The annotation on libcacs's entries that a sync block allows (the I/O
+/// waits, an effect resume): not switches to this check, as the runtime
+/// lets them through a block.
+inline constexpr const char *SyncBlockAllowsAnnotation =
+    CACS_CONTRACT_SYNC_BLOCK_ALLOWS_ANNOTATION;
 
 /// The calls of libcacs that open and close a block (CACS_SYNC expands to
 /// them).

@@ -53,6 +53,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/PreserveNoneCalleeSaved.h"
+#include "cacs-compiler/Annotations.h"
 #include "cacs-compiler/Diagnostics.h"
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/PreserveNoneRulesBinding.h"
@@ -213,30 +214,12 @@ private:
     return Changed;
   }
 
+  /// The declarations annotated SavesNothingAnnotation.
   SmallVector<Function *, 2> annotatedSavesNothing() const {
     SmallVector<Function *, 2> Found;
-    const GlobalVariable *GV = M.getNamedGlobal("llvm.global.annotations");
-    const auto *Array = GV && GV->hasInitializer()
-                            ? dyn_cast<ConstantArray>(GV->getInitializer())
-                            : nullptr;
-    if (!Array)
-      return Found;
-    for (const Use &Op : Array->operands()) {
-      const auto *Entry = dyn_cast<ConstantStruct>(Op.get());
-      if (!Entry || Entry->getNumOperands() < 2)
-        continue;
-      auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
-      const auto *Str =
-          dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
-      const auto *Data =
-          Str && Str->hasInitializer()
-              ? dyn_cast<ConstantDataSequential>(Str->getInitializer())
-              : nullptr;
-      if (F && F->isDeclaration() && Data && Data->isCString() &&
-          Data->getAsCString() == SavesNothingAnnotation &&
-          !is_contained(Found, F))
+    for (Function *F : annotatedFunctions(M, SavesNothingAnnotation))
+      if (F->isDeclaration())
         Found.push_back(F);
-    }
     return Found;
   }
 

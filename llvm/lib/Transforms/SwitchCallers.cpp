@@ -17,12 +17,14 @@ using namespace llvm;
 
 void cacs::walkSwitchCallers(
     Module &M, function_ref<bool(Function &Caller, Function &Callee)> Visit,
-    bool VisitSeeds) {
-  // Seeds: every preserve_none function, declared or defined.
+    bool VisitSeeds, function_ref<bool(const Function &)> IsSeed) {
+  // Seeds: every preserve_none function, declared or defined (that IsSeed
+  // accepts).
   SmallVector<Function *, 16> Worklist;
   DenseSet<const Function *> Seeds, Decided;
   for (Function &F : M)
-    if (F.getCallingConv() == CallingConv::PreserveNone) {
+    if (F.getCallingConv() == CallingConv::PreserveNone &&
+        (!IsSeed || IsSeed(F))) {
       Worklist.push_back(&F);
       Seeds.insert(&F);
     }

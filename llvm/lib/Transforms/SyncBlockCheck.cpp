@@ -15,10 +15,16 @@
 // cacs/detail/bind.h; a list names more) or of a function that
 // walkSwitchCallers (SwitchCallers.h), the one walk that APN infects along
 // and SwitchReturns marks, reaches. So this pass runs before APN, whose
-// infected functions would otherwise end the paths. What the module cannot
-// see is taken not to switch: a declaration without preserve_none (libc, a
-// library built without cacs; every printf would be an error otherwise) and
-// an indirect call. The run-time check is the backstop for those.
+// infected functions would otherwise end the paths. Except the entries that
+// libcacs's headers mark as allowed in a block
+// (SyncBlockAllowsAnnotation, cacs/detail/contract.h): the I/O waits, which
+// block the thread there, and an effect resume, a nested coroutine that
+// comes back. The runtime lets exactly those through a block; they are no
+// seeds of the walk, and a path through them does not count. What the
+// module cannot see is taken not to switch: a declaration without
+// preserve_none (libc, a library built without cacs; every printf would be
+// an error otherwise), an indirect call, and what a resumed effect
+// coroutine runs. The run-time check is the backstop for those.
 //
 // Inside a block: CACS_SYNC is `cacs_sync_begin(__FILE__, __LINE__)`, a
 // one-pass loop, and a cleanup that calls cacs_sync_end on every way out
@@ -41,7 +47,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/SyncBlockCheck.h"
+#include "cacs-compiler/Annotations.h"
 #include "cacs-compiler/Diagnostics.h"
+#include "cacs-compiler/PreserveNoneRulesEligibility.h"
+#include "cacs-compiler/PreserveNoneSymbols.h"
 #include "cacs-compiler/SwitchCallers.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -49,7 +58,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -86,8 +94,15 @@ private:
     unsigned Depth;
   };
 
+  /// A switch itself: preserve_none, not allowed in a block, and not APN's
+  /// (a full-LTO link sees the compile steps' infected functions): those
+  /// are preserve_none because they call one, which the walk judges.
+  bool isSwitch(const Function &F) const {
+    return F.getCallingConv() == CallingConv::PreserveNone &&
+           !Allowed.count(&F) && !F.hasFnAttribute(APNInfectedAttr);
+  }
   bool canSwitch(const Function &F) const {
-    return F.getCallingConv() == CallingConv::PreserveNone || Next.count(&F);
+    return isSwitch(F) || Next.count(&F);
   }
   void walkBlock(CallBase &BeginCall, DenseMap<CallBase *, Inside> &Found);
   void report(CallBase &Call, CallBase &BeginCall);
@@ -96,12 +111,14 @@ private:
   Module &M;
   Function &Begin;
   Function *End;
+  /// The entries a sync block allows (SyncBlockAllowsAnnotation).
+  DenseSet<const Function *> Allowed;
   /// For each function that can reach a switch and is not one itself, the
   /// callee it reaches it through (walkSwitchCallers).
   DenseMap<const Function *, const Function *> Next;
 };
 
-std::string nameOf(const Function &F) { return demangle(F.getName()); }
+std::string nameOf(const Function &F) { return sourceName(F.getName()); }
 
 std::string locationOf(const DebugLoc &DL) {
   if (!DL)
@@ -222,16 +239,27 @@ void SyncBlockCheck::report(CallBase &Call, CallBase &BeginCall) {
   }
   emit(Ctx, DS_Note,
        "'" + nameOf(*Path.back()) +
-           "' is preserve_none: a switch or wait of libcacs, an effect's "
-           "perform or resume, or a function a list or "
-           "-fauto-preserve-none gave preserve_none");
+           "' switches to another coroutine: a switch or wait of libcacs "
+           "(not an I/O wait, which blocks inside a sync block, nor an "
+           "effect resume), an effect's perform, or a preserve_none "
+           "function (a list's, or written so)");
 }
 
 void SyncBlockCheck::run(bool LTOLink) {
-  walkSwitchCallers(M, [&](Function &Caller, Function &Callee) {
-    Next.try_emplace(&Caller, &Callee);
-    return true;
-  });
+  for (Function *F : annotatedFunctions(M, SyncBlockAllowsAnnotation))
+    Allowed.insert(F);
+  walkSwitchCallers(
+      M,
+      [&](Function &Caller, Function &Callee) {
+        // An allowed entry defined here (libcacs in the link) waits or
+        // resumes through switches of its own: not a path.
+        if (Allowed.count(&Caller))
+          return false;
+        Next.try_emplace(&Caller, &Callee);
+        return true;
+      },
+      /*VisitSeeds=*/false,
+      [&](const Function &F) { return isSwitch(F); });
 
   SmallVector<CallBase *, 8> Begins;
   for (Use &U : Begin.uses()) {

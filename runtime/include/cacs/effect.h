@@ -194,9 +194,10 @@ CACS__WAIT_DECL const void *cacs__call_effect_perform(cacs_effect *e,
                                                       void *payload)
     CACS__WAIT_ENTRY(effect_perform);
 #define cacs_effect_perform(...) cacs__call_effect_perform(__VA_ARGS__)
-CACS__WAIT_DECL cacs_effect_request cacs__call_effect_resume(
-    cacs_effect_coro *k, cacs_effect *const *handled, const void *result)
-    CACS__WAIT_ENTRY(effect_resume);
+// A resume runs a nested coroutine that comes back: a sync block allows it.
+CACS__WAIT_DECL CACS__SYNC_BLOCK_ALLOWS cacs_effect_request
+cacs__call_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
+                         const void *result) CACS__WAIT_ENTRY(effect_resume);
 #define cacs_effect_resume(...) cacs__call_effect_resume(__VA_ARGS__)
 #endif
 

@@ -21,8 +21,13 @@
 //     and line: cacs_yield (even alone on its ring), the waits of
 //     cacs/coro.h and cacs/sync.h, cacs_exit, the pool's yields and waits,
 //     and CACS_PERFORM of an effect whose handler was resumed outside the
-//     block. The I/O waits of cacs/io.h make the blocking call instead
-//     (outside a pool).
+//     block (a perform inside a block always is).
+//   - Allowed, by both checks (one mark on their declarations,
+//     cacs/detail/contract.h): the I/O waits of cacs/io.h, which make the
+//     blocking system call instead of parking (poll(2); in a pool
+//     coroutine the worker blocks), and cacs_effect_resume, whose effect
+//     coroutine comes back to the block (a switch it makes is checked at
+//     run time). Generators' inline switches are no calls: allowed too.
 //   - Spawns do not start before the block ends: cacs_create's coroutine
 //     first runs at a switch, which the block forbids; cacs_pool_spawn's
 //     is queued when the outermost block ends, where other workers may

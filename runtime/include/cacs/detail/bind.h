@@ -36,6 +36,7 @@
 #ifndef CACS_DETAIL_BIND_H
 #define CACS_DETAIL_BIND_H
 
+#include "cacs/detail/contract.h"
 #include "cacs/switch.h" // CACS_PRESERVE_NONE
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -62,9 +63,11 @@
 // stops with a fatal error at such an invoke from a base-pointer frame.
 #define CACS__PN_DECL CACS_PRESERVE_NONE __attribute__((nothrow))
 #if CACS_YIELD_SAVE_BP
-#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn_bp")
+#define CACS__PN_ENTRY(name)                                                   \
+  __asm__(CACS_CONTRACT_ENTRY_PREFIX #name CACS_CONTRACT_ENTRY_SUFFIX_BP)
 #else
-#define CACS__PN_ENTRY(name) __asm__("cacs__" #name "_pn")
+#define CACS__PN_ENTRY(name)                                                   \
+  __asm__(CACS_CONTRACT_ENTRY_PREFIX #name CACS_CONTRACT_ENTRY_SUFFIX)
 #endif
 #define CACS__PN_BIND 1
 #if defined(__aarch64__) && !defined(__CACS__)
@@ -75,6 +78,21 @@
 #else
 #define CACS__PN_BIND 0
 #define CACS__PN_ARGS_BIND 0
+#endif
+
+// On the declaration of an entry that a sync block allows (detail/contract.h,
+// CACS_CONTRACT_SYNC_BLOCK_ALLOWS_ANNOTATION): the I/O waits, which block
+// the thread inside a block, and the effect resume, a nested coroutine that
+// comes back. libcacs's run-time checks let exactly these through; the
+// compile-time check reads the mark.
+#if defined(__has_attribute)
+#if __has_attribute(annotate)
+#define CACS__SYNC_BLOCK_ALLOWS                                                \
+  __attribute__((annotate(CACS_CONTRACT_SYNC_BLOCK_ALLOWS_ANNOTATION)))
+#endif
+#endif
+#ifndef CACS__SYNC_BLOCK_ALLOWS
+#define CACS__SYNC_BLOCK_ALLOWS
 #endif
 
 // libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
@@ -99,7 +117,8 @@
 #ifdef CACS__DEFINE_PN_ENTRIES
 #define CACS__WAIT_BIND 1
 #define CACS__WAIT_DECL CACS__PN_DEF
-#define CACS__WAIT_ENTRY(name) __asm__("cacs__" #name "_pn")
+#define CACS__WAIT_ENTRY(name)                                                 \
+  __asm__(CACS_CONTRACT_ENTRY_PREFIX #name CACS_CONTRACT_ENTRY_SUFFIX)
 #else
 #define CACS__WAIT_BIND CACS__PN_ARGS_BIND
 #define CACS__WAIT_DECL CACS__PN_DECL

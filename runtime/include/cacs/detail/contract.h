@@ -36,6 +36,25 @@
  * empty register mask. */
 #define CACS_CONTRACT_SAVES_NOTHING_ANNOTATION "cacs.no_callee_saved_registers"
 
+/* The annotation on a declaration of a libcacs preserve_none entry that a
+ * sync block (cacs/syncblock.h) allows: inside a block it runs no other
+ * coroutine of the scheduler. The I/O waits of cacs/io.h make the blocking
+ * system call there instead of parking; an effect resume runs a nested
+ * coroutine that comes back to its caller (what that coroutine does is
+ * checked at run time). libcacs's run-time checks and the sync-block check
+ * (SyncBlockCheck) both follow it: the runtime lets exactly these entries
+ * through a block, the check does not count them as switches. */
+#define CACS_CONTRACT_SYNC_BLOCK_ALLOWS_ANNOTATION "cacs.sync_block_allows"
+
+/* The names of libcacs's preserve_none entries: a call cacs_<name>(...)
+ * binds to the entry CACS_CONTRACT_ENTRY_PREFIX "<name>" followed by one of
+ * the suffixes (cacs/detail/bind.h); the compiler's diagnostics name such an
+ * entry by the call the user wrote, cacs_<name>. */
+#define CACS_CONTRACT_ENTRY_PREFIX "cacs__"
+#define CACS_CONTRACT_ENTRY_SUFFIX "_pn"
+#define CACS_CONTRACT_ENTRY_SUFFIX_BP "_pn_bp"
+#define CACS_CONTRACT_ENTRY_SUFFIX_NONE "_pn_none"
+
 /* The first line of the inline assembly of a marked in-stack yield (x86-64,
  * compiled by cacs): the InstackYield pass matches it character for character
  * and removes it. Assembled as it is (the pass did not run), it stops the

@@ -21,7 +21,8 @@
     defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) && __clang_major__ >= 22
 CACS_PRESERVE_NONE
 __attribute__((nothrow, annotate(CACS_CONTRACT_SAVES_NOTHING_ANNOTATION))) void
-cacs__yield_none(void) __asm__("cacs__yield_pn_none");
+cacs__yield_none(void) __asm__(CACS_CONTRACT_ENTRY_PREFIX "yield"
+                                   CACS_CONTRACT_ENTRY_SUFFIX_NONE);
 #define cacs_yield() cacs__yield_none()
 #else
 CACS__PN_DECL void cacs__call_yield(void) CACS__PN_ENTRY(yield);

@@ -1,0 +1,128 @@
+// The shapes of effect_shapes.h on cacs/effect.h (libcacs's public API).
+
+#include "cacs/effect.h"
+#include "effect_shapes.h"
+
+CACS_EFFECT(get, int, int64_t);
+CACS_EFFECT(put, int64_t, int);
+CACS_EFFECT(tick, uint64_t, uint64_t);
+CACS_EFFECT(other, int, int);
+CACS_EFFECT(fail, int, int);
+CACS_EFFECT(next, uint64_t, int);
+
+static uint64_t count;
+
+// --- state --------------------------------------------------------------
+
+static void *stateful(void *arg) {
+  (void)arg;
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t v = CACS_PERFORM(get, 0);
+    CACS_PERFORM(put, v + 1);
+  }
+  return NULL;
+}
+
+static uint64_t shape_state(uint64_t n) {
+  count = n;
+  cacs_effect_coro *k = cacs_effect_create(stateful, NULL, 0);
+  int64_t value = 0;
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(get, put), NULL);
+  while (q.effect) {
+    if (q.effect == &CACS_EFFECT_OF(get)) {
+      q = cacs_effect_resume(k, CACS_HANDLES(get, put), &value);
+    } else {
+      value = *(int64_t *)q.payload;
+      q = cacs_effect_resume(k, CACS_HANDLES(get, put), NULL);
+    }
+  }
+  cacs_effect_destroy(k);
+  return (uint64_t)value;
+}
+
+// --- handlers up ----------------------------------------------------------
+
+static void *performer(void *arg) {
+  (void)arg;
+  uint64_t acc = 0;
+  for (uint64_t i = 0; i < count; ++i)
+    acc += CACS_PERFORM(tick, i);
+  return (void *)(uintptr_t)acc;
+}
+
+// A handler of `other` around the next level down: `tick` passes over it.
+static void *level(void *arg) {
+  int below = (int)(intptr_t)arg;
+  cacs_effect_coro *k =
+      cacs_effect_create(below ? level : performer,
+                         (void *)(intptr_t)(below - 1), 0);
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(other), NULL);
+  cacs_effect_destroy(k);
+  return q.payload;
+}
+
+static uint64_t shape_up(int up, uint64_t n) {
+  count = n;
+  cacs_effect_coro *k =
+      up == 1 ? cacs_effect_create(performer, NULL, 0)
+              : cacs_effect_create(level, (void *)(intptr_t)(up - 2), 0);
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(tick), NULL);
+  while (q.effect) {
+    uint64_t answer = *(uint64_t *)q.payload + 1;
+    q = cacs_effect_resume(k, CACS_HANDLES(tick), &answer);
+  }
+  cacs_effect_destroy(k);
+  return (uint64_t)(uintptr_t)q.payload;
+}
+
+// --- throw ------------------------------------------------------------------
+
+__attribute__((noinline)) static int deep(int left, int frames) {
+  if (left == 0)
+    return CACS_PERFORM(fail, frames);
+  int r = deep(left - 1, frames);
+  SHAPE_KEEP(r);
+  return r + 1;
+}
+
+static void *thrower(void *arg) {
+  int frames = (int)(intptr_t)arg;
+  return (void *)(intptr_t)deep(frames, frames);
+}
+
+static uint64_t shape_throw(int frames, uint64_t n) {
+  uint64_t caught = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    cacs_effect_coro *k =
+        cacs_effect_create(thrower, (void *)(intptr_t)frames, 0);
+    cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(fail), NULL);
+    if (q.effect == &CACS_EFFECT_OF(fail))
+      caught += (uint64_t)*(int *)q.payload;
+    cacs_effect_destroy(k); // not resumed: the throw
+  }
+  return caught;
+}
+
+// --- generator --------------------------------------------------------------
+
+static void *numbers(void *arg) {
+  (void)arg;
+  for (uint64_t i = 0; i < count; ++i)
+    CACS_PERFORM(next, i);
+  return NULL;
+}
+
+static uint64_t shape_generator(uint64_t n) {
+  count = n;
+  cacs_effect_coro *k = cacs_effect_create(numbers, NULL, 0);
+  uint64_t sum = 0;
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(next), NULL);
+  while (q.effect) {
+    sum += *(uint64_t *)q.payload;
+    q = cacs_effect_resume(k, CACS_HANDLES(next), NULL);
+  }
+  cacs_effect_destroy(k);
+  return sum;
+}
+
+int main(int argc, char **argv) { return shape_main(argc, argv, "cacs"); }

@@ -1,0 +1,84 @@
+//===- bench/effect/effect_shapes.h - Effects' shapes, one driver -*- C -*-===//
+//
+// Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
+//
+//===----------------------------------------------------------------------===//
+//
+// What bench/effect/cacs_effects.c (cacs/effect.h) and seff_effects.c
+// (libseff, the peer, built from a source tree the user gives: run.sh)
+// both run: the shapes of libseff's own benchmarks, each a variant of the
+// bench/common/bench.h protocol (`-v VARIANT`, one RESULT line, its result
+// checked):
+//   state      the get/put state loop (libseff's state_bench): put(get() +
+//              1), n times; ops = 2n performs, each with its resume
+//   upK        a perform handled K handlers up (K = 1, 5, 10: K - 1 effect
+//              coroutines that handle another effect between the performer
+//              and its handler), n times; ops = n
+//   throwK     an exception by effects through K frames (libseff's
+//              exception_bench, deeper): create an effect coroutine, which
+//              recurses K frames and performs; the handler does not resume
+//              it and frees it; ops = n/10 of these
+//   generator  a generator by effects: the coroutine performs 0..n-1, the
+//              handler sums them; ops = n
+// Each implementation defines the four functions below; this header is the
+// driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_BENCH_EFFECT_SHAPES_H
+#define CACS_BENCH_EFFECT_SHAPES_H
+
+#include "../common/bench.h"
+
+/// put(get() + 1), n times from 0: returns the final state (n).
+static uint64_t shape_state(uint64_t n);
+/// n performs, handled `up` handlers up, answered with the payload + 1:
+/// returns the sum of the answers.
+static uint64_t shape_up(int up, uint64_t n);
+/// n throws through `frames` frames, each payload `frames`: their sum.
+static uint64_t shape_throw(int frames, uint64_t n);
+/// The sum of 0..n-1, generated.
+static uint64_t shape_generator(uint64_t n);
+
+/// Keeps a recursion a recursion (no accumulator tail call).
+#define SHAPE_KEEP(x) __asm__ volatile("" : "+r"(x))
+
+static int shape_main(int argc, char **argv, const char *impl) {
+  bench_args a = bench_parse(argc, argv, 1000000);
+  const char *v = a.variant ? a.variant : "state";
+  uint64_t n = a.n, ops = n, expected;
+  int k = 0;
+  if (!strcmp(v, "state")) {
+    ops = 2 * n;
+    expected = n;
+  } else if (sscanf(v, "up%d", &k) == 1 && k >= 1) {
+    expected = n * (n + 1) / 2;
+  } else if (sscanf(v, "throw%d", &k) == 1 && k >= 0) {
+    n = n / 10 ? n / 10 : 1;
+    ops = n;
+    expected = n * (uint64_t)k;
+  } else if (!strcmp(v, "generator")) {
+    expected = n * (n - 1) / 2;
+  } else {
+    fprintf(stderr, "unknown variant %s\n", v);
+    return 64;
+  }
+  char variant[64];
+  snprintf(variant, sizeof variant, "%s-%s", impl, v);
+  bench_run r = bench_begin("effect", variant, a.n);
+  for (int i = 0; i < a.reps; ++i) {
+    uint64_t t0 = bench_cpu_ns(), got;
+    if (!strcmp(v, "state"))
+      got = shape_state(n);
+    else if (v[0] == 'u')
+      got = shape_up(k, n);
+    else if (v[0] == 't')
+      got = shape_throw(k, n);
+    else
+      got = shape_generator(n);
+    bench_record(&r, bench_cpu_ns() - t0, ops, got, expected);
+  }
+  return bench_end(&r);
+}
+
+#endif // CACS_BENCH_EFFECT_SHAPES_H

@@ -1,0 +1,123 @@
+#!/bin/sh
+# Effects (cacs/effect.h) against libseff, the peer (issue 33), in one run:
+# the shapes of bench/effect/effect_shapes.h (libseff's own benchmarks:
+# the get/put state loop, a perform handled 1, 5 and 10 handlers up,
+# exceptions by effects through 10 and 100 frames, beside C++ exceptions,
+# a generator by effects). Not a timed test: the numbers go to a report.
+#
+#   LIBSEFF_DIR=DIR bench/effect/run.sh [--build DIR] [--rounds R] [-n N]
+#
+#   LIBSEFF_DIR=DIR (environment): libseff's source tree (its Makefile,
+#            src/, asm/, decls/; not packaged, never fetched here): copied
+#            into BUILD/bench/effect/libseff and built there by its own
+#            Makefile (BUILD=release, its default STACK_POLICY=segmented,
+#            which needs ld.gold; LIBSEFF_STACK=fixed for malloc'd 8 KiB
+#            stacks), with CC (default clang-19). Without it, cacs and C++
+#            only.
+#   --rounds R  processes per variant (default 5), interleaved round-robin
+#            with the other implementations' of the same variant, each
+#            pinned with taskset -c ${BENCH_CPU:-1}; the report gives the
+#            median ns per operation (thread CPU time, bench/common/bench.h)
+#   -n N     the size (default 1000000; throws run N/10)
+# Writes BUILD/bench/effect/results.md (and prints it).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build="$root/build"
+rounds=5
+n=1000000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    -n) n=$2; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    *) echo "bench/effect/run.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+build=$(cd "$build" && pwd)
+work="$build/bench/effect"
+mkdir -p "$work"
+cc="$build/bin/clang"
+peer_cc=${CC:-clang-19}
+peer_cxx=${CXX:-clang++-19}
+cpu=${BENCH_CPU:-1}
+
+"$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
+  "$here/cacs_effects.c" "$build/runtime/x86_64/libcacs.a" -o "$work/cacs_effects"
+"$peer_cxx" -O2 "$here/cxx_throw.cpp" -o "$work/cxx_throw"
+impls="cacs"
+if [ -n "${LIBSEFF_DIR:-}" ]; then
+  stack=${LIBSEFF_STACK:-segmented}
+  src="$work/libseff"
+  rm -rf "$src"
+  mkdir -p "$src"
+  # A copy: its Makefile writes generated headers and output/ into the tree.
+  (cd "$LIBSEFF_DIR" && tar cf - --exclude=./.git --exclude=./output .) |
+    (cd "$src" && tar xf -)
+  make -s -C "$src" CC="$peer_cc" CXX="$peer_cxx" BUILD=release \
+    STACK_POLICY="$stack" output/lib/libseff.a >&2
+  extra=""
+  [ "$stack" = segmented ] && extra="-fsplit-stack -fuse-ld=gold"
+  # As libseff's Makefile compiles its clients (its warnings off).
+  "$peer_cc" -O2 -DNDEBUG -std=gnu11 -pthread $extra -w -I"$src/src" \
+    "$here/seff_effects.c" "$src/output/lib/libseff.a" -o "$work/seff_effects"
+  impls="cacs libseff"
+fi
+
+variants="state up1 up5 up10 throw10 throw100 generator"
+raw="$work/raw.txt"
+: > "$raw"
+load_before=$(uptime)
+r=1
+while [ $r -le "$rounds" ]; do
+  for v in $variants; do
+    for impl in $impls c++; do
+      case $impl in
+        cacs) bin="$work/cacs_effects" ;;
+        libseff) bin="$work/seff_effects" ;;
+        c++) case $v in throw*) bin="$work/cxx_throw" ;; *) continue ;; esac ;;
+      esac
+      taskset -c "$cpu" "$bin" -n "$n" -r 1 -v "$v" >> "$raw"
+    done
+  done
+  r=$((r + 1))
+done
+load_after=$(uptime)
+
+python3 - "$raw" "$n" "$rounds" "$load_before" "$load_after" \
+  > "$work/results.md" <<'PY'
+import statistics, sys
+raw, n, rounds, before, after = sys.argv[1:]
+per = {}
+for line in open(raw):
+    f = dict(kv.split("=", 1) for kv in line.split()[1:])
+    if f["ok"] != "1":
+        sys.exit("FAILED: " + line)
+    impl, v = f["variant"].split("-", 1)
+    per.setdefault((impl, v), []).append(int(f["ns"]) / int(f["ops"]))
+med = {k: statistics.median(x) for k, x in per.items()}
+impls = [i for i in ("cacs", "libseff", "c++") if any(k[0] == i for k in med)]
+print("# Effects: cacs against libseff\n")
+print("`bench/effect/run.sh -n %s --rounds %s`: ns per operation, the median"
+      " of %s processes per cell, interleaved, pinned (`taskset`), thread"
+      " CPU time. Load before: `%s`; after: `%s` (a shared machine).\n"
+      % (n, rounds, rounds, before.strip(), after.strip()))
+print("| shape | " + " | ".join(impls) +
+      (" | libseff / cacs |" if "libseff" in impls else " |"))
+print("|---" * (len(impls) + 1 + ("libseff" in impls)) + "|")
+for v in ("state", "up1", "up5", "up10", "throw10", "throw100", "generator"):
+    cells = ["%.2f" % med[(i, v)] if (i, v) in med else "" for i in impls]
+    ratio = ""
+    if ("libseff", v) in med:
+        ratio = " | %.2fx" % (med[("libseff", v)] / med[("cacs", v)])
+    print("| %s | %s%s |" % (v, " | ".join(cells), ratio))
+print()
+up = [med[("cacs", "up%d" % k)] for k in (1, 10)]
+print("cacs, 10 handlers up / 1 up: %.2fx (target <= 1.2x)" % (up[1] / up[0]))
+if ("libseff", "up1") in med:
+    for v in ("state", "up1"):
+        print("perform + resume (%s), libseff / cacs: %.2fx (target >= 2x)"
+              % (v, med[("libseff", v)] / med[("cacs", v)]))
+PY
+cat "$work/results.md"
