@@ -43,6 +43,7 @@
 #include "cacs-compiler/Settings.h"
 #include "cacs/detail/contract.h"
 
+#include "cacs-args.h"
 #include "cacs-errors.h"
 #include "cacs-link-watch.h"
 #include "cacs-stack-bounds.h"
@@ -51,14 +52,12 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -77,6 +76,7 @@
 #include "cacs-build-id.inc"
 
 using namespace llvm;
+using cacs::CACSFlags;
 using cacs::fatal;
 using cacs::LinkWatch;
 using cacs::runLink;
@@ -84,94 +84,6 @@ using cacs::tracedBody;
 using cacs::wrappedNames;
 
 namespace {
-
-/// What the cacs flags of one command line ask for.
-struct CACSFlags {
-  /// The flag settings of Settings.def's table, by SettingID.
-  bool Flag[cacs::NumSettings];
-  /// The choice settings' values, as indexes into their Choices.
-  unsigned Choice[cacs::NumSettings] = {};
-  std::vector<std::string> ListFiles;
-  bool Version = false;
-  bool Help = false;       // --help, -help
-  bool NoLink = false;     // -c, -S, -E, -fsyntax-only, -M, -MM
-  bool SaveTemps = false;  // -save-temps[=...]: cc1 compiles IR
-  bool FullLTO = false;    // -flto, -flto=full (last -f[no-]lto* wins)
-  bool AnyLTO = false;     // also -flto=thin
-  bool HasFuseLd = false;  // the user chose a linker
-  bool HasIRInput = false; // .ll/.bc inputs skip the clang plugin
-  bool DepFile = false;    // -M, -MM, -MD, -MMD, -MF, -Wp,-M...
-  bool FoundCACSFlag = false;
-  /// The target the command names (--target=, -target), or empty.
-  std::string Target;
-  /// -m32, -mx32, -m16, -mabi=ilp32, -mbig-endian: not the ABI libcacs was
-  /// built for, whatever the triple says.
-  bool OtherABI = false;
-  bool NoStdInc = false; // -nostdinc
-  /// The directories the command searches for headers (-I, -isystem,
-  /// -idirafter) and for libraries (-L), in order.
-  std::vector<std::string> IncludeDirs, LibraryDirs;
-  /// What the command line gives the linker, in order: -Wl, (split at
-  /// commas), -Xlinker, -z.
-  std::vector<std::string> LinkerArgs;
-  /// The output file (-o), or empty for the default.
-  std::string Output;
-
-  CACSFlags() {
-    for (const cacs::Setting &S : cacs::Settings)
-      Flag[static_cast<unsigned>(S.ID)] = S.Default;
-  }
-  bool &flag(cacs::SettingID ID) { return Flag[static_cast<unsigned>(ID)]; }
-  unsigned &choice(cacs::SettingID ID) {
-    return Choice[static_cast<unsigned>(ID)];
-  }
-};
-
-/// Do the linker arguments ask for -z now (-z now, -znow; the last of it and
-/// -z lazy wins)?
-bool linksBindNow(ArrayRef<std::string> LinkerArgs) {
-  bool Now = false;
-  for (size_t I = 0; I < LinkerArgs.size(); ++I) {
-    StringRef A = LinkerArgs[I];
-    if (A == "-z" && I + 1 < LinkerArgs.size())
-      A = LinkerArgs[++I];
-    else if (!A.consume_front("-z"))
-      continue;
-    if (A == "now" || A == "lazy")
-      Now = A == "now";
-  }
-  return Now;
-}
-
-/// A cacs flag of the settings table (-f<name>, -fno-<name>, -f<name>=file,
-/// -f<name>=choice): record it in F and return true.
-bool takeSettingFlag(StringRef Prog, StringRef A, CACSFlags &F) {
-  StringRef Arg = A;
-  if (!A.consume_front("-f"))
-    return false;
-  cacs::SettingArg S;
-  switch (cacs::parseSetting(A, S, /*FrontDoorOnly=*/true)) {
-  case cacs::SettingParse::NotASetting:
-    return false;
-  case cacs::SettingParse::BadChoice: // As clang says it of its own
-                                      // -f<name>=<value> flags.
-    fatal(Prog, "invalid value '" + A.split('=').second + "' in '" + Arg + "'");
-  case cacs::SettingParse::Parsed:
-    break;
-  }
-  switch (cacs::setting(S.ID).Kind) {
-  case cacs::Setting::Flag:
-    F.flag(S.ID) = S.On;
-    break;
-  case cacs::Setting::List:
-    F.ListFiles.push_back(S.File.str());
-    break;
-  case cacs::Setting::Choice:
-    F.choice(S.ID) = S.Choice;
-    break;
-  }
-  return true;
-}
 
 /// Check a list file the way clang checks -fsanitize-ignorelist= files, and
 /// as the pass will read it: it must exist and parse; the errors name the
@@ -283,111 +195,6 @@ void checkPreprocessedInputs(StringRef Prog, ArrayRef<const char *> Args,
                 "machine the same cacs and the same list files at the same "
                 "paths");
   }
-}
-
-/// A search directory option of one of \p Spellings, joined (-Idir) or
-/// separate (-I dir): record the directory in \p Dirs and return true. A
-/// separate directory argument is passed on to \p Out here, and \p I moved
-/// past it, so that the caller passes on the option itself.
-bool takeSearchDir(StringRef A, ArrayRef<const char *> Args, size_t &I,
-                   std::initializer_list<StringRef> Spellings,
-                   std::vector<std::string> &Dirs,
-                   std::vector<const char *> &Out) {
-  for (StringRef Spelling : Spellings) {
-    if (!A.starts_with(Spelling))
-      continue;
-    if (A.size() > Spelling.size()) {
-      Dirs.push_back(A.drop_front(Spelling.size()).str());
-      return true;
-    }
-    if (I + 1 >= Args.size())
-      return false;
-    Out.push_back(Args[I++]);
-    Dirs.push_back(Args[I]);
-    return true;
-  }
-  return false;
-}
-
-/// Scan (a response-file-expanded copy of) the arguments for what the front
-/// door must know. Returns the arguments with the cacs flags removed.
-std::vector<const char *>
-scanArguments(StringRef Prog, ArrayRef<const char *> Args, CACSFlags &F) {
-  std::vector<const char *> Out;
-  bool AfterDashDash = false;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    if (AfterDashDash) {
-      if (A.ends_with(".ll") || A.ends_with(".bc"))
-        F.HasIRInput = true;
-      Out.push_back(Args[I]);
-      continue;
-    }
-    if (A == "--") {
-      AfterDashDash = true;
-    } else if (takeSettingFlag(Prog, A, F)) {
-      F.FoundCACSFlag = true;
-      continue;
-    } else if (A == "-save-temps" || A.starts_with("-save-temps=") ||
-               A == "--save-temps" || A.starts_with("--save-temps=")) {
-      F.SaveTemps = true;
-    } else if (A == "--version") {
-      F.Version = true;
-    } else if (A == "--help" || A == "-help") {
-      F.Help = true;
-    } else if (A.consume_front("--target=")) {
-      F.Target = A.str();
-    } else if ((A == "-target" || A == "--target") && I + 1 < Args.size()) {
-      F.Target = Args[I + 1];
-      Out.push_back(Args[I++]);
-    } else if (A == "-m32" || A == "-mx32" || A == "-m16" ||
-               A == "-mabi=ilp32" || A == "-mbig-endian") {
-      F.OtherABI = true;
-    } else if (A == "-m64" || A == "-mlittle-endian") {
-      F.OtherABI = false;
-    } else if (A == "-nostdinc") {
-      F.NoStdInc = true;
-    } else if (takeSearchDir(A, Args, I, {"-I", "-isystem", "-idirafter"},
-                             F.IncludeDirs, Out) ||
-               takeSearchDir(A, Args, I, {"-L"}, F.LibraryDirs, Out)) {
-      // The directory was recorded (and a separate argument passed on).
-    } else if (A == "-c" || A == "-S" || A == "-E" || A == "-fsyntax-only" ||
-               A == "-M" || A == "-MM") {
-      F.NoLink = true;
-      F.DepFile |= A == "-M" || A == "-MM";
-    } else if (A == "-MD" || A == "-MMD" || A.starts_with("-MF") ||
-               A.starts_with("-Wp,-M")) {
-      F.DepFile = true;
-    } else if (A == "-flto" || A == "-flto=full") {
-      F.FullLTO = F.AnyLTO = true;
-    } else if (A == "-flto=thin") {
-      F.FullLTO = false;
-      F.AnyLTO = true;
-    } else if (A == "-fno-lto") {
-      F.FullLTO = F.AnyLTO = false;
-    } else if (A.starts_with("-fuse-ld=") || A == "-fuse-ld") {
-      F.HasFuseLd = true;
-    } else if (A == "-o" && I + 1 < Args.size()) {
-      F.Output = Args[I + 1];
-      Out.push_back(Args[I++]);
-    } else if (A.starts_with("-o") && !A.starts_with("-obj")) {
-      F.Output = A.drop_front(2).str();
-    } else if (A.starts_with("-Wl,")) {
-      SmallVector<StringRef, 4> Parts;
-      A.drop_front(4).split(Parts, ',');
-      F.LinkerArgs.insert(F.LinkerArgs.end(), Parts.begin(), Parts.end());
-    } else if ((A == "-Xlinker" || A == "-z") && I + 1 < Args.size()) {
-      if (A == "-z")
-        F.LinkerArgs.push_back("-z");
-      F.LinkerArgs.push_back(Args[I + 1]);
-      Out.push_back(Args[I++]);
-    } else if (!A.starts_with("-") &&
-               (A.ends_with(".ll") || A.ends_with(".bc"))) {
-      F.HasIRInput = true;
-    }
-    Out.push_back(Args[I]);
-  }
-  return Out;
 }
 
 std::string siblingPath(StringRef Exe, StringRef RelDir, StringRef Name) {
@@ -515,17 +322,21 @@ void start(Invocation &I, int Argc, const char **Argv) {
 /// too long for execv); otherwise the original command line goes on
 /// unchanged.
 void parseCommandLine(Invocation &I) {
-  StringSaver Saver(I.Alloc);
   SmallVector<const char *, 64> Expanded(I.Args.begin(), I.Args.end());
-  if (!cl::ExpandResponseFiles(Saver, cl::TokenizeGNUCommandLine, Expanded))
-    Expanded.assign(I.Args.begin(), I.Args.end()); // clang will report it.
+  std::string ExpandError =
+      cacs::expandResponseFiles(Expanded, I.Alloc, *vfs::getRealFileSystem());
+  if (!ExpandError.empty()) // clang will report it too.
+    errs() << ExpandError << "\n";
   I.FromResponseFile =
       Expanded.size() != I.Args.size() ||
       !std::equal(
           Expanded.begin(), Expanded.end(), I.Args.begin(),
           [](const char *A, const char *B) { return StringRef(A) == B; });
 
-  I.Rest = scanArguments(I.Prog, Expanded, I.F);
+  std::string Error;
+  I.Rest = cacs::scanArguments(Expanded, I.F, Error);
+  if (!Error.empty())
+    fatal(I.Prog, Error);
   if (!I.F.FoundCACSFlag) {
     I.Rest.assign(I.Args.begin(), I.Args.end());
     I.FromResponseFile = false;
@@ -596,7 +407,7 @@ void decide(Invocation &I) {
   // Only a command that compiles and links knows the link's -z now. A
   // full-LTO link runs the passes again in lld, which cannot be told.
   F.flag(cacs::SettingID::LinkBindsNow) =
-      !F.NoLink && !F.AnyLTO && linksBindNow(F.LinkerArgs);
+      !F.NoLink && !F.AnyLTO && cacs::linksBindNow(F.LinkerArgs);
 
   for (const std::string &L : F.ListFiles)
     I.ListTexts.push_back(validateListFile(I.Prog, L));
