@@ -161,6 +161,10 @@ std::vector<ListEntry> unusedListEntries(llvm::StringRef Path,
 /// leading UTF-8 byte order mark.
 std::string readPreserveNoneList(llvm::StringRef Path, std::string &Text);
 
+/// The text of a list file whose bytes are \p Raw, as readPreserveNoneList
+/// gives it.
+std::string listTextOf(llvm::StringRef Raw);
+
 } // namespace cacs
 
 #endif // CACS_PRESERVENONELISTFILE_H

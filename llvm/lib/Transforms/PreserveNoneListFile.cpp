@@ -420,20 +420,24 @@ std::string readPreserveNoneList(StringRef Path, std::string &Text) {
   if (!Buf)
     return "cannot read preserve-none list file " + P + ": " +
            Buf.getError().message();
+  Text = listTextOf((*Buf)->getBuffer());
+  return "";
+}
+
+std::string listTextOf(StringRef Raw) {
   // CR LF line ends become LF, here, once: the text that is checked is the
   // text that is matched and recorded for the link. SpecialCaseList reads a
   // first line "#!special-case-list-v1\r\n" as a glob list, but trims the
   // CR off each entry; the pass rebuilds lists from trimmed lines.
-  StringRef Raw = (*Buf)->getBuffer();
   // A UTF-8 byte order mark, as Windows editors save text, is no part of the
   // first line (which may be "#!special-case-list-v1").
   Raw.consume_front("\xEF\xBB\xBF");
-  Text.clear();
+  std::string Text;
   Text.reserve(Raw.size());
   for (size_t I = 0; I < Raw.size(); ++I)
     if (Raw[I] != '\r' || I + 1 == Raw.size() || Raw[I + 1] != '\n')
       Text += Raw[I];
-  return "";
+  return Text;
 }
 
 } // namespace cacs
