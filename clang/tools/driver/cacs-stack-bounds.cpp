@@ -53,6 +53,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/TargetSelect.h"
@@ -501,12 +502,23 @@ std::vector<StackBound> Analysis::run() {
 
 std::vector<StackBound> cacs::computeStackBounds(StringRef Path,
                                                  std::string &Error) {
-  Expected<OwningBinary<ObjectFile>> O = ObjectFile::createObjectFile(Path);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B) {
+    Error = B.getError().message();
+    return {};
+  }
+  return computeStackBounds((*B)->getMemBufferRef(), Error);
+}
+
+std::vector<StackBound> cacs::computeStackBounds(MemoryBufferRef Program,
+                                                 std::string &Error) {
+  Expected<std::unique_ptr<ObjectFile>> O =
+      ObjectFile::createObjectFile(Program);
   if (!O) {
     Error = toString(O.takeError());
     return {};
   }
-  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->getBinary());
+  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->get());
   if (!ELF) {
     Error = "not a 64-bit little-endian ELF file";
     return {};
@@ -524,12 +536,20 @@ std::vector<StackBound> cacs::computeStackBounds(StringRef Path,
 }
 
 std::optional<uint64_t> cacs::imageBase(StringRef Path) {
-  Expected<OwningBinary<ObjectFile>> O = ObjectFile::createObjectFile(Path);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return std::nullopt;
+  return imageBase((*B)->getMemBufferRef());
+}
+
+std::optional<uint64_t> cacs::imageBase(MemoryBufferRef Program) {
+  Expected<std::unique_ptr<ObjectFile>> O =
+      ObjectFile::createObjectFile(Program);
   if (!O) {
     consumeError(O.takeError());
     return std::nullopt;
   }
-  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->getBinary());
+  const auto *ELF = dyn_cast<ELF64LEObjectFile>(O->get());
   if (!ELF)
     return std::nullopt;
   auto Phdrs = ELF->getELFFile().program_headers();

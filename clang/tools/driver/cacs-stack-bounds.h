@@ -17,6 +17,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -40,6 +41,10 @@ struct StackBound {
 /// read as an x86-64 or AArch64 ELF program.
 std::vector<StackBound> computeStackBounds(llvm::StringRef Path,
                                            std::string &Error);
+/// The same of a program in memory (the fuzz target fuzz/stack-bounds.cpp
+/// gives it bytes).
+std::vector<StackBound> computeStackBounds(llvm::MemoryBufferRef Program,
+                                           std::string &Error);
 
 /// The assembly of the table libcacs reads: one { entry, bytes } pair per
 /// bounded entry in the allocatable, retained section cacs_stack_bounds.
@@ -52,6 +57,7 @@ std::string stackBoundsTableAsm(const std::vector<StackBound> &Bounds,
 
 /// The link-time address of __ehdr_start in \p Path, if it has one.
 std::optional<uint64_t> imageBase(llvm::StringRef Path);
+std::optional<uint64_t> imageBase(llvm::MemoryBufferRef Program);
 
 /// What a link with -fcacs-stack-bounds must know of its command.
 struct StackBoundsLink {
