@@ -128,6 +128,11 @@ for tool in ["valgrind", "gdb", "gcc"]:
 # docs/api.md is generated from the headers through Doxygen (Docs/api-index.test).
 if shutil.which("doxygen"):
     config.available_features.add("doxygen")
+# The fuzz targets of fuzz/ (CMake's CACS_FUZZ: where the compiler links
+# libFuzzer); test/Fuzz runs a slice of each (scripts/fuzz --slice).
+if all(os.path.exists(os.path.join(config.cacs_obj_root, "fuzz", "fuzz-" + t))
+       for t in ("list", "list-lines", "settings", "args", "stack-bounds", "http")):
+    config.available_features.add("fuzz")
 # State Threads (libst-dev), a peer of bench/net (Runtime/io-overload-peers.test).
 if os.path.exists("/usr/include/st.h"):
     config.available_features.add("libst")
