@@ -529,6 +529,23 @@ std::vector<StackBound> cacs::computeStackBounds(MemoryBufferRef Program,
     Error = "not a linked program";
     return {};
   }
+  // A symbol table must lie in the file: LLVM reports each entry past its
+  // end as an error, and the walk would read them one by one, as many as
+  // the table's size says (for ever, for a size near 2^64).
+  Expected<ELF64LE::ShdrRange> Sections = ELF->getELFFile().sections();
+  if (!Sections) {
+    Error = toString(Sections.takeError());
+    return {};
+  }
+  for (const ELF64LE::Shdr &S : *Sections) {
+    if (S.sh_type != ELF::SHT_SYMTAB && S.sh_type != ELF::SHT_DYNSYM)
+      continue;
+    if (Expected<ELF64LE::SymRange> Syms = ELF->getELFFile().symbols(&S);
+        !Syms) {
+      Error = toString(Syms.takeError());
+      return {};
+    }
+  }
   Analysis A(*ELF);
   if (!A.init(Error))
     return {};
