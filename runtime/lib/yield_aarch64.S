@@ -12,7 +12,10 @@
 //
 // AArch64 cannot store or load sp directly (hence the two movs) and the
 // local-exec TLS address takes three instructions (mrs, add high, low
-// offset folded into the loads and stores).
+// offset folded into the loads and stores). The store of `current` and the
+// next switch's load of it therefore share a base register and offset, the
+// form x86-64 adopted for its chain (yield_x86_64.S, "The chain"); whether
+// an AArch64 core renames such a pair was not measured (only qemu here).
 //
 // Registers, and why each is or is not saved:
 //   sp   stored in the coroutine.

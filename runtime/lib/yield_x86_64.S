@@ -1,9 +1,10 @@
 //===- lib/yield_x86_64.S - cacs_yield for x86-64 SysV ----------*- asm -*-===//
 //
 // cacs__yield_pn: the preserve_none `cacs_yield` (see coro.h). Round-robin:
-// switch to current->next. Hot path, 11 instructions including the jump
+// switch to current->next. Hot path, 12 instructions including the jump
 // that lands in the resumed coroutine:
 //
+//   mov  %fs:0 -> r11 (the thread pointer: see "The chain" below)
 //   mov  current -> rax; mov rax->next -> rcx
 //   cmpb slow flag; jne (FP environments, ASan, shared stacks, or not set
 //        up yet: the slow branch, which also returns at once when alone)
@@ -13,7 +14,26 @@
 //
 // cacs__yield_pn_none, for callers whose call carries the empty register
 // mask (-fpreserve-none-callee-saved=none, LLVM 22): the same without the
-// store of rbp, 10 instructions.
+// store of rbp, 11 instructions.
+//
+// The chain (issue 35): from one switch to the next, the only value that
+// carries over is `current`: each switch loads what the previous one
+// stored there, then its `next`. That store -> load -> load recurrence
+// bounds a ring's switch rate; the loads of `to->sp` and of the resume
+// address hang off it and overlap with the next switch (lengthening them
+// by a load changed nothing measurable; lengthening the recurrence by one
+// cost 1.4 ns per switch: bench/results/ANALYSIS.md). So the accesses to
+// the scheduler go through a base register holding the thread pointer
+// (read from %fs:0, which nothing stores to: that load is off the chain)
+// rather than %fs:disp32. On AMD family 26 a store and a later load with
+// the same base register and displacement are renamed, the load taking
+// the stored value without waiting for the store; with the %fs: segment
+// and no base register they are not, and the forwarding took ~2 ns. A
+// ring of one function went from 3.3 to 2.1 ns per switch for the one
+// instruction more. Where the coroutines resume at different sites
+// (ping-pong, a ring of different functions) the bound is then the one
+// `jmp *%rdx` below, shared by every switch, whose target changes at each
+// (bench/results/ANALYSIS.md: what a jump at each site would give).
 //
 // Resuming by `pop; jmp`, not `ret` (issue 22): the return stack buffer
 // predicts a `ret` to go back to the call site that pushed its top entry,
@@ -63,9 +83,9 @@
 //        them. The flag test is the only cost the policy adds here.
 //   DF is clear on both sides (ABI).
 //
-// TLS: local-exec (one %fs-relative access), valid because libcacs is a
-// static library linked into the executable. Build it with
-// -DCACS_TLS_INITIAL_EXEC to link it into a shared object instead.
+// TLS: local-exec (the thread pointer plus a link-time constant), valid
+// because libcacs is a static library linked into the executable. Build it
+// with -DCACS_TLS_INITIAL_EXEC to link it into a shared object instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,13 +105,17 @@
   jmpq *%rdx
 #endif
 
+// The scheduler through r11 = its address or the thread pointer, not
+// through the %fs: segment (see "The chain" above).
 #ifdef CACS_TLS_INITIAL_EXEC
-// Two instructions per access chain: the offset comes from the GOT.
-#define TLS_SETUP movq cacs__sched@gottpoff(%rip), %r11
-#define SCHED(off) %fs:off(%r11)
+// The offset comes from the GOT.
+#define TLS_SETUP                                                              \
+  movq %fs:0, %r11;                                                            \
+  addq cacs__sched@gottpoff(%rip), %r11
+#define SCHED(off) off(%r11)
 #else
-#define TLS_SETUP
-#define SCHED(off) %fs:cacs__sched@tpoff+off
+#define TLS_SETUP movq %fs:0, %r11
+#define SCHED(off) cacs__sched@tpoff+off(%r11)
 #endif
 
 // The entries differ in whether they store rbp; the rest is one macro.

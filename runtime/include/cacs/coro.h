@@ -90,7 +90,7 @@ int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes);
 
 /// Switch to the next ready coroutine (returns at once if there is none).
 /// preserve_none, written in assembly: it saves the stack pointer and the
-/// frame pointer only; callers spill what they need (11 instructions on
+/// frame pointer only; callers spill what they need (12 instructions on
 /// x86-64, the jump into the resumed coroutine included).
 ///
 /// It does not hand rbx/x19 back. A caller that keeps a base pointer there
