@@ -35,7 +35,6 @@
 
 #include "cacs-compiler/StackBound.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -61,6 +60,7 @@
 
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -90,13 +90,16 @@ public:
 private:
   const ELF64LEObjectFile &Obj;
   bool X86 = false;
+  // Every key below is an address the program names, and a malformed one
+  // can name any: DenseMap keeps two keys (~0 and ~0 - 1) for itself, and
+  // asserts on them, so none of these maps is one (fuzz-stack-bounds).
   std::map<uint64_t, Func> Funcs; ///< By address.
-  DenseMap<uint64_t, uint64_t> Frames;
-  DenseMap<uint64_t, StackBoundBreak> Breaks;
-  DenseMap<uint64_t, std::string> PltNames;
+  std::unordered_map<uint64_t, uint64_t> Frames;
+  std::unordered_map<uint64_t, StackBoundBreak> Breaks;
+  std::unordered_map<uint64_t, std::string> PltNames;
   std::vector<uint64_t> Entries;
-  DenseMap<uint64_t, Result> Done;
-  DenseMap<uint64_t, bool> OnPath;
+  std::unordered_map<uint64_t, Result> Done;
+  std::unordered_map<uint64_t, bool> OnPath;
 
   std::unique_ptr<MCRegisterInfo> MRI;
   std::unique_ptr<MCAsmInfo> MAI;
@@ -222,7 +225,7 @@ void Analysis::readSections() {
         uint64_t Size = D.getULEB128(C);
         // Two at one address (identical code folded): the larger.
         if (C)
-          Frames[Addr] = std::max(Frames.lookup(Addr), Size);
+          Frames[Addr] = std::max(Frames[Addr], Size);
       }
     } else if (*Name == StackBoundEntriesSection) {
       while (C && !D.eof(C)) {
@@ -456,7 +459,8 @@ Result Analysis::walk(uint64_t Address) {
   if (R.Bytes) {
     uint64_t Deepest = 0;
     for (uint64_t C : Callees) {
-      if (OnPath.lookup(C)) {
+      auto P = OnPath.find(C);
+      if (P != OnPath.end() && P->second) {
         R = {std::nullopt, C == Address
                                ? "'" + F->Name + "' calls itself (recursion)"
                                : "'" + F->Name + "' calls '" + nameOf(C) +
