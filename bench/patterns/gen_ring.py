@@ -36,7 +36,7 @@ def main():
         L.append("  ring_done();")
         L.append("}")
     L.append("")
-    L.append("const rt_fn ring_fns[RING_MAX] = {")
+    L.append("const rt_fn ring_fns[RING_FUNCTIONS] = {")
     L += ["    ring_fn_%d," % k for k in range(count)]
     L.append("};")
     L.append("")

@@ -129,7 +129,7 @@ static uint64_t run(const char *pat, uint64_t n, uint64_t *t0) {
     for (unsigned k = 0; k < tasks; ++k) {
       ring_args[k].iters = n / tasks ? n / tasks : 1;
       ring_args[k].out = 0;
-      rt_spawn(ring_fns[ring_same(pat) ? 0 : k], &ring_args[k]);
+      rt_spawn(ring_fns[ring_same(pat) ? 0 : k % RING_FUNCTIONS], &ring_args[k]);
     }
     ring_left = tasks;
     *t0 = bench_cpu_ns();
@@ -189,7 +189,8 @@ static uint64_t expected(const char *pat, uint64_t n) {
   uint64_t want = 0;
   unsigned tasks = ring_tasks(pat);
   for (unsigned k = 0; k < tasks; ++k)
-    want += ring_expected(ring_same(pat) ? 0 : k, n / tasks ? n / tasks : 1);
+    want += ring_expected(ring_same(pat) ? 0 : k % RING_FUNCTIONS,
+                          n / tasks ? n / tasks : 1);
   return want;
 }
 
