@@ -22,6 +22,18 @@
       the FastISel bug of test/Reliability/aarch64-optnone-*.c coming back.
       DIFFTEST_EXTRA_CACS_FLAGS (environment) adds flags to every cacs
       compile: a way to make the harness fail on purpose (its self-test).
+  scripts/difftest --yarpgen N [--yarpgen-dir DIR] [--yarpgen-std c|c++|both]
+                   [--arch A] [--seed S] [--llvm V] [-j J] [--quick | --variants V,...]
+      N YARPGen programs (seeds S, S+1, ...; loop nests over arrays), the
+      same variants as --programs (flags and cold too, not pool) and
+      O2-split-list-apn (the loops' unit with list + APN, the driver's
+      without: its calls reach the C entry), every unit of the program
+      compiled with the variant; the printed hash must be stock clang
+      -O0's. YARPGen is not part of cacs: build it as its README says
+      (github.com/intel/yarpgen, main branch) and give its directory
+      (--yarpgen-dir or YARPGEN_DIR). --yarpgen-std both (the default)
+      generates C for even seeds, C++ for odd ones. Failures are kept,
+      not reduced (yarpgen.py).
   scripts/difftest --ir N [--seed S] [-j J]
       N random IR modules (call graphs with preserve_none seeds, and
       llvm-stress bodies) through opt -passes=auto-preserve-none and
@@ -73,6 +85,11 @@ from cacs_tools.difftest import common, real
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--programs", type=int, default=0, metavar="N", help="csmith programs to test")
+    ap.add_argument("--yarpgen", type=int, default=0, metavar="N", help="YARPGen programs to test")
+    ap.add_argument("--yarpgen-dir", metavar="DIR", default=os.environ.get("YARPGEN_DIR"),
+                    help="a built YARPGen tree (default $YARPGEN_DIR)")
+    ap.add_argument("--yarpgen-std", choices=["c", "c++", "both"], default="both",
+                    help="language of the YARPGen programs (both: C for even seeds, C++ for odd)")
     ap.add_argument("--arch", choices=["x86_64", "aarch64"], default="x86_64")
     ap.add_argument("--ir", type=int, default=0, metavar="N", help="random IR modules to test")
     ap.add_argument("--real", choices=sorted(real.PROJECTS), action="append", default=[],
@@ -112,8 +129,8 @@ def main():
         return 1 if errs else 0
     if args.jobs < 1:
         ap.error("-j needs at least 1")
-    if not (args.programs or args.ir or args.real):
-        ap.error("nothing to do: give --programs N, --ir N and/or --real PROJECT")
+    if not (args.programs or args.yarpgen or args.ir or args.real):
+        ap.error("nothing to do: give --programs N, --yarpgen N, --ir N and/or --real PROJECT")
 
     tools = common.Tools(args.llvm, args.build)
     summary = common.Summary()
@@ -126,6 +143,9 @@ def main():
         if args.programs:
             from cacs_tools.difftest import programs
             programs.run_programs(args, tools, summary, workroot)
+        if args.yarpgen:
+            from cacs_tools.difftest import yarpgen
+            yarpgen.run_yarpgen(args, tools, summary, workroot)
         if args.ir:
             from cacs_tools.difftest import irfuzz
             irfuzz.run_ir(args, tools, summary, workroot)

@@ -258,6 +258,54 @@ def known_fastisel(tools, flags, cflags, vsrc, src, exe, d, kind, cmd, arch, exp
     return outcome(rr) == expected
 
 
+def write_lists(d, header, listed, ndefined, globs):
+    """The lists of the variants in d: funcs.list (@LIST, the seeded subset
+    listed) and globs.list (@GLOB, globs over every function but main).
+    Returns their paths."""
+    list_file, glob_file = os.path.join(d, "funcs.list"), os.path.join(d, "globs.list")
+    with open(list_file, "w") as f:
+        f.write("# %s: %d of %d functions\n" % (header, len(listed), ndefined))
+        f.write("".join("fun:%s\n" % n for n in listed))
+    with open(glob_file, "w") as f:
+        f.write("# %s: globs over every function but main\n" % header)
+        f.write("".join("fun:%s\n" % g for g in globs))
+    return list_file, glob_file
+
+
+def compile_failure(r):
+    """The failure of a variant whose build failed: kind, signature."""
+    return ("compile-timeout" if r.timeout else "compile-failure",
+            failure_signature(r.err) or r.err.strip()[-300:])
+
+
+def judge_run(rr, expected, stock_got, summary, vwhat, level):
+    """The verdict on a variant's run rr: None if it printed what stock
+    clang -O0 did, "upstream" (counted and logged) if stock clang at the
+    variant's level (stock_got(), called only for a mismatch) prints the
+    same wrong output, or (kind, detail)."""
+    got = outcome(rr)
+    if got == expected:
+        return None
+    kind = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
+    if kind == "mismatch" and stock_got() == got:
+        # Stock clang at the same level prints the same wrong checksum:
+        # the program has UB that -O0 hides, or stock LLVM miscompiles it.
+        # cacs changed nothing; not ours.
+        summary.upstream += 1
+        log("  %s: UPSTREAM: stock clang %s prints the same %r; not a cacs finding"
+            % (vwhat, level, got.strip()[-30:]))
+        return "upstream"
+    return (kind, "expected %r got %r" % (expected.strip()[-60:], got.strip()[-60:]))
+
+
+def known_fastisel_failure(summary, vwhat, failure):
+    """A failing AArch64 variant that passes with FastISel off: the bug
+    fixed in cacs (f9b815e) is back. Say which bug it is, and still fail."""
+    summary.known.append("%s: %s" % (vwhat, failure[0]))
+    return (failure[0], failure[1] + "; passes with -fast-isel=false: the AArch64 "
+            "FastISel preserve_none bug is back (test/Reliability/aarch64-optnone-*.c)")
+
+
 def opt_level(flags):
     """The variant's -O flag (the last one wins, as in clang)."""
     levels = [f for f in flags if re.fullmatch(r"-O[0-3sz]?", f)]
@@ -335,14 +383,7 @@ def check_program(args, tools, workroot, seed, summary):
     listed = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) * 2 // 3)))) if funcs else []
     listed += sorted(rng.sample(others, rng.randint(0, len(others) // 3))) if others else []
     attred = sorted(rng.sample(funcs, rng.randint(1, max(1, len(funcs) // 2)))) if funcs else []
-    list_file = os.path.join(d, "funcs.list")
-    with open(list_file, "w") as f:
-        f.write("# difftest seed %d: %d of %d functions\n" % (seed, len(listed), len(defined)))
-        f.write("".join("fun:%s\n" % n for n in listed))
-    glob_file = os.path.join(d, "globs.list")
-    with open(glob_file, "w") as f:
-        f.write("# difftest seed %d: globs over every function but main\n" % seed)
-        f.write("".join("fun:%s\n" % g for g in GLOBS))
+    list_file, glob_file = write_lists(d, "difftest seed %d" % seed, listed, len(defined), GLOBS)
     attr_src = os.path.join(d, "prog-attr.c")
     with open(attr_src, "w") as f:
         f.write(add_attributes(text, set(attred), set(n for n in attred if rng.random() < 0.5)))
@@ -404,23 +445,14 @@ def check_program(args, tools, workroot, seed, summary):
                 % (vwhat, refused.group(1)))
             continue
         if not r.ok:
-            kind_ = "compile-timeout" if r.timeout else "compile-failure"
-            failure = (kind_, failure_signature(r.err) or r.err.strip()[-300:])
+            failure = compile_failure(r)
         else:
             rr = run(tools.run_prefix(arch) + [exe], timeout=run_limit, cwd=d, longer=run_limit * 4)
-            got = outcome(rr)
-            if got != expected:
-                kind_ = "timeout" if rr.timeout else ("crash" if rr.rc < 0 or rr.rc >= 128 else "mismatch")
-                failure = (kind_, "expected %r got %r" % (expected.strip()[-60:], got.strip()[-60:]))
-                if kind_ == "mismatch" and stock_output(vsrc, opt_level(flags)) == got:
-                    # Stock clang at the same level prints the same wrong
-                    # checksum: the program has UB that -O0 hides, or stock
-                    # LLVM miscompiles it. cacs changed nothing; not ours.
-                    summary.upstream += 1
-                    upstream += 1
-                    log("  %s: UPSTREAM: stock clang %s prints the same %r; not a cacs finding"
-                        % (vwhat, opt_level(flags), got.strip()[-30:]))
-                    continue
+            failure = judge_run(rr, expected, lambda: stock_output(vsrc, opt_level(flags)), summary,
+                                vwhat, opt_level(flags))
+            if failure == "upstream":
+                upstream += 1
+                continue
         if (failure is not None and arch == "aarch64" and not failure[0].startswith("compile")
                 and not kind.endswith("-pool")):
             known = known_fastisel(tools, flags, cflags + verify, vsrc, src, exe, d, kind,
@@ -428,9 +460,7 @@ def check_program(args, tools, workroot, seed, summary):
             if known:
                 # Fixed in cacs (f9b815e); if it is back, say which bug
                 # it is, and still fail.
-                summary.known.append("%s: %s" % (vwhat, failure[0]))
-                failure = (failure[0], failure[1] + "; passes with -fast-isel=false: the AArch64 "
-                           "FastISel preserve_none bug is back (test/Reliability/aarch64-optnone-*.c)")
+                failure = known_fastisel_failure(summary, vwhat, failure)
         if failure is None:
             summary.add_pass()
             continue
