@@ -30,7 +30,8 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
 )
 # XDG_CACHE_HOME: where setup left the Debian sources of the real-code tests.
-for var in ["HOME", "TMPDIR", "LANG", "LC_ALL", "XDG_CACHE_HOME"]:
+# YARPGEN_DIR: a YARPGen tree the user built (the yarpgen feature below).
+for var in ["HOME", "TMPDIR", "LANG", "LC_ALL", "XDG_CACHE_HOME", "YARPGEN_DIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -138,6 +139,12 @@ if os.path.exists("/usr/include/st.h"):
     config.available_features.add("libst")
 if shutil.which("csmith"):
     config.available_features.add("csmith")
+# YARPGen, a second program generator for scripts/difftest (--yarpgen): not
+# part of cacs nor fetched by it; built by the user, named by YARPGEN_DIR.
+_yarpgens = [os.path.join(os.environ.get("YARPGEN_DIR", "/nonexistent"), *p)
+             for p in (("yarpgen",), ("build", "yarpgen"))]
+if any(os.path.isfile(p) and os.access(p, os.X_OK) for p in _yarpgens):
+    config.available_features.add("yarpgen")
 if shutil.which("cvise") or shutil.which("creduce"):
     config.available_features.add("reducer")
 # Guard regions inside one mapping (MADV_GUARD_INSTALL): Linux >= 6.13.
