@@ -125,4 +125,69 @@ static uint64_t shape_generator(uint64_t n) {
   return sum;
 }
 
+// --- skynet -----------------------------------------------------------------
+
+CACS_EFFECT(leaf, int64_t, int);
+static int64_t last_layer;
+static cacs_effect *const handles_nothing[] = {NULL};
+
+static void *skynet(void *arg) {
+  int64_t num = (int64_t)(intptr_t)arg;
+  if (num >= last_layer) {
+    CACS_PERFORM(leaf, num - last_layer);
+    return NULL;
+  }
+  num *= 10;
+  cacs_effect_coro *kids[10];
+  for (int i = 0; i < 10; ++i)
+    kids[i] = cacs_effect_create(skynet, (void *)(intptr_t)(num + i), 0);
+  // A leaf's perform passes over this node to the root's handler; the
+  // child has returned when its resume comes back.
+  for (int i = 0; i < 10; ++i)
+    while (!cacs_effect_done(kids[i]))
+      cacs_effect_resume(kids[i], handles_nothing, NULL);
+  for (int i = 0; i < 10; ++i)
+    cacs_effect_destroy(kids[i]);
+  return NULL;
+}
+
+static uint64_t shape_skynet(uint64_t leaves) {
+  last_layer = (int64_t)leaves;
+  cacs_effect_coro *root = cacs_effect_create(skynet, (void *)(intptr_t)1, 0);
+  uint64_t total = 0;
+  cacs_effect_request q = cacs_effect_resume(root, CACS_HANDLES(leaf), NULL);
+  while (q.effect) {
+    total += (uint64_t)(*(int64_t *)q.payload);
+    q = cacs_effect_resume(root, CACS_HANDLES(leaf), NULL);
+  }
+  cacs_effect_destroy(root);
+  return total;
+}
+
+// --- idle -------------------------------------------------------------------
+
+CACS_EFFECT(park, int, int);
+
+static void *idler(void *arg) {
+  (void)arg;
+  CACS_PERFORM(park, 0);
+  return NULL;
+}
+
+static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes) {
+  cacs_effect_coro **ks = malloc(n * sizeof *ks);
+  uint64_t got = 0;
+  long before = vm_rss_kib();
+  for (uint64_t i = 0; i < n; ++i) {
+    ks[i] = cacs_effect_create(idler, NULL, 0);
+    cacs_effect_request q = cacs_effect_resume(ks[i], CACS_HANDLES(park), NULL);
+    got += q.effect == &CACS_EFFECT_OF(park);
+  }
+  *rss_bytes = (uint64_t)(vm_rss_kib() - before) * 1024;
+  for (uint64_t i = 0; i < n; ++i)
+    cacs_effect_destroy(ks[i]);
+  free(ks);
+  return got;
+}
+
 int main(int argc, char **argv) { return shape_main(argc, argv, "cacs"); }

@@ -20,7 +20,18 @@
 //              it and frees it; ops = n/10 of these
 //   generator  a generator by effects: the coroutine performs 0..n-1, the
 //              handler sums them; ops = n
-// Each implementation defines the four functions below; this header is the
+//   skynet     skynet by effects (libseff's skynet_bench): a tree of effect
+//              coroutines, ten children each, down to n leaves (n rounded
+//              down to a power of 10); each leaf performs its number, which
+//              passes over every node (they resume their children handling
+//              nothing) to the handler at the root, which sums; ops = the
+//              coroutines created (each created, run, freed)
+//   idle       memory, not time: n/100 effect coroutines, each resumed once
+//              up to a perform where it stays; ns= of the RESULT line
+//              carries the growth of the resident set over all of them in
+//              bytes (ops = the coroutines), run.sh reports bytes per
+//              coroutine
+// Each implementation defines the functions below; this header is the
 // driver.
 //
 //===----------------------------------------------------------------------===//
@@ -39,6 +50,11 @@ static uint64_t shape_up(int up, uint64_t n);
 static uint64_t shape_throw(int frames, uint64_t n);
 /// The sum of 0..n-1, generated.
 static uint64_t shape_generator(uint64_t n);
+/// Skynet down to `leaves` leaves (a power of 10): the sum of 0..leaves-1.
+static uint64_t shape_skynet(uint64_t leaves);
+/// n effect coroutines suspended in a perform at once; sets *rss_bytes to
+/// the resident set's growth meanwhile. Returns the requests received (n).
+static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes);
 
 /// Keeps a recursion a recursion (no accumulator tail call).
 #define SHAPE_KEEP(x) __asm__ volatile("" : "+r"(x))
@@ -59,6 +75,17 @@ static int shape_main(int argc, char **argv, const char *impl) {
     expected = n * (uint64_t)k;
   } else if (!strcmp(v, "generator")) {
     expected = n * (n - 1) / 2;
+  } else if (!strcmp(v, "skynet")) {
+    uint64_t leaves = 1;
+    while (leaves <= n / 10)
+      leaves *= 10;
+    n = leaves;
+    ops = (10 * n - 1) / 9;
+    expected = n * (n - 1) / 2;
+  } else if (!strcmp(v, "idle")) {
+    n = n / 100 ? n / 100 : 1;
+    ops = n;
+    expected = n;
   } else {
     fprintf(stderr, "unknown variant %s\n", v);
     return 64;
@@ -67,13 +94,20 @@ static int shape_main(int argc, char **argv, const char *impl) {
   snprintf(variant, sizeof variant, "%s-%s", impl, v);
   bench_run r = bench_begin("effect", variant, a.n);
   for (int i = 0; i < a.reps; ++i) {
-    uint64_t t0 = bench_cpu_ns(), got;
+    uint64_t t0 = bench_cpu_ns(), got, bytes = 0;
+    if (!strcmp(v, "idle")) {
+      got = shape_idle(n, &bytes);
+      bench_record(&r, bytes, ops, got, expected);
+      continue;
+    }
     if (!strcmp(v, "state"))
       got = shape_state(n);
     else if (v[0] == 'u')
       got = shape_up(k, n);
     else if (v[0] == 't')
       got = shape_throw(k, n);
+    else if (v[0] == 's')
+      got = shape_skynet(n);
     else
       got = shape_generator(n);
     bench_record(&r, bench_cpu_ns() - t0, ops, got, expected);

@@ -3,7 +3,8 @@
 # the shapes of bench/effect/effect_shapes.h (libseff's own benchmarks:
 # the get/put state loop, a perform handled 1, 5 and 10 handlers up,
 # exceptions by effects through 10 and 100 frames, beside C++ exceptions,
-# a generator by effects). Not a timed test: the numbers go to a report.
+# a generator by effects, skynet by effects, and the memory of an idle
+# effect coroutine). Not a timed test: the numbers go to a report.
 #
 #   LIBSEFF_DIR=DIR bench/effect/run.sh [--build DIR] [--rounds R] [-n N]
 #
@@ -65,7 +66,7 @@ if [ -n "${LIBSEFF_DIR:-}" ]; then
   impls="cacs libseff"
 fi
 
-variants="state up1 up5 up10 throw10 throw100 generator"
+variants="state up1 up5 up10 throw10 throw100 generator skynet idle"
 raw="$work/raw.txt"
 : > "$raw"
 load_before=$(uptime)
@@ -106,12 +107,19 @@ print("`bench/effect/run.sh -n %s --rounds %s`: ns per operation, the median"
 print("| shape | " + " | ".join(impls) +
       (" | libseff / cacs |" if "libseff" in impls else " |"))
 print("|---" * (len(impls) + 1 + ("libseff" in impls)) + "|")
-for v in ("state", "up1", "up5", "up10", "throw10", "throw100", "generator"):
+for v in ("state", "up1", "up5", "up10", "throw10", "throw100", "generator",
+          "skynet"):
     cells = ["%.2f" % med[(i, v)] if (i, v) in med else "" for i in impls]
     ratio = ""
     if ("libseff", v) in med:
         ratio = " | %.2fx" % (med[("libseff", v)] / med[("cacs", v)])
     print("| %s | %s%s |" % (v, " | ".join(cells), ratio))
+print()
+# idle: the RESULT line's ns= carries bytes (effect_shapes.h).
+print("Resident memory per idle effect coroutine (suspended in a perform,"
+      " n/100 of them at once): " +
+      ", ".join("%s %.0f bytes" % (i, med[(i, "idle")]) for i in impls
+                if (i, "idle") in med))
 print()
 up = [med[("cacs", "up%d" % k)] for k in (1, 10)]
 print("cacs, 10 handlers up / 1 up: %.2fx (target <= 1.2x)" % (up[1] / up[0]))

@@ -126,4 +126,74 @@ static uint64_t shape_generator(uint64_t n) {
   return sum;
 }
 
+// --- skynet -----------------------------------------------------------------
+
+DEFINE_EFFECT(leaf, 6, void, { int64_t value; });
+static int64_t last_layer;
+
+// Creation and deletion inside a coroutine run on the system stack (its
+// macro), as libseff's own skynet_bench does: its segmented stacks start
+// small.
+MAKE_SYSCALL_WRAPPER(seff_coroutine_t *, seff_coroutine_new, seff_start_fun_t *,
+                     void *);
+MAKE_SYSCALL_WRAPPER(void, seff_coroutine_delete, seff_coroutine_t *);
+
+static void *skynet(void *arg) {
+  int64_t num = (int64_t)(intptr_t)arg;
+  if (num >= last_layer) {
+    PERFORM(leaf, num - last_layer);
+    return NULL;
+  }
+  num *= 10;
+  seff_coroutine_t *kids[10];
+  for (int i = 0; i < 10; ++i)
+    kids[i] =
+        seff_coroutine_new_syscall_wrapper(skynet, (void *)(intptr_t)(num + i));
+  for (int i = 0; i < 10; ++i)
+    while (kids[i]->state != FINISHED)
+      seff_resume(kids[i], NULL, 0);
+  for (int i = 0; i < 10; ++i)
+    seff_coroutine_delete_syscall_wrapper(kids[i]);
+  return NULL;
+}
+
+static uint64_t shape_skynet(uint64_t leaves) {
+  last_layer = (int64_t)leaves;
+  seff_coroutine_t *root = seff_coroutine_new(skynet, (void *)(intptr_t)1);
+  uint64_t total = 0;
+  seff_request_t q = seff_resume(root, NULL, HANDLES(leaf));
+  while (!seff_finished(q)) {
+    total += (uint64_t)((EFF_PAYLOAD_T(leaf) *)q.payload)->value;
+    q = seff_resume(root, NULL, HANDLES(leaf));
+  }
+  seff_coroutine_delete(root);
+  return total;
+}
+
+// --- idle -------------------------------------------------------------------
+
+DEFINE_EFFECT(park, 7, void, {});
+
+static void *idler(void *arg) {
+  (void)arg;
+  PERFORM(park);
+  return NULL;
+}
+
+static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes) {
+  seff_coroutine_t **ks = malloc(n * sizeof *ks);
+  uint64_t got = 0;
+  long before = vm_rss_kib();
+  for (uint64_t i = 0; i < n; ++i) {
+    ks[i] = seff_coroutine_new(idler, NULL);
+    seff_request_t q = seff_resume(ks[i], NULL, HANDLES(park));
+    got += q.effect == EFF_ID(park);
+  }
+  *rss_bytes = (uint64_t)(vm_rss_kib() - before) * 1024;
+  for (uint64_t i = 0; i < n; ++i)
+    seff_coroutine_delete(ks[i]);
+  free(ks);
+  return got;
+}
+
 int main(int argc, char **argv) { return shape_main(argc, argv, "libseff"); }

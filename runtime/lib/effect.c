@@ -34,6 +34,26 @@
 // A suspended segment's members other than its head keep `running` set:
 // only the head may be resumed or destroyed.
 //
+// The switches. Perform and resume end in a tail switch (cacs/switch.h)
+// when no tool needs annotations around it: the resumer lands straight in
+// the caller of the perform or resume that suspended it, never returning
+// through one on a stack it did not call it on (a return the return-stack
+// predictor would miss, twice per round), and the request travels in the
+// return registers (cacs__tail_jump2) into the handler's resume call.
+// With ASan or TSan in the program, or without the tail form (CET, BTI),
+// both take the plain switch inside a function (*_annotated) that
+// annotates around it and reads the request from k->req, which the
+// annotated perform and a return store for that reason. Which form runs is
+// fixed for the process (the tools are linked in or not), so the two never
+// meet at one switch.
+//
+// Per-thread state lives in one block, reached through a register holding
+// its address (thread()), computed from the thread pointer: every perform
+// stores `cur` and `pend` and the next resume loads them, and on x86-64 a
+// load from a %fs-relative address waits for the store's forwarding where
+// a base-register one does not (bench/results/ANALYSIS.md, "The yield's
+// chain").
+//
 //===----------------------------------------------------------------------===//
 
 #define CACS__DEFINE_PN_ENTRIES 1 // perform and resume are the entries
@@ -52,8 +72,9 @@
 #include <string.h>
 
 struct saved_entry {
-  uint32_t id;
+  cacs_effect *e;         // the effect, to compare sets without its id
   cacs_effect_coro *prev; // top[id] before this coroutine's entry
+  uint32_t id;
 };
 
 enum { INLINE_SAVED = 4 };
@@ -83,16 +104,27 @@ struct cacs_effect_coro {
   void *tsan_caller;
 };
 
-static CACS_TLS cacs_effect_coro *cur;  // innermost of the running chain
-static CACS_TLS cacs_effect_coro *pend; // see the invariant above
-// The coroutine of the thread's scheduler (coro.h) that runs the chain,
-// while `cur` is set: the table is that chain's, so any other coroutine
-// that performs or resumes meanwhile (the chain waits in the scheduler)
-// aborts rather than reach its handlers. Pool coroutines are not told
-// apart (they share their worker's scheduler state).
-static CACS_TLS cacs_coro *owner;
-static CACS_TLS cacs_effect_coro **top;
-static CACS_TLS uint32_t top_cap;
+struct effect_thread {
+  cacs_effect_coro *cur;  // innermost of the running chain
+  cacs_effect_coro *pend; // see the invariant above
+  // The coroutine of the thread's scheduler (coro.h) that runs the chain,
+  // while `cur` is set: the table is that chain's, so any other coroutine
+  // that performs or resumes meanwhile (the chain waits in the scheduler)
+  // aborts rather than reach its handlers. Pool coroutines are not told
+  // apart (they share their worker's scheduler state).
+  cacs_coro *owner;
+  cacs_effect_coro **top;
+  uint32_t top_cap;
+};
+static CACS_TLS_LE struct effect_thread ET;
+
+// The thread's block through a base register (see the top). Call it once
+// per function, before any switch.
+static inline struct effect_thread *thread(void) {
+  struct effect_thread *t = &ET;
+  __asm__("" : "+r"(t)); // keep the accesses base-relative
+  return t;
+}
 static uint32_t next_id; // atomic: ids are shared by all threads
 static pthread_key_t table_key;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
@@ -114,30 +146,30 @@ static uint32_t effect_id(cacs_effect *e) {
   return expected; // another thread numbered it first (fresh is unused)
 }
 
-static void table_reserve(uint32_t id) {
-  if (id < top_cap)
+static void table_reserve(struct effect_thread *th, uint32_t id) {
+  if (id < th->top_cap)
     return;
-  uint32_t cap = top_cap ? top_cap : 16;
+  uint32_t cap = th->top_cap ? th->top_cap : 16;
   while (cap <= id)
     cap *= 2;
-  cacs_effect_coro **t = realloc(top, cap * sizeof *t);
+  cacs_effect_coro **t = realloc(th->top, cap * sizeof *t);
   if (!t)
     cacs__fatal("cacs: effect handler table: out of memory\n");
-  memset(t + top_cap, 0, (cap - top_cap) * sizeof *t);
-  if (!top) {
+  memset(t + th->top_cap, 0, (cap - th->top_cap) * sizeof *t);
+  if (!th->top) {
     pthread_once(&table_once, table_key_init);
     pthread_setspecific(table_key, t);
-  } else if (t != top) {
+  } else if (t != th->top) {
     pthread_setspecific(table_key, t);
   }
-  top = t;
-  top_cap = cap;
+  th->top = t;
+  th->top_cap = cap;
 }
 
 // --- the table ------------------------------------------------------------
 
 // Install `c`'s entries (ids in saved[]), recording what they shadow.
-static void push_entries(cacs_effect_coro *c) {
+static void push_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
   for (uint32_t i = 0; i < c->nsaved; ++i) {
     uint32_t id = c->saved[i].id;
     c->saved[i].prev = top[id];
@@ -145,32 +177,34 @@ static void push_entries(cacs_effect_coro *c) {
   }
 }
 
-static void pop_entries(cacs_effect_coro *c) {
+static void pop_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
   for (uint32_t i = c->nsaved; i-- > 0;)
     top[c->saved[i].id] = c->saved[i].prev;
 }
 
 // Take the entries of segment `pend` off the table, innermost first.
-static void settle(void) {
-  cacs_effect_coro *k = pend;
-  pend = NULL;
+__attribute__((noinline)) static void settle(struct effect_thread *t) {
+  cacs_effect_coro *k = t->pend;
+  t->pend = NULL;
   for (cacs_effect_coro *c = k->tail;; c = c->parent) {
-    pop_entries(c);
+    pop_entries(t->top, c);
     if (c == k)
       break;
   }
 }
 
-// Whether `handled` names exactly k's ids, in order.
-static int same_set(const cacs_effect_coro *k, cacs_effect *const *handled) {
+// Whether `handled` names exactly k's effects, in order.
+static inline int same_set(const cacs_effect_coro *k,
+                           cacs_effect *const *handled) {
   uint32_t i = 0;
   for (; handled[i]; ++i)
-    if (i == k->nsaved || handled[i]->id != k->saved[i].id)
+    if (i == k->nsaved || handled[i] != k->saved[i].e)
       return 0;
   return i == k->nsaved;
 }
 
-static void set_handled(cacs_effect_coro *k, cacs_effect *const *handled) {
+static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
+                        cacs_effect *const *handled) {
   uint32_t n = 0;
   while (handled[n])
     ++n;
@@ -185,10 +219,26 @@ static void set_handled(cacs_effect_coro *k, cacs_effect *const *handled) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t id = effect_id(handled[i]);
-    table_reserve(id);
+    table_reserve(t, id);
+    k->saved[i].e = handled[i];
     k->saved[i].id = id;
   }
   k->nsaved = n;
+}
+
+// A resume other than that of the coroutine whose request the handler
+// just got, with the same set: settle, then push k's segment.
+__attribute__((noinline)) static void install(struct effect_thread *t,
+                                              cacs_effect_coro *k,
+                                              cacs_effect *const *handled) {
+  if (t->pend)
+    settle(t);
+  set_handled(t, k, handled);
+  for (cacs_effect_coro *c = k;; c = c->child) {
+    push_entries(t->top, c);
+    if (c == k->tail)
+      break;
+  }
 }
 
 // --- misuse ---------------------------------------------------------------
@@ -216,12 +266,19 @@ __attribute__((noreturn, cold)) static void foreign(const char *call) {
                call);
 }
 
-static inline void check_owner(const char *call) {
-  if (__builtin_expect(cur && owner != S.current, 0))
-    foreign(call);
-}
-
 // --- the switches ---------------------------------------------------------
+
+// The tail form, where the compiler has it; not in a build of libcacs with
+// ASan, whose programs always annotate (and whose frames may be realigned
+// around the jump).
+#if CACS_HAS_TAIL_SWITCH && !CACS_ASAN
+#define EFFECT_TAIL 1
+// Whether perform and resume may take their tail switch: no tool annotates
+// switches (a link-time fact, internal.h).
+static inline int tail_ok(void) { return !cacs__asan_on() && !cacs__tsan_on(); }
+#else
+#define EFFECT_TAIL 0
+#endif
 
 static void effect_main(void *arg, uint64_t first) {
   (void)first;
@@ -231,10 +288,11 @@ static void effect_main(void *arg, uint64_t first) {
                                     &k->asan_caller_size);
   void *v = k->fn(k->arg);
   // k is the running chain's innermost: its own entries come off.
-  if (pend)
-    settle();
-  pop_entries(k);
-  cur = k->parent;
+  struct effect_thread *t = thread();
+  if (t->pend)
+    settle(t);
+  pop_entries(t->top, k);
+  t->cur = k->parent;
   k->done = 1;
   k->running = 0;
   k->req.effect = NULL;
@@ -244,50 +302,26 @@ static void effect_main(void *arg, uint64_t first) {
   if (cacs__asan_on()) // NULL: this stack is finished
     __sanitizer_start_switch_fiber(NULL, k->asan_caller_lo,
                                    k->asan_caller_size);
-  cacs_switch(&k->self, &k->caller, 0);
+  // The request in registers too, for a resume that took its tail switch.
+  cacs__tail_jump2(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
   __builtin_unreachable();
 }
 
-cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
-                                       cacs_effect *const *handled,
-                                       const void *result) {
-  if (__builtin_expect(k->running | k->done, 0))
-    misuse(k, "cacs_effect_resume",
-           k->done ? "the coroutine has returned"
-                   : "the coroutine is running: it, or a coroutine it "
-                     "resumed, is the caller");
-  check_owner("cacs_effect_resume");
-  if (pend == k && same_set(k, handled)) {
-    pend = NULL; // its segment's entries are in place
-  } else {
-    if (pend)
-      settle();
-    set_handled(k, handled);
-    for (cacs_effect_coro *c = k;; c = c->child) {
-      push_entries(c);
-      if (c == k->tail)
-        break;
-    }
-  }
-  k->parent = cur;
-  if (cur)
-    cur->child = k;
-  owner = S.current;
-  k->running = 1;
-  k->sync_base = cacs__syncblk.depth;
-  cacs_effect_coro *t = k->tail;
-  k->tail = k;
-  cur = t;
+// Resume's switch to performer p with the tools' annotations (or without
+// the tail form): the plain switch, which comes back here.
+__attribute__((noinline)) static cacs_effect_request
+resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
   void *fake = NULL, *fiber = NULL;
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
-        &fake, t->stack.lo, (size_t)((char *)t->stack.top - (char *)t->stack.lo));
-  if (t->tools.tsan_fiber) {
+        &fake, p->stack.lo,
+        (size_t)((char *)p->stack.top - (char *)p->stack.lo));
+  if (p->tools.tsan_fiber) {
     fiber = __tsan_get_current_fiber();
     k->tsan_caller = fiber;
-    __tsan_switch_to_fiber(t->tools.tsan_fiber, 0);
+    __tsan_switch_to_fiber(p->tools.tsan_fiber, 0);
   }
-  cacs_switch(&k->caller, &t->self, (uint64_t)(uintptr_t)result);
+  cacs_switch(&k->caller, &p->self, (uint64_t)(uintptr_t)result);
   if (cacs__asan_on())
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
   if (fiber && __tsan_get_current_fiber() != fiber)
@@ -295,24 +329,55 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
   return k->req;
 }
 
-const void *cacs_effect_perform(cacs_effect *e, void *payload) {
-  check_owner("CACS_PERFORM");
-  if (pend)
-    settle();
-  uint32_t id = e->id; // 0 until numbered: top[0] is never set
-  cacs_effect_coro *k = id < top_cap ? top[id] : NULL;
-  if (!k)
-    return unhandled(e, payload);
-  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0))
-    cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
-                         "block");
-  cacs_effect_coro *p = cur;
-  k->tail = p;
+// noinline: the tail switch describes this function's own frame, and the
+// default-convention symbol below calls it.
+__attribute__((noinline)) cacs_effect_request
+cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
+                   const void *result) {
+  CACS_SAVE_CALLER_BP(bp);
+  struct effect_thread *t = thread();
+  if (__builtin_expect(k->running | k->done, 0))
+    misuse(k, "cacs_effect_resume",
+           k->done ? "the coroutine has returned"
+                   : "the coroutine is running: it, or a coroutine it "
+                     "resumed, is the caller");
+  cacs_effect_coro *c = t->cur;
+  if (c) {
+    if (__builtin_expect(t->owner != S.current, 0))
+      foreign("cacs_effect_resume");
+  } else {
+    t->owner = S.current; // a chain starts
+  }
+  if (__builtin_expect(t->pend == k, 1) && same_set(k, handled))
+    t->pend = NULL; // its segment's entries are in place
+  else
+    install(t, k, handled);
+  k->parent = c;
+  if (c)
+    c->child = k;
+  k->running = 1;
+  k->sync_base = cacs__syncblk.depth;
+  cacs_effect_coro *p = k->tail;
+  k->tail = k;
+  t->cur = p;
+#if EFFECT_TAIL
+  if (__builtin_expect(tail_ok(), 1)) {
+    CACS__TAIL_SAVE(&k->caller);
+    cacs__tail_jump(&k->caller, &p->self, (uint64_t)(uintptr_t)result, bp);
+    return k->req; // never reached (see cacs__tail_jump)
+  }
+#endif
+  (void)bp;
+  return resume_annotated(k, p, result);
+}
+
+// Perform's switch to handler k, as resume_annotated; the request goes
+// through k->req.
+__attribute__((noinline)) static const void *
+perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
+                  void *payload) {
   k->req.effect = e;
   k->req.payload = payload;
-  k->running = 0;
-  pend = k;
-  cur = k->parent;
   void *fake = NULL, *fiber = NULL;
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(&fake, k->asan_caller_lo,
@@ -330,6 +395,39 @@ const void *cacs_effect_perform(cacs_effect *e, void *payload) {
   if (fiber && __tsan_get_current_fiber() != fiber)
     __tsan_switch_to_fiber(fiber, 0);
   return (const void *)(uintptr_t)r;
+}
+
+__attribute__((noinline)) const void *cacs_effect_perform(cacs_effect *e,
+                                                          void *payload) {
+  CACS_SAVE_CALLER_BP(bp);
+  struct effect_thread *t = thread();
+  cacs_effect_coro *p = t->cur;
+  if (__builtin_expect(p && t->owner != S.current, 0))
+    foreign("CACS_PERFORM");
+  if (__builtin_expect(t->pend != NULL, 0))
+    settle(t);
+  uint32_t id = e->id; // 0 until numbered: top[0] is never set
+  // Found: p is set (outside the chain the table is empty once settled).
+  cacs_effect_coro *k = id < t->top_cap ? t->top[id] : NULL;
+  if (__builtin_expect(!k, 0))
+    return unhandled(e, payload);
+  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0))
+    cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
+                         "block");
+  k->tail = p;
+  k->running = 0;
+  t->pend = k;
+  t->cur = k->parent;
+#if EFFECT_TAIL
+  if (__builtin_expect(tail_ok(), 1)) {
+    CACS__TAIL_SAVE(&p->self);
+    cacs__tail_jump2(&p->self, &k->caller, (uint64_t)(uintptr_t)e,
+                     (uint64_t)(uintptr_t)payload, bp);
+    return NULL; // never reached
+  }
+#endif
+  (void)bp;
+  return perform_annotated(k, p, e, payload);
 }
 
 // Default-convention symbols (cacs/detail/bind.h, "Only calls bind").
@@ -403,8 +501,9 @@ void cacs_effect_destroy(cacs_effect_coro *k) {
     misuse(k, "cacs_effect_destroy",
            "the coroutine is running: it, or a coroutine it resumed, is "
            "the caller, or it is suspended inside another");
-  if (pend == k)
-    settle();
+  struct effect_thread *t = thread();
+  if (t->pend == k)
+    settle(t);
   // The coroutines suspended with it (its segment) go with it: only its
   // abandoned frames knew them.
   for (cacs_effect_coro *c = k->tail; c != k;) {

@@ -48,8 +48,10 @@
 #define CACS__CLOBBER_SVE
 #endif
 
-#define CACS__CLOBBERS                                                         \
-  "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14", \
+#define CACS__CLOBBERS "x3", CACS__CLOBBERS_TAIL2
+// Without x3 too (cacs__tail_jump2's operands are x0-x3).
+#define CACS__CLOBBERS_TAIL2                                                   \
+  "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",       \
       "x15", "x16", "x17", "x20", "x21", "x22", "x23", "x24", "x25", "x26",    \
       "x27", "x28", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",     \
       "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17",      \
@@ -106,6 +108,31 @@ static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
                    : CACS__CLOBBERS);
   // Never reached, but must look like it returns (see switch_x86_64.h).
   return x0;
+}
+
+/// cacs__tail_jump carrying two values, in x0 and x1: where `to` resumes
+/// after a call returning a two-word struct, that call's return value
+/// (cacs/effect.h: a perform lands in the handler's cacs_effect_resume
+/// call with the request). Never returns.
+static CACS_ALWAYS_INLINE void cacs__tail_jump2(cacs_context *from,
+                                                const cacs_context *to,
+                                                uint64_t v0, uint64_t v1,
+                                                void *bp) {
+  register uint64_t x0 __asm__("x0") = v0;
+  register uint64_t x1 __asm__("x1") = v1;
+  register cacs_context *x2 __asm__("x2") = from;
+  register const cacs_context *x3 __asm__("x3") = to;
+  register void *x19 __asm__("x19") = bp;
+  __asm__ volatile("str x19, [x2, #24]\n\t"
+                   "str x18, [x2, #32]\n\t"
+                   "ldp x29, x19, [x3, #16]\n\t"
+                   "ldr x18, [x3, #32]\n\t"
+                   "ldp x10, x9, [x3]\n\t"
+                   "mov sp, x10\n\t"
+                   "br x9\n\t"
+                   : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
+                   : "r"(x19)
+                   : CACS__CLOBBERS_TAIL2);
 }
 
 /// Read / set the base-pointer register (x19). A preserve_none switching

@@ -78,14 +78,15 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
   return val;
 }
 
-// CACS__CLOBBERS without r12 and r13, which carry the tail jump's operands.
-#define CACS__CLOBBERS_TAIL                                                    \
-  "rcx", "rdx", "r8", "r9", "r10", "r11", "r14", "r15", "xmm0", "xmm1",        \
-      "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
-      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",                             \
-      CACS__CLOBBER_AVX512 "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",  \
-      "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6",       \
-      "mm7", "memory", "cc"
+// CACS__CLOBBERS without r12 and r13, which carry the tail jump's operands,
+// and rdx, which carries cacs__tail_jump2's second value.
+#define CACS__CLOBBERS_TAIL2                                                   \
+  "rcx", "r8", "r9", "r10", "r11", "r14", "r15", "xmm0", "xmm1", "xmm2",       \
+      "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",         \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", CACS__CLOBBER_AVX512 "st",  \
+      "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "mm0",    \
+      "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7", "memory", "cc"
+#define CACS__CLOBBERS_TAIL "rdx", CACS__CLOBBERS_TAIL2
 
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
 /// sp/pc, and fp unless CACS__TAIL_EMPTY_LIST, already). `bp` is what `from`
@@ -130,6 +131,37 @@ static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
   // __builtin_unreachable() the optimizer infers the enclosing function is
   // noreturn and deletes its callers' code after the call.
   return val;
+}
+
+/// cacs__tail_jump carrying two values, in rax and rdx: where `to` resumes
+/// after a call returning a two-word struct, that call's return value
+/// (cacs/effect.h: a perform lands in the handler's cacs_effect_resume
+/// call with the request). Never returns.
+static CACS_ALWAYS_INLINE void cacs__tail_jump2(cacs_context *from,
+                                                const cacs_context *to,
+                                                uint64_t v0, uint64_t v1,
+                                                void *bp) {
+  register cacs_context *f __asm__("r12") = from;
+  register const cacs_context *t __asm__("r13") = to;
+#if CACS__TAIL_EMPTY_LIST
+  (void)bp;
+  __asm__ volatile("movq 16(%1), %%rbp\n\t"
+                   "movq 24(%1), %%rbx\n\t"
+                   "movq 0(%1), %%rsp\n\t"
+                   "jmpq *8(%1)\n\t"
+                   : "+r"(f), "+r"(t), "+a"(v0), "+d"(v1)
+                   :
+                   : CACS__CLOBBERS_TAIL2);
+#else
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t"
+                   "movq 16(%1), %%rbp\n\t"
+                   "movq 24(%1), %%rbx\n\t"
+                   "movq 0(%1), %%rsp\n\t"
+                   "jmpq *8(%1)\n\t"
+                   : "+r"(f), "+r"(t), "+a"(v0), "+d"(v1)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL2);
+#endif
 }
 
 /// Read / set the base-pointer register (rbx). A preserve_none switching
