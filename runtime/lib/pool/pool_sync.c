@@ -67,7 +67,9 @@ static inline void *self_now(void) {
 //   - nobody spinning and the waiter homed on another worker (a default
 //     pool), timed, or a plain thread: handing it over would leave the
 //     mutex held while the wake crosses threads, so the unlock releases and
-//     wakes it to compete, one at a time (M_WOKEN);
+//     wakes it to compete, one at a time (M_WOKEN); an untimed pool waiter
+//     is woken once the spin lock is dropped (pool_waiter.h, "Lifetimes"),
+//     so lockers that queue meanwhile do not wait behind the wake;
 //   - a waiter that has waited more than STARVE_NS and then lost a race
 //     sets M_STARVING: every unlock then hands over, first come first
 //     served, newcomers queue, until the queue empties or a waiter is
@@ -257,10 +259,13 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
 
 // Release `m`, held, its spin lock held: hand it to the head waiter or
 // release it and wake the head to compete (the rule above). A waiter to
-// run in place goes to *inplace (NULL: none may). The queue is read here,
-// under the lock: the caller saw waiters in the state before taking it,
-// and the last of them may have timed out and left meanwhile.
-static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace) {
+// run in place goes to *inplace (NULL: none may), an untimed pool waiter
+// woken to compete to *later, for the caller to wake once it has dropped
+// the spin lock (NULL: wake it now). The queue is read here, under the
+// lock: the caller saw waiters in the state before taking it, and the last
+// of them may have timed out and left meanwhile.
+static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
+                                 cacs__ptask **later) {
   waiter *w = m->waiters.head;
   uint32_t s = m_state(m);
   int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
@@ -292,7 +297,7 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace) {
     if (!m->waiters.head)
       ns &= ~(uint32_t)M_QUEUED;
   } while (!m_cas(m, &s, ns, __ATOMIC_RELEASE));
-  serve(w, EAGAIN, NULL);
+  serve(w, EAGAIN, later);
 }
 
 // Unlock `m`, held by the caller, past the fast path.
@@ -309,11 +314,12 @@ __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
     if (m_cas(m, &s, s & ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE))
       return 0;
   }
-  cacs__ptask *next = NULL;
+  cacs__ptask *next = NULL, *later = NULL;
   int ces = m->kind == CACS_POOL_LOCK_CES && me;
   spin_lock(&m->spin);
-  mutex_release_locked(m, ces ? &next : NULL);
+  mutex_release_locked(m, ces ? &next : NULL, &later);
   spin_unlock(&m->spin);
+  run_served(later, 0);
   run_served(next, 1);
   return 0;
 }
@@ -366,7 +372,7 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   // Released without a hand-off in place: the caller parks right below.
   m_set_owner(m, NULL);
   ptsan_release(m);
-  mutex_release_locked(m, NULL);
+  mutex_release_locked(m, NULL, NULL);
   int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
   if (r == 0) {
     ptsan_acquire(m);
