@@ -333,66 +333,6 @@ static int win(cacs__ptask *t) {
   return 1;
 }
 
-// --- stacks ---------------------------------------------------------------------
-
-enum { STACK_CACHE = 64 };
-
-static void stacks_drain_remote(pool_worker *w) {
-  pool_stack *s = atomic_exchange_explicit(&w->remote, NULL,
-                                           memory_order_acquire);
-  while (s) {
-    pool_stack *n = s->next;
-    if (w->ncache < STACK_CACHE) {
-      s->next = w->cache;
-      w->cache = s;
-      w->ncache++;
-    } else {
-      cacs_stack_free(&s->s);
-    }
-    s = n;
-  }
-}
-
-static pool_stack *stack_get(pool_worker *w) {
-  if (!w->cache)
-    stacks_drain_remote(w);
-  pool_stack *s = w->cache;
-  if (s) {
-    w->cache = s->next;
-    w->ncache--;
-    return s;
-  }
-  s = cacs_stack_alloc(w->pool->stack_size, sizeof *s, 0);
-  if (s) {
-    s->owner = w;
-    cacs_stack_set_owner(&s->s, "pool coroutine", w->index);
-  }
-  return s;
-}
-
-// stack.c's stacks belong to the thread that allocated them (its slabs and
-// its overflow registry are thread-local): one freed on another worker goes
-// back to its owner, on a list only the owner empties (a Treiber push; the
-// owner takes the whole list at once, so there is no ABA).
-static void stack_put(pool_worker *w, pool_stack *s) {
-  pool_worker *o = s->owner;
-  if (o != w) {
-    pool_stack *head = atomic_load_explicit(&o->remote, memory_order_relaxed);
-    do
-      s->next = head;
-    while (!atomic_compare_exchange_weak_explicit(
-        &o->remote, &head, s, memory_order_release, memory_order_relaxed));
-    return;
-  }
-  if (w->ncache < STACK_CACHE) {
-    s->next = w->cache;
-    w->cache = s;
-    w->ncache++;
-    return;
-  }
-  cacs_stack_free(&s->s);
-}
-
 // --- the coroutine's side ---------------------------------------------------------
 
 // What a switch into a parked coroutine carries: from the worker loop
@@ -556,7 +496,7 @@ void cacs__pool_yield(void) {
 static void finish(pool_worker *w, cacs__ptask *t) {
   cacs_pool *p = w->pool;
   if (t->stk) {
-    stack_put(w, t->stk);
+    cacs__pstack_put(w, t->stk);
     t->stk = NULL;
   }
   if (t->tsan_fiber) {
@@ -581,7 +521,7 @@ static void finish(pool_worker *w, cacs__ptask *t) {
 }
 
 static int start(pool_worker *w, cacs__ptask *t) {
-  if (!(t->stk = stack_get(w))) {
+  if (!(t->stk = cacs__pstack_get(w))) {
     if (t->detached) // no one to hand ENOMEM to
       cacs__fatalf("cacs: no memory for a detached pool coroutine's stack\n");
     t->error = ENOMEM;
@@ -724,7 +664,7 @@ static void idle_wait(pool_worker *w) {
   if (!work_visible(p) && !w->woken.head && !w->yielded.head &&
       !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
-    stacks_drain_remote(w);
+    cacs__pstack_drain_remote(w);
     if (poll)
       n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
     else
@@ -761,13 +701,7 @@ static void *worker_main(void *arg) {
       break;
     idle_wait(w);
   }
-  stacks_drain_remote(w);
-  while (w->cache) {
-    pool_stack *s = w->cache;
-    w->cache = s->next;
-    cacs_stack_free(&s->s);
-  }
-  w->ncache = 0;
+  cacs__pstack_free_all(w);
   tls_worker = NULL;
   return NULL;
 }

@@ -1,6 +1,6 @@
 //===- lib/pool/pool_internal.h - The pool's private state -------*- C -*-===//
 //
-// What pool.c and pool_timer.c share: a pool coroutine's control block,
+// What the pool's files share: a pool coroutine's control block,
 // the per-worker state and the pool. Private to libcacs.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +24,7 @@ typedef struct pool_worker pool_worker;
 
 /// A stack of the pool: allocated by a worker's thread (stack.c keeps it
 /// in that thread's pools and overflow registry), so it goes back to that
-/// worker to be reused or freed (pool.c, stack_put).
+/// worker to be reused or freed (pool_stack.c, cacs__pstack_put).
 typedef struct pool_stack {
   cacs_stack s; // first: the block cacs_stack_alloc returns
   struct pool_stack *next;
@@ -150,6 +150,17 @@ struct cacs_pool {
 /// The worker the calling thread is, NULL on other threads (pool.c). Out of
 /// line on purpose: see there.
 CACS_HIDDEN pool_worker *cacs__pool_worker(void);
+
+/// Stacks (pool_stack.c). A stack for a coroutine `w` starts, from its
+/// cache or newly allocated by `w`'s thread; NULL if no memory.
+CACS_HIDDEN pool_stack *cacs__pstack_get(pool_worker *w);
+/// Give back the stack of a coroutine that finished on `w`: to `w`'s cache,
+/// or to the worker that allocated it.
+CACS_HIDDEN void cacs__pstack_put(pool_worker *w, pool_stack *s);
+/// Take into `w`'s cache the stacks other workers gave back to it.
+CACS_HIDDEN void cacs__pstack_drain_remote(pool_worker *w);
+/// Free every stack `w` holds (its thread ends).
+CACS_HIDDEN void cacs__pstack_free_all(pool_worker *w);
 
 /// Timers (pool_timer.c). Arm `t` (the running coroutine of `w`) for
 /// `deadline`; -1 if no memory.
