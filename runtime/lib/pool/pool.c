@@ -55,32 +55,6 @@ __attribute__((noinline)) pool_worker *cacs__pool_worker(void) {
   return w;
 }
 
-// --- futex -------------------------------------------------------------------
-
-static void futex_wait(_Atomic uint32_t *a, uint32_t v, uint64_t deadline) {
-  cacs__futex_wait((uint32_t *)a, v, deadline);
-}
-
-static long futex_wake(_Atomic uint32_t *a, int n) {
-  return cacs__futex_wake((uint32_t *)a, n);
-}
-
-// An idle worker sleeps on the pool's `epoch` with its own bit, so that a
-// wake meant for it alone (wake_home) wakes it and not the others (a
-// plain FUTEX_WAKE, notify's, matches every bit).
-static uint32_t worker_bit(const pool_worker *w) {
-  return 1u << (w->index % 32);
-}
-
-static void futex_wait_worker(cacs_pool *p, pool_worker *w, uint32_t v,
-                              uint64_t deadline) {
-  cacs__futex_wait_bits((uint32_t *)&p->epoch, v, deadline, worker_bit(w));
-}
-
-static void futex_wake_worker(cacs_pool *p, pool_worker *w) {
-  cacs__futex_wake_bits((uint32_t *)&p->epoch, INT_MAX, worker_bit(w));
-}
-
 // --- ThreadSanitizer fibers ---------------------------------------------------
 
 static inline void tsan_to(void *fiber) {
@@ -126,200 +100,6 @@ static inline void asan_to_home(pool_worker *w, cacs__ptask *t, int dying) {
                                    w->asan_size);
 }
 
-// --- queues and idle workers --------------------------------------------------
-
-// Wake one idle worker if there is one. Idle workers count themselves in
-// `nidle` and then look at the queues again (idle_wait); this publishes
-// work and then reads `nidle`. With a seq_cst fence on both sides (store
-// buffering), one of the two sees the other: the sleeper finds the work, or
-// this sees the sleeper and bumps `epoch`, which its futex wait compares.
-// An idle worker may sleep in epoll_wait instead, as the pool's poller
-// (pool_io.c): it counts in `nidle` too, and announces itself in
-// `poll_sleep` before it looks at the queues; when the futex wake finds
-// nobody to wake, this kicks the poller's eventfd (epoll_wait cannot wait
-// on a futex, and a busy pool pays the futex wake alone, as before).
-static void notify(cacs_pool *p, int all) {
-  atomic_thread_fence(memory_order_seq_cst);
-  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
-    atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
-    long n = futex_wake(&p->epoch, all ? INT_MAX : 1);
-    if ((n <= 0 || all) &&
-        atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
-        atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
-      cacs__pool_io_kick(p);
-  }
-}
-
-// The FIFOs (pool_internal.h): a worker's own queues, on that worker only,
-// and the shared queue, under its lock.
-static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
-  t->qnext = NULL;
-  if (q->tail)
-    q->tail->qnext = t;
-  else
-    q->head = t;
-  q->tail = t;
-}
-
-static cacs__ptask *fifo_pop(struct pool_fifo *q) {
-  cacs__ptask *t = q->head;
-  if (t && !(q->head = t->qnext))
-    q->tail = NULL;
-  return t;
-}
-
-static void inject(cacs_pool *p, cacs__ptask *t) {
-  pthread_mutex_lock(&p->qlock);
-  fifo_push(&p->q, t);
-  atomic_fetch_add_explicit(&p->qlen, 1, memory_order_relaxed);
-  pthread_mutex_unlock(&p->qlock);
-}
-
-static cacs__ptask *inject_pop(cacs_pool *p) {
-  if (!atomic_load_explicit(&p->qlen, memory_order_relaxed))
-    return NULL;
-  pthread_mutex_lock(&p->qlock);
-  cacs__ptask *t = fifo_pop(&p->q);
-  if (t)
-    atomic_fetch_sub_explicit(&p->qlen, 1, memory_order_relaxed);
-  pthread_mutex_unlock(&p->qlock);
-  return t;
-}
-
-// --- where a coroutine may run ----------------------------------------------
-// The one rule of migration (cacs/pool.h, "Thread-local storage"): once a
-// coroutine has started, it runs only on its home, the worker that started
-// it, unless its pool lets running coroutines migrate
-// (CACS_POOL_MIGRATE_RUNNING). A coroutine that has not started has no
-// thread-local address to keep, and goes where any worker may take it.
-// pin() is the rule, home_of() reads it; every way a coroutine becomes
-// runnable (make_ready_on, yield_ready, cacs__pool_handoff) asks home_of.
-// A started coroutine never sits in a deque or the shared queue, where
-// another worker could take it: on its home it goes to one of the home's
-// own queues (`woken`, `yielded`), from any other thread to the home's
-// inbox, and that worker is woken in particular (wake_home).
-
-enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL };
-
-static inline void pin(pool_worker *w, cacs__ptask *t) {
-  t->home = w->pin; // `w`, or NULL if the pool lets running ones migrate
-}
-
-static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
-
-// On `w` only: move the inbox to `woken` in the order it came.
-static void inbox_drain(pool_worker *w) {
-  cacs__ptask *t =
-      atomic_exchange_explicit(&w->inbox, NULL, memory_order_acquire);
-  cacs__ptask *rev = NULL;
-  while (t) {
-    cacs__ptask *n = t->qnext;
-    t->qnext = rev;
-    rev = t;
-    t = n;
-  }
-  while (rev) {
-    cacs__ptask *n = rev->qnext;
-    fifo_push(&w->woken, rev);
-    rev = n;
-  }
-}
-
-// On `w`, whose started coroutines stay home: the next of its coroutines
-// to run. Woken ones first (the inbox moved to `woken` before), as the
-// deque's bottom gives them first in a pool whose coroutines migrate (a
-// spawned tree then finishes depth first, and its stacks are reused); the
-// deque; yielded ones after it, behind what is ready now; the shared
-// queue. `own_only`: the own queues, woken then yielded (find_work's turn
-// every 61 coroutines). Out of line: a pool whose coroutines migrate pays
-// one test for it.
-__attribute__((noinline)) static cacs__ptask *take_home(pool_worker *w,
-                                                        int own_only) {
-  cacs__ptask *t;
-  if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
-    inbox_drain(w);
-  if ((t = fifo_pop(&w->woken)))
-    return t;
-  if (!own_only && (t = deque_take(&w->dq)))
-    return t;
-  if ((t = fifo_pop(&w->yielded)) || own_only)
-    return t;
-  return inject_pop(w->pool);
-}
-
-// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push;
-// `h` takes the whole stack at once, so there is no ABA. Then, as in
-// notify, store buffering with idle_wait: this publishes the task and reads
-// `sleeping`, the idle worker publishes `sleeping` and reads the inbox, a
-// seq_cst fence on each side, so one of them sees the other. A worker
-// asleep on the futex is woken by its bit (the epoch bump makes a wait that
-// has not begun return at once); one asleep in epoll_wait by the eventfd
-// (a counter: a kick before the wait is not lost).
-static void wake_home(pool_worker *h, cacs__ptask *t) {
-  cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
-  do
-    t->qnext = head;
-  while (!atomic_compare_exchange_weak_explicit(
-      &h->inbox, &head, t, memory_order_release, memory_order_relaxed));
-  atomic_thread_fence(memory_order_seq_cst);
-  int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
-  if (s == SLEEP_FUTEX) {
-    atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
-    futex_wake_worker(h->pool, h);
-  } else if (s == SLEEP_POLL) {
-    cacs__pool_io_kick(h->pool);
-  }
-}
-
-// Started and pinned to `h`: on `h`'s own queue if the caller is `h` (it
-// runs this code, and will look there), else in `h`'s inbox.
-__attribute__((noinline)) static void
-ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
-  if (h == w)
-    fifo_push(&w->woken, t);
-  else
-    wake_home(h, t);
-}
-
-// `t` may run; `w` is the calling thread's worker (NULL on other threads).
-// Not started, or free to migrate: on `w`'s deque if it is one of t's
-// pool, else on the shared queue. Started and pinned: at its home. Inlined
-// into its two callers, so that a pool whose coroutines migrate pays one
-// load and branch for the rule.
-static inline __attribute__((always_inline)) void
-make_ready_on(pool_worker *w, cacs__ptask *t) {
-  pool_worker *h = home_of(t);
-  if (__builtin_expect(h != NULL, 0)) {
-    ready_at_home(w, h, t);
-    return;
-  }
-  cacs_pool *p = t->pool;
-  if (!w || w->pool != p || deque_push(&w->dq, t) != 0)
-    inject(p, t);
-  notify(p, 0);
-}
-
-static void make_ready(cacs__ptask *t) {
-  make_ready_on(cacs__pool_worker(), t);
-}
-
-// `t` yielded on `w`: behind what is ready now, on `w` if pinned, else on
-// the shared queue (any worker).
-static void yield_ready(pool_worker *w, cacs__ptask *t) {
-  if (home_of(t)) {
-    fifo_push(&w->yielded, t);
-    return;
-  }
-  inject(w->pool, t);
-  notify(w->pool, 0);
-}
-
-void cacs__ptask_vote(cacs__ptask *t) {
-  ptsan_release(t);
-  if (atomic_fetch_add_explicit(&t->votes, 1, memory_order_acq_rel) == 1)
-    make_ready(t);
-}
-
 // Take the token of a parked coroutine: 1 if this call won it.
 static int win(cacs__ptask *t) {
   int one = 1;
@@ -352,7 +132,7 @@ static void resumed(cacs__ptask *t, uint64_t how) {
     cacs__ptask *from = w->handoff;
     w->handoff = NULL;
     ptsan_release(from);
-    make_ready_on(w, from);
+    cacs__pool_ready_on(w, from);
   } else {
     asan_in_coro(w, t);
   }
@@ -552,7 +332,7 @@ static void run(pool_worker *w, cacs__ptask *t) {
   switch (cmd) {
   case CMD_YIELD:
     ptsan_release(t);
-    yield_ready(w, t);
+    cacs__pool_yield_ready(w, t);
     break;
   case CMD_PARK:
     if (w->after)
@@ -612,20 +392,20 @@ static cacs__ptask *find_work(pool_worker *w) {
       if (n > 0)
         cacs__pool_io_dispatch(p, ev, n);
     }
-    if (w->pin && (t = take_home(w, 1)))
+    if (w->pin && (t = cacs__pool_take_home(w, 1)))
       return t;
-    if ((t = inject_pop(p)))
+    if ((t = cacs__pool_inject_pop(p)))
       return t;
   }
   if (w->pin) {
-    if ((t = take_home(w, 0)))
+    if ((t = cacs__pool_take_home(w, 0)))
       return t;
-  } else if ((t = deque_take(&w->dq)) || (t = inject_pop(p))) {
+  } else if ((t = deque_take(&w->dq)) || (t = cacs__pool_inject_pop(p))) {
     return t;
   }
   if ((t = steal(w))) {
     // More may be waiting: let another idle worker look too.
-    notify(p, 0);
+    cacs__pool_notify(p, 0);
     return t;
   }
   return NULL;
@@ -763,7 +543,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
   for (unsigned i = 0; i < n; ++i)
     if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]) != 0) {
       atomic_store_explicit(&p->stop, 1, memory_order_release);
-      notify(p, 1);
+      cacs__pool_notify(p, 1);
       for (unsigned j = 0; j < i; ++j)
         pthread_join(w[j].thread, NULL);
       pool_free(p);
@@ -802,7 +582,7 @@ int cacs_pool_destroy(cacs_pool *p) {
     pthread_cond_wait(&p->dcond, &p->dlock);
   pthread_mutex_unlock(&p->dlock);
   atomic_store_explicit(&p->stop, 1, memory_order_release);
-  notify(p, 1);
+  cacs__pool_notify(p, 1);
   for (unsigned i = 0; i < p->nworkers; ++i)
     pthread_join(p->w[i].thread, NULL);
   pool_free(p);
@@ -835,7 +615,8 @@ static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
     b->deferred_tail = &t->qnext;
     return t;
   }
-  make_ready(t); // from here on `t` may run, finish and (detached) be freed
+  // From here on `t` may run, finish and (detached) be freed.
+  cacs__pool_ready(t);
   return t;
 }
 
@@ -844,7 +625,7 @@ void cacs__pool_spawn_deferred(cacs__ptask *list) {
     cacs__ptask *t = list;
     list = t->qnext;
     t->qnext = NULL;
-    make_ready(t);
+    cacs__pool_ready(t);
   }
 }
 

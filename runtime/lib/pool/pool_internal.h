@@ -12,9 +12,11 @@
 #include "cacs/pool.h"
 #include "cacs/switch.h"
 #include "deque.h"
+#include "futex.h"
 #include "pool_park.h"
 #include "pool_tsan.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -146,6 +148,71 @@ struct cacs_pool {
   pthread_cond_t dcond;
   struct cacs_pool *next_pool; // the pools alive (pool_handles.c)
 };
+
+// The pool's futex words (futex.h): a joinable coroutine's `join_state`,
+// the pool's `epoch`.
+static inline void futex_wait(_Atomic uint32_t *a, uint32_t v,
+                              uint64_t deadline) {
+  cacs__futex_wait((uint32_t *)a, v, deadline);
+}
+
+static inline long futex_wake(_Atomic uint32_t *a, int n) {
+  return cacs__futex_wake((uint32_t *)a, n);
+}
+
+// An idle worker sleeps on the pool's `epoch` with its own bit, so that a
+// wake meant for it alone (pool_ready.c, wake_home) wakes it and not the
+// others (a plain FUTEX_WAKE, cacs__pool_notify's, matches every bit).
+static inline uint32_t worker_bit(const pool_worker *w) {
+  return 1u << (w->index % 32);
+}
+
+static inline void futex_wait_worker(cacs_pool *p, pool_worker *w, uint32_t v,
+                                     uint64_t deadline) {
+  cacs__futex_wait_bits((uint32_t *)&p->epoch, v, deadline, worker_bit(w));
+}
+
+static inline void futex_wake_worker(cacs_pool *p, pool_worker *w) {
+  cacs__futex_wake_bits((uint32_t *)&p->epoch, INT_MAX, worker_bit(w));
+}
+
+// Where a coroutine may run.
+// The one rule of migration (cacs/pool.h, "Thread-local storage"): once a
+// coroutine has started, it runs only on its home, the worker that started
+// it, unless its pool lets running coroutines migrate
+// (CACS_POOL_MIGRATE_RUNNING). A coroutine that has not started has no
+// thread-local address to keep, and goes where any worker may take it.
+// pin() is the rule, home_of() reads it; every way a coroutine becomes
+// runnable (pool_ready.c's make_ready_on and cacs__pool_yield_ready,
+// cacs__pool_handoff) asks home_of.
+// A started coroutine never sits in a deque or the shared queue, where
+// another worker could take it: on its home it goes to one of the home's
+// own queues (`woken`, `yielded`), from any other thread to the home's
+// inbox, and that worker is woken in particular (pool_ready.c, wake_home).
+
+// How an idle worker sleeps (`sleeping`): on the futex or in epoll_wait.
+enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL };
+
+static inline void pin(pool_worker *w, cacs__ptask *t) {
+  t->home = w->pin; // `w`, or NULL if the pool lets running ones migrate
+}
+
+static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
+
+/// Runnable coroutines (pool_ready.c). Wake one idle worker of `p` if
+/// there is one (every worker if `all`).
+CACS_HIDDEN void cacs__pool_notify(cacs_pool *p, int all);
+/// `t` may run; `w` is the calling thread's worker (NULL on other threads).
+CACS_HIDDEN void cacs__pool_ready_on(pool_worker *w, cacs__ptask *t);
+/// cacs__pool_ready_on from the calling thread.
+CACS_HIDDEN void cacs__pool_ready(cacs__ptask *t);
+/// `t` yielded on `w`: runnable behind what is ready now.
+CACS_HIDDEN void cacs__pool_yield_ready(pool_worker *w, cacs__ptask *t);
+/// The next coroutine from the pool's shared queue, or NULL.
+CACS_HIDDEN cacs__ptask *cacs__pool_inject_pop(cacs_pool *p);
+/// On `w`, whose started coroutines stay home: the next of its coroutines
+/// to run (`own_only`: from its own queues only).
+CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
 
 /// The worker the calling thread is, NULL on other threads (pool.c). Out of
 /// line on purpose: see there.

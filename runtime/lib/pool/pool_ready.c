@@ -1,0 +1,190 @@
+//===- lib/pool/pool_ready.c - Runnable coroutines: queues, wake-ups ------===//
+//
+// Where a coroutine goes when it may run (spawned, woken, yielded), and how
+// the worker that will run it learns of it: a worker's deque and own
+// queues, the pool's shared queue, a home's inbox (the rule of where a
+// coroutine may run is pin and home_of, pool_internal.h), and the wake of
+// an idle worker, on the futex or the poller's eventfd.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pool_internal.h"
+
+#include "pool_io.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+// Wake one idle worker if there is one. Idle workers count themselves in
+// `nidle` and then look at the queues again (idle_wait); this publishes
+// work and then reads `nidle`. With a seq_cst fence on both sides (store
+// buffering), one of the two sees the other: the sleeper finds the work, or
+// this sees the sleeper and bumps `epoch`, which its futex wait compares.
+// An idle worker may sleep in epoll_wait instead, as the pool's poller
+// (pool_io.c): it counts in `nidle` too, and announces itself in
+// `poll_sleep` before it looks at the queues; when the futex wake finds
+// nobody to wake, this kicks the poller's eventfd (epoll_wait cannot wait
+// on a futex, and a busy pool pays the futex wake alone, as before).
+void cacs__pool_notify(cacs_pool *p, int all) {
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
+    atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
+    long n = futex_wake(&p->epoch, all ? INT_MAX : 1);
+    if ((n <= 0 || all) &&
+        atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
+        atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
+      cacs__pool_io_kick(p);
+  }
+}
+
+// The FIFOs (pool_internal.h): a worker's own queues, on that worker only,
+// and the shared queue, under its lock.
+static void fifo_push(struct pool_fifo *q, cacs__ptask *t) {
+  t->qnext = NULL;
+  if (q->tail)
+    q->tail->qnext = t;
+  else
+    q->head = t;
+  q->tail = t;
+}
+
+static cacs__ptask *fifo_pop(struct pool_fifo *q) {
+  cacs__ptask *t = q->head;
+  if (t && !(q->head = t->qnext))
+    q->tail = NULL;
+  return t;
+}
+
+static void inject(cacs_pool *p, cacs__ptask *t) {
+  pthread_mutex_lock(&p->qlock);
+  fifo_push(&p->q, t);
+  atomic_fetch_add_explicit(&p->qlen, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&p->qlock);
+}
+
+cacs__ptask *cacs__pool_inject_pop(cacs_pool *p) {
+  if (!atomic_load_explicit(&p->qlen, memory_order_relaxed))
+    return NULL;
+  pthread_mutex_lock(&p->qlock);
+  cacs__ptask *t = fifo_pop(&p->q);
+  if (t)
+    atomic_fetch_sub_explicit(&p->qlen, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&p->qlock);
+  return t;
+}
+
+// On `w` only: move the inbox to `woken` in the order it came.
+static void inbox_drain(pool_worker *w) {
+  cacs__ptask *t =
+      atomic_exchange_explicit(&w->inbox, NULL, memory_order_acquire);
+  cacs__ptask *rev = NULL;
+  while (t) {
+    cacs__ptask *n = t->qnext;
+    t->qnext = rev;
+    rev = t;
+    t = n;
+  }
+  while (rev) {
+    cacs__ptask *n = rev->qnext;
+    fifo_push(&w->woken, rev);
+    rev = n;
+  }
+}
+
+// On `w`, whose started coroutines stay home: the next of its coroutines
+// to run. Woken ones first (the inbox moved to `woken` before), as the
+// deque's bottom gives them first in a pool whose coroutines migrate (a
+// spawned tree then finishes depth first, and its stacks are reused); the
+// deque; yielded ones after it, behind what is ready now; the shared
+// queue. `own_only`: the own queues, woken then yielded (find_work's turn
+// every 61 coroutines). Out of line: a pool whose coroutines migrate pays
+// one test for it.
+__attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
+                                                            int own_only) {
+  cacs__ptask *t;
+  if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
+    inbox_drain(w);
+  if ((t = fifo_pop(&w->woken)))
+    return t;
+  if (!own_only && (t = deque_take(&w->dq)))
+    return t;
+  if ((t = fifo_pop(&w->yielded)) || own_only)
+    return t;
+  return cacs__pool_inject_pop(w->pool);
+}
+
+// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push;
+// `h` takes the whole stack at once, so there is no ABA. Then, as in
+// notify, store buffering with idle_wait: this publishes the task and reads
+// `sleeping`, the idle worker publishes `sleeping` and reads the inbox, a
+// seq_cst fence on each side, so one of them sees the other. A worker
+// asleep on the futex is woken by its bit (the epoch bump makes a wait that
+// has not begun return at once); one asleep in epoll_wait by the eventfd
+// (a counter: a kick before the wait is not lost).
+static void wake_home(pool_worker *h, cacs__ptask *t) {
+  cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
+  do
+    t->qnext = head;
+  while (!atomic_compare_exchange_weak_explicit(
+      &h->inbox, &head, t, memory_order_release, memory_order_relaxed));
+  atomic_thread_fence(memory_order_seq_cst);
+  int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
+  if (s == SLEEP_FUTEX) {
+    atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
+    futex_wake_worker(h->pool, h);
+  } else if (s == SLEEP_POLL) {
+    cacs__pool_io_kick(h->pool);
+  }
+}
+
+// Started and pinned to `h`: on `h`'s own queue if the caller is `h` (it
+// runs this code, and will look there), else in `h`'s inbox.
+__attribute__((noinline)) static void
+ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
+  if (h == w)
+    fifo_push(&w->woken, t);
+  else
+    wake_home(h, t);
+}
+
+// `t` may run; `w` is the calling thread's worker (NULL on other threads).
+// Not started, or free to migrate: on `w`'s deque if it is one of t's
+// pool, else on the shared queue. Started and pinned: at its home. Inlined
+// into its two callers (cacs__pool_ready and cacs__pool_ready_on), so that
+// a pool whose coroutines migrate pays one load and branch for the rule.
+static inline __attribute__((always_inline)) void
+make_ready_on(pool_worker *w, cacs__ptask *t) {
+  pool_worker *h = home_of(t);
+  if (__builtin_expect(h != NULL, 0)) {
+    ready_at_home(w, h, t);
+    return;
+  }
+  cacs_pool *p = t->pool;
+  if (!w || w->pool != p || deque_push(&w->dq, t) != 0)
+    inject(p, t);
+  cacs__pool_notify(p, 0);
+}
+
+void cacs__pool_ready(cacs__ptask *t) { make_ready_on(cacs__pool_worker(), t); }
+
+// `t` yielded on `w`: behind what is ready now, on `w` if pinned, else on
+// the shared queue (any worker).
+void cacs__pool_yield_ready(pool_worker *w, cacs__ptask *t) {
+  if (home_of(t)) {
+    fifo_push(&w->yielded, t);
+    return;
+  }
+  inject(w->pool, t);
+  cacs__pool_notify(w->pool, 0);
+}
+
+void cacs__ptask_vote(cacs__ptask *t) {
+  ptsan_release(t);
+  if (atomic_fetch_add_explicit(&t->votes, 1, memory_order_acq_rel) == 1)
+    cacs__pool_ready(t);
+}
+
+void cacs__pool_ready_on(pool_worker *w, cacs__ptask *t) {
+  make_ready_on(w, t);
+}
