@@ -31,6 +31,7 @@
 #include "../sched.h"
 #include "../syncblock.h"
 #include "futex.h"
+#include "pool_fibers.h"
 #include "pool_io.h"
 
 #include <errno.h>
@@ -53,114 +54,6 @@ __attribute__((noinline)) pool_worker *cacs__pool_worker(void) {
   pool_worker *w = tls_worker;
   __asm__ volatile("" : "+r"(w) : : "memory");
   return w;
-}
-
-// --- ThreadSanitizer fibers ---------------------------------------------------
-
-static inline void tsan_to(void *fiber) {
-  if (cacs__tsan_on())
-    __tsan_switch_to_fiber(fiber, 0);
-}
-
-// --- AddressSanitizer fibers ---------------------------------------------------
-// ASan keeps one stack per thread: its bounds are where a longjmp or a throw
-// (__asan_handle_no_return) clears stale redzones, and where reports find
-// frames. Every switch between a worker's loop and a coroutine is announced
-// (internal.h: weak references, so this serves ASan programs with libcacs
-// built without it). Unannounced, a longjmp in one coroutine clears the
-// span from its stack pointer to the worker's stack top: the redzones of
-// other coroutines' frames in between, whose overflows then go unreported
-// (test/pool/pool-asan.c). A coroutine's fake stack (use-after-return
-// detection) travels with it in `asan_fake` across workers; a finishing
-// coroutine passes NULL so ASan frees it. The worker's own bounds, which a
-// coroutine needs to switch home, are learned on each switch into a
-// coroutine (the bounds ASan hands back are those of the stack it left).
-
-static inline void asan_to_coro(pool_worker *w, cacs__ptask *t) {
-  if (cacs__asan_on())
-    __sanitizer_start_switch_fiber(
-        &w->asan_fake, t->stk->s.lo,
-        (size_t)((char *)t->stk->s.top - (char *)t->stk->s.lo));
-}
-
-static inline void asan_back_home(pool_worker *w) {
-  if (cacs__asan_on())
-    __sanitizer_finish_switch_fiber(w->asan_fake, NULL, NULL);
-}
-
-// On the coroutine, once switched in: `w` is the worker it now runs on.
-static inline void asan_in_coro(pool_worker *w, cacs__ptask *t) {
-  if (cacs__asan_on())
-    __sanitizer_finish_switch_fiber(t->asan_fake, &w->asan_lo, &w->asan_size);
-}
-
-static inline void asan_to_home(pool_worker *w, cacs__ptask *t, int dying) {
-  if (cacs__asan_on())
-    __sanitizer_start_switch_fiber(dying ? NULL : &t->asan_fake, w->asan_lo,
-                                   w->asan_size);
-}
-
-// Take the token of a parked coroutine: 1 if this call won it.
-static int win(cacs__ptask *t) {
-  int one = 1;
-  if (!atomic_compare_exchange_strong_explicit(
-          &t->token, &one, 0, memory_order_acq_rel, memory_order_relaxed))
-    return 0;
-  ptsan_acquire(&t->token);
-  if (t->timer_w)
-    cacs__ptimer_cancel(t);
-  t->wake_result = 0;
-  return 1;
-}
-
-// --- the coroutine's side ---------------------------------------------------------
-
-// What a switch into a parked coroutine carries: from the worker loop
-// (run) or straight from the coroutine that handed off to it.
-enum { RESUME_FROM_LOOP = 0, RESUME_HANDED };
-
-// On `t`, just switched back in (on whichever worker) with `how`. After a
-// hand-off the coroutine that switched here is saved now: queue it on this
-// worker's deque (cacs__pool_park's rule: nothing is queued before it has
-// switched out). ASan learns the worker's own stack bounds only from
-// switches that leave the loop (asan_in_coro), not from this one.
-static void resumed(cacs__ptask *t, uint64_t how) {
-  pool_worker *w = cacs__pool_worker();
-  if (how == RESUME_HANDED) {
-    if (cacs__asan_on())
-      __sanitizer_finish_switch_fiber(t->asan_fake, NULL, NULL);
-    cacs__ptask *from = w->handoff;
-    w->handoff = NULL;
-    ptsan_release(from);
-    cacs__pool_ready_on(w, from);
-  } else {
-    asan_in_coro(w, t);
-  }
-  ptsan_acquire(t);
-}
-
-// Switch to the worker loop with `cmd`; returns when the coroutine is
-// resumed, on whichever worker.
-__attribute__((noinline)) static void switch_home(cacs__ptask *t,
-                                                  pool_worker *w,
-                                                  uint64_t cmd) {
-  cacs__sync_check(cmd == CMD_YIELD  ? "cacs_pool_yield"
-                   : cmd == CMD_PARK ? "a wait of a pool coroutine"
-                                     : "the end of a pool coroutine");
-  asan_to_home(w, t, cmd == CMD_DONE);
-  tsan_to(w->tsan_home);
-  resumed(t, cacs_switch(&t->ctx, &w->home, cmd));
-}
-
-static void task_main(void *arg, uint64_t first) {
-  (void)first;
-  cacs__ptask *t = arg;
-  asan_in_coro(cacs__pool_worker(), t);
-  ptsan_acquire(t);
-  t->entry(t->arg);
-  ptsan_release(t);
-  switch_home(t, cacs__pool_worker(), CMD_DONE);
-  __builtin_unreachable();
 }
 
 // Read by the SIGSEGV handler on this thread (internal.h): the coroutine
@@ -197,78 +90,6 @@ int cacs__pool_runs_here(cacs__ptask *u) {
 unsigned cacs__pool_workers(void) {
   pool_worker *w = tls_worker;
   return w && w->cur ? w->pool->nworkers : 0;
-}
-
-static cacs__ptask *self_or_die(const char *call) {
-  cacs__ptask *t = cacs__pool_self();
-  if (!t)
-    cacs__fatalf("cacs: %s called outside a pool coroutine\n", call);
-  return t;
-}
-
-int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
-  cacs__ptask *t = self_or_die("cacs__pool_park");
-  pool_worker *w = cacs__pool_worker();
-  atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
-  t->wake_result = 0;
-  t->timer_w = NULL;
-  if (deadline_ns) {
-    if (cacs__ptimer_arm(w, t, deadline_ns) != 0)
-      return ENOMEM;
-    t->timer_w = w;
-  }
-  // Armed: a wake may come from now on (it synchronizes with this store).
-  ptsan_release(&t->token);
-  atomic_store_explicit(&t->token, 1, memory_order_release);
-  w->after = after;
-  w->after_arg = arg;
-  switch_home(t, w, CMD_PARK);
-  return t->wake_result;
-}
-
-int cacs__pool_wake(cacs__ptask *t) {
-  if (!win(t))
-    return 0;
-  cacs__ptask_vote(t);
-  return 1;
-}
-
-// One switch, from the caller straight to `u`, where the loop would take
-// two (home, then `u`). `u` may be entered only once it has switched out:
-// the vote tells (the second vote is the last event). The caller is
-// queued by `u`'s side once the caller's own switch has finished
-// (resumed()).
-void cacs__pool_handoff(cacs__ptask *u) {
-  cacs__ptask *t = self_or_die("cacs__pool_handoff");
-  if (!win(u)) {
-    cacs__pool_yield();
-    return;
-  }
-  pool_worker *w = cacs__pool_worker();
-  pool_worker *h = home_of(u);
-  // A waiter of another pool, or one pinned to another worker: wake it
-  // there (a dispatch: it runs when its home takes it). Inside a sync
-  // block (cacs/syncblock.h) too: the caller must not switch.
-  if (u->pool != w->pool || (h && h != w) || cacs__syncblk.depth) {
-    cacs__ptask_vote(u);
-    return;
-  }
-  ptsan_release(u);
-  if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) != 1)
-    return; // still switching out on another worker, which queues it
-  w->handoff = t;
-  w->cur = cacs__pool_cur = u;
-  if (cacs__asan_on())
-    __sanitizer_start_switch_fiber(
-        &t->asan_fake, u->stk->s.lo,
-        (size_t)((char *)u->stk->s.top - (char *)u->stk->s.lo));
-  tsan_to(u->tsan_fiber);
-  resumed(t, cacs_switch(&t->ctx, &u->ctx, RESUME_HANDED));
-}
-
-void cacs__pool_yield(void) {
-  cacs__ptask *t = self_or_die("cacs__pool_yield");
-  switch_home(t, cacs__pool_worker(), CMD_YIELD);
 }
 
 // --- the worker loop -----------------------------------------------------------
@@ -310,7 +131,7 @@ static int start(pool_worker *w, cacs__ptask *t) {
   // Its id in a stack overflow report (stack_overflow.c): unique in the pool.
   t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
   pin(w, t);
-  cacs_context_init(&t->ctx, t->stk->s.top, task_main, t);
+  cacs_context_init(&t->ctx, t->stk->s.top, cacs__pool_task_main, t);
   if (cacs__tsan_on())
     t->tsan_fiber = __tsan_create_fiber(0);
   return 0;

@@ -77,6 +77,10 @@ struct cacs__ptask {
 /// value the switch carries (cacs/switch.h).
 enum { CMD_YIELD = 1, CMD_PARK, CMD_DONE };
 
+/// What a switch into a parked coroutine carries: from the worker loop
+/// (run) or straight from the coroutine that handed off to it.
+enum { RESUME_FROM_LOOP = 0, RESUME_HANDED };
+
 // A first-in, first-out list of coroutines linked through `qnext`: the
 // owner touches it alone (a worker's own queues) or under a lock (the
 // pool's shared queue).
@@ -213,6 +217,10 @@ CACS_HIDDEN cacs__ptask *cacs__pool_inject_pop(cacs_pool *p);
 /// On `w`, whose started coroutines stay home: the next of its coroutines
 /// to run (`own_only`: from its own queues only).
 CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
+
+/// The coroutine's side (pool_park.c): where a pool coroutine starts, on
+/// its stack (cacs_context_init's entry; `arg` is its cacs__ptask).
+CACS_HIDDEN void cacs__pool_task_main(void *arg, uint64_t first);
 
 /// The worker the calling thread is, NULL on other threads (pool.c). Out of
 /// line on purpose: see there.
