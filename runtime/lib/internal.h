@@ -29,14 +29,14 @@
 /// The SIGSEGV handler that names overflowing coroutines (stack_overflow.c).
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 /// The stack of the pool coroutine running on the calling thread, NULL if
-/// none (pool.c). The SIGSEGV handler asks it for a fault outside the
+/// none (pool_worker.c). The SIGSEGV handler asks it for a fault outside the
 /// thread's own registry: a pool coroutine's stack is registered on the
 /// worker that allocated it, and runs on any worker. Async-signal-safe.
-/// Weak: a program without the pool links none of pool.c.
+/// Weak: a program without the pool links none of pool_worker.c.
 CACS_HIDDEN const struct cacs_stack *cacs__pool_fault_stack(void)
     __attribute__((weak));
 /// The worker loop's saved stack pointer while a pool coroutine runs on
-/// the calling thread, NULL otherwise (pool.c, for sysstack.c). Weak.
+/// the calling thread, NULL otherwise (pool_worker.c, for sysstack.c). Weak.
 CACS_HIDDEN void *cacs__pool_system_sp(void) __attribute__((weak));
 /// Where a fresh context starts (trampoline_<arch>.S): called through the
 /// first switch into it, with {fn, arg} at the stack pointer.

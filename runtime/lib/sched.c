@@ -184,7 +184,7 @@ void cacs__pool_misuse(const char *call) {
                call);
 }
 
-// Called by each pool worker thread as it starts (lib/pool/pool.c).
+// Called by each pool worker thread as it starts (lib/pool/pool_worker.c).
 CACS_HIDDEN void cacs__sched_enter_pool(void);
 void cacs__sched_enter_pool(void) {
   S.in_pool = 1;

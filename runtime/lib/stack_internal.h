@@ -45,7 +45,7 @@ typedef struct cacs__shstack cacs__shstack;
 
 // A thread's stacks. Per thread so that allocation takes no lock; a stack
 // freed on another thread goes back to its owner (the pool's concern,
-// pool.c).
+// pool_stack.c).
 typedef struct stack_thread {
   struct size_class *classes;    // slabs by slot size (stack.c)
   struct exact_class *exact;     // exact stacks' slabs (stack_exact.c)

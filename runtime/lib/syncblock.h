@@ -20,7 +20,7 @@ struct cacs__syncblk {
   // (sysstack.c), named by this text ("fn at file:line"), not a CACS_SYNC.
   const char *call;
   // cacs_pool_spawn's coroutines held until the outermost block ends
-  // (pool.c), linked through their queue link.
+  // (pool/pool.c), linked through their queue link.
   struct cacs__ptask *deferred, **deferred_tail;
 };
 

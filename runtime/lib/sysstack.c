@@ -8,7 +8,7 @@
 // Where the system stack is free: below the saved stack pointer of the
 // context that left it. In a coroutine of the thread's scheduler, that is
 // the main context (S.main.sp, core.h); in a pool coroutine, the worker
-// loop (cacs__pool_system_sp, pool.c). Below that pointer lie x86-64's red
+// loop (cacs__pool_system_sp, pool_worker.c). Below that pointer lie x86-64's red
 // zone, which holds the saved rbp (coro_layout.h): SYS_GAP skips it. The
 // thread's stack bounds (pthread_getattr_np, learned once per thread, on
 // the system stack when the scheduler is set up) tell whether the caller

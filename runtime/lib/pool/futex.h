@@ -1,6 +1,6 @@
 //===- lib/pool/futex.h - Futex waits on absolute deadlines ------*- C -*-===//
 //
-// The pool's workers (pool.c) and plain threads waiting in its sync objects
+// The pool's workers (pool_worker.c) and plain threads waiting in its sync objects
 // (pool_sync.c) sleep in the kernel on a 32-bit word, until a deadline on
 // the clock of every libcacs deadline (CLOCK_MONOTONIC ns, sched.h).
 //

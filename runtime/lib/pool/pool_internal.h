@@ -40,12 +40,12 @@ struct cacs__ptask {
   void *arg;
   pool_stack *stk;          // NULL until a worker first runs it
   // The one worker that may run it once it has started, NULL while any
-  // worker may (pool.c, "Where a coroutine may run").
+  // worker may (below, "Where a coroutine may run").
   pool_worker *home;
   // In the pool's shared queue, or in its home's local queue or inbox
   // (one at a time).
   struct cacs__ptask *qnext;
-  // Parking (pool.c, cacs__pool_park): `token` is 1 while the coroutine
+  // Parking (pool_park.c, cacs__pool_park): `token` is 1 while the coroutine
   // waits for exactly one wake or timeout; `votes` counts the two events
   // that must both happen before it may run again (it has switched out;
   // it was woken): whoever comes second queues it.
@@ -70,7 +70,7 @@ struct cacs__ptask {
   size_t timer_slot;
   uint64_t deadline;
   void *tsan_fiber;
-  void *asan_fake; // ASan: its fake stack while switched out (pool.c)
+  void *asan_fake; // ASan: its fake stack while switched out (pool_fibers.h)
 };
 
 /// What a pool coroutine asks of its worker when it switches out: the
@@ -78,7 +78,7 @@ struct cacs__ptask {
 enum { CMD_YIELD = 1, CMD_PARK, CMD_DONE };
 
 /// What a switch into a parked coroutine carries: from the worker loop
-/// (run) or straight from the coroutine that handed off to it.
+/// (pool_worker.c, run) or straight from the coroutine that handed off to it.
 enum { RESUME_FROM_LOOP = 0, RESUME_HANDED };
 
 // A first-in, first-out list of coroutines linked through `qnext`: the
@@ -96,16 +96,16 @@ struct pool_worker {
   cacs_context home;   // the worker loop, while a coroutine runs
   cacs__ptask *cur;    // the running coroutine, NULL in the loop
   void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
-  // AddressSanitizer (pool.c): the loop's fake stack while a coroutine
+  // AddressSanitizer (pool_fibers.h): the loop's fake stack while a coroutine
   // runs, and the worker thread's stack, learned on the first switch.
   void *asan_fake;
   const void *asan_lo;
   size_t asan_size;
   void (*after)(void *); // CMD_PARK: run once switched out
   void *after_arg;
-  cacs__ptask *handoff; // handed off, switched out: to queue (pool.c)
+  cacs__ptask *handoff; // handed off, switched out: to queue (pool_park.c)
   unsigned tick;
-  uint64_t starts; // coroutines this worker started (their ids, pool.c)
+  uint64_t starts; // coroutines this worker started (their ids, pool_worker.c)
   uint64_t rng;
   pool_stack *cache; // stacks of this worker to reuse
   unsigned ncache;
@@ -116,11 +116,11 @@ struct pool_worker {
   cacs__ptask **heap;
   size_t nheap, heap_cap;
   _Atomic size_t ntimers;
-  // Started coroutines homed here (pool.c, "Where a coroutine may run"):
+  // Started coroutines homed here (below, "Where a coroutine may run"):
   // woken on this worker, they go to `woken`, yielding to `yielded` (FIFOs
   // only it touches); woken from any other thread, to `inbox` (a Treiber
   // stack the worker empties at once), and `sleeping` says how to wake it
-  // (SLEEP_*, pool.c).
+  // (SLEEP_*, below).
   pool_worker *pin; // what a coroutine it starts gets as its home
   struct pool_fifo woken, yielded;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
@@ -142,7 +142,7 @@ struct cacs_pool {
   _Atomic int stop;
   // I/O waits (pool_io.c): the pool's epoll set, NULL until the first
   // wait; `poller` is 1 while a worker polls it, `poll_sleep` while that
-  // worker sleeps in epoll_wait (notify then kicks its eventfd).
+  // worker sleeps in epoll_wait (cacs__pool_notify then kicks its eventfd).
   _Atomic(struct pool_io *) io;
   _Atomic int poller;
   _Atomic int poll_sleep;
@@ -222,9 +222,11 @@ CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
 /// its stack (cacs_context_init's entry; `arg` is its cacs__ptask).
 CACS_HIDDEN void cacs__pool_task_main(void *arg, uint64_t first);
 
-/// The worker the calling thread is, NULL on other threads (pool.c). Out of
-/// line on purpose: see there.
+/// The worker loop (pool_worker.c). The worker the calling thread is, NULL
+/// on other threads. Out of line on purpose: see there.
 CACS_HIDDEN pool_worker *cacs__pool_worker(void);
+/// A worker thread's body (pthread_create's; `arg` is its pool_worker).
+CACS_HIDDEN void *cacs__pool_worker_main(void *arg);
 
 /// Stacks (pool_stack.c). A stack for a coroutine `w` starts, from its
 /// cache or newly allocated by `w`'s thread; NULL if no memory.

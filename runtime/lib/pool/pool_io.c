@@ -3,19 +3,19 @@
 // cacs/io.h's waits in pool coroutines (pool_io.h). One epoll instance per
 // pool, not per worker: a pool coroutine may resume on any worker, so a
 // descriptor has no worker to belong to, and any idle worker can poll every
-// descriptor of the pool. The workers' loop (pool.c) polls it:
+// descriptor of the pool. The workers' loop (pool_worker.c) polls it:
 //   - an idle worker that finds no work becomes the pool's poller (one at a
 //     time) and sleeps in epoll_wait until an event, its earliest timer, or
-//     a kick: the pool's eventfd, in the epoll set, which pool.c's notify
+//     a kick: the pool's eventfd, in the epoll set, which cacs__pool_notify
 //     writes when work arrives and no worker sleeping on the futex took it;
 //   - a busy worker polls without sleeping every 61 coroutines, as it looks
 //     at the shared queue, so readiness is seen while every worker is busy.
 // The worker that polls an event wakes the waiters (cacs__pool_wake, the
 // same token as their timeout: exactly one wins). Where a woken waiter
-// resumes is pool.c's rule (cacs/pool.h): by default on its home worker
-// (the one that started it), which the wake wakes if it sleeps; with
-// CACS_POOL_MIGRATE_RUNNING on the polling worker's deque, unless an idle
-// worker steals it first.
+// resumes is the pool's rule (cacs/pool.h, pool_internal.h): by default on
+// its home worker (the one that started it), which the wake wakes if it
+// sleeps; with CACS_POOL_MIGRATE_RUNNING on the polling worker's deque,
+// unless an idle worker steals it first.
 //
 // Each descriptor is registered once, edge-triggered, for both directions,
 // the first time a coroutine waits on it (as io_epoll.c's epoll mode). Its record
@@ -476,7 +476,7 @@ int cacs__pool_io_close(int fd) {
   return rc;
 }
 
-// --- pool.c's side -------------------------------------------------------------
+// --- the worker loop's side (pool_worker.c) ----------------------------------
 
 static int io_epoll_wait(struct pool_io *io, struct epoll_event *ev, int block,
                          uint64_t deadline_ns) {

@@ -1,10 +1,10 @@
 //===- lib/pool/pool_io.h - Descriptor waits of pool coroutines --*- C -*-===//
 //
-// What cacs/io.h's calls (io_pool.c, io.c; library cacs_io) use when the
-// caller is a pool coroutine, and what the workers' loop (pool.c) uses to
-// poll. The functions live in libcacs with the pool (pool_io.c); io_pool.c
-// and io.c refer to them weakly, so that a program using cacs/io.h without
-// the pool links none of the pool. Private to libcacs.
+// What cacs/io.h's calls (io_pool.c, io.c; library cacs_io) use when the caller
+// is a pool coroutine, and what the workers' loop (pool_worker.c) uses to poll.
+// The functions live in libcacs with the pool (pool_io.c); io_pool.c and io.c
+// refer to them weakly, so that a program using cacs/io.h without the pool
+// links none of the pool. Private to libcacs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,7 +107,7 @@ void cacs__pool_io_forget_any(int fd);
 /// unseen, and the wait would never end). \return close(2)'s result.
 int cacs__pool_io_close(int fd);
 
-// --- for pool.c -----------------------------------------------------------
+// --- for pool_worker.c ----------------------------------------------------
 
 /// The most events one poll hands out.
 enum { CACS__POOL_IO_EVENTS = 64 };

@@ -3,7 +3,7 @@
 // The pool's internal contract with the synchronization primitives built on
 // it (the thread-safe mutexes, condition variables, channels). Private to
 // libcacs: no public header includes it. Fixed in the project's
-// coordination notes; pool.c implements it.
+// coordination notes; pool_park.c and pool_worker.c implement it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +61,7 @@ int cacs__pool_wake(cacs__ptask *t);
 /// wake loses the race, handoff degrades to a plain yield) runs now on
 /// this thread with no trip through a queue: one switch, from the caller
 /// straight to `t`; the caller is queued once that switch has finished. If
-/// `t` may not run here (pinned to another worker, pool.c's "Where a
+/// `t` may not run here (pinned to another worker, pool_internal.h's "Where a
 /// coroutine may run"; or of another pool), or is still switching out on
 /// another worker, it is made runnable as a wake would, and the caller
 /// goes on without switching (a dispatch).

@@ -17,15 +17,15 @@
 #include <stdatomic.h>
 
 // Wake one idle worker if there is one. Idle workers count themselves in
-// `nidle` and then look at the queues again (idle_wait); this publishes
-// work and then reads `nidle`. With a seq_cst fence on both sides (store
-// buffering), one of the two sees the other: the sleeper finds the work, or
-// this sees the sleeper and bumps `epoch`, which its futex wait compares.
-// An idle worker may sleep in epoll_wait instead, as the pool's poller
-// (pool_io.c): it counts in `nidle` too, and announces itself in
-// `poll_sleep` before it looks at the queues; when the futex wake finds
-// nobody to wake, this kicks the poller's eventfd (epoll_wait cannot wait
-// on a futex, and a busy pool pays the futex wake alone, as before).
+// `nidle` and then look at the queues again (pool_worker.c's idle_wait); this
+// publishes work and then reads `nidle`. With a seq_cst fence on both sides
+// (store buffering), one of the two sees the other: the sleeper finds the work,
+// or this sees the sleeper and bumps `epoch`, which its futex wait compares. An
+// idle worker may sleep in epoll_wait instead, as the pool's poller
+// (pool_io.c): it counts in `nidle` too, and announces itself in `poll_sleep`
+// before it looks at the queues; when the futex wake finds nobody to wake, this
+// kicks the poller's eventfd (epoll_wait cannot wait on a futex, and a busy
+// pool pays the futex wake alone, as before).
 void cacs__pool_notify(cacs_pool *p, int all) {
   atomic_thread_fence(memory_order_seq_cst);
   if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
@@ -97,9 +97,9 @@ static void inbox_drain(pool_worker *w) {
 // deque's bottom gives them first in a pool whose coroutines migrate (a
 // spawned tree then finishes depth first, and its stacks are reused); the
 // deque; yielded ones after it, behind what is ready now; the shared
-// queue. `own_only`: the own queues, woken then yielded (find_work's turn
-// every 61 coroutines). Out of line: a pool whose coroutines migrate pays
-// one test for it.
+// queue. `own_only`: the own queues, woken then yielded (the turn of
+// pool_worker.c's find_work every 61 coroutines). Out of line: a pool
+// whose coroutines migrate pays one test for it.
 __attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
                                                             int own_only) {
   cacs__ptask *t;
@@ -114,14 +114,14 @@ __attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
   return cacs__pool_inject_pop(w->pool);
 }
 
-// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push;
-// `h` takes the whole stack at once, so there is no ABA. Then, as in
-// notify, store buffering with idle_wait: this publishes the task and reads
-// `sleeping`, the idle worker publishes `sleeping` and reads the inbox, a
-// seq_cst fence on each side, so one of them sees the other. A worker
-// asleep on the futex is woken by its bit (the epoch bump makes a wait that
-// has not begun return at once); one asleep in epoll_wait by the eventfd
-// (a counter: a kick before the wait is not lost).
+// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`
+// takes the whole stack at once, so there is no ABA. Then, as in
+// cacs__pool_notify, store buffering with idle_wait: this publishes the task
+// and reads `sleeping`, the idle worker publishes `sleeping` and reads the
+// inbox, a seq_cst fence on each side, so one of them sees the other. A worker
+// asleep on the futex is woken by its bit (the epoch bump makes a wait that has
+// not begun return at once); one asleep in epoll_wait by the eventfd (a
+// counter: a kick before the wait is not lost).
 static void wake_home(pool_worker *h, cacs__ptask *t) {
   cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
   do

@@ -5,7 +5,7 @@
 // in the kernel no longer than to the earliest deadline); a wake that wins
 // against the timeout takes the coroutine out from any thread, so the heap
 // has a lock. The timeout is decided by the same token as a wake
-// (pool.c): the expiry takes the token while it holds the lock, so a waker
+// (pool_park.c): the expiry takes the token while it holds the lock, so a waker
 // that won instead finds the entry gone or removes it itself, and never
 // lets the coroutine run (and be freed) while the expiry still looks at it.
 //

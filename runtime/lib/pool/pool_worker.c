@@ -1,0 +1,302 @@
+//===- lib/pool/pool_worker.c - The worker loop: run, find work, idle -----===//
+//
+// A pool coroutine runs on a worker thread, switched to from the worker's
+// loop (its `home` context) and back, with cacs_switch (cacs/switch.h): a
+// coroutine that waits or yields switches home with a command (the value
+// the switch carries), and the loop acts on it once the coroutine is fully
+// switched out: queues it, runs the wait's `after` hook, frees its stack.
+// Going through the loop costs one switch more than a direct switch between
+// coroutines, and buys the property cacs__pool_park promises: nothing
+// touches a coroutine's saved context before the switch that saved it has
+// finished. The CES hand-off (cacs__pool_handoff) is the one direct switch,
+// from the unlocker to the waiter: it keeps that property by leaving the
+// unlocker's queuing to the waiter's side, which runs it once the switch
+// has finished (resumed()).
+//
+// Migration and thread-local storage: the pool's code (this file's,
+// pool_park.c's, pool_ready.c's, pool.c's) runs on one worker, switches,
+// and may continue on another. It never keeps a thread-local
+// address across a switch: the worker is read through cacs__pool_worker,
+// which is out of line and opaque to the optimizer (an empty asm that may
+// write memory), so every call reads TPIDR_EL0 / %fs again; and errno is
+// set through an out-of-line helper. (The alternative, building these
+// sources with cacs's -fcoroutine-migration, would need the front door to
+// build the runtime.)
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "pool_internal.h"
+
+#include "../sched.h"
+#include "pool_fibers.h"
+#include "pool_io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+
+static CACS_TLS pool_worker *tls_worker;
+// tls_worker->cur, or NULL, for pool_sync.c's fast paths (pool_park.h).
+CACS_TLS cacs__ptask *cacs__pool_cur;
+
+// Out of line, and the asm "may write memory": no caller can reuse one
+// call's result after a switch, and the TLS read happens on the thread that
+// runs the call.
+__attribute__((noinline)) pool_worker *cacs__pool_worker(void) {
+  pool_worker *w = tls_worker;
+  __asm__ volatile("" : "+r"(w) : : "memory");
+  return w;
+}
+
+// Read by the SIGSEGV handler on this thread (internal.h): the coroutine
+// it interrupted is `cur`, whichever worker allocated its stack.
+const cacs_stack *cacs__pool_fault_stack(void) {
+  pool_worker *w = tls_worker;
+  cacs__ptask *t = w ? w->cur : NULL;
+  return t && t->stk ? &t->stk->s : NULL;
+}
+
+// sysstack.c: the worker loop's saved stack pointer, on the worker
+// thread's own stack, while a pool coroutine runs on this thread.
+void *cacs__pool_system_sp(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur ? w->home.sp : NULL;
+}
+
+// Out of line (a caller in another file cannot keep the result across a
+// switch) and reading the thread's worker directly: it is on every lock's
+// fast path (pool_sync.c).
+cacs__ptask *cacs__pool_self(void) {
+  pool_worker *w = tls_worker;
+  return w ? w->cur : NULL;
+}
+
+int cacs__pool_runs_here(cacs__ptask *u) {
+  pool_worker *w = tls_worker;
+  if (!w || !w->cur || u->pool != w->pool)
+    return 0;
+  pool_worker *h = home_of(u);
+  return !h || h == w;
+}
+
+unsigned cacs__pool_workers(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur ? w->pool->nworkers : 0;
+}
+
+// --- the worker loop --------------------------------------------------------
+
+static void finish(pool_worker *w, cacs__ptask *t) {
+  cacs_pool *p = w->pool;
+  if (t->stk) {
+    cacs__pstack_put(w, t->stk);
+    t->stk = NULL;
+  }
+  if (t->tsan_fiber) {
+    __tsan_destroy_fiber(t->tsan_fiber);
+    t->tsan_fiber = NULL;
+  }
+  if (t->detached) {
+    free(t); // switched out for good: nothing refers to it any more
+  } else {
+    uint32_t old = atomic_exchange_explicit(&t->join_state, 2,
+                                            memory_order_acq_rel);
+    if (old == 1)
+      cacs__pool_wake(t->joiner); // parked until this wake: `t` is alive
+    else if (old == 3)
+      futex_wake(&t->join_state, INT_MAX); // the address only: may be freed
+  }
+  if (atomic_fetch_sub_explicit(&p->live, 1, memory_order_acq_rel) == 1) {
+    pthread_mutex_lock(&p->dlock);
+    pthread_cond_broadcast(&p->dcond);
+    pthread_mutex_unlock(&p->dlock);
+  }
+}
+
+static int start(pool_worker *w, cacs__ptask *t) {
+  if (!(t->stk = cacs__pstack_get(w))) {
+    if (t->detached) // no one to hand ENOMEM to
+      cacs__fatalf("cacs: no memory for a detached pool coroutine's stack\n");
+    t->error = ENOMEM;
+    return -1;
+  }
+  // Its id in a stack overflow report (stack_overflow.c): unique in the pool.
+  t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
+  pin(w, t);
+  cacs_context_init(&t->ctx, t->stk->s.top, cacs__pool_task_main, t);
+  if (cacs__tsan_on())
+    t->tsan_fiber = __tsan_create_fiber(0);
+  return 0;
+}
+
+static void run(pool_worker *w, cacs__ptask *t) {
+  if (!t->stk && start(w, t) != 0) {
+    finish(w, t);
+    return;
+  }
+  w->cur = cacs__pool_cur = t;
+  ptsan_acquire(t);
+  asan_to_coro(w, t);
+  tsan_to(t->tsan_fiber);
+  uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
+  asan_back_home(w);
+  t = w->cur; // not the one run if it handed off (cacs__pool_handoff)
+  w->cur = cacs__pool_cur = NULL;
+  switch (cmd) {
+  case CMD_YIELD:
+    ptsan_release(t);
+    cacs__pool_yield_ready(w, t);
+    break;
+  case CMD_PARK:
+    if (w->after)
+      w->after(w->after_arg);
+    cacs__ptask_vote(t);
+    break;
+  case CMD_DONE:
+    finish(w, t);
+    break;
+  }
+}
+
+static uint64_t rng_next(pool_worker *w) {
+  w->rng ^= w->rng << 13;
+  w->rng ^= w->rng >> 7;
+  w->rng ^= w->rng << 17;
+  return w->rng;
+}
+
+static cacs__ptask *steal(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  unsigned n = p->nworkers;
+  if (n < 2)
+    return NULL;
+  // Two rounds from a random victim: a lost race is worth another look.
+  unsigned start = (unsigned)(rng_next(w) % n);
+  for (unsigned round = 0; round < 2; ++round)
+    for (unsigned i = 0; i < n; ++i) {
+      pool_worker *v = &p->w[(start + i) % n];
+      if (v == w)
+        continue;
+      cacs__ptask *t = deque_steal(&v->dq);
+      if (t)
+        return t;
+    }
+  return NULL;
+}
+
+static cacs__ptask *find_work(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  cacs__ptask *t;
+  if (atomic_load_explicit(&w->ntimers, memory_order_relaxed))
+    cacs__ptimer_expire(w, cacs__now_ns());
+  // Now and then the shared queue first, so a busy deque cannot starve it,
+  // and the descriptors (pool_io.c), unless a worker polls them already:
+  // readiness is seen while every worker is busy.
+  if (++w->tick % 61 == 0) {
+    int zero = 0;
+    if (atomic_load_explicit(&p->io, memory_order_relaxed) &&
+        !atomic_load_explicit(&p->poller, memory_order_relaxed) &&
+        atomic_compare_exchange_strong_explicit(&p->poller, &zero, 1,
+                                                memory_order_acquire,
+                                                memory_order_relaxed)) {
+      struct epoll_event ev[CACS__POOL_IO_EVENTS];
+      int n = cacs__pool_io_wait_events(p, ev, 0, 0);
+      atomic_store_explicit(&p->poller, 0, memory_order_release);
+      if (n > 0)
+        cacs__pool_io_dispatch(p, ev, n);
+    }
+    if (w->pin && (t = cacs__pool_take_home(w, 1)))
+      return t;
+    if ((t = cacs__pool_inject_pop(p)))
+      return t;
+  }
+  if (w->pin) {
+    if ((t = cacs__pool_take_home(w, 0)))
+      return t;
+  } else if ((t = deque_take(&w->dq)) || (t = cacs__pool_inject_pop(p))) {
+    return t;
+  }
+  if ((t = steal(w))) {
+    // More may be waiting: let another idle worker look too.
+    cacs__pool_notify(p, 0);
+    return t;
+  }
+  return NULL;
+}
+
+static int work_visible(cacs_pool *p) {
+  if (atomic_load_explicit(&p->qlen, memory_order_relaxed))
+    return 1;
+  for (unsigned i = 0; i < p->nworkers; ++i)
+    if (deque_nonempty(&p->w[i].dq))
+      return 1;
+  return 0;
+}
+
+// Nothing to run: sleep until notified or the earliest timer (see
+// cacs__pool_notify, pool_ready.c).
+// Once a coroutine has waited on a descriptor, one idle worker at a time
+// sleeps in the pool's epoll_wait instead of the futex (pool_io.c), and
+// wakes the coroutines whose descriptors became ready onto its own deque.
+static void idle_wait(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  uint32_t e = atomic_load_explicit(&p->epoch, memory_order_acquire);
+  atomic_fetch_add_explicit(&p->nidle, 1, memory_order_seq_cst);
+  int zero = 0;
+  int poll = atomic_load_explicit(&p->io, memory_order_acquire) &&
+             atomic_compare_exchange_strong_explicit(
+                 &p->poller, &zero, 1, memory_order_acquire,
+                 memory_order_relaxed);
+  if (poll)
+    atomic_store_explicit(&p->poll_sleep, 1, memory_order_seq_cst);
+  // Its own inbox too (pool_ready.c's wake_home): announced, then looked at.
+  atomic_store_explicit(&w->sleeping, poll ? SLEEP_POLL : SLEEP_FUTEX,
+                        memory_order_seq_cst);
+  atomic_thread_fence(memory_order_seq_cst);
+  struct epoll_event ev[CACS__POOL_IO_EVENTS];
+  int n = 0;
+  if (!work_visible(p) && !w->woken.head && !w->yielded.head &&
+      !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
+      !atomic_load_explicit(&p->stop, memory_order_acquire)) {
+    cacs__pstack_drain_remote(w);
+    if (poll)
+      n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
+    else
+      futex_wait_worker(p, w, e, cacs__ptimer_next(w));
+  }
+  atomic_store_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed);
+  if (poll) {
+    atomic_store_explicit(&p->poll_sleep, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->poller, 0, memory_order_release);
+  }
+  atomic_fetch_sub_explicit(&p->nidle, 1, memory_order_relaxed);
+  // Not idle any more: the wakes below notify only the other workers.
+  if (n > 0)
+    cacs__pool_io_dispatch(p, ev, n);
+}
+
+void *cacs__pool_worker_main(void *arg) {
+  pool_worker *w = arg;
+  cacs_pool *p = w->pool;
+  tls_worker = w;
+  cacs__sched_enter_pool();
+  // The overflow handler's own signal stack, also on a worker that never
+  // allocates a stack but runs coroutines that migrate to it.
+  cacs_stack_install_overflow_handler();
+  if (cacs__tsan_on())
+    w->tsan_home = __tsan_get_current_fiber();
+  for (;;) {
+    cacs__ptask *t = find_work(w);
+    if (t) {
+      run(w, t);
+      continue;
+    }
+    if (atomic_load_explicit(&p->stop, memory_order_acquire))
+      break;
+    idle_wait(w);
+  }
+  cacs__pstack_free_all(w);
+  tls_worker = NULL;
+  return NULL;
+}
