@@ -85,10 +85,10 @@ struct slab {
   uint32_t nslots;     // slots in the mapping
   uint32_t carved;     // slots [0, carved) have been handed out once
   uint32_t prefaulted; // slots [0, prefaulted) have their top page
+  uint32_t guarded;    // slots [0, guarded) have their guard region
   uint32_t live;       // slots in use
   uint32_t nfree;      // entries of free_idx: recycled slots, LIFO
   unsigned in_avail;   // on the avail list
-  unsigned guards_set; // every slot's guard installed with the slab
   uint32_t free_idx[]; // (kept out of the slots: reclaim drops them)
 };
 
@@ -426,18 +426,6 @@ static slab *slab_new(size_class *c) {
   s->size = n * c->slot_size + meta;
   s->cls = c;
   s->nslots = (uint32_t)n;
-  // Guard regions take no memory and no mapping: every slot's, now, in one
-  // call (or a few). Otherwise (a failure, the fallback guard, no batches)
-  // each slot's guard comes with its first use.
-  if (c->guarded && guard_kind == CACS_STACK_GUARD_MADVISE && batch_ok) {
-    struct iovec *iov = malloc(n * sizeof *iov);
-    if (iov) {
-      for (size_t i = 0; i < n; ++i)
-        iov[i] = (struct iovec){s->base + i * c->slot_size, page_size};
-      s->guards_set = madvise_batch(iov, n, MADV_GUARD_INSTALL) == 0;
-      free(iov);
-    }
-  }
   s->all_next = c->all;
   c->all = s;
   avail_push(c, s);
@@ -458,10 +446,18 @@ static void slab_release(slab *s) {
   drop_guards(guards);
 }
 
-// Write the top pages of the slab's next fresh slots in one call: a page
-// fault costs several times more (much more in some virtual machines). As
-// many as the slab has carved so far, so a program that uses one stack
-// does not pay for 64; kernels without batches take the faults.
+// Prepare the slab's next fresh slots in one call each: install their guard
+// regions (no memory, no mapping), then write their top pages (a page fault
+// costs several times more, much more in some virtual machines). As many
+// as the slab has carved so far, so a program that uses one stack does not
+// pay for 64; kernels without batches take a call per guard and the faults.
+//
+// Guards go in with the slots they protect, not for the whole slab when it
+// is mapped: under a shadow-paging hypervisor (PVM) guard markers spread
+// over a 32 MiB slab's page tables, then pages populated among them, made
+// the program's next pass over its *other* memory 2-25x slower (every page
+// of a 100 MB buffer re-faulted in the hypervisor; bench write_fully's first
+// repetition), while the same calls over the slots in use cost nothing.
 static void prefault(size_class *c, slab *s) {
   if (!batch_ok)
     return;
@@ -470,6 +466,14 @@ static void prefault(size_class *c, slab *s) {
     n = CACS_PREFAULT_MAX;
   if (n > s->nslots - s->carved)
     n = s->nslots - s->carved;
+  if (c->guarded && guard_kind == CACS_STACK_GUARD_MADVISE &&
+      s->guarded == s->carved) {
+    for (uint32_t i = 0; i < n; ++i)
+      c->batch[i] = (struct iovec){
+          s->base + (size_t)(s->carved + i) * c->slot_size, page_size};
+    if (madvise_batch(c->batch, n, MADV_GUARD_INSTALL) == 0)
+      s->guarded = s->carved + n; // else each slot's with its first use
+  }
   for (uint32_t i = 0; i < n; ++i)
     c->batch[i] = (struct iovec){
         s->base + (size_t)(s->carved + i + 1) * c->slot_size - page_size,
@@ -498,7 +502,8 @@ static char *slot_take(size_class *c, slab **out) {
     if (s->carved == s->prefaulted)
       prefault(c, s);
     p = s->base + (size_t)s->carved * c->slot_size;
-    if (c->guarded && !s->guards_set && install_guard(p, page_size) != 0)
+    if (c->guarded && s->carved >= s->guarded &&
+        install_guard(p, page_size) != 0)
       return NULL;
     s->carved++;
   }

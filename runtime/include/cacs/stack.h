@@ -13,10 +13,10 @@
 // pages back as cacs_stack_set_reclaim says, many in one call where the
 // kernel can (process_madvise, Linux >= 6.15). The guard page is a guard
 // region (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the slab one
-// mapping, so the number of guarded stacks is bounded by memory alone; a
-// new slab's guards are installed together, in one call where the kernel
-// can, and its fresh stacks' top pages are written ahead in batches (one
-// call instead of a page fault each). Older kernels
+// mapping, so the number of guarded stacks is bounded by memory alone;
+// fresh stacks get their guards and have their top pages written ahead in
+// batches (two calls for up to 64 stacks where the kernel can, instead of a
+// call and a page fault each). Older kernels
 // (and qemu-user) get the fallback: a PROT_NONE page, which splits the slab,
 // two mappings per stack, allowed up to (vm.max_map_count - 4096) / 2 guarded
 // stacks per process; past that, allocation fails with ENOMEM and a message
