@@ -14,9 +14,9 @@
 
 using namespace llvm;
 
-SmallVector<Function *, 4> cacs::annotatedFunctions(const Module &M,
-                                                    StringRef Annotation) {
-  SmallVector<Function *, 4> Found;
+SmallVector<std::pair<Function *, StringRef>, 4>
+cacs::functionAnnotations(const Module &M) {
+  SmallVector<std::pair<Function *, StringRef>, 4> Found;
   const GlobalVariable *GV = M.getNamedGlobal("llvm.global.annotations");
   const auto *Array = GV && GV->hasInitializer()
                           ? dyn_cast<ConstantArray>(GV->getInitializer())
@@ -35,9 +35,17 @@ SmallVector<Function *, 4> cacs::annotatedFunctions(const Module &M,
         Str && Str->hasInitializer()
             ? dyn_cast<ConstantDataSequential>(Str->getInitializer())
             : nullptr;
-    if (F && Data && Data->isCString() && Data->getAsCString() == Annotation &&
-        !is_contained(Found, F))
-      Found.push_back(F);
+    if (F && Data && Data->isCString())
+      Found.push_back({F, Data->getAsCString()});
   }
+  return Found;
+}
+
+SmallVector<Function *, 4> cacs::annotatedFunctions(const Module &M,
+                                                    StringRef Annotation) {
+  SmallVector<Function *, 4> Found;
+  for (const auto &[F, S] : functionAnnotations(M))
+    if (S == Annotation && !is_contained(Found, F))
+      Found.push_back(F);
   return Found;
 }

@@ -16,6 +16,10 @@
 // saved pointer is on it: a generator resumed from the thread's stack has
 // left it at a point nothing records, and a call there aborts.
 //
+// libcacs's waits use the same move for their own rare, deep calls (the
+// service coroutine's creation, the timer heap's growth), which their
+// stack budget leaves out (cacs__deep_call).
+//
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE
@@ -118,20 +122,29 @@ no_system_stack(const char *what) {
                what);
 }
 
-// Where the call goes: NULL for a plain call (already there).
-static inline char *system_sp(const char *what) {
-  if (__builtin_expect(!sys_bounds.learned, 0))
-    cacs__sysstack_learn();
-  if (on_system(stack_pointer()))
-    return NULL;
+// Where the system stack is free, 16-byte aligned, or NULL where it
+// cannot be found (the caller is not on it).
+static inline char *free_system_sp(void) {
   char *saved = NULL;
   if (S.in_pool)
     saved = cacs__pool_system_sp ? cacs__pool_system_sp() : NULL;
   else if (S.current != &cacs__idle && S.current != &S.main)
     saved = S.main.sp;
   if (!saved || !on_system(saved - SYS_GAP) || !on_system(saved - 1))
-    no_system_stack(what);
+    return NULL;
   return (char *)(((uintptr_t)saved - SYS_GAP) & ~(uintptr_t)15);
+}
+
+// Where the call goes: NULL for a plain call (already there).
+static inline char *system_sp(const char *what) {
+  if (__builtin_expect(!sys_bounds.learned, 0))
+    cacs__sysstack_learn();
+  if (on_system(stack_pointer()))
+    return NULL;
+  char *sp = free_system_sp();
+  if (!sp)
+    no_system_stack(what);
+  return sp;
 }
 
 void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
@@ -149,4 +162,22 @@ void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
   else
     cacs__sysstack_call(fn, arg, sp);
   cacs__sync_leave(&save);
+}
+
+// Wherever the system stack is found, so that what a wait runs on the
+// coroutine's stack is the same on every kind of stack (the budget is
+// measured on guarded ones); a plain call where it is not (the bounds not
+// learned yet, a generator's own context) or under ASan, which would have
+// to be told of the move (exact stacks are off under it).
+void cacs__deep_call(void (*fn)(void *), void *arg) {
+  char *sp = NULL;
+  if (sys_bounds.learned && !cacs__asan_on() && !on_system(stack_pointer()))
+    sp = free_system_sp();
+  if (!sp) {
+    fn(arg);
+    return;
+  }
+  if (__builtin_expect(sys_bounds.valgrind, 0))
+    VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
+  cacs__sysstack_call(fn, arg, sp);
 }

@@ -27,12 +27,19 @@ CACS__DEFAULT_ENTRY(int, sleep, cacs__sleep_pn, (int64_t t), (t))
 // The timer heap (deadline_heap.h): timers_push, timers_remove, ...
 CACS__DEADLINE_HEAP(timers, cacs_coro, uint32_t) // < 2^32 entries: core.h
 
+static void timers_grow(void *grown) {
+  *(int *)grown = timers_reserve(&S.timers, &S.timers_cap, S.ntimers);
+  if (*(int *)grown > 0)
+    cacs__sched_free_at_exit();
+}
+
 static int timer_arm(cacs_coro *c, uint64_t deadline) {
-  int grown = timers_reserve(&S.timers, &S.timers_cap, S.ntimers);
+  int grown = 0;
+  // realloc and pthread's keys, on the system stack (core.h).
+  if (__builtin_expect(S.ntimers >= S.timers_cap, 0))
+    cacs__deep_call(timers_grow, &grown);
   if (grown < 0)
     return -1;
-  if (grown)
-    cacs__sched_free_at_exit();
   c->deadline = deadline;
   timers_push(S.timers, &S.ntimers, c);
   return 0;
@@ -48,15 +55,23 @@ static int service_needed(void) {
 
 static void service_main(void *arg);
 
-// Put the service coroutine on the ring (creating it the first time).
-int cacs__service_ensure(void) {
-  if (!S.service) {
-    static const cacs_coro_attr attr = {0, 0, 0, "cacs-service"};
-    S.service = cacs__coro_new(service_main, NULL, &attr);
-    if (!S.service)
-      return -1;
+static void service_create(void *unused) {
+  (void)unused;
+  static const cacs_coro_attr attr = {0, 0, 0, "cacs-service"};
+  S.service = cacs__coro_new(service_main, NULL, &attr);
+  if (S.service) {
     S.service->state = CORO_PARKED;
     cacs__sched_free_at_exit();
+  }
+}
+
+// Put the service coroutine on the ring (creating it the first time, on
+// the system stack: core.h).
+int cacs__service_ensure(void) {
+  if (!S.service) {
+    cacs__deep_call(service_create, NULL);
+    if (!S.service)
+      return -1;
   }
   if (S.service->state == CORO_PARKED)
     cacs_wake(S.service);

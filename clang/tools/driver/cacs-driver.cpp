@@ -569,12 +569,17 @@ void addWrapTraces(Invocation &I) {
 }
 
 /// -fcacs-stack-bounds: every compile records its frame sizes for the link
-/// (cacs-stack-bounds.cpp); unused by a link-only job.
+/// (cacs-stack-bounds.cpp); unused by a link-only job. The link binds every
+/// symbol at load time (-z now): a lazy binding's first call runs the
+/// dynamic linker's resolver, which saves the vector registers on the
+/// caller's stack (kilobytes with AVX-512), and libcacs's switches call the
+/// C library on the coroutine's stack, within a budget that has no room
+/// for it (cacs/detail/contract.h).
 void addStackSizes(Invocation &I) {
   if (!I.F.flag(cacs::SettingID::StackBounds))
     return;
   for (const char *A : {"--start-no-unused-arguments", "-fstack-size-section",
-                        "--end-no-unused-arguments"})
+                        "-Wl,-z,now", "--end-no-unused-arguments"})
     I.Added.push_back(A);
 }
 

@@ -29,11 +29,20 @@
 // the stack pointer other than the known ways, and code that does not
 // decode. docs/hazards.md ("Stack bounds") lists what the bound assumes.
 //
+// A function whose declaration states its stack budget (libcacs's switches
+// and waits, cacs_on_system_stack: StackBoundBudgetsSection, from
+// cacs/detail/contract.h) is not walked: bound(F) is its budget, which
+// counts everything it runs on the caller's stack, return address
+// included. So an entry that yields or waits has a bound, and a C library
+// call moved to the system stack (CACS_ON_SYSTEM_STACK) costs only what
+// cacs_on_system_stack runs on the coroutine's stack.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cacs-stack-bounds.h"
 
 #include "cacs-compiler/StackBound.h"
+#include "cacs-compiler/SwitchReturns.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -96,6 +105,7 @@ private:
   std::map<uint64_t, Func> Funcs; ///< By address.
   std::unordered_map<uint64_t, uint64_t> Frames;
   std::unordered_map<uint64_t, StackBoundBreak> Breaks;
+  std::unordered_map<uint64_t, uint64_t> Budgets;
   std::unordered_map<uint64_t, std::string> PltNames;
   std::vector<uint64_t> Entries;
   std::unordered_map<uint64_t, Result> Done;
@@ -197,6 +207,11 @@ void Analysis::readSections() {
       consumeError(Contents.takeError());
       continue;
     }
+    // The return thunk of functions that can switch (SwitchReturns.h):
+    // `pop; jmp *`, a return, which uses no stack (any definition of it
+    // is a return). Its indirect jump would break every such bound.
+    if (*Name == ReturnThunkName)
+      Budgets[*Addr] = 0;
     uint64_t Offset = *Addr - (*Sec)->getAddress();
     if (Offset + S.getSize() > Contents->size() || Funcs.count(*Addr))
       continue;
@@ -232,6 +247,16 @@ void Analysis::readSections() {
         uint64_t Addr = D.getU64(C);
         if (C && Funcs.count(Addr) && !is_contained(Entries, Addr))
           Entries.push_back(Addr);
+      }
+    } else if (*Name == StackBoundBudgetsSection) {
+      while (C && !D.eof(C)) {
+        uint64_t Addr = D.getU64(C);
+        uint64_t Bytes = D.getU64(C);
+        // Two units may state it: the larger. An undefined weak
+        // declaration resolves to 0, where no function is. A budget past
+        // any stack is no budget (and would wrap the sums).
+        if (C && Addr && Bytes <= (uint64_t(1) << 32))
+          Budgets[Addr] = std::max(Budgets[Addr], Bytes);
       }
     } else if (*Name == StackBoundBreaksSection) {
       while (C && !D.eof(C)) {
@@ -442,6 +467,11 @@ Result Analysis::walk(uint64_t Address) {
   auto D = Done.find(Address);
   if (D != Done.end())
     return D->second;
+  // Budgeted code (libcacs's switches), wherever the call lands: its
+  // budget is its whole bound.
+  auto Budget = Budgets.find(Address);
+  if (Budget != Budgets.end())
+    return {Budget->second, ""};
   const Func *F = functionAt(Address);
   if (!F || F->Address != Address) {
     auto P = PltNames.find(Address);

@@ -17,12 +17,19 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <utility>
+
 namespace llvm {
 class Function;
 class Module;
 } // namespace llvm
 
 namespace cacs {
+
+/// Every annotation of a function in \p M, in the order of the table: the
+/// function and the string.
+llvm::SmallVector<std::pair<llvm::Function *, llvm::StringRef>, 4>
+functionAnnotations(const llvm::Module &M);
 
 /// The functions of \p M annotated \p Annotation, declared or defined, each
 /// once, in the order of the table.

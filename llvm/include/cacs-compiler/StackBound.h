@@ -16,6 +16,8 @@
 #ifndef CACS_STACKBOUND_H
 #define CACS_STACKBOUND_H
 
+#include "cacs/detail/contract.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace cacs {
@@ -29,6 +31,16 @@ inline constexpr const char *StackBoundEntriesSection =
 /// address, then one StackBoundBreak byte.
 inline constexpr const char *StackBoundBreaksSection =
     ".cacs.stack_bound_breaks";
+
+/// Records of a function whose whole bound its declaration gives
+/// (StackBudgetAnnotation): its 8-byte address, then the 8-byte bound.
+inline constexpr const char *StackBoundBudgetsSection =
+    ".cacs.stack_bound_budgets";
+
+/// The prefix of the annotation that gives a function's stack budget, the
+/// decimal number of bytes following it (cacs/detail/contract.h).
+inline constexpr const char *StackBudgetAnnotation =
+    CACS_CONTRACT_STACK_BUDGET_ANNOTATION;
 
 /// The name -Rpass= and -Rpass-missed= choose the link's remarks by.
 inline constexpr const char *StackBoundRemarkName = "cacs-stack-bound";

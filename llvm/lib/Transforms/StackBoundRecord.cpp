@@ -6,16 +6,21 @@
 //
 // The compile's half of -fcacs-stack-bounds (StackBound.h). It runs last in
 // the per-TU pipeline, so the functions it names are the ones code
-// generation emits (inlining is done). It records facts, never a size: the
-// frame sizes come from the backend (-fstack-size-section) and the calls
-// from the linked machine code, both read at the link, where calls the IR
-// does not show (libcalls, __stack_chk_fail, sanitizer callbacks) exist.
+// generation emits (inlining is done). It records facts, and no size of its
+// own: the frame sizes come from the backend (-fstack-size-section) and the
+// calls from the linked machine code, both read at the link, where calls
+// the IR does not show (libcalls, __stack_chk_fail, sanitizer callbacks)
+// exist. The one size it passes on is a declaration's stack budget
+// (StackBudgetAnnotation), which libcacs's headers state for code the link
+// cannot measure: its switches, whose frames are assembly.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/StackBound.h"
+#include "cacs-compiler/Annotations.h"
 #include "cacs-compiler/StackFrame.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -26,6 +31,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace llvm;
 using namespace cacs;
@@ -90,6 +96,27 @@ PreservedAnalyses StackBoundRecordPass::run(Module &M,
   if (!Breaks.empty())
     M.appendModuleInlineAsm((Twine("\t.pushsection ") +
                              StackBoundBreaksSection + ",\"\"\n" + Breaks +
+                             "\t.popsection")
+                                .str());
+  // The declarations that give their bound (libcacs's switches and
+  // cacs_on_system_stack): only those the unit refers to, since a record
+  // is a reference the linker must resolve.
+  std::string Budgets;
+  std::vector<const Function *> Budgeted;
+  for (const auto &[F, S] : functionAnnotations(M)) {
+    StringRef Bytes = S;
+    uint64_t N;
+    if (!Bytes.consume_front(StackBudgetAnnotation) ||
+        Bytes.getAsInteger(10, N) || is_contained(Budgeted, F) ||
+        none_of(F->users(), [](const User *U) { return isa<Instruction>(U); }))
+      continue;
+    Budgeted.push_back(F);
+    Budgets += "\t.quad " + symbolOf(*F) + "\n\t.quad " + std::to_string(N) +
+               "\n";
+  }
+  if (!Budgets.empty())
+    M.appendModuleInlineAsm((Twine("\t.pushsection ") +
+                             StackBoundBudgetsSection + ",\"\"\n" + Budgets +
                              "\t.popsection")
                                 .str());
   return PreservedAnalyses::all();

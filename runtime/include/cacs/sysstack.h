@@ -42,13 +42,18 @@
 #ifndef CACS_SYSSTACK_H
 #define CACS_SYSSTACK_H
 
+#include "cacs/detail/contract.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Run fn(arg) on the calling thread's system stack and return when it
 /// returns. `what` names the call in the abort of a switch inside it and
-/// in the abort when there is no system stack to find.
+/// in the abort when there is no system stack to find. Its stack budget
+/// (detail/contract.h) lets a coroutine entry that calls it have a stack
+/// bound: fn, which runs on the thread's stack, is not in it.
+CACS__STACK_BUDGET(CACS_CONTRACT_SYSTEM_STACK_BUDGET)
 void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what);
 
 /// Whether the caller runs on the thread's system stack (1) or a

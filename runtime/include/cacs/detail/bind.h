@@ -95,6 +95,13 @@
 #define CACS__SYNC_BLOCK_ALLOWS
 #endif
 
+// On the declaration of every entry that can switch (detail/contract.h,
+// CACS_CONTRACT_STACK_BUDGET_ANNOTATION): the stack it uses, so that the
+// stack bound of a coroutine entry that calls it exists. cacs_yield's is
+// the smaller: it runs no C code on the fast path.
+#define CACS__YIELD_BUDGET CACS__STACK_BUDGET(CACS_CONTRACT_YIELD_STACK_BUDGET)
+#define CACS__WAIT_BUDGET CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
+
 // libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
 // stock clang 19 stops with a backend fatal error at an x86-64
 // preserve_none function whose frame ASan realigns and gives a dynamic

@@ -7,9 +7,10 @@
  * The names that the cacs compiler (front door and passes) and libcacs's
  * headers must spell alike, in the one place both include: libcacs's headers
  * as "cacs/detail/contract.h", the compiler (whose own headers live under
- * cacs-compiler/) from runtime/include. A plain C header of string literals,
- * usable from C, C++ and the compiler's C++ alike. Change a value here and
- * both sides follow; nothing else may spell these strings.
+ * cacs-compiler/) from runtime/include. A plain C header of string literals
+ * (and of libcacs's stack budgets, numbers only the headers and the tests
+ * read), usable from C, C++ and the compiler's C++ alike. Change a value here
+ *and both sides follow; nothing else may spell these strings.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef CACS_DETAIL_CONTRACT_H
@@ -45,6 +46,54 @@
  * (SyncBlockCheck) both follow it: the runtime lets exactly these entries
  * through a block, the check does not count them as switches. */
 #define CACS_CONTRACT_SYNC_BLOCK_ALLOWS_ANNOTATION "cacs.sync_block_allows"
+
+/* The annotation on a declaration of libcacs code that the stack bounds of
+ * -fcacs-stack-bounds take as a whole, without looking inside: the prefix,
+ * then the decimal number of bytes the call uses of the caller's stack,
+ * below the stack pointer at the call (the return address included), from
+ * the call to its return, with everything that runs on that stack in
+ * between (CACS__STACK_BUDGET writes it). StackBoundRecord records the
+ * declarations a compile calls, and the link's walk (cacs-stack-bounds.cpp)
+ * counts the number as the callee's whole bound. libcacs's switching
+ * entries carry the bytes they use on the coroutine's stack before the
+ * switch, while suspended and after the resume: cacs_yield
+ * CACS_CONTRACT_YIELD_STACK_BUDGET (the fast switch, or the slow one's C
+ * code), every other switching or waiting call
+ * CACS_CONTRACT_WAIT_STACK_BUDGET (the scheduler's C code, the first
+ * wait's timer heap and service coroutine, the I/O module's setup and its
+ * system calls, the primitives' queues). cacs_on_system_stack carries
+ * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
+ * around the move (the call itself runs on the thread's stack). Measured,
+ * with a margin, by test/runtime/stack-budget.c, which fails when libcacs
+ * uses more; a fatal error's message (cacs__fatalf), printed on the way to
+ * abort, is not in them. The numbers depend on the target, as the code
+ * does; a target without them gets no annotation (no bound). */
+#define CACS_CONTRACT_STACK_BUDGET_ANNOTATION "cacs.stack_budget="
+/* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
+ * a coroutine with its own FP environment; the fast one 64), waits 728
+ * (an I/O wait on io_uring), the system stack's call 160; AArch64 368,
+ * 752, 160. */
+#if defined(__x86_64__)
+#define CACS_CONTRACT_YIELD_STACK_BUDGET 384
+#define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
+#define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
+#elif defined(__aarch64__)
+#define CACS_CONTRACT_YIELD_STACK_BUDGET 512
+#define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
+#define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
+#endif
+#define CACS__CONTRACT_STR2(x) #x
+#define CACS__CONTRACT_STR(x) CACS__CONTRACT_STR2(x)
+#if defined(CACS_CONTRACT_WAIT_STACK_BUDGET) && defined(__has_attribute)
+#if __has_attribute(annotate)
+#define CACS__STACK_BUDGET(bytes)                                              \
+  __attribute__((annotate(                                                     \
+      CACS_CONTRACT_STACK_BUDGET_ANNOTATION CACS__CONTRACT_STR(bytes))))
+#endif
+#endif
+#ifndef CACS__STACK_BUDGET
+#define CACS__STACK_BUDGET(bytes)
+#endif
 
 /* The names of libcacs's preserve_none entries: a call cacs_<name>(...)
  * binds to the entry CACS_CONTRACT_ENTRY_PREFIX "<name>" followed by one of

@@ -20,34 +20,38 @@
 #if !CACS_YIELD_SAVE_BP && defined(__x86_64__) &&                              \
     defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) && __clang_major__ >= 22
 CACS_PRESERVE_NONE
-__attribute__((nothrow, annotate(CACS_CONTRACT_SAVES_NOTHING_ANNOTATION))) void
-cacs__yield_none(void) __asm__(CACS_CONTRACT_ENTRY_PREFIX "yield"
-                                   CACS_CONTRACT_ENTRY_SUFFIX_NONE);
+__attribute__((nothrow, annotate(CACS_CONTRACT_SAVES_NOTHING_ANNOTATION)))
+CACS__YIELD_BUDGET void
+cacs__yield_none(void) __asm__(CACS_CONTRACT_ENTRY_PREFIX
+                               "yield" CACS_CONTRACT_ENTRY_SUFFIX_NONE);
 #define cacs_yield() cacs__yield_none()
 #else
-CACS__PN_DECL void cacs__call_yield(void) CACS__PN_ENTRY(yield);
+CACS__PN_DECL CACS__YIELD_BUDGET void cacs__call_yield(void)
+    CACS__PN_ENTRY(yield);
 #define cacs_yield() cacs__call_yield()
 #endif
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_join(cacs_coro *c) CACS__PN_ENTRY(join);
+CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_join(cacs_coro *c)
+    CACS__PN_ENTRY(join);
 #define cacs_join(...) cacs__call_join(__VA_ARGS__)
 #endif
 
 #if CACS__PN_BIND
-CACS__PN_DECL void cacs__call_park(void) CACS__PN_ENTRY(park);
+CACS__PN_DECL CACS__WAIT_BUDGET void cacs__call_park(void) CACS__PN_ENTRY(park);
 #define cacs_park() cacs__call_park()
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_park_timeout(int64_t timeout_us)
+CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_park_timeout(int64_t timeout_us)
     CACS__PN_ENTRY(park_timeout);
 #define cacs_park_timeout(...) cacs__call_park_timeout(__VA_ARGS__)
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL int cacs__call_sleep(int64_t usec) CACS__PN_ENTRY(sleep);
+CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_sleep(int64_t usec)
+    CACS__PN_ENTRY(sleep);
 #define cacs_sleep(...) cacs__call_sleep(__VA_ARGS__)
 #endif
 

@@ -1,0 +1,291 @@
+// The stack budgets of cacs/detail/contract.h hold: every switching and
+// waiting call of libcacs, on each of its paths (the fast and the slow
+// switch, the first wait's timer heap and service coroutine, the I/O
+// module's first wait, contention on each primitive), uses no more of the
+// caller's stack, below the stack pointer at the call, than its budget:
+// CACS_CONTRACT_YIELD_STACK_BUDGET for cacs_yield,
+// CACS_CONTRACT_WAIT_STACK_BUDGET for the others, and
+// CACS_CONTRACT_SYSTEM_STACK_BUDGET for cacs_on_system_stack. The stack
+// bounds of -fcacs-stack-bounds count these budgets as the calls' whole
+// use, so a call that grows past its budget writes into the neighbour of
+// an exact stack: this test fails first. Linked as -fcacs-stack-bounds links
+// (-z now: no lazy binding, whose resolver would run on the caller's stack).
+// Both I/O engines; x86-64, and AArch64 under qemu.
+//
+// RUN: rm -rf %t && mkdir %t
+// RUN: %clang -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t/p
+// RUN: env CACS_IO_ENGINE=epoll %t/p | FileCheck %s
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p | FileCheck %s %}
+// RUN: env CACS_IO_ENGINE=epoll %t/p read-first | FileCheck %s --check-prefix=FIRST
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p read-first | FileCheck %s --check-prefix=FIRST %}
+// RUN: %if qemu-aarch64 %{ \
+// RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 | FileCheck %s && \
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 read-first | FileCheck %s --check-prefix=FIRST %}
+//
+// Breaking it: a budget of 64 bytes (contract.h) makes every wait exceed
+// it; a 2 KiB local array in cacs__park_timeout_pn's path makes the
+// timed waits exceed it.
+
+// FIRST: first wait a read: within the budget
+// FIRST-NEXT: PASS
+
+// CHECK-NOT: OVER
+// CHECK: yield: within the budget
+// CHECK-NEXT: yield slow: within the budget
+// CHECK-NEXT: yield shared: within the budget
+// CHECK-NEXT: park: within the budget
+// CHECK-NEXT: first park_timeout: within the budget
+// CHECK-NEXT: park_timeout: within the budget
+// CHECK-NEXT: sleep: within the budget
+// CHECK-NEXT: sleep 0: within the budget
+// CHECK-NEXT: join: within the budget
+// CHECK-NEXT: first read: within the budget
+// CHECK-NEXT: read: within the budget
+// CHECK-NEXT: write: within the budget
+// CHECK-NEXT: wait_fd: within the budget
+// CHECK-NEXT: mutex_lock: within the budget
+// CHECK-NEXT: cond_wait: within the budget
+// CHECK-NEXT: sem_wait: within the budget
+// CHECK-NEXT: waitgroup_wait: within the budget
+// CHECK-NEXT: chan_recv: within the budget
+// CHECK-NEXT: chan_send: within the budget
+// CHECK-NEXT: xsem_wait: within the budget
+// CHECK-NEXT: on_system_stack: within the budget
+// CHECK-NEXT: PASS
+
+#include "cacs/coro.h"
+#include "cacs/io.h"
+#include "cacs/stack.h"
+#include "cacs/sync.h"
+#include "cacs/sysstack.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#define FILL 16384
+
+// Fills its frame, which lies right below its caller's stack pointer.
+__attribute__((noinline)) static void fill(int v) {
+  char buf[FILL];
+  memset(buf, v, sizeof buf);
+  __asm__ volatile("" : : "r"(buf) : "memory");
+}
+
+#if defined(__x86_64__)
+#define READ_SP(p) __asm__ volatile("mov %%rsp, %0" : "=r"(p))
+#else
+#define READ_SP(p) __asm__ volatile("mov %0, sp" : "=r"(p))
+#endif
+
+static int bad;
+
+static void report(const char *what, size_t used, size_t budget) {
+  fprintf(stderr, "%s: used %zu, budget %zu\n", what, used, budget);
+  if (used > budget) {
+    printf("%s: OVER the budget (%zu > %zu)\n", what, used, budget);
+    bad = 1;
+  } else {
+    printf("%s: within the budget\n", what);
+  }
+}
+
+// The bytes `call` used below the stack pointer of the function that
+// makes it (the call's own stack pointer there), seen after it returned as
+// the lowest byte that lost its fill. Two fills where the call can be
+// repeated (ONCE 0): a byte written with the fill's value would hide.
+#define MEASURE(what, budget, once, call)                                      \
+  do {                                                                         \
+    size_t most_ = 0;                                                          \
+    for (int v_ = 0xa5; v_ <= 0xa5 + 0x5a * !(once); v_ += 0x5a) {             \
+      volatile char *sp_;                                                      \
+      fill(v_);                                                                \
+      READ_SP(sp_);                                                            \
+      call;                                                                    \
+      volatile char *low_ = sp_ - FILL + 256;                                  \
+      while (low_ < sp_ && *low_ == (char)v_)                                  \
+        ++low_;                                                                \
+      if ((size_t)(sp_ - low_) > most_)                                        \
+        most_ = (size_t)(sp_ - low_);                                          \
+    }                                                                          \
+    report(what, most_, budget);                                               \
+  } while (0)
+
+#define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
+#define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
+
+static cacs_coro *prober;
+static int pipefd[2];
+static cacs_mutex mu;
+static cacs_cond cv;
+static cacs_sem sem;
+static cacs_waitgroup wg;
+static cacs_chan *ch;
+static cacs_xsem xs;
+static volatile int step;
+
+// The prober's partner: each round it lets the prober block, then
+// releases it the way the round needs.
+static void partner(void *arg) {
+  (void)arg;
+  char c = 'x';
+  int item = 1;
+  for (int round = 0;; ++round) {
+    while (step == 0)
+      cacs_yield();
+    int s = step;
+    step = 0;
+    switch (s) {
+    case 1: // park
+      cacs_wake(prober);
+      break;
+    case 2: // read, wait_fd
+      if (write(pipefd[1], &c, 1) != 1)
+        bad = 1;
+      break;
+    case 3: // mutex_lock: held across the prober's attempt
+      cacs_mutex_lock(&mu, -1);
+      cacs_yield();
+      cacs_yield();
+      cacs_mutex_unlock(&mu);
+      break;
+    case 4:
+      cacs_mutex_lock(&mu, -1);
+      cacs_cond_signal(&cv);
+      cacs_mutex_unlock(&mu);
+      break;
+    case 5:
+      cacs_sem_post(&sem);
+      break;
+    case 6:
+      cacs_waitgroup_done(&wg);
+      break;
+    case 7:
+      cacs_chan_send(ch, &item, -1);
+      break;
+    case 8:
+      cacs_chan_recv(ch, &item, -1);
+      break;
+    case 9:
+      cacs_xsem_post(&xs);
+      break;
+    case 100:
+      return;
+    }
+  }
+}
+
+static void quick(void *arg) {
+  (void)arg;
+  cacs_yield();
+}
+
+static volatile int helpers_stop;
+static void helper(void *arg) {
+  (void)arg;
+  while (!helpers_stop)
+    cacs_yield();
+}
+
+static void on_system(void *arg) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%p", arg);
+}
+
+// Each wait, with the partner releasing it after the prober blocked.
+#define RELEASED(n, call) (step = (n), (call))
+
+static int read_first;
+
+__attribute__((noinline)) static void probe(void) {
+  char c;
+  int item = 0;
+  if (read_first) {
+    // The thread's first wait an I/O wait: the I/O module's setup and the
+    // service coroutine's creation in one call.
+    MEASURE("first wait a read", WAIT, 1,
+            RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
+    step = 100;
+    return;
+  }
+  MEASURE("yield", YIELD, 0, cacs_yield());
+  {
+    cacs_coro_attr a = {0, 0, CACS_CORO_SAVE_FPENV, NULL};
+    helpers_stop = 0;
+    cacs_coro *f = cacs_create_ex(helper, NULL, &a);
+    MEASURE("yield slow", YIELD, 0, cacs_yield());
+    helpers_stop = 1;
+    cacs_join(f);
+  }
+  {
+    // A shared-stack coroutine alive: the switch goes through the
+    // switcher stack.
+    cacs_coro_attr a = {0, CACS_STACK_SHARED, 0, NULL};
+    helpers_stop = 0;
+    cacs_coro *f = cacs_create_ex(helper, NULL, &a);
+    MEASURE("yield shared", YIELD, 0, cacs_yield());
+    helpers_stop = 1;
+    cacs_join(f);
+  }
+  MEASURE("park", WAIT, 0, RELEASED(1, cacs_park()));
+  MEASURE("first park_timeout", WAIT, 1, cacs_park_timeout(1000));
+  MEASURE("park_timeout", WAIT, 0, cacs_park_timeout(1000));
+  MEASURE("sleep", WAIT, 0, cacs_sleep(1000));
+  MEASURE("sleep 0", WAIT, 0, cacs_sleep(0));
+  MEASURE("join", WAIT, 0, cacs_join(cacs_create(quick, NULL, 0)));
+  MEASURE("first read", WAIT, 1, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
+  MEASURE("read", WAIT, 0, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
+  MEASURE("write", WAIT, 0, cacs_write(pipefd[1], &c, 1, -1));
+  char two[2];
+  if (read(pipefd[0], two, 2) != 2) // what the writes wrote
+    bad = 1;
+  MEASURE("wait_fd", WAIT, 0,
+          (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, -1)),
+           (void)!read(pipefd[0], &c, 1)));
+  MEASURE("mutex_lock", WAIT, 0,
+          (step = 3, cacs_yield(), cacs_mutex_lock(&mu, -1),
+           cacs_mutex_unlock(&mu)));
+  MEASURE("cond_wait", WAIT, 0,
+          (cacs_mutex_lock(&mu, -1), RELEASED(4, cacs_cond_wait(&cv, &mu, -1)),
+           cacs_mutex_unlock(&mu)));
+  MEASURE("sem_wait", WAIT, 0, RELEASED(5, cacs_sem_wait(&sem, -1)));
+  MEASURE(
+      "waitgroup_wait", WAIT, 0,
+      (cacs_waitgroup_add(&wg, 1), RELEASED(6, cacs_waitgroup_wait(&wg, -1))));
+  MEASURE("chan_recv", WAIT, 0, RELEASED(7, cacs_chan_recv(ch, &item, -1)));
+  MEASURE("chan_send", WAIT, 0,
+          (cacs_chan_send(ch, &item, -1),
+           RELEASED(8, cacs_chan_send(ch, &item, -1)),
+           cacs_chan_recv(ch, &item, -1)));
+  MEASURE("xsem_wait", WAIT, 0, RELEASED(9, cacs_xsem_wait(&xs, -1)));
+  MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
+          CACS_ON_SYSTEM_STACK(on_system, &item));
+  step = 100;
+}
+
+static void prober_main(void *arg) {
+  (void)arg;
+  probe();
+}
+
+int main(int argc, char **argv) {
+  read_first = argc > 1 && !strcmp(argv[1], "read-first");
+  if (pipe(pipefd) != 0)
+    return 1;
+  cacs_mutex_init(&mu);
+  cacs_cond_init(&cv);
+  cacs_sem_init(&sem, 0);
+  cacs_waitgroup_init(&wg);
+  ch = cacs_chan_create(sizeof(int), 1, 0);
+  if (!ch || cacs_xsem_init(&xs, 0) != 0)
+    return 1;
+  prober = cacs_create(prober_main, NULL, 0);
+  cacs_coro *p = cacs_create(partner, NULL, 0);
+  cacs_join(prober);
+  cacs_join(p);
+  puts(bad ? "FAIL" : "PASS");
+  return bad;
+}
