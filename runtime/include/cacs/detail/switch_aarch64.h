@@ -83,6 +83,18 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
   return x0;
 }
 
+/// The jump of both tail forms, one text so that they cannot drift: store
+/// the base pointer (x19) and x18 in `from`, load the resumed side's fp,
+/// x19, x18 and sp from `to`, and jump to its pc.
+#define CACS__TAIL_JUMP_ASM                                                    \
+  "str x19, [%[from], #24]\n\t"                                               \
+  "str x18, [%[from], #32]\n\t"                                               \
+  "ldp x29, x19, [%[to], #16]\n\t"                                            \
+  "ldr x18, [%[to], #32]\n\t"                                                 \
+  "ldp x10, x9, [%[to]]\n\t"                                                  \
+  "mov sp, x10\n\t"                                                           \
+  "br x9\n\t"
+
 /// Jump to `to` without saving a resume point (the caller filled `from`'s
 /// sp/pc/fp already). `bp` is what `from` gets back in x19 on resumption;
 /// x18 is stored from the register since C cannot read it.
@@ -93,15 +105,9 @@ static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
   register cacs_context *x1 __asm__("x1") = from;
   register const cacs_context *x2 __asm__("x2") = to;
   register void *x19 __asm__("x19") = bp;
-  __asm__ volatile("str x19, [x1, #24]\n\t"
-                   "str x18, [x1, #32]\n\t"
-                   "ldp x29, x19, [x2, #16]\n\t"
-                   "ldr x18, [x2, #32]\n\t"
-                   "ldp x10, x9, [x2]\n\t"
-                   "mov sp, x10\n\t"
-                   "br x9\n\t"
+  __asm__ volatile(CACS__TAIL_JUMP_ASM
                    : "+r"(x0)
-                   : "r"(x1), "r"(x2), "r"(x19)
+                   : [from] "r"(x1), [to] "r"(x2), "r"(x19)
                    // Full list although nothing is live after the jump: an
                    // interprocedural register allocator must not conclude
                    // that the enclosing function preserves anything.
@@ -123,14 +129,8 @@ static CACS_ALWAYS_INLINE void cacs__tail_jump2(cacs_context *from,
   register cacs_context *x2 __asm__("x2") = from;
   register const cacs_context *x3 __asm__("x3") = to;
   register void *x19 __asm__("x19") = bp;
-  __asm__ volatile("str x19, [x2, #24]\n\t"
-                   "str x18, [x2, #32]\n\t"
-                   "ldp x29, x19, [x3, #16]\n\t"
-                   "ldr x18, [x3, #32]\n\t"
-                   "ldp x10, x9, [x3]\n\t"
-                   "mov sp, x10\n\t"
-                   "br x9\n\t"
-                   : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)
+  __asm__ volatile(CACS__TAIL_JUMP_ASM
+                   : "+r"(x0), "+r"(x1), [from] "+r"(x2), [to] "+r"(x3)
                    : "r"(x19)
                    : CACS__CLOBBERS_TAIL2);
 }

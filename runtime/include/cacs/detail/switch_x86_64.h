@@ -96,6 +96,15 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
 /// into rbx is garbage it does not read). Control comes back, in the caller
 /// of the enclosing function, only.
 ///
+/// The jump of both tail forms, one text so that they cannot drift: load
+/// the resumed side's rbp, rbx and sp from `to` (operand 1) and jump to its
+/// pc.
+#define CACS__TAIL_JUMP_ASM                                                    \
+  "movq 16(%1), %%rbp\n\t"                                                     \
+  "movq 24(%1), %%rbx\n\t"                                                     \
+  "movq 0(%1), %%rsp\n\t"                                                      \
+  "jmpq *8(%1)\n\t"
+
 /// `from` and `to` are bound to r12 and r13, where a preserve_none function
 /// receives its first two arguments (the usual shape,
 /// f(from, to, val)): no move before the jump. They are in/out operands so
@@ -107,19 +116,12 @@ static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
   register const cacs_context *t __asm__("r13") = to;
 #if CACS__TAIL_EMPTY_LIST
   (void)bp;
-  __asm__ volatile("movq 16(%1), %%rbp\n\t"
-                   "movq 24(%1), %%rbx\n\t"
-                   "movq 0(%1), %%rsp\n\t"
-                   "jmpq *8(%1)\n\t"
+  __asm__ volatile(CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(val)
                    :
                    : CACS__CLOBBERS_TAIL);
 #else
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t"
-                   "movq 16(%1), %%rbp\n\t"
-                   "movq 24(%1), %%rbx\n\t"
-                   "movq 0(%1), %%rsp\n\t"
-                   "jmpq *8(%1)\n\t"
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(val)
                    : "b"(bp)
                    // Full list although nothing is live after the jump: an
@@ -145,19 +147,12 @@ static CACS_ALWAYS_INLINE void cacs__tail_jump2(cacs_context *from,
   register const cacs_context *t __asm__("r13") = to;
 #if CACS__TAIL_EMPTY_LIST
   (void)bp;
-  __asm__ volatile("movq 16(%1), %%rbp\n\t"
-                   "movq 24(%1), %%rbx\n\t"
-                   "movq 0(%1), %%rsp\n\t"
-                   "jmpq *8(%1)\n\t"
+  __asm__ volatile(CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(v0), "+d"(v1)
                    :
                    : CACS__CLOBBERS_TAIL2);
 #else
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t"
-                   "movq 16(%1), %%rbp\n\t"
-                   "movq 24(%1), %%rbx\n\t"
-                   "movq 0(%1), %%rsp\n\t"
-                   "jmpq *8(%1)\n\t"
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(v0), "+d"(v1)
                    : "b"(bp)
                    : CACS__CLOBBERS_TAIL2);
