@@ -312,22 +312,30 @@ def opt_level(flags):
     return levels[-1] if levels else "-O0"
 
 
-def selected_variants(args):
+# The groups --variants takes by name instead of a list.
+GROUPS = {"flags": FLAG_VARIANTS, "pool": POOL_VARIANTS, "cold": COLD_VARIANTS}
+
+
+def selected_variants(args, extra=(), quick=QUICK, pool=True):
+    """The variants --variants names (a comma list, or one group of GROUPS),
+    else the default set: every variant outside the groups, only the quick
+    ones under --quick. A generator other than csmith passes its own
+    variants (extra: known and in the default set), its quick set, and
+    pool=False when its programs cannot run in the pool."""
+    known = VARIANTS + list(extra)
     names = [n for n in (args.variants or "").split(",") if n]
-    if names == ["flags"]:
-        names = [v[0] for v in FLAG_VARIANTS]
-    if names == ["pool"]:
-        names = [v[0] for v in POOL_VARIANTS]
-    if names == ["cold"]:
-        names = [v[0] for v in COLD_VARIANTS]
-    unknown = [n for n in names if n not in [v[0] for v in VARIANTS]]
+    if not pool and (names == ["pool"] or any(n in POOL for n in names)):
+        raise SystemExit("difftest: the pool variants are for csmith programs only (--programs)")
+    if len(names) == 1 and names[0] in GROUPS:
+        return list(GROUPS[names[0]])
+    unknown = [n for n in names if n not in [v[0] for v in known]]
     if unknown:
         raise SystemExit("difftest: unknown variant %s (known: %s)"
-                         % (", ".join(unknown), ", ".join(v[0] for v in VARIANTS)))
+                         % (", ".join(unknown), ", ".join(v[0] for v in known)))
     if names:
-        return [v for v in VARIANTS if v[0] in names]
-    return [v for v in VARIANTS
-            if v[0] not in FLAGS | POOL | COLD and (not args.quick or v[0] in QUICK)]
+        return [v for v in known if v[0] in names]
+    return [v for v in known
+            if v[0] not in FLAGS | POOL | COLD and (not args.quick or v[0] in quick)]
 
 
 def applies(variant, arch, llvm):

@@ -80,23 +80,7 @@ def yarpgen_binary(args):
 
 
 def selected_variants(args):
-    names = [n for n in (args.variants or "").split(",") if n]
-    if names == ["pool"] or any(n in programs.POOL for n in names):
-        raise SystemExit("difftest: the pool variants are for csmith programs only (--programs)")
-    if names == ["flags"]:
-        return list(programs.FLAG_VARIANTS)
-    if names == ["cold"]:
-        return list(programs.COLD_VARIANTS)
-    known = programs.VARIANTS + SPLIT_VARIANTS
-    unknown = [n for n in names if n not in [v[0] for v in known]]
-    if unknown:
-        raise SystemExit("difftest: unknown variant %s (known: %s)"
-                         % (", ".join(unknown), ", ".join(v[0] for v in known)))
-    if names:
-        return [v for v in known if v[0] in names]
-    default = [v for v in programs.VARIANTS
-               if v[0] not in programs.FLAGS | programs.POOL | programs.COLD] + SPLIT_VARIANTS
-    return [v for v in default if not args.quick or v[0] in QUICK]
+    return programs.selected_variants(args, extra=SPLIT_VARIANTS, quick=QUICK, pool=False)
 
 
 def language(args, seed):
