@@ -24,7 +24,8 @@
 #include <pthread.h>
 #include <string.h>
 
-static int watch, wake_fd = -1, polls;
+static int watch, wake_fd = -1;
+static _Atomic int polls;
 static long long max_timeout_us;
 
 // Block like an epoll loop would, on the wake-up eventfd or on nothing.
@@ -48,9 +49,13 @@ static void io_waiter(void *arg) {
 }
 
 static cacs_xsem xs;
+// A blind hook must be seen polling (at least five times) before the post:
+// a fixed delay would let a loaded machine schedule the waiter too rarely.
 static void *post_later(void *arg) {
   (void)arg;
   usleep(20000);
+  for (int i = 0; !watch && polls < 5 && i < 2000; i++)
+    usleep(1000);
   cacs_xsem_post(&xs);
   return NULL;
 }
@@ -64,11 +69,11 @@ int main(int argc, char **argv) {
   cacs__set_poll_hook(fake_poll);
   cacs_coro *io = cacs_create(io_waiter, NULL, 0);
   cacs_yield(); // the I/O wait is open
+  polls = 0;
+  max_timeout_us = 0;
   pthread_t t;
   pthread_create(&t, NULL, post_later, NULL);
   long long t0 = now_us();
-  polls = 0;
-  max_timeout_us = 0;
   EXPECT(cacs_xsem_wait(&xs, CACS_FOREVER) == 0);
   long long took = now_us() - t0;
   int n = polls;
