@@ -193,14 +193,20 @@ __attribute__((noinline)) static void settle(struct effect_thread *t) {
   }
 }
 
-// Whether `handled` names exactly k's effects, in order.
+// Whether `handled` names exactly k's effects, in order. Counted on k's
+// side: the saved effects are never NULL, so a list that matches them all
+// is k's set exactly when it ends right there. (Walking `handled` to its
+// NULL instead reloaded k->saved at every element, the stores of
+// `handled` aside: 28 instructions of a get/put round's 145 for a set of
+// two, callgrind.)
 static inline int same_set(const cacs_effect_coro *k,
                            cacs_effect *const *handled) {
-  uint32_t i = 0;
-  for (; handled[i]; ++i)
-    if (i == k->nsaved || handled[i] != k->saved[i].e)
+  const struct saved_entry *s = k->saved;
+  uint32_t n = k->nsaved;
+  for (uint32_t i = 0; i < n; ++i)
+    if (handled[i] != s[i].e)
       return 0;
-  return i == k->nsaved;
+  return handled[n] == NULL;
 }
 
 static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
