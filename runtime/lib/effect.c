@@ -252,7 +252,11 @@ __attribute__((noinline)) static void install(struct effect_thread *t,
 __attribute__((noreturn, cold)) static void misuse(const cacs_effect_coro *k,
                                                    const char *call,
                                                    const char *what) {
-  cacs__fatalf("cacs: %s('%s'): %s\n", call, k->stack.owner, what);
+  const char *name = cacs__stack_owner(&k->stack);
+  if (name)
+    cacs__fatalf("cacs: %s('%s'): %s\n", call, name, what);
+  cacs__fatalf("cacs: %s('effect#%llu'): %s\n", call,
+               (unsigned long long)k->stack.owner_id, what);
 }
 
 __attribute__((cold)) static const void *unhandled(cacs_effect *e,
@@ -472,9 +476,17 @@ cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
   k->saved = k->inline_saved;
   k->cap = INLINE_SAVED;
   uint64_t id = __atomic_add_fetch(&coro_ids, 1, __ATOMIC_RELAXED);
-  char buf[32];
-  snprintf(buf, sizeof buf, "effect#%llu", (unsigned long long)id);
-  cacs_stack_set_owner(&k->stack, buf, id);
+  if (cacs__tsan_on()) { // TSan's fiber (below) takes the name now
+    char buf[32];
+    snprintf(buf, sizeof buf, "effect#%llu", (unsigned long long)id);
+    cacs_stack_set_owner(&k->stack, buf, id);
+  } else {
+    // "effect#<id>" is made up where a message needs it (misuse, the
+    // overflow report), not formatted at every creation: skynet and
+    // throws create one per operation.
+    k->stack.owner_id = id;
+    k->stack.flags |= CACS__STACK_UNNAMED | CACS__STACK_EFFECT;
+  }
   if (cacs__tool_stacks_init(&k->tools, stack_size, &k->stack) != 0) {
     cacs_stack_free(&k->stack);
     return NULL;
