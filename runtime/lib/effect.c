@@ -93,7 +93,13 @@ struct cacs_effect_coro {
   cacs_effect_request req;
   cacs_effect_fn fn;
   void *arg;
-  unsigned char running, done;
+  // Read together by a resume (busy): neither may be set.
+  union {
+    struct {
+      unsigned char running, done;
+    };
+    uint16_t busy;
+  };
   // The thread's depth of sync blocks at its last resume: a perform that
   // reaches it from deeper would leave a block (cacs/syncblock.h).
   unsigned sync_base;
@@ -346,7 +352,7 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
                    const void *result) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
-  if (__builtin_expect(k->running | k->done, 0))
+  if (__builtin_expect(k->busy != 0, 0))
     misuse(k, "cacs_effect_resume",
            k->done ? "the coroutine has returned"
                    : "the coroutine is running: it, or a coroutine it "
@@ -412,15 +418,24 @@ __attribute__((noinline)) const void *cacs_effect_perform(cacs_effect *e,
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
   cacs_effect_coro *p = t->cur;
-  if (__builtin_expect(p && t->owner != S.current, 0))
-    foreign("CACS_PERFORM");
-  if (__builtin_expect(t->pend != NULL, 0))
+  // A coroutine of the scheduler other than the chain's aborts (foreign)
+  // before it touches the table. The test of p rides on the rare paths:
+  // where k is found, p is set (outside a chain the table is empty once
+  // settled).
+  if (__builtin_expect(t->pend != NULL, 0)) {
+    if (p && t->owner != S.current)
+      foreign("CACS_PERFORM");
     settle(t);
+  }
   uint32_t id = e->id; // 0 until numbered: top[0] is never set
-  // Found: p is set (outside the chain the table is empty once settled).
   cacs_effect_coro *k = id < t->top_cap ? t->top[id] : NULL;
-  if (__builtin_expect(!k, 0))
+  if (__builtin_expect(!k, 0)) {
+    if (p && t->owner != S.current)
+      foreign("CACS_PERFORM");
     return unhandled(e, payload);
+  }
+  if (__builtin_expect(t->owner != S.current, 0))
+    foreign("CACS_PERFORM");
   if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0))
     cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
                          "block");
