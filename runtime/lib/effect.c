@@ -352,25 +352,35 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
                    const void *result) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
-  if (__builtin_expect(k->busy != 0, 0))
-    misuse(k, "cacs_effect_resume",
-           k->done ? "the coroutine has returned"
-                   : "the coroutine is running: it, or a coroutine it "
-                     "resumed, is the caller");
   cacs_effect_coro *c = t->cur;
-  if (c) {
-    if (__builtin_expect(t->owner != S.current, 0))
-      foreign("cacs_effect_resume");
-  } else {
-    t->owner = S.current; // a chain starts
-  }
-  if (__builtin_expect(t->pend == k, 1) && same_set(k, handled))
+  if (__builtin_expect(t->pend == k, 1) && same_set(k, handled)) {
+    // The handler answers the request it just got: k's perform was the
+    // table's last operation (any other settles pend), so k is neither
+    // running nor done, c is k->parent and c->child is k already.
+    if (c) {
+      if (__builtin_expect(t->owner != S.current, 0))
+        foreign("cacs_effect_resume");
+    } else {
+      t->owner = S.current; // a chain starts
+    }
     t->pend = NULL; // its segment's entries are in place
-  else
+  } else {
+    if (__builtin_expect(k->busy != 0, 0))
+      misuse(k, "cacs_effect_resume",
+             k->done ? "the coroutine has returned"
+                     : "the coroutine is running: it, or a coroutine it "
+                       "resumed, is the caller");
+    if (c) {
+      if (__builtin_expect(t->owner != S.current, 0))
+        foreign("cacs_effect_resume");
+    } else {
+      t->owner = S.current;
+    }
     install(t, k, handled);
-  k->parent = c;
-  if (c)
-    c->child = k;
+    k->parent = c;
+    if (c)
+      c->child = k;
+  }
   k->running = 1;
   k->sync_base = cacs__syncblk.depth;
   cacs_effect_coro *p = k->tail;
