@@ -130,6 +130,9 @@ static inline int cacs__tsan_on(void) { return __tsan_switch_to_fiber != 0; }
 /// Not a public flag: a coroutine's stack of its own whose owner was given
 /// no name yet; cacs__stack_owner says NULL, as for a shared-stack one.
 #define CACS__STACK_UNNAMED (1u << 30)
+/// Not a public flag: an effect coroutine's stack (effect.c); given no
+/// name, it is "effect#<id>" rather than "coro#<id>".
+#define CACS__STACK_EFFECT (1u << 28)
 
 /// The name set by cacs_stack_set_owner: "" if none; NULL for a
 /// coroutine's descriptor given none (CACS_STACK_SHARED, or

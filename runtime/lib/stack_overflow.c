@@ -95,12 +95,14 @@ static size_t put(char *buf, size_t at, const char *s) {
   return at;
 }
 
-// `who`'s name as cacs_name gives it (a shared-stack coroutine given none:
-// "coro#<id>", which coro_info.c makes up only when asked); "?" if empty.
+// `who`'s name as cacs_name gives it (a coroutine given none: "coro#<id>",
+// which coro_info.c makes up only when asked; an effect coroutine's:
+// "effect#<id>"); "?" if empty.
 static size_t put_owner(char *buf, size_t at, const cacs_stack *who) {
   const char *name = cacs__stack_owner(who);
   if (!name) {
-    at = put(buf, at, "coro#");
+    at = put(buf, at,
+             (who->flags & CACS__STACK_EFFECT) ? "effect#" : "coro#");
     return at + fmt_dec(buf + at, who->owner_id);
   }
   return put(buf, at, name[0] ? name : "?");

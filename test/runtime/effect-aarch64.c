@@ -7,5 +7,6 @@
 // RUN: not --crash %run_aarch64 %tm unhandled 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=UNHANDLED
 // RUN: not --crash %run_aarch64 %tm resume-running 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=RUNNING
 // RUN: not --crash %run_aarch64 %tm interleave 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=INTERLEAVE
+// RUN: not --crash %run_aarch64 %tm interleave-perform 2>&1 | FileCheck %S/effect-misuse.c --check-prefix=INTERLEAVE-PERFORM
 // RUN: %clangxx %aarch64_flags -std=c++17 -O0 -I%cacs_include %S/effect-cxx.cpp %cacs_rt_aarch64 -o %tx0 && %run_aarch64 %tx0 | FileCheck %S/effect-cxx.cpp
 // RUN: %clangxx %aarch64_flags -std=c++17 -O2 -I%cacs_include %S/effect-cxx.cpp %cacs_rt_aarch64 -o %tx2 && %run_aarch64 %tx2 | FileCheck %S/effect-cxx.cpp

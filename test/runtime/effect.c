@@ -228,6 +228,30 @@ static void *narrows(void *arg) {
   return ok ? r : (void *)(intptr_t)-1;
 }
 
+static void *logs_then_pings(void *arg) {
+  (void)arg;
+  int a = CACS_PERFORM(log, 4);
+  return (void *)(intptr_t)(a + CACS_PERFORM(ping, 5));
+}
+
+// And widening: resumed with {log} after its log, then with {log, ping}
+// (a set that starts like the one its request came under): its ping comes
+// here, not to main.
+static void *widens(void *arg) {
+  (void)arg;
+  cacs_effect_coro *k = cacs_effect_create(logs_then_pings, NULL, 0);
+  int one = 1, two = 2;
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(log), NULL);
+  int ok = q.effect == &CACS_EFFECT_OF(log) && *(int *)q.payload == 4;
+  q = cacs_effect_resume(k, CACS_HANDLES(log, ping), &one);
+  ok &= q.effect == &CACS_EFFECT_OF(ping) && *(int *)q.payload == 5;
+  q = cacs_effect_resume(k, CACS_HANDLES(log, ping), &two);
+  ok &= q.effect == NULL;
+  void *r = q.payload;
+  cacs_effect_destroy(k);
+  return ok ? r : (void *)(intptr_t)-1;
+}
+
 static void test_shallow(void) {
   cacs_effect_coro *o = cacs_effect_create(narrows, NULL, 0);
   cacs_effect_request q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
@@ -235,6 +259,10 @@ static void test_shallow(void) {
   int hundred = 100;
   q = cacs_effect_resume(o, CACS_HANDLES(ping), &hundred);
   ok &= q.effect == NULL && (int)(intptr_t)q.payload == 110;
+  cacs_effect_destroy(o);
+  o = cacs_effect_create(widens, NULL, 0);
+  q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
+  ok &= q.effect == NULL && (int)(intptr_t)q.payload == 3;
   report("shallow", ok);
   cacs_effect_destroy(o);
 }
