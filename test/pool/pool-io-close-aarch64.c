@@ -5,7 +5,7 @@
 // RUN: %run_aarch64 %t close 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
 // RUN: %run_aarch64 %t outside 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
 // RUN: %run_aarch64 %t otherpool 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
-// RUN: %run_aarch64 %t closing 1 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2
+// RUN: %run_aarch64 %t closing 1 | FileCheck %S/pool-io-close.c --check-prefix=CLOSING
 // RUN: %run_aarch64 %t closingreuse 1 | FileCheck %S/pool-io-close.c --check-prefix=CLOSING-REUSE
 // RUN: %run_aarch64 %t epipe 2 | FileCheck %S/pool-io-close.c --check-prefix=EPIPE
 // RUN: %run_aarch64 %t shutdown 2 | FileCheck %S/pool-io-close.c --check-prefix=SHUTDOWN

@@ -10,9 +10,11 @@
 // that knows the descriptor: ECANCELED all the same.
 // "closing": a read (no timeout) begins while a plain thread's cacs_close
 // is between its forget and its close(2) (this program's close() holds the
-// descriptor open 100 ms there): its wait must not register the
-// descriptor anew, which the close would then drop from the epoll set
-// unseen (a wait that never ends); it retries and fails with EBADF.
+// descriptor open there until the read has retried): its wait must not
+// register the descriptor anew, which the close would then drop from the
+// epoll set unseen (a wait that would end only at the pool's sweep); it
+// retries (seen: its read(2) fails with EAGAIN again during the close) and
+// fails with EBADF.
 // "closingreuse": as "closing", then a blocking socket takes the number
 // (dup2): a read of it must wait in the pool, not in read(2) on the
 // worker's thread (what the read during the close learned, non-blocking,
@@ -36,6 +38,14 @@
 // wait on I/O: it does not return while they wait, and returns once
 // another thread closes their pipes' write ends (they read end of file).
 //
+// Order: whoever acts on a waiting call first sees it wait (await_parked):
+// the descriptor in the pool's epoll set, which the pool adds at the
+// descriptor's first wait under the lock that cacs_close and the poller
+// take and that the waiter holds until it has parked; no fixed delay
+// stands for "it waits by now". "closing" interposes read(2) to see the
+// read retry during the close. Left to time: "shutdown"'s
+// 100 ms in which destroy must not return (a negative, not an order).
+//
 // RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t hangup 1 | FileCheck %s --check-prefix=HANGUP
 // RUN: %t hangup 2 | FileCheck %s --check-prefix=HANGUP
@@ -43,7 +53,7 @@
 // RUN: %t outside 1 | FileCheck %s --check-prefix=CLOSE
 // RUN: %t outside 2 | FileCheck %s --check-prefix=CLOSE
 // RUN: %t otherpool 2 | FileCheck %s --check-prefix=CLOSE
-// RUN: %t closing 1 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t closing 1 | FileCheck %s --check-prefix=CLOSING
 // RUN: %t closingreuse 1 | FileCheck %s --check-prefix=CLOSING-REUSE
 // RUN: %t close2 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t close2 2 | FileCheck %s --check-prefix=CLOSE2
@@ -58,7 +68,10 @@
 // CLOSE2: read: -1 EBADF
 // REUSE: read: -1 EBADF
 // REUSE-NEXT: read after reuse: 1 x
+// CLOSING: read: -1 EBADF
+// CLOSING-NEXT: retried during the close: yes
 // CLOSING-REUSE: read: -1 EBADF
+// CLOSING-REUSE-NEXT: retried during the close: yes
 // CLOSING-REUSE-NEXT: read after reuse: 1 x
 // EPIPE: write: -1 EPIPE
 // SHUTDOWN: destroy returned while waiting: no
@@ -68,6 +81,7 @@
 #include "cacs/pool.h"
 #include "Inputs/ptest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -101,6 +115,57 @@ static void pause_ms(int ms) {
 static int mine[N], peer[N];
 static atomic_int eof, other;
 
+// Whether `fd` is in an epoll set of this process (/proc/self/fdinfo of
+// each epoll descriptor lists the descriptors it watches: "tfd: N").
+static int in_epoll_set(int fd) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d)
+    return 0;
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir(d))) {
+    char path[64], link[64], line[256];
+    snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n < 0)
+      continue;
+    link[n] = 0;
+    if (strcmp(link, "anon_inode:[eventpoll]"))
+      continue;
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%s", e->d_name);
+    FILE *f = fopen(path, "r");
+    int t;
+    while (f && !found && fgets(line, sizeof line, f))
+      found = sscanf(line, "tfd: %d", &t) == 1 && t == fd;
+    if (f)
+      fclose(f);
+  }
+  closedir(d);
+  return found;
+}
+
+// Wait until the calls on fds[0..n) wait in the pool: each descriptor is
+// in the pool's epoll set. The pool adds it at its first wait under the
+// record's lock (pool_io.c), which the waiter holds until it has linked
+// itself and parked, and which cacs_close and the poller take: an act seen
+// after this finds the call waiting. From a pool coroutine (`in_pool`) or
+// a thread. Gives up after 5 s (the test then fails, saying so).
+static void await_parked(const int *fds, int n, int in_pool) {
+  for (int tries = 0; tries < 5000; ++tries) {
+    int i = 0;
+    while (i < n && in_epoll_set(fds[i]))
+      ++i;
+    if (i == n)
+      return;
+    if (in_pool)
+      cacs_pool_sleep(1000);
+    else
+      pause_ms(1);
+  }
+  printf("a call never waited\n");
+  exit(1);
+}
+
 static void reader(void *arg) {
   char c;
   ssize_t n = cacs_read(mine[(long)arg], &c, 1, CACS_FOREVER);
@@ -117,7 +182,7 @@ static void close_reader(void *arg) {
 
 static void closer(void *arg) {
   (void)arg;
-  cacs_pool_sleep(50000); // the reader waits by now
+  await_parked(mine, 1, 1);
   cacs_close(mine[0]);
 }
 
@@ -125,24 +190,39 @@ static void closer(void *arg) {
 // close(2) ("close2", "reuse"); then, in "reuse", reads the new socket
 // that has its number.
 static int64_t first_timeout = 300000;
+static atomic_int first_done; // the first read returned
 static void timed_reader(void *arg) {
   char c = 0;
   ssize_t n = cacs_read(mine[0], &c, 1, first_timeout);
   int e = err();
   printf("read: %zd %s\n", n, n < 0 ? ename(e) : "data");
+  atomic_store(&first_done, 1);
   if (arg) {
     n = cacs_read(mine[0], &c, 1, 2000000);
     printf("read after reuse: %zd %c\n", n, n == 1 ? c : '?');
   }
 }
 
-// "closing": close() as libcacs calls it, which holds `hook_fd` open for
-// 100 ms after `hooked` is set (the forget is done by then).
-static atomic_int hook_fd = -1, hooked;
+// "closing": close() as libcacs calls it, which holds `hook_fd` open
+// after `hooked` is set (the forget is done by then) until the reader's
+// read(2) of it has failed with EAGAIN twice: its wait during the close
+// returned to retry instead of parking. A wait that parks (registering
+// the descriptor anew) is given 2 s to retry, then the close goes on.
+static atomic_int hook_fd = -1, hooked, hook_eagain;
+ssize_t read(int fd, void *buf, size_t n) {
+  ssize_t r = syscall(SYS_read, fd, buf, n);
+  if (r < 0 && errno == EAGAIN && atomic_load(&hooked) &&
+      fd == atomic_load(&hook_fd))
+    atomic_fetch_add(&hook_eagain, 1);
+  return r;
+}
 int close(int fd) {
   if (fd == atomic_load(&hook_fd)) {
     atomic_store(&hooked, 1);
-    pause_ms(100);
+    for (int ms = 0; atomic_load(&hook_eagain) < 1 && ms < 5000; ++ms)
+      pause_ms(1); // the reader begins
+    for (int ms = 0; atomic_load(&hook_eagain) < 2 && ms < 2000; ++ms)
+      pause_ms(1); // and retries
   }
   return (int)syscall(SYS_close, fd);
 }
@@ -168,7 +248,7 @@ static void reuse_reader(void *arg) {
 }
 static void reuse_writer(void *arg) {
   (void)arg;
-  cacs_pool_sleep(50000);
+  await_parked(mine, 1, 1); // the read waits in the pool
   if (cacs_write(reuse_peer, "x", 1, CACS_FOREVER) != 1)
     printf("write failed\n");
 }
@@ -223,7 +303,7 @@ int main(int argc, char **argv) {
     cacs_pool_task *t[N];
     for (long i = 0; i < N; ++i)
       t[i] = cacs_pool_spawn(p, reader, (void *)i);
-    pause_ms(50);
+    await_parked(mine, N, 0);
     for (int i = 0; i < N; ++i)
       close(peer[i]);
     for (int i = 0; i < N; ++i)
@@ -236,7 +316,7 @@ int main(int argc, char **argv) {
     cacs_pool_join(c);
   } else if (!strcmp(mode, "outside")) {
     cacs_pool_task *r = cacs_pool_spawn(p, close_reader, NULL);
-    pause_ms(50); // the reader waits by now
+    await_parked(mine, 1, 0);
     cacs_close(mine[0]);
     cacs_pool_join(r);
   } else if (!strcmp(mode, "closing") || !strcmp(mode, "closingreuse")) {
@@ -248,6 +328,8 @@ int main(int argc, char **argv) {
     pthread_create(&th, NULL, outside_closer, NULL);
     cacs_pool_join(r);
     pthread_join(th, NULL);
+    printf("retried during the close: %s\n",
+           atomic_load(&hook_eagain) >= 2 ? "yes" : "no");
     if (!strcmp(mode, "closingreuse")) {
       int sv[2]; // blocking, as socketpair(2) makes them
       if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 ||
@@ -269,7 +351,7 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "forever") || !strcmp(mode, "reuseforever")) {
     first_timeout = CACS_FOREVER;
     cacs_pool_task *r = cacs_pool_spawn(p, timed_reader, NULL);
-    pause_ms(50); // the reader waits by now
+    await_parked(mine, 1, 0);
     if (!strcmp(mode, "forever"))
       close(mine[0]);
     else if (dup2(mine[1], mine[0]) != mine[0])
@@ -279,12 +361,13 @@ int main(int argc, char **argv) {
     int reuse = !strcmp(mode, "reuse");
     cacs_pool_task *r =
         cacs_pool_spawn(p, timed_reader, reuse ? (void *)1 : NULL);
-    pause_ms(50); // the reader waits by now
+    await_parked(mine, 1, 0);
     if (reuse) {
       // mine[1] now also answers to mine[0]'s number (its peer: peer[1]).
       if (dup2(mine[1], mine[0]) != mine[0])
         return 1;
-      pause_ms(400); // past the timeout: the read failed with EBADF
+      for (int ms = 0; !atomic_load(&first_done) && ms < 5000; ++ms)
+        pause_ms(1); // past the timeout: the read failed with EBADF
       if (write(peer[1], "x", 1) != 1)
         return 1;
     } else {
@@ -293,16 +376,16 @@ int main(int argc, char **argv) {
     cacs_pool_join(r);
   } else if (!strcmp(mode, "epipe")) {
     cacs_pool_task *f = cacs_pool_spawn(p, filler, NULL);
-    pause_ms(50);
+    await_parked(mine, 1, 0); // the socket is full
     close(peer[0]);
     cacs_pool_join(f);
   } else if (!strcmp(mode, "shutdown")) {
     for (long i = 0; i < N; ++i)
       cacs_pool_spawn(p, reader, (void *)i); // never joined: destroy waits
-    pause_ms(50);
+    await_parked(mine, N, 0);
     pthread_t th;
     pthread_create(&th, NULL, destroyer, p);
-    pause_ms(100);
+    pause_ms(100); // time to return, which it must not
     printf("destroy returned while waiting: %s\n",
            atomic_load(&destroyed) ? "yes" : "no");
     for (int i = 0; i < N; ++i)
