@@ -136,9 +136,12 @@ struct cacs_pool {
   pthread_mutex_t qlock;
   struct pool_fifo q;
   _Atomic size_t qlen;
-  // Idle workers sleep on `epoch` (futex) while `nidle` counts them.
+  // Idle workers sleep on `epoch` (futex) while `nidle` counts them;
+  // `nspinning` counts those that look for work before they sleep
+  // (pool_worker.c, idle_spin), not counted in `nidle`.
   _Atomic uint32_t epoch;
   _Atomic int nidle;
+  _Atomic int nspinning;
   _Atomic int stop;
   // I/O waits (pool_io.c): the pool's epoll set, NULL until the first
   // wait; `poller` is 1 while a worker polls it, `poll_sleep` while that

@@ -31,8 +31,10 @@
 #include "../sched.h"
 #include "pool_fibers.h"
 #include "pool_io.h"
+#include "pool_spin.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 
@@ -234,6 +236,63 @@ static int work_visible(cacs_pool *p) {
   return 0;
 }
 
+// How long an idle worker keeps looking for work before it sleeps. Work
+// made for a sleeping worker costs the worker that makes it a futex wake,
+// and waits for the sleeper's wake-up. When that work is a lock's next
+// owner, the mutex (pool_sync.c) is held meanwhile and no critical section
+// runs: a CES hand-off queues the unlocker, whose wake of an idle worker
+// is then paid inside the new owner's critical section (pool_park.c,
+// resumed()), and a waiter homed on a sleeping worker waits for its
+// worker's wake-up. 50 us covers critical sections of 10 us and the
+// switches around them.
+#define IDLE_SPIN_NS 50000u
+
+// Nothing to run: look again, reading only, for up to IDLE_SPIN_NS before
+// sleeping, but only while another worker runs coroutines (it may make
+// work for this one: a pool all idle sleeps at once) and fewer than half
+// the workers not asleep spin (Go's bound on its spinning threads). A
+// spinning worker is not idle: cacs__pool_notify and wake_home leave it
+// alone (no futex call), and it sees their work through the loads
+// idle_wait rechecks after announcing itself, so sleeping after the spin
+// loses no wake. It yields its CPU now and then: on a machine with more
+// runnable threads than CPUs it must not take the CPU of the worker that
+// runs the lock's holder. Returns 1 if it saw work (or the pool's stop or
+// a timer due), 0 if it ran out.
+static int idle_spin(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  int n = (int)p->nworkers;
+  int awake = n - atomic_load_explicit(&p->nidle, memory_order_relaxed);
+  int spinning = atomic_load_explicit(&p->nspinning, memory_order_relaxed);
+  if (awake - spinning - 1 < 1 || 2 * spinning >= awake)
+    return 0;
+  atomic_fetch_add_explicit(&p->nspinning, 1, memory_order_relaxed);
+  uint64_t t0 = cacs__now_ns();
+  int seen = 0;
+  for (unsigned i = 1;; ++i) {
+    cpu_relax();
+    if (atomic_load_explicit(&w->inbox, memory_order_relaxed) ||
+        work_visible(p) ||
+        atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+      seen = 1;
+      break;
+    }
+    if (!(i & 63))
+      sched_yield();
+    if (!(i & 15)) {
+      uint64_t now = cacs__now_ns();
+      if (now - t0 > IDLE_SPIN_NS)
+        break;
+      uint64_t due = cacs__ptimer_next(w); // 0: no timer
+      if (due && due <= now) {
+        seen = 1;
+        break;
+      }
+    }
+  }
+  atomic_fetch_sub_explicit(&p->nspinning, 1, memory_order_relaxed);
+  return seen;
+}
+
 // Nothing to run: sleep until notified or the earliest timer (see
 // cacs__pool_notify, pool_ready.c).
 // Once a coroutine has waited on a descriptor, one idle worker at a time
@@ -294,7 +353,8 @@ void *cacs__pool_worker_main(void *arg) {
     }
     if (atomic_load_explicit(&p->stop, memory_order_acquire))
       break;
-    idle_wait(w);
+    if (!idle_spin(w))
+      idle_wait(w);
   }
   cacs__pstack_free_all(w);
   tls_worker = NULL;
