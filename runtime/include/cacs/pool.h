@@ -26,8 +26,14 @@
 // to its home's inbox (moved to the woken queue), and that worker is woken.
 // With CACS_POOL_MIGRATE_RUNNING, a coroutine woken by a pool coroutine
 // goes on the waker's deque, and one woken from outside the pool or that
-// yields, on the shared queue. Idle workers sleep in the kernel (futex, or
-// the pool's epoll_wait) and are woken when work arrives; they never spin.
+// yields, on the shared queue. A worker with nothing to run looks for work
+// again for up to 50 µs (pausing, and yielding its CPU now and then) while
+// another worker of the pool runs coroutines, at most half of the workers
+// awake at once, and then sleeps in the kernel (futex, or the pool's
+// epoll_wait) until work arrives: work made for a sleeping worker costs a
+// futex wake and the sleeper's wake-up, and a lock handed to one of its
+// coroutines stays held, running nothing, meanwhile. A pool with nothing to
+// do anywhere sleeps at once; a pool of 1 worker never spins.
 //
 // Where a coroutine resumes after each kind of wait. By default
 // (CACS_POOL_MIGRATE_UNSTARTED): on its home worker, after every wait and
