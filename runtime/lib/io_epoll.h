@@ -48,6 +48,16 @@ static inline int io_engine_ready(const struct io_loop_engine *e) {
   return e->epfd >= 0;
 }
 
+// Whether `fd` is one of the loop's own descriptors (its epoll instance,
+// the core's wake-up eventfd it watches), never a caller's: the loop makes
+// them at the thread's first wait, and they take the lowest free numbers,
+// so the number of a descriptor another thread closed since the call
+// tried it may be one of them now (io_wait.c). Not before the loop is set
+// up (in a child after fork, wake_fd is the parent's number until then).
+static inline int io_engine_owns(const struct io_loop_engine *e, int fd) {
+  return e->epfd >= 0 && (fd == e->epfd || fd == e->wake_fd);
+}
+
 static inline int io_engine_watch(const struct io_loop_engine *e,
                                   const struct io_fd_engine *fe, int fd,
                                   struct io_fd *r) {

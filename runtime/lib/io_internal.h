@@ -154,6 +154,8 @@ cacs__io_poll_blocking(int fd, unsigned dirs, struct io_deadline *d);
 // io_loop_engine, IO_LOOP_ENGINE_INIT and the hooks the wait path inlines:
 //   io_engine_ready(&L.eng): the thread's loop is set up (a child after
 //     fork: no longer);
+//   io_engine_owns(&L.eng, fd): `fd` is one of the loop's own descriptors
+//     (made at the thread's first wait), never a caller's;
 //   io_engine_watch(&L.eng, &r->eng, fd, r): before a wait on `fd`; 0, or
 //     -1 with errno (epoll mode: register it, once).
 

@@ -51,7 +51,12 @@ static int pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs,
 int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
                           int64_t timeout_us) {
   cacs__pool_fd *r = cacs__pool_io_fd(fd);
-  uint64_t gen = r ? cacs__pool_io_gen(r) : 0; // no record: poll says why
+  // No record: poll says why, but for EBADF, which may be a number that is
+  // now the pool's own descriptor (pool_io.h), whose readiness is not the
+  // caller's.
+  if (!r && cacs__errno() == EBADF)
+    return -1;
+  uint64_t gen = r ? cacs__pool_io_gen(r) : 0;
   struct pollfd p = {fd,
                      (short)((events & EPOLLIN ? POLLIN : 0) |
                              (events & EPOLLOUT ? POLLOUT : 0)),

@@ -157,7 +157,8 @@ struct ur_fd {
 };
 
 typedef struct ur_loop {
-  int ready; // the ring exists
+  int ready;   // the ring exists
+  int wake_fd; // the core's wake-up eventfd the ring watches, or -1
   struct io_uring ring;
   struct ur_fd *fds; // by descriptor number, grown on demand
   size_t nfds;
@@ -177,6 +178,17 @@ enum { UR_SQ = 256, UR_CQ = 4096 };
 #define UR_MAX_LEN 0x7ffff000u
 
 // --- records ---------------------------------------------------------------
+
+// Whether `fd` is one of the ring's own descriptors (the ring, the core's
+// wake-up eventfd it watches), never a caller's. The thread's first call
+// makes them before it looks at its descriptor, and they take the lowest
+// free numbers: the number of a descriptor another thread closed as the
+// call began may be one of them by then. A request on it would read the
+// ring or the eventfd (EINVAL, or the wake-ups' count) as the caller's
+// descriptor; to the caller it is a closed one: EBADF.
+static int ur_owns(int fd) {
+  return U.ready && (fd == U.ring.ring_fd || fd == U.wake_fd);
+}
 
 // The record of `fd`, the table grown to hold it; NULL (errno EBADF or
 // ENOMEM).
@@ -199,6 +211,10 @@ static struct ur_fd *ur_prepare(int fd) {
   struct ur_fd *r = ur_rec(fd);
   if (!r)
     return NULL;
+  if (ur_owns(fd)) {
+    errno = EBADF;
+    return NULL;
+  }
   int socket = fd_make_nonblocking(fd);
   if (socket < 0)
     return NULL;
@@ -251,6 +267,7 @@ int cacs__poll_wake_fd(void) __attribute__((weak));
 
 static void watch_wake_fd(void) {
   int fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
+  U.wake_fd = fd;
   struct io_uring_sqe *s = fd >= 0 ? sqe_get() : NULL;
   if (!s)
     return;
@@ -394,6 +411,7 @@ static int ring_init(void) {
   io_uring_register_ring_fd(&U.ring); // fewer look-ups per enter, if it can
   pthread_once(&ring_key_once, ring_key_init);
   pthread_setspecific(ring_key, &U);
+  U.wake_fd = -1; // until watch_wake_fd
   U.ready = 1;
   cacs__set_poll_hook(ur_poll);
   watch_wake_fd();
@@ -484,6 +502,8 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
   // Inside a sync block no request may park: cacs__io_fd_wait blocks.
   if (cacs_sync_depth() != 0 || ring_ready() != 0)
     return cacs__io_fd_wait(fd, dirs, d);
+  if (ur_owns(fd)) // cacs_wait_fd: the ring may be this call's (ur_owns)
+    return EBADF;
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;

@@ -40,6 +40,10 @@ struct io_fd *cacs__io_fd_setup(int fd) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return NULL;
+  if (io_engine_owns(&L.eng, fd)) { // a number closed before the call
+    errno = EBADF;
+    return NULL;
+  }
   int socket = fd_make_nonblocking(fd);
   if (socket < 0)
     return NULL;
@@ -165,8 +169,23 @@ int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
-  if (!io_engine_ready(&L.eng) && cacs__io_loop_init() != 0)
-    return errno;
+  if (!io_engine_ready(&L.eng)) {
+    if (cacs__io_loop_init() != 0)
+      return errno;
+    // The loop's descriptors, made just now, took the lowest free numbers:
+    // if another thread closed `fd` since the call tried it, its number may
+    // be one of them, which the wait would watch (a poll(2) of the loop's
+    // own epoll instance is never ready: a wait to the timeout) and the
+    // retry read (EINVAL, or the wake-ups' count). The call is on a closed
+    // descriptor: EBADF, as the retry would have found. What the call
+    // learnt of it (non-blocking, a socket) was of the closed file: the
+    // next call looks again (cacs__io_fd_setup: EBADF).
+    if (io_engine_owns(&L.eng, fd)) {
+      if ((size_t)fd < L.nfds)
+        L.fds[fd].known = 0;
+      return EBADF;
+    }
+  }
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return errno;

@@ -7,6 +7,7 @@
 // RUN: %run_aarch64 %t otherpool 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE
 // RUN: %run_aarch64 %t closing 1 | FileCheck %S/pool-io-close.c --check-prefix=CLOSING
 // RUN: %run_aarch64 %t closingreuse 1 | FileCheck %S/pool-io-close.c --check-prefix=CLOSING-REUSE
+// RUN: %run_aarch64 %t closeinread 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE-IN-READ
 // RUN: %run_aarch64 %t epipe 2 | FileCheck %S/pool-io-close.c --check-prefix=EPIPE
 // RUN: %run_aarch64 %t shutdown 2 | FileCheck %S/pool-io-close.c --check-prefix=SHUTDOWN
 // RUN: %run_aarch64 %t close2 2 | FileCheck %S/pool-io-close.c --check-prefix=CLOSE2

@@ -20,6 +20,14 @@
 // worker's thread (what the read during the close learned, non-blocking,
 // was of the closed file), or the writer that would end it never runs on
 // the one worker.
+// "closeinread": a plain thread's cacs_close lands inside the pool's first
+// call of cacs/io.h, before the call makes the pool's poller (this
+// program's epoll_create1 runs the close there): the poller's epoll
+// instance, eventfd and timerfd take the closed numbers. Each call on them
+// fails with EBADF, as on any closed descriptor: the read (it read the
+// epoll instance: EINVAL), an 8-byte write (it counted into the pool's
+// eventfd: 8), a read that may not wait (the timerfd: ETIMEDOUT), a
+// cacs_wait_fd for writing (the eventfd was ready: 0).
 // "epipe": a coroutine writes into a full socket until it waits; another
 // thread closes the peer: the write fails with EPIPE.
 // "close2": as "close", but a plain thread closes the descriptor with
@@ -61,6 +69,7 @@
 // RUN: %t forever 1 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t forever 2 | FileCheck %s --check-prefix=CLOSE2
 // RUN: %t reuseforever 2 | FileCheck %s --check-prefix=CLOSE2
+// RUN: %t closeinread 2 | FileCheck %s --check-prefix=CLOSE-IN-READ
 // RUN: %t epipe 2 | FileCheck %s --check-prefix=EPIPE
 // RUN: %t shutdown 2 | FileCheck %s --check-prefix=SHUTDOWN
 // HANGUP: eof=16 other=0
@@ -73,6 +82,11 @@
 // CLOSING-REUSE: read: -1 EBADF
 // CLOSING-REUSE-NEXT: retried during the close: yes
 // CLOSING-REUSE-NEXT: read after reuse: 1 x
+// CLOSE-IN-READ: read: -1 EBADF
+// CLOSE-IN-READ-NEXT: write: -1 EBADF
+// CLOSE-IN-READ-NEXT: read (no wait): -1 EBADF
+// CLOSE-IN-READ-NEXT: wait_fd: -1 EBADF
+// CLOSE-IN-READ-NEXT: the closed number is the pool's epoll instance: yes
 // EPIPE: write: -1 EPIPE
 // SHUTDOWN: destroy returned while waiting: no
 // SHUTDOWN-NEXT: destroy returned after the hangups: yes eof=16
@@ -89,6 +103,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -104,6 +119,7 @@ static const char *ename(int e) {
          : e == EPIPE     ? "EPIPE"
          : e == EBADF     ? "EBADF"
          : e == ETIMEDOUT ? "ETIMEDOUT"
+         : e == EINVAL    ? "EINVAL"
                           : "other";
 }
 
@@ -266,6 +282,48 @@ static void *outside_closer(void *arg) {
   return NULL;
 }
 
+// "closeinread": the pool makes its poller in its first call of
+// cacs/io.h, epoll instance first (pool_io.c); this program's
+// epoll_create1, armed, has a plain thread cacs_close mine[0..2] there
+// first, whose numbers are the lowest free ones then.
+static atomic_int close_in_create;
+static void *closer_of_three(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 3; ++i)
+    cacs_close(mine[i]);
+  return NULL;
+}
+int epoll_create1(int flags) {
+  if (atomic_exchange(&close_in_create, 0)) {
+    pthread_t th;
+    if (pthread_create(&th, NULL, closer_of_three, NULL) != 0)
+      abort();
+    pthread_join(th, NULL);
+  }
+  return (int)syscall(SYS_epoll_create1, flags);
+}
+
+static void print_result(const char *what, ssize_t n, int e) {
+  if (n < 0)
+    printf("%s: %zd %s\n", what, n, ename(e));
+  else
+    printf("%s: %zd\n", what, n);
+}
+
+static void first_caller(void *arg) {
+  (void)arg;
+  char c;
+  ssize_t n = cacs_read(mine[0], &c, 1, CACS_FOREVER);
+  print_result("read", n, err());
+  uint64_t v = 1;
+  n = cacs_write(mine[1], &v, sizeof v, CACS_FOREVER);
+  print_result("write", n, err());
+  n = cacs_read(mine[2], &v, sizeof v, 0);
+  print_result("read (no wait)", n, err());
+  n = cacs_wait_fd(mine[1], EPOLLOUT, 0);
+  print_result("wait_fd", n, err());
+}
+
 static void filler(void *arg) {
   (void)arg;
   static char buf[65536];
@@ -374,6 +432,15 @@ int main(int argc, char **argv) {
       close(mine[0]);
     }
     cacs_pool_join(r);
+  } else if (!strcmp(mode, "closeinread")) {
+    atomic_store(&close_in_create, 1);
+    cacs_pool_join(cacs_pool_spawn(p, first_caller, NULL));
+    char path[64], link[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", mine[0]);
+    ssize_t k = readlink(path, link, sizeof link - 1);
+    link[k > 0 ? k : 0] = 0;
+    printf("the closed number is the pool's epoll instance: %s\n",
+           strcmp(link, "anon_inode:[eventpoll]") ? "no" : "yes");
   } else if (!strcmp(mode, "epipe")) {
     cacs_pool_task *f = cacs_pool_spawn(p, filler, NULL);
     await_parked(mine, 1, 0); // the socket is full

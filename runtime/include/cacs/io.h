@@ -19,7 +19,13 @@
 // sockets the module sends with MSG_NOSIGNAL, so no SIGPIPE; on pipes the
 // signal is raised as for write(2): ignore SIGPIPE in a program that
 // writes to pipes). A signal interrupting a system call (EINTR from the
-// kernel) is retried, never returned.
+// kernel) is retried, never returned. A call on a descriptor that another
+// thread closed (cacs_close or close(2)) before the call waits fails with
+// EBADF, as read(2) on a closed descriptor does (unless the program opened
+// a file that took the number meanwhile), also when the call is the first
+// of its thread or pool and makes the module's own descriptors (see
+// "Engines"), which take the lowest free numbers: the module never uses
+// one of its own descriptors as the caller's.
 //
 // Timeouts are int64_t microseconds as in coro.h: < 0 (CACS_FOREVER)
 // waits forever, 0 never waits (ETIMEDOUT instead of EAGAIN).

@@ -72,7 +72,10 @@
 // loop or another pool; close it with cacs_close, from any thread or
 // coroutine (it finds the record in whichever pool knows the descriptor
 // and wakes its waiters with ECANCELED; a wait that begins while the
-// close is under way retries its call: EBADF once closed). Closed
+// close is under way retries its call: EBADF once closed; a call that
+// begins after it fails with EBADF, also the pool's first call, which
+// makes the pool's poller, whose descriptors may take the closed number
+// but are never used as the caller's). Closed
 // otherwise (close(2), fclose, a library), its waiters are not woken at
 // once: the descriptor left the epoll set unseen. Each fails with EBADF at
 // its timeout or at the pool's next check, whichever comes first: while

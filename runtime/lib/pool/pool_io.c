@@ -150,6 +150,14 @@ static struct pool_io *io_of(cacs_pool *p) {
 }
 
 // The record of `fd`, made on first use; NULL with errno EBADF or ENOMEM.
+// EBADF too for the poller's own descriptors. The pool makes them in its
+// first call of cacs/io.h, and they take the lowest free numbers: the
+// number of a descriptor that another thread closed as that call began is
+// the pool's epoll instance, eventfd or timerfd by the time the call uses
+// it. Read or written as the caller's descriptor, it would fail with
+// EINVAL (no error of read(2) on a closed descriptor), or worse, an 8-byte
+// write would count into the pool's eventfd; to the caller it is a closed
+// descriptor, EBADF, as if the pool had made its descriptors before.
 static pio_fd *rec(struct pool_io *io, int fd) {
   if (fd < 0 || (size_t)fd >= (size_t)NCHUNKS * CHUNK) {
     cacs__set_errno(EBADF);
@@ -166,6 +174,8 @@ static pio_fd *rec(struct pool_io *io, int fd) {
     for (int i = 0; i < CHUNK; ++i) {
       n[i].io = io;
       n[i].fd = (fd & ~(CHUNK - 1)) + i;
+      n[i].hot.own =
+          n[i].fd == io->epfd || n[i].fd == io->evfd || n[i].fd == io->tfd;
     }
     if (atomic_compare_exchange_strong_explicit(
             slot, &c, n, memory_order_acq_rel, memory_order_acquire)) {
@@ -184,7 +194,12 @@ static pio_fd *rec(struct pool_io *io, int fd) {
       free(n); // another thread made it first
     }
   }
-  return &c[fd & (CHUNK - 1)];
+  pio_fd *r = &c[fd & (CHUNK - 1)];
+  if (__builtin_expect(r->hot.own, 0)) {
+    cacs__set_errno(EBADF);
+    return NULL;
+  }
+  return r;
 }
 
 cacs__pool_fd *cacs__pool_io_fd(int fd) {

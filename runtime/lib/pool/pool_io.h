@@ -37,11 +37,16 @@ typedef struct cacs__pool_fd {
   // cache: the next call waits for the next event before it tries).
   _Atomic uint32_t drained_at[2];
   _Atomic unsigned char no_cache; // an event a call does not consume came
+  // The number is one of the pool's own descriptors (its poller's): never
+  // a caller's. Set with the record, before the record is published.
+  unsigned char own;
 } cacs__pool_fd;
 
 /// The record of `fd` in the calling pool coroutine's pool, made (and the
 /// pool's poller created) on first use. \return NULL with errno set (EBADF:
-/// a negative or too large number; ENOMEM; epoll_create1(2)'s errors).
+/// a negative or too large number, or one of the poller's own descriptors,
+/// which a number closed as the call began may have become; ENOMEM;
+/// epoll_create1(2)'s errors).
 cacs__pool_fd *cacs__pool_io_fd(int fd);
 
 /// Make the descriptor non-blocking the first time the pool sees it.
