@@ -2,7 +2,8 @@
 ; live across it (never the red zone below rsp, which the site's call and
 ; the entry's store of rbp overwrite) and keeps the call's 16-byte
 ; alignment (the slow path runs C), with the register allocation of the
-; call. Without `alignstack` the local below would live at -32(%rsp).
+; call. Without `alignstack` the local below would live at -32(%rsp); without
+; the x87 clobbers the long double would stay on the x87 stack.
 ;
 ; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
 
@@ -42,4 +43,21 @@ define preserve_nonecc i64 @local(i64 %a) {
 define preserve_nonecc void @bare() {
   call preserve_nonecc void @cacs__yield_pn()
   ret void
+}
+
+; A long double live across the site is spilled, as across the call: the
+; x87 stack is the thread's, shared by the coroutines, and must be empty at
+; a switch.
+; CHECK-LABEL: x87:
+; CHECK:         fstpt
+; CHECK:         #APP
+; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
+; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    fldt
+define x86_fp80 @x87(x86_fp80 %a, x86_fp80 %b) {
+  %m = fmul x86_fp80 %a, %b
+  call preserve_nonecc void @cacs__yield_pn()
+  %r = fadd x86_fp80 %m, %a
+  ret x86_fp80 %r
 }
