@@ -15,6 +15,8 @@
 
 #ifdef RT_CACS_KEEP_RET
 const char rt_name[] = "libcacs-ret"; // -fno-switch-returns
+#elif defined(RT_CACS_SITE_JUMPS)
+const char rt_name[] = "libcacs-site"; // -fswitch-site-jumps
 #else
 const char rt_name[] = "libcacs";
 #endif

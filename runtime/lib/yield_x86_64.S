@@ -90,6 +90,7 @@
 //===----------------------------------------------------------------------===//
 
 #if defined(__x86_64__)
+#include "cacs/detail/contract.h"
 #include "coro_layout.h"
 #include "entry_asm.h"
 
@@ -118,6 +119,17 @@
 #define SCHED(off) cacs__sched@tpoff+off(%r11)
 #endif
 
+// The head of every switching entry: rax = current, rcx = its next, r11
+// the scheduler's base; to the entry's `2:` when the slow flag is set.
+.macro SWITCH_HEAD
+        ENTRY_LANDING
+        TLS_SETUP
+        movq    SCHED(CACS_SCHED_CURRENT), %rax
+        movq    CACS_CORO_NEXT(%rax), %rcx
+        cmpb    $0, SCHED(CACS_SCHED_SLOW)
+        jne     2f
+.endm
+
 // The entries differ in whether they store rbp; the rest is one macro.
 // SAVE_RBP is the instruction that stores it, or nothing.
 .macro YIELD name, SAVE_RBP:vararg
@@ -126,12 +138,7 @@
         .type   \name,@function
 \name:
         .cfi_startproc
-        ENTRY_LANDING
-        TLS_SETUP
-        movq    SCHED(CACS_SCHED_CURRENT), %rax
-        movq    CACS_CORO_NEXT(%rax), %rcx
-        cmpb    $0, SCHED(CACS_SCHED_SLOW)
-        jne     2f
+        SWITCH_HEAD
         // Alone on the ring (rcx == rax) needs no test here: the switch to
         // itself stores and reloads the same sp and rbp and jumps back to
         // our caller. The yields before the thread's scheduler is set up
@@ -146,6 +153,7 @@
 1:
         ret
 2:
+.L\name\()_slow:                // cacs__yield_pn_site's slow branch too
         // A sync block is open (syncblock.c): no switch, even alone.
         testb   $CACS_SCHED_SLOW_SYNC, SCHED(CACS_SCHED_SLOW)
         jne     cacs__sync_yield_abort
@@ -179,6 +187,68 @@
         YIELD cacs__yield_pn, movq %rbp, -8(%rsp)
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
+
+// cacs__yield_pn_site: the entry of a switch site, which the compiler
+// makes of a call of cacs__yield_pn under -fswitch-site-jumps
+// (SwitchSiteJump.cpp; cacs/detail/contract.h):
+//
+//   site:   call cacs__yield_pn_site
+//           notrack jmpq *%rdx          (3 bytes)
+//   resume:
+//
+// The same switch as cacs__yield_pn, but it resumes `next` in two jumps,
+// each predicted: a `ret` to our own call site (the return stack buffer's
+// top entry is that call), on `next`'s stack, with `next`'s resume address
+// in rdx; then the site's `jmp *%rdx`. Each site has a jump of its own, so
+// in a ring of different functions or a ping-pong of two each jump sees one
+// target, where the one `jmp *%rdx` of cacs__yield_pn sees them all and
+// mispredicts at every switch (bench/results/ANALYSIS.md, "The yield's
+// chain"). Hot path, 15 instructions, and the site's two.
+//
+// The suspended layout is cacs__yield_pn's: the saved sp points at the
+// resume address, which is `resume` above (the return address plus the
+// jump's length), so every resumer (cacs__yield_pn's `pop; jmp`, the slow
+// path's `ret`, cacs__coro_resume) lands after the site's jump, and this
+// entry resumes what any of them suspended (a fresh coroutine's first
+// frame included): its jump goes wherever their `pop; jmp` would.
+// The slow branch first moves the return address past the site's jump, then
+// is cacs__yield_pn's: whatever it does returns (or resumes us) there.
+//
+// Unwinding: from the stack switch to the site's jump the stack is next's
+// and the code ours; until the store of r10 next's resume address is the
+// return address, so a backtrace shows next's frames; for the `ret` and the
+// site's jump (two instructions) an asynchronous unwinder would apply our
+// site's frame to next's stack. Suspended coroutines unwind as with
+// cacs__yield_pn (the resume address is in the caller's frame, after the
+// call). CET: IBT as above (the site's jump is notrack; this entry starts
+// with endbr64 under IBT); no shadow stack (the `ret` would match, but the
+// site's jump then leaves the shadow stack to another coroutine's returns):
+// the compiler does not lower under -fcf-protection=return.
+        .p2align 4
+        .globl  cacs__yield_pn_site
+        .type   cacs__yield_pn_site,@function
+cacs__yield_pn_site:
+        .cfi_startproc
+        SWITCH_HEAD
+        // Alone on the ring: as in cacs__yield_pn, the switch to itself
+        // stores and reloads the same words; rdx is then our own resume
+        // point, right after the site's jump.
+        movq    %rcx, SCHED(CACS_SCHED_CURRENT)
+        movq    %rbp, -8(%rsp)
+        movq    (%rsp), %r10            // the site's jump
+        leaq    CACS_CONTRACT_SITE_JUMP_BYTES(%r10), %r9
+        movq    %r9, (%rsp)             // our resume point: after it
+        movq    %rsp, CACS_CORO_SP(%rax)
+        movq    CACS_CORO_SP(%rcx), %rsp
+        movq    -8(%rsp), %rbp
+        movq    (%rsp), %rdx            // where next resumes
+        movq    %r10, (%rsp)
+        ret                             // to our site, on next's stack
+2:
+        addq    $CACS_CONTRACT_SITE_JUMP_BYTES, (%rsp)
+        jmp     .Lcacs__yield_pn_slow
+        .cfi_endproc
+        .size   cacs__yield_pn_site, .-cacs__yield_pn_site
 
 // The _bp entries of cacs_yield and of the waiting calls (entry_asm.h).
         CORE_SAVE_BP

@@ -15,6 +15,12 @@
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | FileCheck %s
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t2 && %t2 | FileCheck %s
 // RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %ts && %ts | FileCheck %s
+// The same through cacs__yield_pn_site (each path returns past the site's
+// jump):
+// RUN: %clang -O2 -fswitch-site-jumps -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tj && %tj | FileCheck %s
+// RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=yield_n %tj | FileCheck %s --check-prefix=SITE
+// SITE: callq {{.*}} <cacs__yield_pn_site>
+// SITE-NEXT: jmpq *%rdx
 //
 // CHECK: fresh thread: ok, idle untouched
 // CHECK-NEXT: main alone: ok

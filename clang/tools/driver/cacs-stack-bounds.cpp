@@ -43,6 +43,7 @@
 
 #include "cacs-compiler/StackBound.h"
 #include "cacs-compiler/SwitchReturns.h"
+#include "cacs-compiler/SwitchSiteJump.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -119,6 +120,9 @@ private:
   std::unique_ptr<MCDisassembler> Dis;
   std::unique_ptr<MCInstrAnalysis> MIA;
   MCRegister SP, FP;
+  /// cacs_yield's entry and the switch-site entry (-fswitch-site-jumps,
+  /// cacs/detail/contract.h), or 0.
+  uint64_t YieldEntry = 0, SiteEntry = 0;
 
   void readSections();
   const Func *functionAt(uint64_t Address) const;
@@ -212,6 +216,10 @@ void Analysis::readSections() {
     // is a return). Its indirect jump would break every such bound.
     if (*Name == ReturnThunkName)
       Budgets[*Addr] = 0;
+    if (*Name == YieldEntryName)
+      YieldEntry = *Addr;
+    if (*Name == CACS_CONTRACT_SITE_ENTRY)
+      SiteEntry = *Addr;
     uint64_t Offset = *Addr - (*Sec)->getAddress();
     if (Offset + S.getSize() > Contents->size() || Funcs.count(*Addr))
       continue;
@@ -269,6 +277,12 @@ void Analysis::readSections() {
     consumeError(C.takeError());
   }
   sort(Entries);
+  // A switch site's entry is cacs_yield's switch, called from a site the
+  // compile lowered after it recorded the call of cacs_yield's entry with
+  // its budget (SwitchSiteJump.cpp): the same budget.
+  auto Yield = Budgets.find(YieldEntry);
+  if (SiteEntry && YieldEntry && Yield != Budgets.end())
+    Budgets[SiteEntry] = std::max(Budgets[SiteEntry], Yield->second);
 #if LLVM_VERSION_MAJOR >= 20
   std::vector<ELFPltEntry> Plt = Obj.getPltEntries(*STI);
 #else
@@ -420,7 +434,7 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees) {
                 "-fcacs-stack-bounds, is assembly, or allocates stack "
                 "dynamically"};
   uint64_t Lead = 0, Extra = 0;
-  bool Prologue = true;
+  bool Prologue = true, AfterSiteCall = false;
   for (uint64_t Off = 0; Off < F.Size;) {
     MCInst I;
     uint64_t Len = 0;
@@ -431,10 +445,19 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees) {
       return {std::nullopt, "'" + F.Name + "' has code at 0x" + utohexstr(PC) +
                                 " that the walk does not decode"};
     Off += Len;
-    bool Call = MIA->isCall(I);
+    bool Call = MIA->isCall(I), Site = AfterSiteCall;
+    AfterSiteCall = false;
     if (Call || MIA->isBranch(I)) {
       uint64_t Target;
-      if (!MIA->evaluateBranch(I, PC, Len, Target))
+      bool Direct = MIA->evaluateBranch(I, PC, Len, Target);
+      // A switch site's jump (`call <site entry>; jmp *%rdx`) enters the
+      // coroutine resumed, on its own stack: the entry's budget counts
+      // the switch.
+      if (!Direct && !Call && Site)
+        continue;
+      if (Direct && Call && SiteEntry && Target == SiteEntry)
+        AfterSiteCall = true;
+      if (!Direct)
         return {std::nullopt,
                 "'" + F.Name + "' " +
                     (Call ? "makes an indirect call (a function pointer or "

@@ -12,16 +12,19 @@
 //      preserve-none-callee-saved, preserve-none-callee-saved<prelink>,
 //      preserve-none-callee-saved<lto>, instack-yield, tls-migration,
 //      tls-migration<lto>, switch-returns, switch-returns<lto>,
-//      stack-bound-record, sync-block-check, sync-block-check<lto>;
+//      stack-bound-record, sync-block-check, sync-block-check<lto>,
+//      switch-site-jump, switch-site-jump<lto>;
 //  - in every per-TU pipeline (-O0 included, and the LTO pre-link compile),
 //    as the settings of the compilation ask: the thread-local accessors
 //    (-fcoroutine-migration) and the list at its start, AutoPreserveNone and
 //    the safety checks at its end (after the in-stack yields' frames; the
 //    sync-block check before APN), then the switch returns (-fswitch-returns),
-//    then the record of entries (-fcacs-stack-bounds);
+//    then the record of entries (-fcacs-stack-bounds), and last the switch
+//    sites (-fswitch-site-jumps, not at -O0);
 //  - in the full-LTO link pipeline, where the settings are read back from the
 //    IR: the thread-local accessors and the list at its start,
-//    AutoPreserveNone, the safety checks and the switch returns at its end.
+//    AutoPreserveNone, the safety checks and the switch returns at its end,
+//    then the switch sites.
 //
 // The list runs first because it changes conventions that code compiled
 // without it may disagree with; run later, the link's InstCombine would have
@@ -41,6 +44,7 @@
 #include "cacs-compiler/Settings.h"
 #include "cacs-compiler/StackBound.h"
 #include "cacs-compiler/SwitchReturns.h"
+#include "cacs-compiler/SwitchSiteJump.h"
 #include "cacs-compiler/SyncBlockCheck.h"
 #include "cacs-compiler/TLSMigration.h"
 
@@ -170,6 +174,19 @@ void addLTOLinkPasses(ModulePassManager &MPM, OptimizationLevel Level) {
   addPass(MPM, PreserveNoneSafetyPass(Level == OptimizationLevel::O0));
   addPass(MPM, SwitchReturnsPass(SwitchReturnsPass::Phase::LTOLink));
   addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::LTOLink));
+  // After every pass that asks which calls switch: the sites are no calls.
+  addPass(MPM, SwitchSiteJumpPass(SwitchSiteJumpPass::Phase::LTOLink));
+}
+
+/// The very end of the per-TU pipeline (-fswitch-site-jumps, not at -O0):
+/// every pass that asks which calls switch has seen the calls it lowers. An
+/// LTO compile step only records the setting for the link.
+void addPerTUSiteJumps(ModulePassManager &MPM, OptimizationLevel Level,
+                       bool PreLink) {
+  if (flagSetting(SettingID::SwitchSiteJumps) && Level != OptimizationLevel::O0)
+    addPass(MPM,
+            SwitchSiteJumpPass(PreLink ? SwitchSiteJumpPass::Phase::PreLink
+                                       : SwitchSiteJumpPass::Phase::PerTU));
 }
 
 bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
@@ -187,6 +204,12 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM) {
     addPass(MPM, SwitchReturnsPass(Name.ends_with("<lto>")
                                        ? SwitchReturnsPass::Phase::LTOLink
                                        : SwitchReturnsPass::Phase::PerTU));
+    return true;
+  }
+  if (Name == "switch-site-jump" || Name == "switch-site-jump<lto>") {
+    addPass(MPM, SwitchSiteJumpPass(Name.ends_with("<lto>")
+                                        ? SwitchSiteJumpPass::Phase::LTOLink
+                                        : SwitchSiteJumpPass::Phase::PerTU));
     return true;
   }
   if (Name == "stack-bound-record") {
@@ -258,6 +281,7 @@ void registerCallbacks(PassBuilder &PB) {
     addPass(MPM,
             PreserveNoneCalleeSavedPass(PreLink ? CalleeSavedPhase::PreLink
                                                 : CalleeSavedPhase::PerTU));
+    addPerTUSiteJumps(MPM, Level, PreLink);
   });
 #else
   // LLVM 19 does not tell the pre-link compile apart; the setting `none` is
@@ -266,6 +290,8 @@ void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         addPerTUPasses(MPM, Level);
         addPass(MPM, PreserveNoneCalleeSavedPass(CalleeSavedPhase::PerTU));
+        // LLVM 19: the pass tells a compile step from its module flags.
+        addPerTUSiteJumps(MPM, Level, /*PreLink=*/false);
       });
 #endif
 

@@ -1,0 +1,63 @@
+; The backend treats a site as the call it was: the frame holds the values
+; live across it (never the red zone below rsp, which the site's call and
+; the entry's store of rbp overwrite) and keeps the call's 16-byte
+; alignment (the slow path runs C), with the register allocation of the
+; call. Without `alignstack` the local below would live at -32(%rsp); without
+; the x87 clobbers the long double would stay on the x87 stack.
+;
+; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare preserve_nonecc void @cacs__yield_pn()
+
+; CHECK-LABEL: local:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    subq $40, %rsp
+; CHECK-NEXT:    .cfi_def_cfa_offset 48
+; CHECK-NEXT:    movq %r12, 8(%rsp)
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
+; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    movq 8(%rsp), %rax
+; CHECK-NEXT:    addq $40, %rsp
+define preserve_nonecc i64 @local(i64 %a) {
+  %x = alloca [4 x i64]
+  store volatile i64 %a, ptr %x
+  call preserve_nonecc void @cacs__yield_pn()
+  %v = load volatile i64, ptr %x
+  ret i64 %v
+}
+
+; No frame of its own: one push keeps the alignment, as for the call.
+; CHECK-LABEL: bare:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    pushq %rax
+; CHECK-NEXT:    .cfi_def_cfa_offset 16
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
+; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    popq %rax
+define preserve_nonecc void @bare() {
+  call preserve_nonecc void @cacs__yield_pn()
+  ret void
+}
+
+; A long double live across the site is spilled, as across the call: the
+; x87 stack is the thread's, shared by the coroutines, and must be empty at
+; a switch.
+; CHECK-LABEL: x87:
+; CHECK:         fstpt
+; CHECK:         #APP
+; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
+; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    fldt
+define x86_fp80 @x87(x86_fp80 %a, x86_fp80 %b) {
+  %m = fmul x86_fp80 %a, %b
+  call preserve_nonecc void @cacs__yield_pn()
+  %r = fadd x86_fp80 %m, %a
+  ret x86_fp80 %r
+}

@@ -1,0 +1,63 @@
+// gdb shows a coroutine's frames after it was resumed through a switch
+// site: from a function called after the site, and from the instruction
+// right after the site's jump (the resume point the entry saved), where the
+// frames are the yielding function's and its callers', down to the start
+// trampoline.
+// REQUIRES: gdb
+// RUN: %clang -O2 -g -fswitch-site-jumps -I%cacs_include %s %cacs_rt_x86_64 -o %t
+// RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=level2 %t > %t.dis
+// RUN: FileCheck %s --check-prefix=SITE < %t.dis
+// The second site's resume point: its jump's address plus the jump's 3
+// bytes, as an offset into level2.
+// RUN: s=$(awk '/<level2>:/ {print $1}' %t.dis); \
+// RUN: j=$(awk '/jmpq.*%rdx/ {sub(":", "", $1); a = $1} END {print a}' %t.dis); \
+// RUN: gdb -q -batch -ex 'break marker' -ex run -ex bt \
+// RUN:   -ex "break *level2+$((0x$j + 3 - 0x$s))" -ex continue -ex bt -ex continue %t 2>&1 | FileCheck %s
+//
+// SITE: callq {{.*}} <cacs__yield_pn_site>
+// SITE-NEXT: jmpq *%rdx
+//
+// CHECK: Breakpoint 1, marker
+// CHECK: #0 {{.*}}marker
+// CHECK-NEXT: #1 {{.*}}level2
+// CHECK-NEXT: #2 {{.*}}level1
+// CHECK-NEXT: #3 {{.*}}coro_entry
+// CHECK-NEXT: #4 {{.*}}coro_main
+// CHECK-NEXT: #5 {{.*}}trampoline
+// CHECK-NOT: #6
+// CHECK: Breakpoint 2, {{.*}}level2
+// CHECK: #0 {{.*}}level2
+// CHECK-NEXT: #1 {{.*}}level1
+// CHECK-NEXT: #2 {{.*}}coro_entry
+// CHECK-NEXT: #3 {{.*}}coro_main
+// CHECK-NEXT: #4 {{.*}}trampoline
+// CHECK-NOT: #5
+// CHECK: exited normally
+
+#include "cacs/coro.h"
+
+volatile int sink;
+__attribute__((noinline)) void marker(int v) { sink = v; }
+__attribute__((noinline)) void level2(int v) {
+  cacs_yield();
+  marker(v);
+  cacs_yield();
+  sink++;
+}
+__attribute__((noinline)) void level1(int v) {
+  level2(v + 1);
+  sink++;
+}
+static void coro_entry(void *arg) {
+  (void)arg;
+  level1(1);
+  sink++;
+}
+
+int main(void) {
+  cacs_coro *c = cacs_create(coro_entry, NULL, 0);
+  cacs_yield();
+  cacs_yield();
+  cacs_join(c);
+  return 0;
+}

@@ -1,0 +1,40 @@
+// The front door's -fswitch-site-jumps lowers each cacs_yield() at the end
+// of an optimizing pipeline, after SwitchReturns has seen the call (the
+// function still returns through the thunk); -O0, the default and
+// -fno-switch-site-jumps keep the call; an LTO compile step keeps it for
+// the link and records the setting.
+//
+// RUN: %clang -O2 -fswitch-site-jumps -I%cacs_include -S %s -o - | FileCheck %s
+// RUN: %clang -O1 -fswitch-site-jumps -I%cacs_include -S %s -o - | FileCheck %s
+// RUN: %clang -O0 -fswitch-site-jumps -I%cacs_include -S %s -o - | FileCheck %s --check-prefix=CALL
+// RUN: %clang -O2 -I%cacs_include -S %s -o - | FileCheck %s --check-prefix=CALL
+// RUN: %clang -O2 -fswitch-site-jumps -fno-switch-site-jumps -I%cacs_include -S %s -o - | FileCheck %s --check-prefix=CALL
+// RUN: %clang -O2 -flto -fswitch-site-jumps -I%cacs_include -S -emit-llvm %s -o - | FileCheck %s --check-prefix=STEP
+//
+// CHECK-LABEL: worker:
+// CHECK:         #APP
+// CHECK-NEXT:    callq cacs__yield_pn_site@PLT
+// CHECK-NEXT:    notrack jmpq *%rdx
+// CHECK-NEXT:    #NO_APP
+// CHECK-NOT:     ret
+// CHECK:         jmp __x86_return_thunk
+// CALL-LABEL: worker:
+// CALL-NOT:     cacs__yield_pn_site
+// CALL:         callq cacs__yield_pn
+// CALL-NOT:     cacs__yield_pn_site
+// STEP-LABEL: define {{.*}} @worker(
+// STEP:         call preserve_nonecc void @{{.*}}cacs__yield_pn()
+// STEP:       attributes #{{[0-9]+}} = { {{.*}}"cacs-switch-site-jumps"
+
+#include "cacs/coro.h"
+
+extern int work(int);
+
+int worker(int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += work(i);
+    cacs_yield();
+  }
+  return s;
+}

@@ -1,0 +1,23 @@
+; Where a site cannot work the flag does nothing and says so: on AArch64
+; (the sites are x86-64 only), and with a shadow stack
+; (-fcf-protection=return), which cacs does not support. The calls stay.
+;
+; RUN: sed 's/TRIPLE/aarch64-unknown-linux-gnu/;s/SHSTK/0/' %s | %opt_cacs -passes=switch-site-jump -S 2>&1 | FileCheck %s --check-prefixes=CHECK,A64
+; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/;s/SHSTK/1/' %s | %opt_cacs -passes=switch-site-jump -S 2>&1 | FileCheck %s --check-prefixes=CHECK,SHSTK
+;
+; A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield stay calls
+; SHSTK: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield stay calls
+; CHECK-LABEL: define void @f() {
+; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
+
+target triple = "TRIPLE"
+
+declare preserve_nonecc void @cacs__yield_pn()
+
+define void @f() {
+  call preserve_nonecc void @cacs__yield_pn()
+  ret void
+}
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 8, !"cf-protection-return", i32 SHSTK}
