@@ -689,11 +689,12 @@ static size_t cache_bound(const size_class *c) {
   return b < max || b > UINT32_MAX ? UINT32_MAX : b;
 }
 
-// An epoch is over (as many allocations of the class as its bound, so
-// that a create/join cycle of as many stacks as the cache keeps fits in
-// one). If no allocation missed, the cache was large enough: the stacks
-// it gave back before are forgiven, so that a one-time burst's do not
-// raise the bound when the next burst comes. The stacks that sat in the
+// An epoch is over (twice as many allocations of the class as its bound,
+// so that a create/join cycle of as many stacks as the cache keeps fits
+// in one, and its hits before its first miss do not make one). If no
+// allocation missed, the cache was large enough: the stacks it gave back
+// before are forgiven, so that a one-time burst's do not raise the bound
+// when the next burst comes. The stacks that sat in the
 // cache all through it were not needed: they go back (the bottom of the
 // cache, the ones freed longest ago, in batches) and the learned bound
 // drops by as many, down to the floor. A cache emptied in every cycle
@@ -727,7 +728,7 @@ static void epoch_end(size_class *c) {
   }
   c->low = c->hot_n;
   size_t len = cache_bound(c);
-  c->epoch_left = len > CACS_EPOCH_MIN ? len : CACS_EPOCH_MIN;
+  c->epoch_left = len > CACS_EPOCH_MIN ? 2 * len : 2 * CACS_EPOCH_MIN;
 }
 
 // The class's cached stacks all leave it.

@@ -225,8 +225,8 @@ int main(int argc, char **argv) {
     printf("rss while 2000 alive in rounds: %s (%ld KiB, %ld before)\n",
            during > before + before / 10 ? "above before" : "WRONG", during,
            before);
-    // 10,000 creates: more than two epochs of the learned bound.
-    for (int i = 0; i < 100; ++i)
+    // 20,000 creates: more than two epochs of the learned bound.
+    for (int i = 0; i < 200; ++i)
       round_(100);
     long after = rss_kib();
     printf("rss after 100 alive for a while: %s (%ld KiB, %ld before)\n",

@@ -155,10 +155,10 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// finds it empty after it gave stacks back raises the bound by one, so a
 /// create/join cycle of more coroutines than the bound makes system calls
 /// in its first two rounds only. The bound drops back at the end of each
-/// epoch (as many allocations of that size as the bound) by the stacks
-/// that stayed in the cache all through it, which give their pages back
-/// then; stacks given back before such an epoch no longer raise it, so a
-/// one-time burst leaves the bound and RSS where they were.
+/// epoch (twice as many allocations of that size as the bound) by the
+/// stacks that stayed in the cache all through it, which give their pages
+/// back then; stacks given back before an epoch without a miss no longer
+/// raise it, so a one-time burst leaves the bound and RSS where they were.
 /// cacs_stack_pool_trim empties the cache and forgets what it learned.
 /// Returns 0.
 int cacs_stack_set_cache(size_t stacks);
