@@ -135,6 +135,11 @@ typedef struct sched {
   // already freed, or another thread's, is told apart without reading it.
   cacs_coro **live;
   size_t live_cap, live_n;
+  // What the table learned (coro.c, live_epoch_end): the capacity it keeps
+  // through a drain, the largest it halved from since the last epoch
+  // without growth, the most handles in this epoch and its creates to go.
+  size_t live_keep, live_shrunk, live_peak, live_epoch_left;
+  unsigned char live_grew;
   // A worker thread of a pool (cacs/pool.h): the waits below refuse the
   // pool coroutines that run on it (pool_refuse).
   unsigned char in_pool;

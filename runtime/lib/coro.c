@@ -270,6 +270,8 @@ void cacs__live_free(void) {
   live_release(S.live, S.live_cap);
   S.live = NULL;
   S.live_cap = S.live_n = 0;
+  S.live_keep = S.live_shrunk = S.live_peak = S.live_epoch_left = 0;
+  S.live_grew = 0;
 }
 
 // The table rehashed into `cap` slots; -1 (errno ENOMEM) if there is no
@@ -290,16 +292,52 @@ static int live_resize(size_t cap) {
   return 0;
 }
 
+// An epoch of the table (twice as many creates as it had or gave up
+// slots, 2048 at least: longer than a round's creates between two
+// growths) is over. As the stack cache does (stack.c), the table learns from
+// growing back: halved in a drain and grown back to that size before an
+// epoch without growth, it keeps that size through the next drains, so
+// that rounds of many creates then as many joins make no mmap and munmap
+// and rehash nothing; a one-time burst's table still halves as it drains.
+// An epoch in which the table was never more than an eighth full forgets
+// what it kept, and the table halves down to fit.
+static void live_epoch_end(void) {
+  if (!S.live_grew)
+    S.live_shrunk = 0;
+  if (S.live_keep && 8 * S.live_peak <= S.live_cap) {
+    S.live_keep = 0;
+    int e = errno; // best effort, as in cacs__live_remove
+    while (S.live_cap > 1024 && 8 * (S.live_n + 1) <= S.live_cap &&
+           live_resize(S.live_cap / 2) == 0) {
+    }
+    errno = e;
+  }
+  S.live_grew = 0;
+  S.live_peak = S.live_n;
+  size_t len = S.live_cap > S.live_shrunk ? S.live_cap : S.live_shrunk;
+  S.live_epoch_left = len > 1024 ? 2 * len : 2048;
+}
+
 // Room for one more handle; -1 (errno ENOMEM) if there is none.
 static int live_reserve(void) {
-  if (4 * (S.live_n + 1) > 3 * S.live_cap)
-    return live_resize(S.live_cap ? 2 * S.live_cap : 64);
+  if (S.live_epoch_left)
+    S.live_epoch_left--;
+  else
+    live_epoch_end();
+  if (4 * (S.live_n + 1) > 3 * S.live_cap) {
+    size_t cap = S.live_cap ? 2 * S.live_cap : 64;
+    S.live_grew = 1;
+    if (cap <= S.live_shrunk && cap > S.live_keep)
+      S.live_keep = cap; // halved to less before, and needed again
+    return live_resize(cap);
+  }
   return 0;
 }
 
 static void live_add(cacs_coro *c) {
   S.live[live_find(c)] = c;
-  S.live_n++;
+  if (++S.live_n > S.live_peak)
+    S.live_peak = S.live_n;
 }
 
 int cacs__live_has(const cacs_coro *c) {
@@ -324,8 +362,12 @@ void cacs__live_remove(const cacs_coro *c) {
   // After a burst the table halves (at most a quarter full then, so the
   // next growth is far) and its memory goes back: 8 bytes a slot of the
   // largest number alive would otherwise stay for good. Best effort.
-  if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap) { // (once)
+  // (Not below what the table learned to keep: live_epoch_end.)
+  if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap && // (once)
+      S.live_cap > S.live_keep) {
     int e = errno;
+    if (S.live_cap > S.live_shrunk)
+      S.live_shrunk = S.live_cap;
     (void)live_resize(S.live_cap / 2);
     errno = e;
   }

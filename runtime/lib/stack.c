@@ -54,10 +54,12 @@
 // many of vm.max_map_count to the rest of the program (malloc, threads,
 // libraries).
 #define CACS_MAP_HEADROOM 4096
-// Freed stacks of one size a thread keeps with their pages, so that a
-// create/join loop with fewer alive makes no system call
-// (cacs_stack_set_cache).
+// Freed stacks of one size a thread keeps with their pages at least, so
+// that a create/join loop with fewer alive makes no system call
+// (cacs_stack_set_cache); the cache learns a larger bound from its misses.
 #define CACS_STACK_CACHE_DEFAULT 128
+// The shortest epoch of a class's cache, in allocations (see epoch_end).
+#define CACS_EPOCH_MIN 64
 // A full cache gives this many stacks' pages back at once, in one call.
 #define CACS_RECLAIM_BATCH 32
 #define CACS_IOV_MAX 1024 // the kernel's UIO_MAXIOV
@@ -103,6 +105,15 @@ struct size_class {
   unsigned guarded;
   cached_slot *hot; // freed stacks keeping their pages, reused LIFO
   uint32_t hot_n, hot_cap;
+  // The bound the cache learned above cacs_stack_set_cache's (cache_bound):
+  // it grows by one for each allocation that missed while stacks the full
+  // cache gave back (`given`) had not been forgiven (by an epoch without a
+  // miss, `missed`), and drops at an epoch's end by the stacks that sat in
+  // the cache all through it (`low`, the fewest cached during the epoch;
+  // `epoch_left` allocations to go). See epoch_end.
+  uint32_t grown, low;
+  size_t given, epoch_left;
+  unsigned missed;
   // Ranges of one call (not on the stack: a coroutine's may be small).
   struct iovec batch[CACS_PREFAULT_MAX > CACS_RECLAIM_BATCH
                          ? CACS_PREFAULT_MAX
@@ -132,6 +143,7 @@ static int batch_ok; // process_madvise(PIDFD_SELF_THREAD, ...) works
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
+static void epoch_end(size_class *c);
 
 // Whether MADV_GUARD_INSTALL really guards: the call succeeding is not
 // enough (qemu-user, for one, accepts and ignores advice it does not know),
@@ -485,11 +497,27 @@ static void prefault(size_class *c, slab *s) {
 // A slot of the class: a recycled one first (its guard is still there),
 // else the next never-used one of a slab, guarded now.
 static char *slot_take(size_class *c, slab **out) {
+  if (c->epoch_left)
+    c->epoch_left--;
+  else
+    epoch_end(c);
   // A cached stack first: its pages are there (and its guard).
   if (c->hot_n) {
     cached_slot *e = &c->hot[--c->hot_n];
+    if (c->hot_n < c->low)
+      c->low = c->hot_n;
     *out = e->sl;
     return e->map;
+  }
+  // A miss. If the full cache has given stacks back since the last epoch
+  // without a miss, this is one of them needed again: the bound was too
+  // low by one.
+  c->low = 0;
+  c->missed = 1;
+  if (c->given) {
+    c->given--;
+    if (c->grown < UINT32_MAX)
+      c->grown++;
   }
   slab *s = c->avail;
   if (!s && !(s = slab_new(c)))
@@ -651,6 +679,58 @@ static void cache_flush(size_class *c, uint32_t n) {
   release(c, c->hot + c->hot_n, n);
 }
 
+// How many freed stacks the class's cache keeps: the floor set by
+// cacs_stack_set_cache (0: none, and nothing learned) and what it learned.
+static size_t cache_bound(const size_class *c) {
+  size_t max = __atomic_load_n(&cache_max, __ATOMIC_RELAXED);
+  if (!max)
+    return 0;
+  size_t b = max + c->grown;
+  return b < max || b > UINT32_MAX ? UINT32_MAX : b;
+}
+
+// An epoch is over (twice as many allocations of the class as its bound,
+// so that a create/join cycle of as many stacks as the cache keeps fits
+// in one, and its hits before its first miss do not make one). If no
+// allocation missed, the cache was large enough: the stacks it gave back
+// before are forgiven, so that a one-time burst's do not raise the bound
+// when the next burst comes. The stacks that sat in the
+// cache all through it were not needed: they go back (the bottom of the
+// cache, the ones freed longest ago, in batches) and the learned bound
+// drops by as many, down to the floor. A cache emptied in every cycle
+// keeps all: a steady state of create/join rounds makes no system call.
+static void epoch_end(size_class *c) {
+  if (!c->missed)
+    c->given = 0;
+  c->missed = 0;
+  if (c->low) {
+    uint32_t drop = c->low < c->grown ? c->low : c->grown;
+    c->grown -= drop;
+    size_t bound = cache_bound(c);
+    uint32_t out = c->hot_n > bound ? (uint32_t)(c->hot_n - bound) : 0;
+    for (uint32_t i = 0; i < out; i += CACS_RECLAIM_BATCH)
+      release(c, c->hot + i,
+              out - i < CACS_RECLAIM_BATCH ? out - i : CACS_RECLAIM_BATCH);
+    if (out) {
+      c->hot_n -= out;
+      memmove(c->hot, c->hot + out, c->hot_n * sizeof *c->hot);
+    }
+    // A cache that had grown large gives its array back too.
+    if (c->hot_cap > 1024 && c->hot_cap / 4 > bound) {
+      size_t cap = bound > c->hot_n ? bound : c->hot_n;
+      cap = cap < 16 ? 16 : cap;
+      cached_slot *h = realloc(c->hot, cap * sizeof *h);
+      if (h) {
+        c->hot = h;
+        c->hot_cap = (uint32_t)cap;
+      }
+    }
+  }
+  c->low = c->hot_n;
+  size_t len = cache_bound(c);
+  c->epoch_left = len > CACS_EPOCH_MIN ? 2 * len : 2 * CACS_EPOCH_MIN;
+}
+
 // The class's cached stacks all leave it.
 static void cache_drain(size_class *c) {
   while (c->hot_n)
@@ -659,14 +739,18 @@ static void cache_drain(size_class *c) {
 }
 
 // Keep a freed stack with its pages; a cache at its bound first gives a
-// batch back (so after a burst, between bound - batch + 1 and bound stay).
+// batch back (so after a burst, between bound - batch + 1 and bound stay),
+// and counts them: allocations that miss before they are forgiven grow the
+// bound (slot_take).
 static void cache_put(size_class *c, slab *sl, char *map) {
-  size_t max = __atomic_load_n(&cache_max, __ATOMIC_RELAXED);
-  if (max > UINT32_MAX)
-    max = UINT32_MAX;
-  while (c->hot_n && c->hot_n >= max) // (a bound lowered since)
-    cache_flush(c, c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n
-                                                 : CACS_RECLAIM_BATCH);
+  size_t max = cache_bound(c);
+  while (c->hot_n && c->hot_n >= max) { // (>: a bound lowered since)
+    uint32_t n = c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n : CACS_RECLAIM_BATCH;
+    int full = c->hot_n == max;
+    cache_flush(c, n);
+    if (full) // (not what a lowered bound sends back)
+      c->given += n;
+  }
   if (c->hot_n == c->hot_cap && c->hot_cap < max) {
     size_t cap = c->hot_cap ? 2 * (size_t)c->hot_cap : 16;
     if (cap > max)
@@ -738,6 +822,10 @@ static void free_empty_classes(void) {
 void cacs_stack_pool_trim(void) {
   for (size_class *c = T.classes; c; c = c->next) {
     cache_drain(c);
+    c->grown = 0; // a new start: the bound is learned again
+    c->given = 0;
+    c->low = 0;
+    c->missed = 0;
     for (slab *sl = c->all, *next; sl; sl = next) {
       next = sl->all_next;
       if (sl->live == 0)

@@ -9,11 +9,13 @@
 // Stacks of one size are slots of large per-thread mappings (slabs), reused
 // across coroutines. A freed stack goes to the thread's cache (per size)
 // with its pages, and the next allocation takes it back at no system call;
-// past the cache's bound (cacs_stack_set_cache), freed stacks give their
-// pages back as cacs_stack_set_reclaim says, many in one call where the
-// kernel can (process_madvise, Linux >= 6.15). The guard page is a guard
-// region (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the slab one
-// mapping, so the number of guarded stacks is bounded by memory alone;
+// past the cache's bound (cacs_stack_set_cache, which the cache raises
+// while the thread keeps needing back the stacks it gave), freed stacks
+// give their pages back as cacs_stack_set_reclaim says, many in one call
+// where the kernel can (process_madvise, Linux >= 6.15). The guard page is
+// a guard region (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the
+// slab one mapping, so the number of guarded stacks is bounded by memory
+// alone;
 // fresh stacks get their guards and have their top pages written ahead in
 // batches (two calls for up to 64 stacks where the kernel can, instead of a
 // call and a page fault each). Older kernels
@@ -144,12 +146,21 @@ int cacs_stack_guard_kind(void);
 /// for an unknown mode.
 int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// Set how many freed stacks of each size a thread keeps with their pages
-/// for reuse (process-wide; default 128, CACS_STACK_CACHE=N at start; 0:
-/// none). While fewer coroutines than that are alive, creating, running
-/// and joining them makes no system call. A full cache gives the pages of
-/// 32 stacks back at once (cacs_stack_set_reclaim), so after a burst
-/// between bound - 31 and bound stacks keep theirs; cacs_stack_pool_trim
-/// empties it. Returns 0.
+/// for reuse at least (process-wide; default 128, CACS_STACK_CACHE=N at
+/// start; 0: none, and none learned). While fewer coroutines than that are
+/// alive, creating, running and joining them makes no system call. A full
+/// cache gives the pages of 32 stacks back at once (cacs_stack_set_reclaim),
+/// so after a burst between bound - 31 and bound stacks keep theirs.
+/// The cache learns a higher bound from its misses: each allocation that
+/// finds it empty after it gave stacks back raises the bound by one, so a
+/// create/join cycle of more coroutines than the bound makes system calls
+/// in its first two rounds only. The bound drops back at the end of each
+/// epoch (twice as many allocations of that size as the bound) by the
+/// stacks that stayed in the cache all through it, which give their pages
+/// back then; stacks given back before an epoch without a miss no longer
+/// raise it, so a one-time burst leaves the bound and RSS where they were.
+/// cacs_stack_pool_trim empties the cache and forgets what it learned.
+/// Returns 0.
 int cacs_stack_set_cache(size_t stacks);
 /// Install the overflow reporter (done automatically by cacs_stack_alloc);
 /// sets up an alternate signal stack for the calling thread if it has none.
