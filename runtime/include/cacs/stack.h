@@ -159,6 +159,10 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// stacks that stayed in the cache all through it, which give their pages
 /// back then; stacks given back before an epoch without a miss no longer
 /// raise it, so a one-time burst leaves the bound and RSS where they were.
+/// A burst repeated before such an epoch ends is taken as the new steady
+/// state: its stacks keep their pages until epochs of fewer allocations give
+/// them back, so a thread that then stays idle keeps them (call
+/// cacs_stack_pool_trim from it to release them).
 /// cacs_stack_pool_trim empties the cache and forgets what it learned.
 /// Returns 0.
 int cacs_stack_set_cache(size_t stacks);
