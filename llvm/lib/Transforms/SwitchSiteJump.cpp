@@ -67,6 +67,7 @@
 
 #include "cacs-compiler/SwitchSiteJump.h"
 #include "cacs-compiler/Diagnostics.h"
+#include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/StackFrame.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -129,12 +130,6 @@ bool isYieldCall(const CallInst &CI) {
          FTy->getReturnType()->isVoidTy() && !FTy->isVarArg();
 }
 
-bool hasFeature(const Function &F, StringRef Feature) {
-  SmallVector<StringRef, 32> Features;
-  F.getFnAttribute("target-features").getValueAsString().split(Features, ',');
-  return is_contained(Features, Feature);
-}
-
 /// Why the calls in \p F stay calls, or null.
 const char *functionReason(const Function &F) {
   if (F.hasFnAttribute(Attribute::SanitizeAddress) ||
@@ -149,12 +144,13 @@ const char *functionReason(const Function &F) {
   if (mayHaveDynamicStack(F))
     return "the function may address its frame through rbx";
   // APX's extra registers: the clobber list below does not name them.
-  if (hasFeature(F, "+egpr"))
+  if (hasTargetFeature(F, "+egpr"))
     return "the function may use APX registers";
   // The site's jump is a plain indirect jump, which these would have made
   // a thunk or followed by a speculation barrier.
-  if (hasFeature(F, "+retpoline-indirect-branches") ||
-      hasFeature(F, "+lvi-cfi") || hasFeature(F, "+harden-sls-ijmp") ||
+  if (hasTargetFeature(F, "+retpoline-indirect-branches") ||
+      hasTargetFeature(F, "+lvi-cfi") ||
+      hasTargetFeature(F, "+harden-sls-ijmp") ||
       F.hasFnAttribute(Attribute::SpeculativeLoadHardening))
     return "the function is hardened against indirect-branch speculation "
            "(-mretpoline, -mlvi-cfi, -mharden-sls, SLH), which the site's "
@@ -179,7 +175,7 @@ std::string clobbers(const Function &F) {
   for (const char *R : {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
                         "r10", "r11", "r12", "r13", "r14", "r15"})
     Add(R);
-  bool AVX512 = hasFeature(F, "+avx512f");
+  bool AVX512 = hasTargetFeature(F, "+avx512f");
   for (unsigned I = 0; I < (AVX512 ? 32u : 16u); ++I)
     Add("xmm" + Twine(I));
   if (AVX512)
