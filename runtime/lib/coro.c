@@ -338,6 +338,13 @@ static void live_add(cacs_coro *c) {
   S.live[live_find(c)] = c;
   if (++S.live_n > S.live_peak)
     S.live_peak = S.live_n;
+  // More alive at once than a steady state the thread learns (the stack
+  // cache's limit, stack.c): a burst, one repeated or larger than the last.
+  // The table forgets the size it learned to keep, so that it halves again
+  // as the burst drains.
+  if (S.live_keep &&
+      S.live_n > __atomic_load_n(&cacs__cache_limit, __ATOMIC_RELAXED))
+    S.live_keep = S.live_shrunk = 0;
 }
 
 int cacs__live_has(const cacs_coro *c) {

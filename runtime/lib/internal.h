@@ -143,6 +143,10 @@ const char *cacs__stack_owner(const cacs_stack *s);
 /// `top`: `s` itself, or for a CACS_STACK_SHARED coroutine's descriptor
 /// (which has none) its shared stack's.
 const cacs_stack *cacs__stack_exec(const cacs_stack *s);
+/// cacs_stack_set_cache_limit's value: the most stacks of a size a
+/// thread's cache learns to keep, and coroutines alive its live-handle
+/// table keeps room for (stack.c; read relaxed).
+extern CACS_HIDDEN size_t cacs__cache_limit;
 
 // --- all of the above, for one owner of a stack (stack_tools.c) -------------
 

@@ -58,6 +58,12 @@
 // that a create/join loop with fewer alive makes no system call
 // (cacs_stack_set_cache); the cache learns a larger bound from its misses.
 #define CACS_STACK_CACHE_DEFAULT 128
+// The most stacks of one size the cache learns to keep (and coroutines
+// alive the live-handle table keeps room for, coro.c): a need beyond it is
+// a burst, not a steady state (cacs_stack_set_cache_limit). 10,000 alive in
+// rounds fit; a burst of 100,000, repeated, gives its stacks back as it
+// drains.
+#define CACS_STACK_CACHE_LIMIT_DEFAULT 16384
 // The shortest epoch of a class's cache, in allocations (see epoch_end).
 #define CACS_EPOCH_MIN 64
 // A full cache gives this many stacks' pages back at once, in one call.
@@ -139,11 +145,15 @@ static pthread_mutex_t budget_lock = PTHREAD_MUTEX_INITIALIZER;
 static int reclaim_mode = CACS_STACK_RECLAIM_DONTNEED;
 static size_t reclaim_keep; // bytes at the top kept on reclaim
 static size_t cache_max = CACS_STACK_CACHE_DEFAULT; // cacs_stack_set_cache
+// cacs_stack_set_cache_limit (internal.h: coro.c's table reads it too).
+size_t cacs__cache_limit = CACS_STACK_CACHE_LIMIT_DEFAULT;
 static int batch_ok; // process_madvise(PIDFD_SELF_THREAD, ...) works
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
 static void epoch_end(size_class *c);
+static size_t cache_bound(const size_class *c);
+static void hot_shrink(size_class *c, size_t bound);
 
 // Whether MADV_GUARD_INSTALL really guards: the call succeeding is not
 // enough (qemu-user, for one, accepts and ignores advice it does not know),
@@ -245,6 +255,9 @@ static void global_init(void) {
   const char *cm = getenv("CACS_STACK_CACHE");
   if (cm && *cm)
     cache_max = strtoul(cm, NULL, 10);
+  const char *cl = getenv("CACS_STACK_CACHE_LIMIT");
+  if (cl && *cl)
+    cacs__cache_limit = strtoul(cl, NULL, 10);
   const char *d = getenv("CACS_SHARED_STACK_DEBUG");
   cacs__shared_debug = d && *d && strcmp(d, "0");
   cacs__key_create(&exit_key, thread_exit, "the stack cache's thread exit");
@@ -280,6 +293,12 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes) {
 int cacs_stack_set_cache(size_t stacks) {
   pthread_once(&once, global_init);
   __atomic_store_n(&cache_max, stacks, __ATOMIC_RELAXED);
+  return 0;
+}
+
+int cacs_stack_set_cache_limit(size_t stacks) {
+  pthread_once(&once, global_init);
+  __atomic_store_n(&cacs__cache_limit, stacks, __ATOMIC_RELAXED);
   return 0;
 }
 
@@ -511,13 +530,24 @@ static char *slot_take(size_class *c, slab **out) {
   }
   // A miss. If the full cache has given stacks back since the last epoch
   // without a miss, this is one of them needed again: the bound was too
-  // low by one.
+  // low by one. Unless the bound is at the limit: then the thread needs
+  // more stacks at once than a steady state the cache learns, a burst
+  // (one repeated, or larger than the last); it forgets what it learned,
+  // so that the burst's stacks give their pages back as they drain, down
+  // to the floor, instead of staying cached for the next burst.
   c->low = 0;
   c->missed = 1;
   if (c->given) {
     c->given--;
-    if (c->grown < UINT32_MAX)
+    if (cache_bound(c) <
+            __atomic_load_n(&cacs__cache_limit, __ATOMIC_RELAXED) &&
+        c->grown < UINT32_MAX) {
       c->grown++;
+    } else {
+      c->grown = 0;
+      c->given = 0;
+      hot_shrink(c, cache_bound(c));
+    }
   }
   slab *s = c->avail;
   if (!s && !(s = slab_new(c)))
@@ -689,6 +719,19 @@ static size_t cache_bound(const size_class *c) {
   return b < max || b > UINT32_MAX ? UINT32_MAX : b;
 }
 
+// A cache that had grown large gives its array back too.
+static void hot_shrink(size_class *c, size_t bound) {
+  if (c->hot_cap <= 1024 || c->hot_cap / 4 <= bound)
+    return;
+  size_t cap = bound > c->hot_n ? bound : c->hot_n;
+  cap = cap < 16 ? 16 : cap;
+  cached_slot *h = realloc(c->hot, cap * sizeof *h);
+  if (h) {
+    c->hot = h;
+    c->hot_cap = (uint32_t)cap;
+  }
+}
+
 // An epoch is over (twice as many allocations of the class as its bound,
 // so that a create/join cycle of as many stacks as the cache keeps fits
 // in one, and its hits before its first miss do not make one). If no
@@ -715,16 +758,7 @@ static void epoch_end(size_class *c) {
       c->hot_n -= out;
       memmove(c->hot, c->hot + out, c->hot_n * sizeof *c->hot);
     }
-    // A cache that had grown large gives its array back too.
-    if (c->hot_cap > 1024 && c->hot_cap / 4 > bound) {
-      size_t cap = bound > c->hot_n ? bound : c->hot_n;
-      cap = cap < 16 ? 16 : cap;
-      cached_slot *h = realloc(c->hot, cap * sizeof *h);
-      if (h) {
-        c->hot = h;
-        c->hot_cap = (uint32_t)cap;
-      }
-    }
+    hot_shrink(c, bound);
   }
   c->low = c->hot_n;
   size_t len = cache_bound(c);

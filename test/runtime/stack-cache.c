@@ -5,8 +5,11 @@
 // the kernel can) and RSS returns to where it was. A loop with more alive
 // than the bound (2,000) raises it: from its third round on it makes no
 // system call either; and when it is over, the stacks it kept go back while
-// the thread creates and joins fewer. (Overflows into the guards of cached
-// and carved stacks: stack-overflow.c.)
+// the thread creates and joins fewer. A burst beyond the limit of what the
+// cache learns (16,384 by default) repeated at once is not learned: RSS
+// after the second returns to where it was, with nothing called; under a
+// limit above the burst (CACS_STACK_CACHE_LIMIT), the second is learned.
+// (Overflows into the guards of cached and carved stacks: stack-overflow.c.)
 //
 // System calls are counted by a seccomp filter that traps the memory
 // calls (madvise, process_madvise, mmap, munmap, mprotect, brk) into a
@@ -19,6 +22,9 @@
 // RUN: env CACS_STACK_CACHE=0 %t nocache | FileCheck %s --check-prefix=NOCACHE
 // RUN: %t learn | FileCheck %s --check-prefix=LEARN
 // RUN: %t forget | FileCheck %s --check-prefix=FORGET
+// RUN: %t again | FileCheck %s --check-prefix=AGAIN
+// RUN: env CACS_STACK_CACHE_LIMIT=40000 %t again \
+// RUN:   | FileCheck %s --check-prefix=KEPT
 //
 // STEADY: memory system calls, 1 alive: 0
 // STEADY-NEXT: memory system calls, 100 alive: 0
@@ -29,6 +35,10 @@
 // LEARN: memory system calls, 2000 alive after two rounds: 0
 // FORGET: rss while 2000 alive in rounds: above before
 // FORGET-NEXT: rss after 100 alive for a while: within 10% of before
+// AGAIN: rss after the first burst: within 10% of before
+// AGAIN-NEXT: rss after the same burst again: within 10% of before
+// KEPT: rss after the first burst: within 10% of before
+// KEPT-NEXT: rss after the same burst again: above before
 
 #define _GNU_SOURCE 1
 #include "cacs/coro.h"
@@ -230,6 +240,23 @@ int main(int argc, char **argv) {
            after <= before + before / 10 ? "within 10% of before" : "WRONG",
            after, before);
     return 0;
+  }
+  if (!strcmp(mode, "again")) {
+    int n = 20000; // beyond the default limit of what the cache learns
+    for (int i = 0; i < 100; ++i) // a server's steady state
+      round_(100);
+    memset(coros, 0, sizeof coros); // this program's own, resident before
+    long before = rss_kib();
+    const char *what[] = {"the first burst", "the same burst again"};
+    for (int k = 0; k < 2; ++k) {
+      round_(n);
+      long after = rss_kib();
+      printf("rss after %s: %s (%ld KiB, %ld before)\n", what[k],
+             after <= before + before / 10 ? "within 10% of before"
+                                           : "above before",
+             after, before);
+    }
+    return sum == 100 * 100 + 2 * n ? 0 : 1;
   }
   return 64;
 }

@@ -10,7 +10,8 @@
 // across coroutines. A freed stack goes to the thread's cache (per size)
 // with its pages, and the next allocation takes it back at no system call;
 // past the cache's bound (cacs_stack_set_cache, which the cache raises
-// while the thread keeps needing back the stacks it gave), freed stacks
+// while the thread keeps needing back the stacks it gave, up to a limit
+// beyond which it takes the need for a burst), freed stacks
 // give their pages back as cacs_stack_set_reclaim says, many in one call
 // where the kernel can (process_madvise, Linux >= 6.15). The guard page is
 // a guard region (MADV_GUARD_INSTALL, Linux >= 6.13), which leaves the
@@ -151,21 +152,36 @@ int cacs_stack_set_reclaim(int mode, size_t keep_bytes);
 /// alive, creating, running and joining them makes no system call. A full
 /// cache gives the pages of 32 stacks back at once (cacs_stack_set_reclaim),
 /// so after a burst between bound - 31 and bound stacks keep theirs.
-/// The cache learns a higher bound from its misses: each allocation that
-/// finds it empty after it gave stacks back raises the bound by one, so a
-/// create/join cycle of more coroutines than the bound makes system calls
-/// in its first two rounds only. The bound drops back at the end of each
-/// epoch (twice as many allocations of that size as the bound) by the
+/// The cache learns a higher bound from its misses, up to
+/// cacs_stack_set_cache_limit's: each allocation that finds it empty after
+/// it gave stacks back raises the bound by one, so a create/join cycle of
+/// more coroutines than the bound (and fewer than the limit) makes system
+/// calls in its first two rounds only. The bound drops back at the end of
+/// each epoch (twice as many allocations of that size as the bound) by the
 /// stacks that stayed in the cache all through it, which give their pages
 /// back then; stacks given back before an epoch without a miss no longer
 /// raise it, so a one-time burst leaves the bound and RSS where they were.
-/// A burst repeated before such an epoch ends is taken as the new steady
-/// state: its stacks keep their pages until epochs of fewer allocations give
-/// them back, so a thread that then stays idle keeps them (call
-/// cacs_stack_pool_trim from it to release them).
+/// A burst repeated before such an epoch ends raises the bound until it
+/// reaches the limit: a burst larger than the limit then makes the cache
+/// forget what it learned, and its stacks give their pages back as it
+/// drains, so RSS after it returns to where it was before; one within the
+/// limit is taken as the new steady state, and its stacks keep their pages
+/// until epochs of fewer allocations give them back (a thread that then
+/// stays idle keeps them: cacs_stack_pool_trim releases them).
 /// cacs_stack_pool_trim empties the cache and forgets what it learned.
 /// Returns 0.
 int cacs_stack_set_cache(size_t stacks);
+/// Set the most stacks of each size a thread's cache learns to keep
+/// (process-wide; default 16,384, CACS_STACK_CACHE_LIMIT=N at start; a
+/// bound set by cacs_stack_set_cache above it is kept, and nothing is
+/// learned). A thread that needs more at once than the limit is taken to
+/// run a burst, not a steady state: its cache and its table of live
+/// coroutines forget what they learned and give the burst's memory back as
+/// it ends, and create/join rounds of more coroutines than the limit make
+/// system calls in every round (give back and fault in a page or more per
+/// stack). Raise it for such rounds; the cost is the memory of that many
+/// stacks kept after a burst of up to that many repeated. Returns 0.
+int cacs_stack_set_cache_limit(size_t stacks);
 /// Install the overflow reporter (done automatically by cacs_stack_alloc);
 /// sets up an alternate signal stack for the calling thread if it has none.
 void cacs_stack_install_overflow_handler(void);
