@@ -82,8 +82,16 @@ __attribute__((constructor)) static void faults_init(void) {
   }
 }
 
+// A program's hook, called with the wrapped function's name before each of
+// libcacs's calls of it (whether or not the call fails): it can act at a
+// point inside libcacs that no call of the program reaches, as a racing
+// thread would (faults-close.c closes a descriptor there).
+void faults_before_call(const char *name) __attribute__((weak));
+
 // Whether this call of `f` is the one to fail (then errno is set).
 static int fail(int f) {
+  if (faults_before_call)
+    faults_before_call(names[f]);
   long n = atomic_fetch_add(&calls[f], 1) + 1;
   if (f != target || n != target_n)
     return 0;
