@@ -272,6 +272,11 @@ static void loop_key_init(void) {
     cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
+void cacs__io_loop_free_at_exit(void) {
+  pthread_once(&loop_key_once, loop_key_init);
+  pthread_setspecific(loop_key, &L);
+}
+
 int cacs__io_register(int fd, struct io_fd *r) {
   struct epoll_event ev = {EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
                            {.fd = fd}};
@@ -323,8 +328,7 @@ int cacs__io_loop_init(void) {
     L.eng.poll_max = poll_max();
     L.eng.use_epoll = L.eng.poll_max == 0;
   }
-  pthread_once(&loop_key_once, loop_key_init);
-  pthread_setspecific(loop_key, &L);
+  cacs__io_loop_free_at_exit();
   L.eng.epfd = epfd;
   cacs__set_poll_hook(io_poll);
   int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
