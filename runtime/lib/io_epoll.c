@@ -226,8 +226,16 @@ static void io_poll(int64_t timeout_us) {
     if (!p.revents || p.fd == L.eng.wake_fd)
       continue;
     struct io_fd *r = &L.fds[p.fd];
-    // Closed behind the module's back: the retried call reports EBADF.
-    fd_ready(r, p.revents & POLLNVAL ? EPOLLIN | EPOLLOUT : p.revents);
+    // Closed behind the module's back, or by another thread as the call
+    // began: each waiter fails with EBADF, as its retried call would, and
+    // a cacs_wait_fd, which has no call to retry, does not report the
+    // closed number ready (cacs/io.h: EBADF).
+    if (p.revents & POLLNVAL) {
+      wake_all(r, DIR_IN, EBADF);
+      wake_all(r, DIR_OUT, EBADF);
+    } else {
+      fd_ready(r, p.revents);
+    }
     cacs__io_interest(p.fd, r);
   }
 }
@@ -262,6 +270,11 @@ static void loop_key_init(void) {
   cacs__key_create(&loop_key, loop_destroy, "the I/O loop's thread exit");
   if (pthread_atfork(NULL, NULL, loop_after_fork) != 0)
     cacs__fatalf("cacs: pthread_atfork: out of memory\n");
+}
+
+void cacs__io_loop_free_at_exit(void) {
+  pthread_once(&loop_key_once, loop_key_init);
+  pthread_setspecific(loop_key, &L);
 }
 
 int cacs__io_register(int fd, struct io_fd *r) {
@@ -315,11 +328,11 @@ int cacs__io_loop_init(void) {
     L.eng.poll_max = poll_max();
     L.eng.use_epoll = L.eng.poll_max == 0;
   }
-  pthread_once(&loop_key_once, loop_key_init);
-  pthread_setspecific(loop_key, &L);
+  cacs__io_loop_free_at_exit();
   L.eng.epfd = epfd;
   cacs__set_poll_hook(io_poll);
   int wake_fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
+  L.eng.own_wake_fd = wake_fd;
   if (L.eng.use_epoll) {
     if (wake_fd >= 0)
       epoll_watch_wake_fd(wake_fd);

@@ -28,13 +28,15 @@ struct io_loop_engine {
   int epfd; // -1 until the thread's first wait
   int no_pwait2;
   int use_epoll;   // every wait registers with epoll from now on
-  int wake_fd;     // the core's wake-up eventfd, or -1
+  int wake_fd;     // the core's wake-up eventfd the loop watches, or -1
+  int own_wake_fd; // that eventfd, watched or not (io_engine_owns), or -1
   size_t poll_max; // more descriptors than this: switch to epoll
   struct pollfd *pfds;
   size_t npfds, cap_pfds;
 };
 
-#define IO_LOOP_ENGINE_INIT {.epfd = -1, .wake_fd = -1}
+#define IO_LOOP_ENGINE_INIT                                                    \
+  { .epfd = -1, .wake_fd = -1, .own_wake_fd = -1 }
 
 struct io_fd;
 
@@ -54,8 +56,10 @@ static inline int io_engine_ready(const struct io_loop_engine *e) {
 // so the number of a descriptor another thread closed since the call
 // tried it may be one of them now (io_wait.c). Not before the loop is set
 // up (in a child after fork, wake_fd is the parent's number until then).
+// The eventfd is the loop's even when the loop could not watch it (no
+// memory for it in the poll set): its number is not the caller's either.
 static inline int io_engine_owns(const struct io_loop_engine *e, int fd) {
-  return e->epfd >= 0 && (fd == e->epfd || fd == e->wake_fd);
+  return e->epfd >= 0 && (fd == e->epfd || fd == e->own_wake_fd);
 }
 
 static inline int io_engine_watch(const struct io_loop_engine *e,

@@ -162,6 +162,10 @@ cacs__io_poll_blocking(int fd, unsigned dirs, struct io_deadline *d);
 /// Set the thread's loop up (at its first wait, and in a child after fork)
 /// and install the core's poll hook; 0, or -1 with errno.
 CACS_HIDDEN int cacs__io_loop_init(void);
+/// Free the thread's loop and records when it exits: at the loop's setup,
+/// and at the records' first allocation, which a thread whose calls never
+/// wait (or whose loop could not be made) makes without a loop.
+CACS_HIDDEN void cacs__io_loop_free_at_exit(void);
 /// The waiters of `r` changed: watch `fd` for the directions it has
 /// waiters in, and no more (a wait adds them, readiness and the wait's end
 /// remove them). 0, or -1 with errno.

@@ -359,9 +359,10 @@ static void ring_after_fork(void) {
 }
 
 static void ring_key_init(void) {
-  if (pthread_key_create(&ring_key, ring_destroy) != 0 ||
-      pthread_atfork(NULL, NULL, ring_after_fork) != 0)
-    abort();
+  cacs__key_create(&ring_key, ring_destroy,
+                   "the io_uring engine's thread exit");
+  if (pthread_atfork(NULL, NULL, ring_after_fork) != 0)
+    cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
 // Whether the kernel serves every request the engine makes.

@@ -32,6 +32,10 @@ struct io_fd *cacs__io_rec_grow(int fd) {
   void *t = L.fds;
   if (fd_table_grow(&t, &L.nfds, sizeof *L.fds, fd) != 0)
     return NULL;
+  // The thread's first records: freed at its exit even if it never makes
+  // a loop (its calls never wait, or the loop cannot be made).
+  if (!L.fds)
+    cacs__io_loop_free_at_exit();
   L.fds = (struct io_fd *)t;
   return &L.fds[fd];
 }

@@ -60,7 +60,7 @@
 // new descriptor that reuses the number could be used in blocking mode.
 // Coroutines waiting on a descriptor that something else closes: a
 // thread's loop in poll mode sees the closed descriptor at its next poll
-// (the retried call fails with EBADF); in epoll mode the close takes the
+// (the call fails with EBADF); in epoll mode the close takes the
 // descriptor out of the epoll set unseen, and a waiter waits until its
 // timeout, or for ever without one (as a thread blocked in read(2) on it
 // would). A pool coroutine's wait (cacs/pool.h) fails with EBADF, not

@@ -3,7 +3,8 @@
 // (cacs_accept, cacs_connect, cacs_read/cacs_write with timeouts), a read
 // that times out, a sleeping coroutine beside them, and a wake from another
 // thread while the loop waits; in poll mode on the
-// main thread, then in epoll mode on a thread of its own. Every fallible call
+// main thread, then in epoll mode on a thread of its own, then on a thread
+// of the io_uring engine. Every fallible call
 // is checked; a failure is reported ("handled: WHAT: ERRNO") and the
 // program closes what it opened, so a run with any one call failing ends
 // with exit 0 and nothing leaked, or in a documented abort.
@@ -191,6 +192,12 @@ int main(void) {
   // start and is freed when the thread exits.
   setenv("CACS_IO_POLL_MAX", "0", 1);
   pthread_t t;
+  if (check(pthread_create(&t, NULL, run_all, NULL) == 0, "pthread_create"))
+    pthread_join(t, NULL);
+  // And on a thread of the io_uring engine (epoll where the runtime was
+  // built without liburing or the kernel has none).
+  unsetenv("CACS_IO_POLL_MAX");
+  cacs_io_set_engine(CACS_IO_ENGINE_URING);
   if (check(pthread_create(&t, NULL, run_all, NULL) == 0, "pthread_create"))
     pthread_join(t, NULL);
   printf("done: %d handled\n", handled);

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -42,7 +44,8 @@
   X(pipe2, EMFILE)                                                             \
   X(pthread_create, EAGAIN)                                                    \
   X(pthread_key_create, EAGAIN)                                                \
-  X(sigaltstack, ENOMEM)
+  X(sigaltstack, ENOMEM)                                                       \
+  X(process_madvise, ENOMEM)
 
 enum {
 #define X(n, e) F_##n,
@@ -82,8 +85,16 @@ __attribute__((constructor)) static void faults_init(void) {
   }
 }
 
+// A program's hook, called with the wrapped function's name before each of
+// libcacs's calls of it (whether or not the call fails): it can act at a
+// point inside libcacs that no call of the program reaches, as a racing
+// thread would (faults-close.c closes a descriptor there).
+void faults_before_call(const char *name) __attribute__((weak));
+
 // Whether this call of `f` is the one to fail (then errno is set).
 static int fail(int f) {
+  if (faults_before_call)
+    faults_before_call(names[f]);
   long n = atomic_fetch_add(&calls[f], 1) + 1;
   if (f != target || n != target_n)
     return 0;
@@ -173,4 +184,18 @@ int __wrap_pthread_key_create(pthread_key_t *k, void (*d)(void *)) {
 }
 int __wrap_sigaltstack(const stack_t *ss, stack_t *old) {
   return fail(F_sigaltstack) ? -1 : sigaltstack(ss, old);
+}
+// syscall(2): the runtime makes process_madvise(2) through it (stack.c:
+// a batch of advice; after a failure each range takes a madvise of its
+// own). Other numbers pass through uncounted.
+long __wrap_syscall(long n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  long a[6];
+  for (int i = 0; i < 6; i++)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  if (n == SYS_process_madvise && fail(F_process_madvise))
+    return -1;
+  return syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
