@@ -51,6 +51,9 @@ struct cacs__ptask {
   // it was woken): whoever comes second queues it.
   _Atomic int token;
   _Atomic int votes;
+  // The worker it last parked on, where its stack and its waiter record
+  // are in the cache (read by cacs__pool_handoff_pays).
+  pool_worker *parked_on;
   int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
   int error;       // ENOMEM: it never ran (no stack)
   int detached;    // freed when it finishes (cacs_pool_spawn_detached)

@@ -86,6 +86,7 @@ int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
   atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
   t->wake_result = 0;
   t->timer_w = NULL;
+  t->parked_on = w;
   if (deadline_ns) {
     if (cacs__ptimer_arm(w, t, deadline_ns) != 0)
       return ENOMEM;

@@ -74,12 +74,20 @@ cacs__ptask *cacs__pool_self(void) {
   return w ? w->cur : NULL;
 }
 
-int cacs__pool_runs_here(cacs__ptask *u) {
+int cacs__pool_handoff_pays(cacs__ptask *u) {
   pool_worker *w = tls_worker;
   if (!w || !w->cur || u->pool != w->pool)
     return 0;
   pool_worker *h = home_of(u);
-  return !h || h == w;
+  if (h)
+    return h == w; // a default pool: homed here, its stack is here
+  if (u->parked_on == w)
+    return 1;
+  // Free to migrate but parked on another worker: only while a worker is
+  // idle, to take the caller (queued by the hand-off) at once.
+  cacs_pool *p = w->pool;
+  return atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 ||
+         atomic_load_explicit(&p->nspinning, memory_order_relaxed) > 0;
 }
 
 unsigned cacs__pool_workers(void) {
