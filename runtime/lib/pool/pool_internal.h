@@ -97,7 +97,7 @@ struct pool_worker {
   unsigned index;
   pthread_t thread;
   cacs_context home;   // the worker loop, while a coroutine runs
-  cacs__ptask *cur;    // the running coroutine, NULL in the loop
+  cacs__ptask *cur;    // the running coroutine, NULL in the loop (atomic)
   void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
   // AddressSanitizer (pool_fibers.h): the loop's fake stack while a coroutine
   // runs, and the worker thread's stack, learned on the first switch.

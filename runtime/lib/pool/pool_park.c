@@ -132,7 +132,8 @@ void cacs__pool_handoff(cacs__ptask *u) {
   if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) != 1)
     return; // still switching out on another worker, which queues it
   w->handoff = t;
-  w->cur = cacs__pool_cur = u;
+  // Read by other workers too (cacs__pool_handoff_pays).
+  __atomic_store_n(&w->cur, cacs__pool_cur = u, __ATOMIC_RELAXED);
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
         &t->asan_fake, u->stk->s.lo,

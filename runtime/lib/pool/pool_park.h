@@ -73,8 +73,8 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// worker) without pulling `t`'s stack from another worker's cache while
 /// every worker is busy. So: `t` is homed on the caller's worker (a
 /// default pool), or may migrate and either parked on the caller's worker
-/// or some worker is idle (spinning or asleep), to take the caller, queued
-/// by the hand-off, at once. Lets a releaser choose between a hand-off in
+/// or another worker runs no coroutine (idle, or between two), to take the
+/// caller, queued by the hand-off, at once. Lets a releaser choose between a hand-off in
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
