@@ -33,11 +33,17 @@
 // before it parks; an unlock that finds a spinner, or a waiter already
 // woken, just releases it, so a running coroutine takes it without a
 // switch. An unlock hands it over (CES, run in place) only when nobody is
-// about to take it and the longest waiter may run on the releasing
-// worker; a waiter homed on another worker is woken to compete instead.
-// A waiter that has waited over 1 ms and lost makes the mutex strictly
-// first come, first served until the queue drains (Go's starvation mode),
-// which bounds every wait. The dispatch mutex, and every other object
+// about to take it and the hand-off costs no parallelism: the longest
+// waiter may run on the releasing worker and either its stack is there
+// (homed there; with CACS_POOL_MIGRATE_RUNNING, parked there) or another
+// worker is idle and takes the releaser at once. Otherwise (every worker
+// busy) the waiter is woken to compete and the releaser goes on, where a
+// hand-off would queue the releaser and carry the waiter's stack across
+// caches for each critical section. A waiter that has waited over 1 ms,
+// having lost a race or been passed over by coroutines that kept taking
+// the mutex, makes it strictly first come, first served until the queue
+// drains (Go's starvation mode), which bounds every wait. The dispatch
+// mutex, and every other object
 // here, hands the resource directly to the longest waiter (first come,
 // first served; a newcomer cannot overtake a waiter). Exactly one
 // waiter is run in place; when a release serves several (a broadcast,
@@ -133,11 +139,13 @@ typedef struct cacs_pool_mutex {
   uint32_t spin;     ///< guards the waiters (private)
   uint32_t kind;     ///< enum cacs_pool_lock_kind
   uint32_t spun_out; ///< the last spin for it ran out (private)
+  uint32_t passes;   ///< releases that left waiters queued (private)
+  uint32_t woken_us; ///< when the waiter woken to compete queued (private)
   void *owner;       ///< the holder, NULL if none (private)
   cacs__pwaitq waiters;
 } cacs_pool_mutex;
 // clang-format off
-#define CACS_POOL_MUTEX_INIT {0, 0, CACS_POOL_LOCK_CES, 0, NULL, {NULL, NULL}}
+#define CACS_POOL_MUTEX_INIT {0, 0, CACS_POOL_LOCK_CES, 0, 0, 0, NULL, {NULL, NULL}}
 // clang-format on
 
 /// Initialize `m`, unlocked, with the given release (`kind`).
@@ -156,9 +164,11 @@ int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us);
 /// \return 0, or -1 with errno EBUSY if it is held.
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
 /// Unlock `m`. With waiters and nobody spinning for it, CES hands `m` to
-/// the longest waiter and runs it now on this worker if it may run here
-/// (in a default pool, only a waiter homed on this worker; any other is
-/// woken to compete, and the caller goes on), and the caller returns
+/// the longest waiter and runs it now on this worker if that pays (in a
+/// default pool, a waiter homed on this worker; with
+/// CACS_POOL_MIGRATE_RUNNING, one that parked on this worker, or any while
+/// another worker is idle; any other is woken to compete, and the caller
+/// goes on), and the caller returns
 /// later, from the worker's queue, on another worker only with
 /// CACS_POOL_MIGRATE_RUNNING; dispatch hands it over, makes the waiter
 /// runnable and returns at once.

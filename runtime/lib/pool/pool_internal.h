@@ -51,6 +51,9 @@ struct cacs__ptask {
   // it was woken): whoever comes second queues it.
   _Atomic int token;
   _Atomic int votes;
+  // The worker it last parked on, where its stack and its waiter record
+  // are in the cache (read by cacs__pool_handoff_pays).
+  pool_worker *parked_on;
   int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
   int error;       // ENOMEM: it never ran (no stack)
   int detached;    // freed when it finishes (cacs_pool_spawn_detached)
@@ -94,7 +97,7 @@ struct pool_worker {
   unsigned index;
   pthread_t thread;
   cacs_context home;   // the worker loop, while a coroutine runs
-  cacs__ptask *cur;    // the running coroutine, NULL in the loop
+  cacs__ptask *cur;    // the running coroutine, NULL in the loop (atomic)
   void *tsan_home;     // ThreadSanitizer: the worker thread's fiber
   // AddressSanitizer (pool_fibers.h): the loop's fake stack while a coroutine
   // runs, and the worker thread's stack, learned on the first switch.

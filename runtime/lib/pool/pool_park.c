@@ -86,6 +86,7 @@ int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
   atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
   t->wake_result = 0;
   t->timer_w = NULL;
+  t->parked_on = w;
   if (deadline_ns) {
     if (cacs__ptimer_arm(w, t, deadline_ns) != 0)
       return ENOMEM;
@@ -131,7 +132,8 @@ void cacs__pool_handoff(cacs__ptask *u) {
   if (atomic_fetch_add_explicit(&u->votes, 1, memory_order_acq_rel) != 1)
     return; // still switching out on another worker, which queues it
   w->handoff = t;
-  w->cur = cacs__pool_cur = u;
+  // Read by other workers too (cacs__pool_handoff_pays).
+  __atomic_store_n(&w->cur, cacs__pool_cur = u, __ATOMIC_RELAXED);
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
         &t->asan_fake, u->stk->s.lo,

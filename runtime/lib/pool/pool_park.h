@@ -67,12 +67,16 @@ int cacs__pool_wake(cacs__ptask *t);
 /// goes on without switching (a dispatch).
 void cacs__pool_handoff(cacs__ptask *t);
 
-/// Whether cacs__pool_handoff(t) from the caller would run `t` at once on
-/// the caller's worker: the caller is a pool coroutine and `t` (parked, so
-/// its home is fixed) belongs to the same pool and is not pinned to
-/// another worker. Lets a releaser choose between a hand-off in place and
-/// a release (pool_sync.c, "Barging or hand-off").
-int cacs__pool_runs_here(cacs__ptask *t);
+/// Whether a CES hand-off to `t` (parked, so its home is fixed) pays: it
+/// would run `t` at once on the caller's worker (the caller is a pool
+/// coroutine, `t` belongs to the same pool and is not pinned to another
+/// worker) without pulling `t`'s stack from another worker's cache while
+/// every worker is busy. So: `t` is homed on the caller's worker (a
+/// default pool), or may migrate and either parked on the caller's worker
+/// or another worker runs no coroutine (idle, or between two), to take the
+/// caller, queued by the hand-off, at once. Lets a releaser choose between a hand-off in
+/// place and a release (pool_sync.c, "Barging or hand-off").
+int cacs__pool_handoff_pays(cacs__ptask *t);
 
 /// The number of worker threads of the caller's pool; 0 when the caller is
 /// not a pool coroutine. A waiter spins only when another worker may run

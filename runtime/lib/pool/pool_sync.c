@@ -52,29 +52,42 @@ static inline void *self_now(void) {
 // its spin lock are touched only when someone waits.
 //
 // The rule, at a contended unlock: hand the mutex to the longest waiter
-// when the mutex would otherwise stay free until a parked waiter is woken
-// and scheduled, and only then. So:
+// and run it in place only where that costs no parallelism and moves no
+// stack; otherwise release it and let running coroutines take it. So:
 //   - a locker spinning for it (on another worker, where the holder runs:
 //     spinning needs 2 workers) or a waiter already woken to compete will
 //     take it within a cache miss: the unlock just releases (barging, as
 //     Go's sync.Mutex and glibc's mutex do); a running coroutine that
 //     comes back for it takes it too, without a switch;
-//   - nobody spinning, the head waiter may run on this worker at once
-//     (cacs__pool_runs_here) and the mutex is CES: it is handed over and
-//     run in place (the CES paper's Figure 6), critical sections back to
-//     back on one worker, the releaser queued; that is where CES wins
-//     (long critical sections, many waiters parked);
-//   - nobody spinning and the waiter homed on another worker (a default
-//     pool), timed, or a plain thread: handing it over would leave the
-//     mutex held while the wake crosses threads, so the unlock releases and
-//     wakes it to compete, one at a time (M_WOKEN); an untimed pool waiter
-//     is woken once the spin lock is dropped (pool_waiter.h, "Lifetimes"),
-//     so lockers that queue meanwhile do not wait behind the wake;
-//   - a waiter that has waited more than STARVE_NS and then lost a race
-//     sets M_STARVING: every unlock then hands over, first come first
-//     served, newcomers queue, until the queue empties or a waiter is
+//   - nobody spinning, the mutex CES, and a hand-off pays
+//     (cacs__pool_handoff_pays): the head waiter's stack is in this
+//     worker's cache (homed here in a default pool; parked here when
+//     coroutines migrate), or a worker is idle and takes the releaser at
+//     once: it is handed over and run in place (the CES paper's Figure 6),
+//     critical sections back to back on one worker, the releaser queued;
+//     that is where CES wins (long critical sections, many waiters parked,
+//     workers idle);
+//   - otherwise (every worker busy and the waiter parked on another one;
+//     homed on another worker; timed; a plain thread) it is released and
+//     the waiter woken to compete, one at a time (M_WOKEN). A hand-off
+//     there would queue the releaser behind critical sections it starts
+//     while no worker is free to take it, and pull the waiter's stack and
+//     record across caches, once per critical section: with migrating
+//     coroutines that was a convoy, every pair a switch and a migration
+//     (issue 37: 2.1 M pairs/s at 0 ns against 16 M in a default pool).
+//     An untimed pool waiter is woken once the spin lock is dropped
+//     (pool_waiter.h, "Lifetimes"), so lockers that queue meanwhile do not
+//     wait behind the wake;
+//   - a waiter that has waited more than STARVE_NS sets M_STARVING: when
+//     it loses a race after a wake, or when an unlock finds it at the head
+//     of the queue that long (the unlock looks at each one that finds
+//     waiters and nobody spinning, and at every PASS_LOOK-th release past
+//     them: coroutines that never park, barging by turns, would otherwise
+//     pass a waiter, or the woken one queued behind them, forever). Every
+//     unlock then hands over, first come first served, newcomers queue and
+//     running coroutines park, until the queue empties or a waiter is
 //     served within STARVE_NS (Go's starvation mode). That bounds a wait
-//     (test/pool/sync-mutex-starve.c).
+//     (test/pool/sync-mutex-starve*.c).
 // A dispatch mutex (the paper's Figure 3) always hands over and never
 // spins: it stays the reference the CES paper compares with.
 enum {
@@ -88,6 +101,10 @@ enum {
 // A waiter that lost the race after waiting this long makes the mutex
 // hand over strictly (Go's bound, 1 ms).
 #define STARVE_NS 1000000u
+// Releases past queued waiters (a spinner or a woken waiter took it) between
+// two looks at how long the head has waited: a look takes the spin lock and
+// reads the clock.
+#define PASS_LOOK 64u
 // How long a locker spins for a held mutex before it parks: about the
 // cost of parking and being woken across workers; a longer critical
 // section is cheaper to wait for parked.
@@ -150,6 +167,13 @@ static int m_spin(cacs_pool_mutex *m) {
   return free;
 }
 
+// Whether a locker may take the mutex in state `s`: it is free, and not
+// starving, or starving and kept for the waiter woken to compete (`woken`:
+// the caller is that waiter; see the rule above).
+static inline int m_free_for(uint32_t s, int woken) {
+  return !(s & M_LOCKED) && (!(s & M_STARVING) || woken);
+}
+
 // A timed-out waiter leaves the queue; the last one out clears the flags
 // that describe waiters.
 static int cancel_mutex(void *obj, waiter *w) {
@@ -175,8 +199,10 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
   uint64_t deadline = 0;
   for (;;) {
     uint32_t s = m_state(m);
-    if (!(s & (M_LOCKED | M_STARVING))) {
+    if (m_free_for(s, woken)) {
       uint32_t ns = (s | M_LOCKED) & ~(woken ? M_WOKEN : 0u);
+      if (!(ns & M_QUEUED))
+        ns &= ~(uint32_t)M_STARVING; // kept for us alone: served
       if (m_cas(m, &s, ns, __ATOMIC_ACQUIRE)) {
         m_set_owner(m, self);
         return 0;
@@ -194,7 +220,7 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
       deadline = deadline_of(timeout_us);
     spin_lock(&m->spin);
     s = m_state(m);
-    if (!(s & (M_LOCKED | M_STARVING))) {
+    if (m_free_for(s, woken)) {
       spin_unlock(&m->spin);
       continue; // freed meanwhile: try again
     }
@@ -269,20 +295,35 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   waiter *w = m->waiters.head;
   uint32_t s = m_state(m);
   int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
+  uint64_t now = w || (s & M_WOKEN) ? cacs__now_ns() : 0;
+  uint64_t waited = w ? now - w->since : 0;
+  if (!fifo &&
+      (waited > STARVE_NS ||
+       ((s & M_WOKEN) &&
+        (uint32_t)(now / 1000) -
+                __atomic_load_n(&m->woken_us, __ATOMIC_RELAXED) >
+            STARVE_NS / 1000))) {
+    // Passed over too long (see the rule): strict hand-over from now on;
+    // with nobody queued, the mutex is kept for the woken waiter.
+    s = __atomic_or_fetch(&m->state, M_STARVING, __ATOMIC_RELAXED);
+    fifo = 1;
+  }
   if (!w || (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1))))) {
     // Nobody queued any more (cancel_mutex cleared the flags), or a
-    // spinner or a waiter already woken will take it: release only.
-    __atomic_fetch_and(&m->state, ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE);
+    // spinner or a waiter already woken will take it: release only. A
+    // starving mutex stays so only for a woken waiter to take it.
+    uint32_t clear = M_LOCKED | (s & M_WOKEN ? 0u : (uint32_t)M_STARVING);
+    __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELEASE);
     return;
   }
   q_pop(&m->waiters);
   if (fifo ||
-      (inplace && w->task && !w->timed && cacs__pool_runs_here(w->task))) {
+      (inplace && w->task && !w->timed && cacs__pool_handoff_pays(w->task))) {
     // Hand over: held throughout; the flags follow the queue.
     uint32_t clear = 0;
     if (!m->waiters.head)
       clear = M_QUEUED | M_STARVING;
-    else if (cacs__now_ns() - w->since < STARVE_NS)
+    else if (waited < STARVE_NS)
       clear = M_STARVING; // as Go: a waiter served in time ends it
     if (clear)
       __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELAXED);
@@ -291,6 +332,8 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     return;
   }
   // Release, and wake the head to compete (it owns M_WOKEN now).
+  __atomic_store_n(&m->woken_us, (uint32_t)(w->since / 1000),
+                   __ATOMIC_RELAXED);
   uint32_t ns;
   do {
     ns = (s & ~(uint32_t)M_LOCKED) | M_WOKEN;
@@ -304,14 +347,27 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
 __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
   cacs__ptask *me = cacs__pool_self();
   uint32_t s = m_state(m);
+  // Written by the owner only: ordered by the mutex itself.
+  uint32_t passes = __atomic_load_n(&m->passes, __ATOMIC_RELAXED);
+  int look = 0;
+  if (s & (M_QUEUED | M_WOKEN)) {
+    __atomic_store_n(&m->passes, passes + 1, __ATOMIC_RELAXED);
+    look = (passes + 1) % PASS_LOOK == 0;
+  }
   for (;;) {
-    // Nobody queued, or someone about to take it: just release.
-    int release = !(s & M_QUEUED) ||
-                  (!(s & M_STARVING) && m->kind != CACS_POOL_LOCK_DISPATCH &&
-                   (s & (M_WOKEN | ~(M_SPIN1 - 1))));
+    // Nobody queued, or someone about to take it: just release; but now
+    // and then look at how long the waiters have waited (the rule above).
+    int release = !look && (!(s & M_QUEUED) ||
+                            (!(s & M_STARVING) &&
+                             m->kind != CACS_POOL_LOCK_DISPATCH &&
+                             (s & (M_WOKEN | ~(M_SPIN1 - 1)))));
     if (!release)
       break;
-    if (m_cas(m, &s, s & ~(uint32_t)M_LOCKED, __ATOMIC_RELEASE))
+    // Starving with nobody queued or woken (no one left to serve): ends.
+    uint32_t clear = M_LOCKED;
+    if (!(s & (M_QUEUED | M_WOKEN)))
+      clear |= M_STARVING;
+    if (m_cas(m, &s, s & ~clear, __ATOMIC_RELEASE))
       return 0;
   }
   cacs__ptask *next = NULL, *later = NULL;

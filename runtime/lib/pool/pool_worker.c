@@ -74,12 +74,27 @@ cacs__ptask *cacs__pool_self(void) {
   return w ? w->cur : NULL;
 }
 
-int cacs__pool_runs_here(cacs__ptask *u) {
+int cacs__pool_handoff_pays(cacs__ptask *u) {
   pool_worker *w = tls_worker;
   if (!w || !w->cur || u->pool != w->pool)
     return 0;
   pool_worker *h = home_of(u);
-  return !h || h == w;
+  if (h)
+    return h == w; // a default pool: homed here, its stack is here
+  if (u->parked_on == w)
+    return 1;
+  // Free to migrate but parked on another worker: only while another
+  // worker runs no coroutine (idle, or waking up to look for work: the
+  // counters miss the moments in between), to take the caller, queued by
+  // the hand-off, at once.
+  cacs_pool *p = w->pool;
+  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 ||
+      atomic_load_explicit(&p->nspinning, memory_order_relaxed) > 0)
+    return 1;
+  for (unsigned i = 0; i < p->nworkers; ++i)
+    if (&p->w[i] != w && !__atomic_load_n(&p->w[i].cur, __ATOMIC_RELAXED))
+      return 1;
+  return 0;
 }
 
 unsigned cacs__pool_workers(void) {
@@ -137,14 +152,15 @@ static void run(pool_worker *w, cacs__ptask *t) {
     finish(w, t);
     return;
   }
-  w->cur = cacs__pool_cur = t;
+  // Read by other workers too (cacs__pool_handoff_pays).
+  __atomic_store_n(&w->cur, cacs__pool_cur = t, __ATOMIC_RELAXED);
   ptsan_acquire(t);
   asan_to_coro(w, t);
   tsan_to(t->tsan_fiber);
   uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
   asan_back_home(w);
   t = w->cur; // not the one run if it handed off (cacs__pool_handoff)
-  w->cur = cacs__pool_cur = NULL;
+  __atomic_store_n(&w->cur, cacs__pool_cur = NULL, __ATOMIC_RELAXED);
   switch (cmd) {
   case CMD_YIELD:
     ptsan_release(t);

@@ -121,7 +121,7 @@ void cacs__pool_yield(void) { sched_yield(); }
 
 // Every task is a thread: a hand-off is a wake, and the holder may run
 // while a waiter spins.
-int cacs__pool_runs_here(cacs__ptask *t) { return h_cur && t; }
+int cacs__pool_handoff_pays(cacs__ptask *t) { return h_cur && t; }
 unsigned cacs__pool_workers(void) { return h_cur ? 2 : 0; }
 
 static void *h_task_main(void *p) {
