@@ -119,7 +119,8 @@ int main(int argc, char **argv) {
   if (pipe(pipefd) != 0)
     return 1;
   cacs_pool_attr a = {
-      2, 0, running ? CACS_POOL_MIGRATE_RUNNING : CACS_POOL_MIGRATE_UNSTARTED};
+      2, 0, running ? CACS_POOL_MIGRATE_RUNNING : CACS_POOL_MIGRATE_UNSTARTED,
+      0};
   cacs_pool *p = pool = cacs_pool_create_ex(&a);
   cacs_pool_task *t = p ? cacs_pool_spawn(p, prober, NULL) : NULL;
   if (!t)

@@ -116,6 +116,18 @@
 // is reported as cacs/stack.h describes, as coroutine 'pool coroutine'
 // with an id unique in its pool, and the program aborts.
 //
+// Exact stacks: in a program linked with -fcacs-stack-bounds, a pool
+// coroutine whose entry has a proven bound (its waits cacs_pool_join,
+// cacs_pool_yield, cacs_pool_sleep and those of cacs/io.h count by their
+// stack budgets, cacs/detail/contract.h; the waits of cacs/pool_sync.h and
+// cacs_pool_spawn have none yet, and leave an entry that calls them without
+// a bound) gets a stack of exactly that bound and no guard page, by the rule
+// cacs_create follows (cacs/coro.h, cacs_stack_exact; docs/runtime.md, "Exact
+// stacks"): on by default, `stack_size` then ignored; off for a pool created
+// with CACS_STACK_NOBOUND in its attributes, for the process with
+// CACS_STACK_BOUNDS=0. Such a stack comes from the slabs of the worker that
+// starts the coroutine and goes back there when it ends, on whichever worker.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_POOL_H
@@ -151,6 +163,9 @@ typedef struct cacs_pool_attr {
   unsigned workers;  ///< 0: one per online CPU
   size_t stack_size; ///< every coroutine's stack; 0: CACS_STACK_DEFAULT_SIZE
   int migrate;       ///< CACS_POOL_MIGRATE_*; 0: UNSTARTED
+  /// CACS_STACK_NOBOUND (cacs/stack.h): no exact stacks for this pool's
+  /// coroutines (see "Exact stacks" above); other flags are ignored.
+  unsigned stack_flags;
 } cacs_pool_attr;
 
 /// Start a pool of `workers` worker threads (0: one per online CPU).
