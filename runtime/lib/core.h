@@ -112,6 +112,9 @@ typedef struct sched {
   unsigned char offstack;
   unsigned fpenv_users;   // coroutines with CACS_CORO_SAVE_FPENV alive
   void *switcher_top;     // top of the switcher stack, while `offstack`
+  // A pool worker (cacs/pool.h): its loop's context, where a pool coroutine
+  // on an exact stack ends (trampoline_<arch>.S, cacs__pool_bounded_start).
+  struct cacs_context *pool_home;
   cacs_coro *switch_from; // for ASan: who switched to the running coroutine
   void **unsafe_sp_slot;  // SafeStack: the thread's unsafe stack pointer
   uint64_t next_id;

@@ -63,24 +63,34 @@ static int cold_needed(const cacs_coro_attr *attr, size_t exact) {
 }
 
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
-// created with `attr` runs on, or 0: a guarded one. The one rule of who
-// gets one. Not where the program asked for a stack of another kind
-// (shared, a mapping of its own, CACS_STACK_NOBOUND), nor while a tool runs
-// code of its own on the stack (tools_always(): ASan, TSan, SafeStack, the
-// shadow call stack, split stacks), nor on a thread without an exit stack
-// or an alternate signal stack. The stack holds the entry's bound, at least
-// the resume frame that lies there before the start (coro_layout.h), and
-// the start frame above it, nothing more: cacs_exit runs on the exit stack.
-static size_t exact_bytes(cacs_entry_fn entry, const cacs_coro_attr *attr) {
+// created with `stack_flags` runs on, or 0: a guarded one. The one rule of
+// who gets one, for coroutines and pool coroutines (pool_worker.c). Not
+// where the program asked for a stack of another kind (shared, a mapping
+// of its own, CACS_STACK_NOBOUND), nor while a tool runs code of its own on
+// the stack (tools_always(): ASan, TSan, SafeStack, the shadow call stack,
+// split stacks). The stack holds the entry's bound, at least the resume
+// frame that lies there before the start (coro_layout.h), and the start
+// frame above it, nothing more: what runs after the entry returns runs
+// elsewhere, which the caller checks it has (a coroutine's thread: an exit
+// stack and an alternate signal stack; a pool: alternate signal stacks on
+// every worker).
+size_t cacs__exact_bytes(cacs_entry_fn entry, unsigned stack_flags) {
   uint64_t bound;
-  if ((attr->stack_flags &
+  if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
       tools_always() || !cacs__stack_bound((const void *)entry, &bound) ||
-      bound > ((uint64_t)1 << 40) || !cacs__exact_thread_ready())
+      bound > ((uint64_t)1 << 40))
     return 0;
   if (bound < 16)
     bound = 16;
   return (((size_t)bound + 15) & ~(size_t)15) + CACS_BOUNDED_FRAME;
+}
+
+// cacs__exact_bytes on a thread that can end such a coroutine: cacs_exit
+// runs on its exit stack.
+static size_t exact_bytes(cacs_entry_fn entry, const cacs_coro_attr *attr) {
+  size_t n = cacs__exact_bytes(entry, attr->stack_flags);
+  return n && cacs__exact_thread_ready() ? n : 0;
 }
 
 int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes) {

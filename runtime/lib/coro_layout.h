@@ -34,16 +34,27 @@
 #define CACS_SCHED_SLOW_SYNC 2 // bit of SLOW: a sync block is open
 #define CACS_SCHED_OFFSTACK 9 // with SLOW: cacs__yield_offstack instead
 #define CACS_SCHED_SWITCHER 16 // the stack cacs__yield_offstack runs on
+#define CACS_SCHED_POOL_HOME 24 // a pool worker's loop context (pool_home)
 
 // The frame a fresh coroutine on an exact stack (stack_exact.h) starts
 // from, at the 16-byte aligned sp cacs__bounded_start (trampoline_<arch>.S)
 // is entered with: its entry, the argument, and the top of the thread's
 // exit stack, where it runs cacs_exit once the entry returns. The entry's
-// bound starts right below it; the frame is all libcacs keeps above.
+// bound starts right below it; the frame is all libcacs keeps above. A
+// pool coroutine's (cacs__pool_bounded_start) is the same frame with its
+// task in the EXIT slot: it ends on the system stack of whichever worker
+// it finishes on (CACS_SCHED_POOL_HOME), not on a stack chosen when it was
+// created.
 #define CACS_BOUNDED_ENTRY 0
 #define CACS_BOUNDED_ARG 8
 #define CACS_BOUNDED_EXIT 16
 #define CACS_BOUNDED_FRAME 32 // bytes, a multiple of 16
+
+// How far below a saved stack pointer of the thread's own stack (the main
+// context's, or a pool worker loop's) code that moves there starts:
+// x86-64's 128-byte red zone, which holds the saved rbp, and a margin
+// (sysstack.c, and a pool coroutine's end on an exact stack).
+#define CACS_SYSTEM_STACK_GAP 256
 
 // How far the saved sp lies above the suspended frame's first word (the
 // saved frame pointer).

@@ -43,6 +43,8 @@ CACS_HIDDEN void *cacs__pool_system_sp(void) __attribute__((weak));
 CACS_HIDDEN void cacs__trampoline(void);
 /// Where a fresh coroutine on an exact stack starts (trampoline_<arch>.S).
 CACS_HIDDEN void cacs__bounded_start(void);
+/// Where a fresh pool coroutine on an exact stack starts (the same).
+CACS_HIDDEN void cacs__pool_bounded_start(void);
 /// Write `msg` (a string literal, newline included) to stderr and abort.
 __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 /// The same with a printf format (fatal.c): one line, newline included.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#include "cacs/switch.h"
 #include "core.h"
 #include "switch_tools.h"
 
@@ -43,6 +44,9 @@ _Static_assert(offsetof(sched, offstack) == CACS_SCHED_OFFSTACK,
                "coro_layout.h");
 _Static_assert(offsetof(sched, switcher_top) == CACS_SCHED_SWITCHER,
                "coro_layout.h");
+_Static_assert(offsetof(sched, pool_home) == CACS_SCHED_POOL_HOME,
+               "coro_layout.h");
+_Static_assert(offsetof(cacs_context, sp) == 0, "trampoline_<arch>.S");
 
 // `slow` starts set: until cacs__sched_init, every yield takes the slow
 // branch of yield_<arch>.S, which returns at once for a coroutine alone on
@@ -185,9 +189,10 @@ void cacs__pool_misuse(const char *call) {
 }
 
 // Called by each pool worker thread as it starts (lib/pool/pool_worker.c).
-CACS_HIDDEN void cacs__sched_enter_pool(void);
-void cacs__sched_enter_pool(void) {
+CACS_HIDDEN void cacs__sched_enter_pool(cacs_context *home);
+void cacs__sched_enter_pool(cacs_context *home) {
   S.in_pool = 1;
+  S.pool_home = home;
   cacs__sysstack_learn();
 }
 

@@ -5,8 +5,9 @@
 // page (docs/runtime.md, "Exact stacks"). stack_bounds.c reads the
 // program's table of bounds and decides once whether libcacs uses it;
 // stack_exact.c hands out the stacks, and the thread's exit stack such a
-// coroutine finishes on. coro.c is their one user (its `exact_bytes` is
-// the rule of who gets one); stack.c frees them through cacs_stack_free.
+// coroutine finishes on. coro.c and the pool's workers (pool_worker.c,
+// pool_stack.c) are their users, cacs__exact_bytes the rule of who gets
+// one; stack.c frees them through cacs_stack_free.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,13 @@
 /// *bytes (the entry's own need, from its first instruction down); 0 when
 /// it has none, or the process uses none (stack_bounds.c says when).
 CACS_HIDDEN int cacs__stack_bound(const void *entry, uint64_t *bytes);
+
+/// The bytes of the exact stack a coroutine of `entry` created with
+/// `stack_flags` gets (its bound and libcacs's start frame), or 0: a guarded
+/// one (coro.c: the one rule, for coroutines and pool coroutines). The
+/// caller also checks that the thread can end such a coroutine.
+CACS_HIDDEN size_t cacs__exact_bytes(void (*entry)(void *),
+                                     unsigned stack_flags);
 
 /// A stack of `stack_bytes` usable bytes (a multiple of 16) with a control
 /// block of `hdr_size` bytes right above it, the cacs_stack at `desc_off`

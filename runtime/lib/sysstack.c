@@ -32,8 +32,8 @@
 #include <stdint.h>
 
 // Below the saved stack pointer: x86-64's 128-byte red zone (the saved rbp
-// is in it) and a margin.
-#define SYS_GAP 256
+// is in it) and a margin (coro_layout.h).
+#define SYS_GAP CACS_SYSTEM_STACK_GAP
 _Static_assert(SYS_GAP >= 128 + CACS_CORO_SP_TO_FRAME + 16,
                "the red zone and the saved frame pointer (coro_layout.h)");
 

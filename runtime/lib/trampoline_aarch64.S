@@ -64,5 +64,40 @@ cacs__bounded_start:
         .cfi_endproc
         .size   cacs__bounded_start, .-cacs__bounded_start
 
+// cacs__pool_bounded_start: the same for a pool coroutine on an exact
+// stack; see trampoline_x86_64.S. x18 is not touched (the AArch64 libcacs
+// never uses it).
+        .p2align 2
+        .globl  cacs__pool_bounded_start
+        .hidden cacs__pool_bounded_start
+        .type   cacs__pool_bounded_start,%function
+cacs__pool_bounded_start:
+        .cfi_startproc
+        .cfi_undefined x30
+        JUMP_LANDING
+        ldr     x0, [sp, #CACS_BOUNDED_ARG]
+        ldr     x9, [sp, #CACS_BOUNDED_ENTRY]
+        blr     x9
+        ldr     x0, [sp, #CACS_BOUNDED_EXIT]
+#ifdef CACS_TLS_INITIAL_EXEC
+        adrp    x9, :gottprel:cacs__sched
+        ldr     x9, [x9, #:gottprel_lo12:cacs__sched]
+        mrs     x10, tpidr_el0
+        add     x9, x9, x10
+        ldr     x9, [x9, #CACS_SCHED_POOL_HOME]
+#else
+        mrs     x9, tpidr_el0
+        add     x9, x9, #:tprel_hi12:cacs__sched+CACS_SCHED_POOL_HOME, lsl #12
+        ldr     x9, [x9, #:tprel_lo12_nc:cacs__sched+CACS_SCHED_POOL_HOME]
+#endif
+        ldr     x9, [x9]
+        sub     x9, x9, #CACS_SYSTEM_STACK_GAP
+        and     sp, x9, #~15
+        mov     x29, xzr
+        bl      cacs__pool_task_end
+        brk     #1
+        .cfi_endproc
+        .size   cacs__pool_bounded_start, .-cacs__pool_bounded_start
+
         ENTRY_NOTES
 #endif // __aarch64__

@@ -57,5 +57,42 @@ cacs__bounded_start:
         .cfi_endproc
         .size   cacs__bounded_start, .-cacs__bounded_start
 
+// cacs__pool_bounded_start: the same for a pool coroutine on an exact
+// stack (pool_worker.c), with its task in the frame's EXIT slot. When the
+// entry returns, the coroutine may be on another worker than the one that
+// made its frame (CACS_POOL_MIGRATE_RUNNING): it leaves for the system
+// stack of the worker it is on, found through the thread's scheduler
+// (cacs__sched.pool_home: the worker loop's context, whose saved stack
+// pointer it goes CACS_SYSTEM_STACK_GAP below), and ends there
+// (cacs__pool_task_end, pool_park.c), which switches to that loop for good.
+// Nothing of libcacs's but the frame is on the exact stack.
+// TLS: local-exec, as yield_x86_64.S (CACS_TLS_INITIAL_EXEC for a shared
+// object).
+        .p2align 4
+        .globl  cacs__pool_bounded_start
+        .hidden cacs__pool_bounded_start
+        .type   cacs__pool_bounded_start,@function
+cacs__pool_bounded_start:
+        .cfi_startproc
+        .cfi_undefined %rip
+        ENTRY_LANDING
+        movq    CACS_BOUNDED_ARG(%rsp), %rdi
+        callq   *CACS_BOUNDED_ENTRY(%rsp)
+        movq    CACS_BOUNDED_EXIT(%rsp), %rdi
+#ifdef CACS_TLS_INITIAL_EXEC
+        movq    cacs__sched@gottpoff(%rip), %rax
+        movq    %fs:CACS_SCHED_POOL_HOME(%rax), %rax
+#else
+        movq    %fs:cacs__sched@tpoff+CACS_SCHED_POOL_HOME, %rax
+#endif
+        movq    (%rax), %rsp
+        subq    $CACS_SYSTEM_STACK_GAP, %rsp
+        andq    $-16, %rsp
+        xorl    %ebp, %ebp
+        callq   cacs__pool_task_end
+        ud2
+        .cfi_endproc
+        .size   cacs__pool_bounded_start, .-cacs__pool_bounded_start
+
         ENTRY_NOTES
 #endif // __x86_64__

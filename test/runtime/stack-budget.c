@@ -66,57 +66,12 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#define FILL 16384
-
-// Fills its frame, which lies right below its caller's stack pointer.
-__attribute__((noinline)) static void fill(int v) {
-  char buf[FILL];
-  memset(buf, v, sizeof buf);
-  __asm__ volatile("" : : "r"(buf) : "memory");
-}
-
-#if defined(__x86_64__)
-#define READ_SP(p) __asm__ volatile("mov %%rsp, %0" : "=r"(p))
-#else
-#define READ_SP(p) __asm__ volatile("mov %0, sp" : "=r"(p))
-#endif
-
-static int bad;
-
-static void report(const char *what, size_t used, size_t budget) {
-  fprintf(stderr, "%s: used %zu, budget %zu\n", what, used, budget);
-  if (used > budget) {
-    printf("%s: OVER the budget (%zu > %zu)\n", what, used, budget);
-    bad = 1;
-  } else {
-    printf("%s: within the budget\n", what);
-  }
-}
-
-// The bytes `call` used below the stack pointer of the function that
-// makes it (the call's own stack pointer there), seen after it returned as
-// the lowest byte that lost its fill. Two fills where the call can be
-// repeated (ONCE 0): a byte written with the fill's value would hide.
-#define MEASURE(what, budget, once, call)                                      \
-  do {                                                                         \
-    size_t most_ = 0;                                                          \
-    for (int v_ = 0xa5; v_ <= 0xa5 + 0x5a * !(once); v_ += 0x5a) {             \
-      volatile char *sp_;                                                      \
-      fill(v_);                                                                \
-      READ_SP(sp_);                                                            \
-      call;                                                                    \
-      volatile char *low_ = sp_ - FILL + 256;                                  \
-      while (low_ < sp_ && *low_ == (char)v_)                                  \
-        ++low_;                                                                \
-      if ((size_t)(sp_ - low_) > most_)                                        \
-        most_ = (size_t)(sp_ - low_);                                          \
-    }                                                                          \
-    report(what, most_, budget);                                               \
-  } while (0)
+#include "Inputs/stack-budget.h"
 
 #define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
 #define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
 
+static int bad;
 static cacs_coro *prober;
 static int pipefd[2];
 static cacs_mutex mu;
@@ -286,6 +241,7 @@ int main(int argc, char **argv) {
   cacs_coro *p = cacs_create(partner, NULL, 0);
   cacs_join(prober);
   cacs_join(p);
+  bad |= budget_bad;
   puts(bad ? "FAIL" : "PASS");
   return bad;
 }

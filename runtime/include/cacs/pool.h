@@ -116,10 +116,24 @@
 // is reported as cacs/stack.h describes, as coroutine 'pool coroutine'
 // with an id unique in its pool, and the program aborts.
 //
+// Exact stacks: in a program linked with -fcacs-stack-bounds, a pool
+// coroutine whose entry has a proven bound (its waits cacs_pool_join,
+// cacs_pool_yield, cacs_pool_sleep and those of cacs/io.h count by their
+// stack budgets, cacs/detail/contract.h; the waits of cacs/pool_sync.h and
+// cacs_pool_spawn have none yet, and leave an entry that calls them without
+// a bound) gets a stack of exactly that bound and no guard page, by the rule
+// cacs_create follows (cacs/coro.h, cacs_stack_exact; docs/runtime.md, "Exact
+// stacks"): on by default, `stack_size` then ignored; off for a pool created
+// with CACS_STACK_NOBOUND in its attributes, for the process with
+// CACS_STACK_BOUNDS=0. Such a stack comes from the slabs of the worker that
+// starts the coroutine and goes back there when it ends, on whichever worker.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_POOL_H
 #define CACS_POOL_H
+
+#include "cacs/detail/contract.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -149,6 +163,9 @@ typedef struct cacs_pool_attr {
   unsigned workers;  ///< 0: one per online CPU
   size_t stack_size; ///< every coroutine's stack; 0: CACS_STACK_DEFAULT_SIZE
   int migrate;       ///< CACS_POOL_MIGRATE_*; 0: UNSTARTED
+  /// CACS_STACK_NOBOUND (cacs/stack.h): no exact stacks for this pool's
+  /// coroutines (see "Exact stacks" above); other flags are ignored.
+  unsigned stack_flags;
 } cacs_pool_attr;
 
 /// Start a pool of `workers` worker threads (0: one per online CPU).
@@ -207,18 +224,21 @@ int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 ///   - EINVAL: `t` is NULL, or another join of `t` is waiting for it;
 ///   - EDEADLK: `t` is the calling coroutine;
 ///   - ENOMEM: `t` never ran, no stack could be allocated for it.
+CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
 int cacs_pool_join(cacs_pool_task *t);
 
 /// Let the other ready coroutines of the pool run: the caller resumes after
 /// them, on its home worker (by default) or on whichever worker takes it
 /// from the pool's shared queue (CACS_POOL_MIGRATE_RUNNING: a migration
 /// point). Outside a pool coroutine: sched_yield(2).
+CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
 void cacs_pool_yield(void);
 
 /// Sleep `usec` microseconds (<= 0: cacs_pool_yield) without blocking the
 /// worker. Outside a pool coroutine: nanosleep(2).
 /// \return 0, or -1 with errno set:
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
 int cacs_pool_sleep(int64_t usec);
 
 /// The calling pool coroutine, NULL outside one.

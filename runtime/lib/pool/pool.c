@@ -62,6 +62,7 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
   p->nworkers = n;
   p->stack_size = ss ? ss : CACS_STACK_DEFAULT_SIZE;
   p->migrate_running = migrate == CACS_POOL_MIGRATE_RUNNING;
+  p->stack_flags = attr ? attr->stack_flags & CACS_STACK_NOBOUND : 0;
   pthread_mutex_init(&p->qlock, NULL);
   pthread_mutex_init(&p->dlock, NULL);
   pthread_cond_init(&p->dcond, NULL);
@@ -83,12 +84,19 @@ cacs_pool *cacs_pool_create_ex(const cacs_pool_attr *attr) {
       cacs__set_errno(EAGAIN);
       return NULL;
     }
+  // Every worker has looked for its alternate signal stack before a
+  // coroutine can start (nothing is spawned on `p` before it is returned).
+  for (uint32_t r;
+       (r = atomic_load_explicit(&p->ready, memory_order_acquire)) < n;)
+    futex_wait(&p->ready, r, 0);
+  if (atomic_load_explicit(&p->no_altstack, memory_order_relaxed))
+    p->stack_flags |= CACS_STACK_NOBOUND;
   cacs__ppool_add(p);
   return p;
 }
 
 cacs_pool *cacs_pool_create(unsigned workers) {
-  cacs_pool_attr a = {workers, 0, CACS_POOL_MIGRATE_UNSTARTED};
+  cacs_pool_attr a = {workers, 0, CACS_POOL_MIGRATE_UNSTARTED, 0};
   return cacs_pool_create_ex(&a);
 }
 

@@ -135,6 +135,15 @@ struct cacs_pool {
   unsigned nworkers;
   size_t stack_size;
   int migrate_running; // CACS_POOL_MIGRATE_RUNNING (cacs/pool.h)
+  // cacs_stack_flags of every coroutine's stack (cacs/pool.h): whether the
+  // coroutines of entries with a proven bound get exact stacks (coro.c,
+  // cacs__exact_bytes). CACS_STACK_NOBOUND also when a worker has no
+  // alternate signal stack, where signal handlers would run on the stack
+  // of a coroutine, which may migrate there (pool.c waits for `ready`, the
+  // workers that have looked, before it returns the pool).
+  unsigned stack_flags;
+  _Atomic uint32_t ready;
+  _Atomic int no_altstack;
   // The shared queue: spawns and wakes from outside, yields, overflow.
   pthread_mutex_t qlock;
   struct pool_fifo q;
@@ -227,6 +236,11 @@ CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
 /// The coroutine's side (pool_park.c): where a pool coroutine starts, on
 /// its stack (cacs_context_init's entry; `arg` is its cacs__ptask).
 CACS_HIDDEN void cacs__pool_task_main(void *arg, uint64_t first);
+/// Where a pool coroutine ends once its entry has returned: switch to the
+/// worker loop for good (CMD_DONE). cacs__pool_task_main calls it; a
+/// coroutine on an exact stack calls it from its worker's system stack
+/// (cacs__pool_bounded_start, trampoline_<arch>.S).
+__attribute__((noreturn)) CACS_HIDDEN void cacs__pool_task_end(cacs__ptask *t);
 
 /// The worker loop (pool_worker.c). The worker the calling thread is, NULL
 /// on other threads. Out of line on purpose: see there.
@@ -237,8 +251,12 @@ CACS_HIDDEN void *cacs__pool_worker_main(void *arg);
 /// Stacks (pool_stack.c). A stack for a coroutine `w` starts, from its
 /// cache or newly allocated by `w`'s thread; NULL if no memory.
 CACS_HIDDEN pool_stack *cacs__pstack_get(pool_worker *w);
-/// Give back the stack of a coroutine that finished on `w`: to `w`'s cache,
-/// or to the worker that allocated it.
+/// An exact stack of `bytes` (cacs__exact_bytes) from `w`'s thread's slabs
+/// (stack_exact.c), with no guard; NULL if no memory. Not cached by the
+/// pool: the slab's free list is its cache.
+CACS_HIDDEN pool_stack *cacs__pstack_get_exact(pool_worker *w, size_t bytes);
+/// Give back the stack of a coroutine that finished on `w`: to `w`'s cache
+/// (an exact one to its slab), or to the worker that allocated it.
 CACS_HIDDEN void cacs__pstack_put(pool_worker *w, pool_stack *s);
 /// Take into `w`'s cache the stacks other workers gave back to it.
 CACS_HIDDEN void cacs__pstack_drain_remote(pool_worker *w);
@@ -273,7 +291,9 @@ CACS_HIDDEN void cacs__ppool_add(cacs_pool *p);
 CACS_HIDDEN int cacs__ppool_remove(cacs_pool *p);
 
 /// The single-thread scheduler's side (sched.c): mark the calling thread a
-/// pool worker, so that its waits refuse pool coroutines by name.
-CACS_HIDDEN void cacs__sched_enter_pool(void);
+/// pool worker, so that its waits refuse pool coroutines by name, and
+/// record its loop's context `home`, where a coroutine on an exact stack
+/// ends (cacs__pool_bounded_start).
+CACS_HIDDEN void cacs__sched_enter_pool(cacs_context *home);
 
 #endif // CACS_LIB_POOL_INTERNAL_H

@@ -38,6 +38,7 @@
 #include "pool_internal.h"
 #include "pool_spin.h"
 
+#include "../core.h"
 #include "../errors.h"
 #include "../sched.h"
 
@@ -110,11 +111,19 @@ static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pool_io *all;
 static _Atomic unsigned n_all; // the length of `all`, read without the lock
 
-// The pool's poller, created on the first wait; NULL with errno set.
-static struct pool_io *io_of(cacs_pool *p) {
-  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_acquire);
-  if (io)
-    return io;
+struct make_io {
+  cacs_pool *p;
+  struct pool_io *io;
+};
+
+// The pool's poller: calloc and five system calls, run on the worker's own
+// stack (cacs__deep_call, core.h), so that the waits' stack budget
+// (cacs/detail/contract.h), which a pool coroutine's exact stack is sized
+// by, need not hold them.
+static void make_io(void *arg) {
+  struct make_io *m = arg;
+  cacs_pool *p = m->p;
+  struct pool_io *io;
   pthread_mutex_lock(&create_lock);
   io = atomic_load_explicit(&p->io, memory_order_relaxed);
   if (!io && (io = calloc(1, sizeof *io))) {
@@ -146,7 +155,22 @@ static struct pool_io *io_of(cacs_pool *p) {
     cacs__set_errno(ENOMEM);
   }
   pthread_mutex_unlock(&create_lock);
-  return io;
+  m->io = io;
+}
+
+// The pool's poller, created on the first wait; NULL with errno set.
+static struct pool_io *io_of(cacs_pool *p) {
+  struct pool_io *io = atomic_load_explicit(&p->io, memory_order_acquire);
+  if (io)
+    return io;
+  struct make_io m = {p, NULL};
+  cacs__deep_call(make_io, &m);
+  return m.io;
+}
+
+// A chunk of records (calloc: on the worker's own stack, as make_io).
+static void chunk_alloc(void *arg) {
+  *(pio_fd **)arg = calloc(CHUNK, sizeof(pio_fd));
 }
 
 // The record of `fd`, made on first use; NULL with errno EBADF or ENOMEM.
@@ -166,7 +190,8 @@ static pio_fd *rec(struct pool_io *io, int fd) {
   _Atomic(pio_fd *) *slot = &io->chunks[fd >> CHUNK_BITS];
   pio_fd *c = atomic_load_explicit(slot, memory_order_acquire);
   if (!c) {
-    pio_fd *n = calloc(CHUNK, sizeof *n);
+    pio_fd *n = NULL;
+    cacs__deep_call(chunk_alloc, &n);
     if (!n) {
       cacs__set_errno(ENOMEM);
       return NULL;

@@ -68,6 +68,12 @@ void cacs__pool_task_main(void *arg, uint64_t first) {
   asan_in_coro(cacs__pool_worker(), t);
   ptsan_acquire(t);
   t->entry(t->arg);
+  cacs__pool_task_end(t);
+}
+
+// On an exact stack, no tool is on (coro.c, cacs__exact_bytes): the
+// sanitizers' calls above and here do nothing there.
+void cacs__pool_task_end(cacs__ptask *t) {
   ptsan_release(t);
   switch_home(t, cacs__pool_worker(), CMD_DONE);
   __builtin_unreachable();

@@ -4,9 +4,18 @@
 // for reuse (up to STACK_CACHE), and given back to the worker that
 // allocated them when a coroutine finishes on another.
 //
+// Exact stacks (stack_exact.c: a coroutine whose entry has a proven bound)
+// come from the worker thread's slabs, which only that thread touches: one
+// freed on another worker goes back the same way, and its owner puts it on
+// its slab's free list. They skip the cache: their sizes differ by entry,
+// and the slab's free list already hands out freed slots first, with their
+// pages.
+//
 //===----------------------------------------------------------------------===//
 
 #include "pool_internal.h"
+
+#include "../stack_exact.h"
 
 #include <stdatomic.h>
 
@@ -17,7 +26,7 @@ void cacs__pstack_drain_remote(pool_worker *w) {
                                            memory_order_acquire);
   while (s) {
     pool_stack *n = s->next;
-    if (w->ncache < STACK_CACHE) {
+    if (w->ncache < STACK_CACHE && !(s->s.flags & CACS__STACK_EXACT)) {
       s->next = w->cache;
       w->cache = s;
       w->ncache++;
@@ -45,6 +54,17 @@ pool_stack *cacs__pstack_get(pool_worker *w) {
   return s;
 }
 
+pool_stack *cacs__pstack_get_exact(pool_worker *w, size_t bytes) {
+  if (atomic_load_explicit(&w->remote, memory_order_relaxed))
+    cacs__pstack_drain_remote(w); // the slots of those that ended elsewhere
+  pool_stack *s = cacs__exact_alloc(bytes, sizeof *s, offsetof(pool_stack, s));
+  if (s) {
+    s->next = NULL;
+    s->owner = w;
+  }
+  return s;
+}
+
 // stack.c's stacks belong to the thread that allocated them (its slabs and
 // its overflow registry are thread-local): one freed on another worker goes
 // back to its owner, on a list only the owner empties (a Treiber push; the
@@ -59,7 +79,7 @@ void cacs__pstack_put(pool_worker *w, pool_stack *s) {
         &o->remote, &head, s, memory_order_release, memory_order_relaxed));
     return;
   }
-  if (w->ncache < STACK_CACHE) {
+  if (w->ncache < STACK_CACHE && !(s->s.flags & CACS__STACK_EXACT)) {
     s->next = w->cache;
     w->cache = s;
     w->ncache++;

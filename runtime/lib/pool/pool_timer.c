@@ -14,6 +14,7 @@
 #define _GNU_SOURCE 1
 #include "pool_internal.h"
 
+#include "../core.h"
 #include "../deadline_heap.h"
 #include "../errors.h"
 #include "../sched.h"
@@ -30,9 +31,24 @@ static void hremove(pool_worker *w, cacs__ptask *t) {
   atomic_store_explicit(&w->ntimers, w->nheap, memory_order_relaxed);
 }
 
+// The heap's growth (realloc), on the worker's own stack (cacs__deep_call,
+// core.h): the waits' stack budget (cacs/detail/contract.h), which a pool
+// coroutine's exact stack is sized by, need not hold it.
+struct heap_grow {
+  pool_worker *w;
+  int r;
+};
+static void heap_grow(void *arg) {
+  struct heap_grow *g = arg;
+  g->r = heap_reserve(&g->w->heap, &g->w->heap_cap, g->w->nheap);
+}
+
 int cacs__ptimer_arm(pool_worker *w, cacs__ptask *t, uint64_t deadline) {
   pthread_mutex_lock(&w->tlock);
-  if (heap_reserve(&w->heap, &w->heap_cap, w->nheap) < 0) {
+  struct heap_grow g = {w, 0};
+  if (__builtin_expect(w->nheap >= w->heap_cap, 0))
+    cacs__deep_call(heap_grow, &g);
+  if (g.r < 0) {
     pthread_mutex_unlock(&w->tlock);
     return -1;
   }

@@ -28,13 +28,16 @@
 #define _GNU_SOURCE 1
 #include "pool_internal.h"
 
+#include "../coro_layout.h"
 #include "../sched.h"
+#include "../stack_exact.h"
 #include "pool_fibers.h"
 #include "pool_io.h"
 #include "pool_spin.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 
@@ -131,8 +134,25 @@ static void finish(pool_worker *w, cacs__ptask *t) {
   }
 }
 
+// A fresh context on an exact stack: cacs__pool_bounded_start's frame at
+// its top (coro_layout.h), with the task where a coroutine's frame has its
+// exit stack; the first switch lands there with the stack pointer at it.
+static void bounded_init(cacs__ptask *t) {
+  void **f = (void **)((uintptr_t)t->stk->s.top - CACS_BOUNDED_FRAME);
+  f[CACS_BOUNDED_ENTRY / 8] = (void *)t->entry;
+  f[CACS_BOUNDED_ARG / 8] = t->arg;
+  f[CACS_BOUNDED_EXIT / 8] = t;
+  f[3] = NULL;
+  t->ctx.sp = f;
+  t->ctx.pc = (void *)&cacs__pool_bounded_start;
+  t->ctx.fp = t->ctx.bp = t->ctx.pr = t->ctx.reserved = NULL;
+}
+
 static int start(pool_worker *w, cacs__ptask *t) {
-  if (!(t->stk = cacs__pstack_get(w))) {
+  // The one rule (coro.c), with the pool's flags for a coroutine's.
+  size_t exact = cacs__exact_bytes(t->entry, w->pool->stack_flags);
+  if (!(t->stk =
+            exact ? cacs__pstack_get_exact(w, exact) : cacs__pstack_get(w))) {
     if (t->detached) // no one to hand ENOMEM to
       cacs__fatalf("cacs: no memory for a detached pool coroutine's stack\n");
     t->error = ENOMEM;
@@ -141,7 +161,10 @@ static int start(pool_worker *w, cacs__ptask *t) {
   // Its id in a stack overflow report (stack_overflow.c): unique in the pool.
   t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
   pin(w, t);
-  cacs_context_init(&t->ctx, t->stk->s.top, cacs__pool_task_main, t);
+  if (exact)
+    bounded_init(t);
+  else
+    cacs_context_init(&t->ctx, t->stk->s.top, cacs__pool_task_main, t);
   if (cacs__tsan_on())
     t->tsan_fiber = __tsan_create_fiber(0);
   return 0;
@@ -355,10 +378,16 @@ void *cacs__pool_worker_main(void *arg) {
   pool_worker *w = arg;
   cacs_pool *p = w->pool;
   tls_worker = w;
-  cacs__sched_enter_pool();
+  cacs__sched_enter_pool(&w->home);
   // The overflow handler's own signal stack, also on a worker that never
-  // allocates a stack but runs coroutines that migrate to it.
+  // allocates a stack but runs coroutines that migrate to it. Exact stacks
+  // need it on every worker (pool.c waits for each to say).
   cacs_stack_install_overflow_handler();
+  stack_t ss;
+  if (sigaltstack(NULL, &ss) != 0 || (ss.ss_flags & SS_DISABLE))
+    atomic_store_explicit(&p->no_altstack, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&p->ready, 1, memory_order_release);
+  futex_wake(&p->ready, INT_MAX);
   if (cacs__tsan_on())
     w->tsan_home = __tsan_get_current_fiber();
   for (;;) {

@@ -61,7 +61,11 @@
  * code), every other switching or waiting call
  * CACS_CONTRACT_WAIT_STACK_BUDGET (the scheduler's C code, the first
  * wait's timer heap and service coroutine, the I/O module's setup and its
- * system calls, the primitives' queues). cacs_on_system_stack carries
+ * system calls, the primitives' queues), and so do the waits of
+ * cacs/pool.h (cacs_pool_join, cacs_pool_yield, cacs_pool_sleep), whose
+ * pool coroutine may run on an exact stack too; in a pool coroutine the
+ * calls above take the pool's paths, measured by
+ * test/pool/pool-stack-budget.c. cacs_on_system_stack carries
  * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
  * around the move (the call itself runs on the thread's stack). Measured,
  * with a margin, by test/runtime/stack-budget.c, which fails when libcacs
@@ -72,7 +76,9 @@
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
  * a coroutine with its own FP environment; the fast one 64), waits 728
  * (an I/O wait on io_uring), the system stack's call 160; AArch64 368,
- * 752, 160. */
+ * 752, 160. In a pool coroutine the waits are deeper: x86-64 768, AArch64
+ * 928 (a timed read through the pool's poller); the pool's own waits 256
+ * and 272. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 1024

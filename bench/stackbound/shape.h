@@ -1,0 +1,72 @@
+//===- bench/stackbound/shape.h - The server-shaped entry's calls ---------===//
+//
+// What exact.c and pool.c share: an entry's call tree that parses a
+// request, handles it and formats the answer, each a frame with locals,
+// and the two measures (CPU time, RSS). SHAPE_WAIT(key), defined before
+// this header, is where handle() waits (pool.c); by default it does not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_BENCH_STACKBOUND_SHAPE_H
+#define CACS_BENCH_STACKBOUND_SHAPE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SHAPE_WAIT
+#define SHAPE_WAIT(key) (key)
+#endif
+
+// The server's shape without C library calls (one would leave the entry
+// without a bound): parse a request, handle it (waiting where SHAPE_WAIT
+// says), format the answer, each a frame with locals.
+__attribute__((noinline)) static uint32_t format(uint32_t v) {
+  char out[48];
+  int n = 0;
+  do
+    out[n++] = (char)('0' + v % 10);
+  while ((v /= 10) && n < 40);
+  uint32_t h = 2166136261u;
+  while (n)
+    h = (h ^ (uint8_t)out[--n]) * 16777619u;
+  return h;
+}
+__attribute__((noinline)) static uint32_t handle(uint32_t key) {
+  uint32_t table[16];
+  for (int i = 0; i < 16; ++i)
+    table[i] = key * (uint32_t)(i + 1);
+  key = SHAPE_WAIT(key);
+  return format(table[key & 15] ^ table[(key >> 4) & 15]);
+}
+__attribute__((noinline)) static uint32_t parse(uint32_t id) {
+  char line[64];
+  int n = 0;
+  for (uint32_t v = id; n < 60; v = v * 1103515245u + 12345u)
+    line[n++] = (char)('a' + (v >> 16) % 26);
+  uint32_t key = 0;
+  for (int i = 0; i < n; ++i)
+    key = key * 31 + (uint8_t)line[i];
+  return handle(key);
+}
+// CPU time of the process (user and system: page faults count), not wall
+// time: on a shared machine wall time measures the load.
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static long rss(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long pages = 0, res = 0;
+  if (f) {
+    if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+      res = 0;
+    fclose(f);
+  }
+  return res * sysconf(_SC_PAGESIZE);
+}
+
+#endif // CACS_BENCH_STACKBOUND_SHAPE_H
