@@ -148,6 +148,7 @@ struct ur_req {
   unsigned char done;     // completed: off the list, `res` valid
   unsigned char closed;   // cacs_close or cacs_io_forget: ECANCELED
   unsigned char canceled; // a cancellation is on its way
+  unsigned char flushed;  // req_start sent a full queue to the kernel first
 };
 
 struct ur_fd {
@@ -162,6 +163,7 @@ typedef struct ur_loop {
   struct io_uring ring;
   struct ur_fd *fds; // by descriptor number, grown on demand
   size_t nfds;
+  unsigned flushes; // full submission queues sqe_get sent to the kernel
 } ur_loop;
 
 static CACS_TLS ur_loop U;
@@ -239,6 +241,7 @@ static void req_unlink(struct ur_req *q) {
 static struct io_uring_sqe *sqe_get(void) {
   struct io_uring_sqe *s;
   while (!(s = io_uring_get_sqe(&U.ring))) {
+    ++U.flushes;
     int n = io_uring_submit(&U.ring);
     if (n <= 0) {
       errno = n < 0 ? -n : EBUSY;
@@ -457,6 +460,7 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   struct ur_fd *r = ur_rec(fd);
   if (!r || cacs__io_wait_begin() != 0)
     return NULL;
+  unsigned flushes = U.flushes;
   struct io_uring_sqe *s = sqe_get();
   if (!s) {
     cacs__io_wait_end();
@@ -465,6 +469,7 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   q->co = self;
   q->fd = fd;
   q->done = q->closed = q->canceled = 0;
+  q->flushed = U.flushes != flushes;
   q->prev = NULL;
   q->next = r->reqs;
   if (q->next)
@@ -473,12 +478,19 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   return s;
 }
 
-// Park until `q` completes. At `timeout` (> 0, or -1: none) or a cacs_wake
-// the request is canceled and the wait goes on until its completion: the
-// kernel may use the call's memory until then. 0 (the result is q->res)
-// or an errno value: ECANCELED (closed), ETIMEDOUT, EINTR (a cacs_wake;
-// the request was canceled before it completed), ENOMEM (no timer).
-static int req_wait(struct ur_req *q, int64_t timeout) {
+// Park until `q` completes. At the deadline `d` (`timeout`, > 0 or -1: none,
+// is what remaining_us(d) gave before req_start) or a cacs_wake the request
+// is canceled and the wait goes on until its completion: the kernel may use
+// the call's memory until then. 0 (the result is q->res) or an errno value:
+// ECANCELED (closed), ETIMEDOUT, EINTR (a cacs_wake; the request was
+// canceled before it completed), ENOMEM (no timer).
+static int req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
+  // The timeout counts from the call (cacs/io.h), as the epoll engine's
+  // does: the time req_start spent sending a full queue to the kernel (the
+  // first attempt of every request in it, maybe a preemption) is part of
+  // it, not added to it. Only then is the clock read again.
+  if (q->flushed)
+    timeout = remaining_us(d);
   int why = 0;
   if (cacs_park_timeout(timeout) != 0)
     why = errno;
@@ -522,7 +534,7 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
         s, fd,
         (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) | (dirs & 2 ? POLLOUT : 0));
     io_uring_sqe_set_data(s, q);
-    e = req_wait(q, timeout);
+    e = req_wait(q, d, timeout);
     // A poll's own error (EBADF, ...); EAGAIN: retry (after fork).
     if (!e && q->res < 0 && q->res != -EAGAIN)
       e = -q->res;
@@ -652,7 +664,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
       return -1;
     op_prep(s, fd, op, socket, &m);
     io_uring_sqe_set_data(s, &q);
-    int e = req_wait(&q, timeout);
+    int e = req_wait(&q, d, timeout);
     if (!e && q.res >= 0) {
       op_wrote(op, (size_t)q.res);
       return q.res;
