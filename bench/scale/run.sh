@@ -47,9 +47,10 @@ if [ -n "${LIBACO_DIR:-}" ]; then
     "$LIBACO_DIR/acosw.S" -Wl,-z,noexecstack -o "$work/aco_scale"
 fi
 # ASan: the runtime built with it too (its fiber annotations), from every
-# core source (the I/O module left out).
+# core source, the pool's among them, as in libcacs.a (the I/O module left
+# out).
 lib="$root/runtime/lib"
-srcs=$(ls "$lib"/*.c "$lib"/*_x86_64.S | grep -v -e '/io\.c$' -e '/io_')
+srcs=$(ls "$lib"/*.c "$lib"/pool/*.c "$lib"/*_x86_64.S | grep -v -e '/io\.c$' -e '/io_')
 "$cc" -O1 -g -fsanitize=address -I"$inc" -iquote "$lib" "$here/scale.c" $srcs \
   -lpthread -o "$work/scale-asan"
 
