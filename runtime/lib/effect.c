@@ -89,6 +89,8 @@ struct cacs_effect_coro {
   // Its entries of the table: ids of its handled set and what they shadow.
   struct saved_entry *saved;
   uint32_t nsaved, cap;
+  // saved[0].e and saved[1].e, NULL past the set's end (same_set).
+  cacs_effect *set[2];
   struct saved_entry inline_saved[INLINE_SAVED];
   cacs_effect_request req;
   cacs_effect_fn fn;
@@ -204,12 +206,22 @@ __attribute__((noinline)) static void settle(struct effect_thread *t) {
 // is k's set exactly when it ends right there. (Walking `handled` to its
 // NULL instead reloaded k->saved at every element, the stores of
 // `handled` aside: 28 instructions of a get/put round's 145 for a set of
-// two, callgrind.)
+// two, callgrind.) The first two effects are compared with copies in k
+// itself (no load of k->saved), and sets of one or two, the usual
+// handlers', end there without a loop.
 static inline int same_set(const cacs_effect_coro *k,
                            cacs_effect *const *handled) {
-  const struct saved_entry *s = k->saved;
+  if (handled[0] != k->set[0]) // NULL for an empty set
+    return 0;
   uint32_t n = k->nsaved;
-  for (uint32_t i = 0; i < n; ++i)
+  if (__builtin_expect(n <= 1, 1))
+    return handled[n] == NULL;
+  if (handled[1] != k->set[1])
+    return 0;
+  if (__builtin_expect(n == 2, 1))
+    return handled[2] == NULL;
+  const struct saved_entry *s = k->saved;
+  for (uint32_t i = 2; i < n; ++i)
     if (handled[i] != s[i].e)
       return 0;
   return handled[n] == NULL;
@@ -236,6 +248,8 @@ static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
     k->saved[i].id = id;
   }
   k->nsaved = n;
+  k->set[0] = handled[0];
+  k->set[1] = n > 1 ? handled[1] : NULL;
 }
 
 // A resume other than that of the coroutine whose request the handler
