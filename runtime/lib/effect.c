@@ -45,7 +45,7 @@
 // annotates around it and reads the request from k->req, which the
 // annotated perform and a return store for that reason. Which form runs is
 // fixed for the process (the tools are linked in or not), so the two never
-// meet at one switch.
+// meet at one switch; the fast paths learn it without a test (tools_on).
 //
 // Per-thread state lives in one block, reached through a register holding
 // its address (thread()), computed from the thread pointer: every perform
@@ -89,6 +89,8 @@ struct cacs_effect_coro {
   // Its entries of the table: ids of its handled set and what they shadow.
   struct saved_entry *saved;
   uint32_t nsaved, cap;
+  // saved[0].e and saved[1].e, NULL past the set's end (same_set).
+  cacs_effect *set[2];
   struct saved_entry inline_saved[INLINE_SAVED];
   cacs_effect_request req;
   cacs_effect_fn fn;
@@ -204,12 +206,22 @@ __attribute__((noinline)) static void settle(struct effect_thread *t) {
 // is k's set exactly when it ends right there. (Walking `handled` to its
 // NULL instead reloaded k->saved at every element, the stores of
 // `handled` aside: 28 instructions of a get/put round's 145 for a set of
-// two, callgrind.)
+// two, callgrind.) The first two effects are compared with copies in k
+// itself (no load of k->saved), and sets of one or two, the usual
+// handlers', end there without a loop.
 static inline int same_set(const cacs_effect_coro *k,
                            cacs_effect *const *handled) {
-  const struct saved_entry *s = k->saved;
+  if (handled[0] != k->set[0]) // NULL for an empty set
+    return 0;
   uint32_t n = k->nsaved;
-  for (uint32_t i = 0; i < n; ++i)
+  if (__builtin_expect(n <= 1, 1))
+    return handled[n] == NULL;
+  if (handled[1] != k->set[1])
+    return 0;
+  if (__builtin_expect(n == 2, 1))
+    return handled[2] == NULL;
+  const struct saved_entry *s = k->saved;
+  for (uint32_t i = 2; i < n; ++i)
     if (handled[i] != s[i].e)
       return 0;
   return handled[n] == NULL;
@@ -236,6 +248,8 @@ static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
     k->saved[i].id = id;
   }
   k->nsaved = n;
+  k->set[0] = handled[0];
+  k->set[1] = n > 1 ? handled[1] : NULL;
 }
 
 // A resume other than that of the coroutine whose request the handler
@@ -289,12 +303,20 @@ __attribute__((noreturn, cold)) static void foreign(const char *call) {
 // around the jump).
 #if CACS_HAS_TAIL_SWITCH && !CACS_ASAN
 #define EFFECT_TAIL 1
-// Whether perform and resume may take their tail switch: no tool annotates
-// switches (a link-time fact, internal.h).
-static inline int tail_ok(void) { return !cacs__asan_on() && !cacs__tsan_on(); }
 #else
 #define EFFECT_TAIL 0
 #endif
+
+// Whether a tool annotates switches (a link-time fact, internal.h): then
+// perform and resume take the annotated switch, never the tail one. Tested
+// on the slow paths only, and carried to the fast ones as one bit of
+// k->sync_base, which a perform compares anyway: a resume under a tool
+// sets it, so the perform's sync-block comparison fails and its slow path
+// tells the block from the tool. A perform under a tool also settles its
+// segment at once (no `pend`), so a resume that finds pend == k knows no
+// tool is on without a test.
+static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
+#define SYNC_ANNOTATE (1u << 31) // in sync_base: tools_on() at the resume
 
 static void effect_main(void *arg, uint64_t first) {
   (void)first;
@@ -345,6 +367,51 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
   return k->req;
 }
 
+// The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
+// `to` to r12 and r13, where these functions receive their first two
+// arguments, which the perform must hand on in rax and rdx and the resume
+// needs (k) to compute `from`: on x86-64 the same jump with `from` and
+// `to` in any free register saves the moves out of r12 and r13 and back
+// (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
+// free registers are rdi, rsi, r12 and r13: every other one is clobbered,
+// bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
+// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
+// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM).
+#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
+static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
+                                           const cacs_context *to, uint64_t v0,
+                                           uint64_t v1, void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0), "+d"(v1)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL2);
+}
+static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
+                                            const cacs_context *to, uint64_t v0,
+                                            void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL);
+}
+#else
+#define effect_jump cacs__tail_jump2
+#define effect_jump1 cacs__tail_jump
+#endif
+
+// What a resume does to k once it may run, whichever path: k joins the
+// chain and its performer (k itself the first time) becomes the chain's
+// innermost. Returns that performer.
+static inline cacs_effect_coro *enter(struct effect_thread *t,
+                                      cacs_effect_coro *k, unsigned base) {
+  k->running = 1;
+  k->sync_base = base;
+  cacs_effect_coro *p = k->tail;
+  k->tail = k;
+  t->cur = p;
+  return p;
+}
+
 // noinline: the tail switch describes this function's own frame, and the
 // default-convention symbol below calls it.
 __attribute__((noinline)) cacs_effect_request
@@ -353,10 +420,12 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
   cacs_effect_coro *c = t->cur;
+  cacs_effect_coro *p;
   if (__builtin_expect(t->pend == k, 1) && same_set(k, handled)) {
     // The handler answers the request it just got: k's perform was the
     // table's last operation (any other settles pend), so k is neither
-    // running nor done, c is k->parent and c->child is k already.
+    // running nor done, c is k->parent and c->child is k already; and
+    // that perform kept pend, so no tool annotates (see tools_on).
     if (c) {
       if (__builtin_expect(t->owner != S.current, 0))
         foreign("cacs_effect_resume");
@@ -364,6 +433,7 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
       t->owner = S.current; // a chain starts
     }
     t->pend = NULL; // its segment's entries are in place
+    p = enter(t, k, cacs__syncblk.depth);
   } else {
     if (__builtin_expect(k->busy != 0, 0))
       misuse(k, "cacs_effect_resume",
@@ -380,21 +450,21 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
     k->parent = c;
     if (c)
       c->child = k;
+    if (__builtin_expect(tools_on(), 0)) {
+      p = enter(t, k, cacs__syncblk.depth | SYNC_ANNOTATE);
+      (void)bp;
+      return resume_annotated(k, p, result);
+    }
+    p = enter(t, k, cacs__syncblk.depth);
   }
-  k->running = 1;
-  k->sync_base = cacs__syncblk.depth;
-  cacs_effect_coro *p = k->tail;
-  k->tail = k;
-  t->cur = p;
 #if EFFECT_TAIL
-  if (__builtin_expect(tail_ok(), 1)) {
-    CACS__TAIL_SAVE(&k->caller);
-    cacs__tail_jump(&k->caller, &p->self, (uint64_t)(uintptr_t)result, bp);
-    return k->req; // never reached (see cacs__tail_jump)
-  }
-#endif
+  CACS__TAIL_SAVE(&k->caller);
+  effect_jump1(&k->caller, &p->self, (uint64_t)(uintptr_t)result, bp);
+  return k->req; // never reached (see cacs__tail_jump)
+#else
   (void)bp;
   return resume_annotated(k, p, result);
+#endif
 }
 
 // Perform's switch to handler k, as resume_annotated; the request goes
@@ -423,6 +493,29 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
   return (const void *)(uintptr_t)r;
 }
 
+// What a perform does to the chain once it goes to handler k: the segment
+// k .. p leaves it, its entries kept in place (pend).
+static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
+                         cacs_effect_coro *p) {
+  k->tail = p;
+  k->running = 0;
+  t->pend = k;
+  t->cur = k->parent;
+}
+
+// A perform whose depth of sync blocks is not its handler's resume's: a
+// block left by the perform, or a tool on (SYNC_ANNOTATE).
+__attribute__((noinline, cold)) static const void *
+perform_slow(struct effect_thread *t, cacs_effect_coro *k, cacs_effect_coro *p,
+             cacs_effect *e, void *payload) {
+  if (cacs__syncblk.depth != (k->sync_base & ~SYNC_ANNOTATE))
+    cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
+                         "block");
+  leave(t, k, p);
+  settle(t); // no pend under a tool (see tools_on)
+  return perform_annotated(k, p, e, payload);
+}
+
 __attribute__((noinline)) const void *cacs_effect_perform(cacs_effect *e,
                                                           void *payload) {
   CACS_SAVE_CALLER_BP(bp);
@@ -446,23 +539,20 @@ __attribute__((noinline)) const void *cacs_effect_perform(cacs_effect *e,
   }
   if (__builtin_expect(t->owner != S.current, 0))
     foreign("CACS_PERFORM");
-  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0))
-    cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
-                         "block");
-  k->tail = p;
-  k->running = 0;
-  t->pend = k;
-  t->cur = k->parent;
-#if EFFECT_TAIL
-  if (__builtin_expect(tail_ok(), 1)) {
-    CACS__TAIL_SAVE(&p->self);
-    cacs__tail_jump2(&p->self, &k->caller, (uint64_t)(uintptr_t)e,
-                     (uint64_t)(uintptr_t)payload, bp);
-    return NULL; // never reached
+  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0)) {
+    (void)bp;
+    return perform_slow(t, k, p, e, payload);
   }
-#endif
+  leave(t, k, p);
+#if EFFECT_TAIL
+  CACS__TAIL_SAVE(&p->self);
+  effect_jump(&p->self, &k->caller, (uint64_t)(uintptr_t)e,
+              (uint64_t)(uintptr_t)payload, bp);
+  return NULL; // never reached
+#else
   (void)bp;
   return perform_annotated(k, p, e, payload);
+#endif
 }
 
 // Default-convention symbols (cacs/detail/bind.h, "Only calls bind").

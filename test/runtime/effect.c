@@ -252,6 +252,22 @@ static void *widens(void *arg) {
   return ok ? r : (void *)(intptr_t)-1;
 }
 
+// And narrowing to a set that starts like the one its request came under:
+// resumed with {log, ping} up to its log, then with {log}: its ping goes
+// past us, to main.
+static void *narrows_tail(void *arg) {
+  (void)arg;
+  cacs_effect_coro *k = cacs_effect_create(logs_then_pings, NULL, 0);
+  int one = 1;
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(log, ping), NULL);
+  int ok = q.effect == &CACS_EFFECT_OF(log) && *(int *)q.payload == 4;
+  q = cacs_effect_resume(k, CACS_HANDLES(log), &one);
+  ok &= q.effect == NULL;
+  void *r = q.payload;
+  cacs_effect_destroy(k);
+  return ok ? r : (void *)(intptr_t)-1;
+}
+
 static void test_shallow(void) {
   cacs_effect_coro *o = cacs_effect_create(narrows, NULL, 0);
   cacs_effect_request q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
@@ -263,6 +279,12 @@ static void test_shallow(void) {
   o = cacs_effect_create(widens, NULL, 0);
   q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
   ok &= q.effect == NULL && (int)(intptr_t)q.payload == 3;
+  cacs_effect_destroy(o);
+  o = cacs_effect_create(narrows_tail, NULL, 0);
+  q = cacs_effect_resume(o, CACS_HANDLES(ping), NULL);
+  ok &= q.effect == &CACS_EFFECT_OF(ping) && *(int *)q.payload == 5;
+  q = cacs_effect_resume(o, CACS_HANDLES(ping), &hundred);
+  ok &= q.effect == NULL && (int)(intptr_t)q.payload == 101;
   report("shallow", ok);
   cacs_effect_destroy(o);
 }
