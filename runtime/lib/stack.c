@@ -323,6 +323,12 @@ static uint64_t rng_next(void) {
   return T.rng = x;
 }
 
+// A random number in [0, n): the high half of rng_next() * n (no division
+// at every creation; the bias, n / 2^64, is nil for n <= 64).
+static size_t rng_below(size_t n) {
+  return (size_t)(((unsigned __int128)rng_next() * n) >> 64);
+}
+
 // Out of mappings is the one failure a program cannot tell from plain
 // ENOMEM, and the usual fix is a sysctl: say so, once per process.
 static void report_no_maps(const char *what) {
@@ -635,8 +641,14 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
                       : 0;
     size_t lines = (slack < room ? slack : room) / 64;
     colored = lines != 0;
-    if (lines)
-      color = (T.color++ % (lines + 1)) * 64;
+    // T.color++ % (lines + 1), without a division at every creation: the
+    // counter wraps instead (a class with fewer lines than the last one
+    // restarts it).
+    if (lines) {
+      if (T.color > lines)
+        T.color = 0;
+      color = T.color++ * 64;
+    }
   }
   char *hdr = map + map_size - hdr_size - color;
   cacs_stack *s = (cacs_stack *)(hdr + desc_off);
@@ -657,7 +669,7 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
     if (colored && range > in_page - CACS_STACK_TOP_ROOM / 2)
       range = in_page - CACS_STACK_TOP_ROOM / 2;
     if (range >= 64)
-      top -= (rng_next() % (range / 64)) * 64;
+      top -= rng_below(range / 64) * 64;
   }
   s->top = (void *)(top & ~(uintptr_t)15);
   s->vg_id = VALGRIND_STACK_REGISTER(s->lo, (char *)s->map + map_size);
