@@ -270,9 +270,11 @@ static void global_init(void) {
 }
 
 void cacs__stack_thread_init(void) {
-  pthread_once(&once, global_init);
-  if (T.registered)
+  // Registered: this thread ran global_init's once already (a test of a
+  // thread-local word at every allocation, no call into pthread_once).
+  if (__builtin_expect(T.registered, 1))
     return;
+  pthread_once(&once, global_init);
   T.registered = 1;
   pthread_setspecific(exit_key, &T);
   cacs__overflow_thread_init();
