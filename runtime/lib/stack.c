@@ -155,7 +155,7 @@ static int on_valgrind;
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
-static void epoch_end(size_class *c);
+__attribute__((noinline)) static void epoch_end(size_class *c);
 static size_t cache_bound(const size_class *c);
 static void hot_shrink(size_class *c, size_t bound);
 
@@ -526,8 +526,12 @@ static void prefault(size_class *c, slab *s) {
   s->prefaulted = s->carved + n;
 }
 
-// A slot of the class: a recycled one first (its guard is still there),
-// else the next never-used one of a slab, guarded now.
+static char *slot_take_miss(size_class *c, slab **out);
+
+// A slot of the class: a cached one first (its guard is still there), else
+// a recycled one or the next never-used one of a slab, guarded now
+// (slot_take_miss: out of line, so that a hit, every creation of a steady
+// state, saves no register).
 static char *slot_take(size_class *c, slab **out) {
   if (c->epoch_left)
     c->epoch_left--;
@@ -541,6 +545,11 @@ static char *slot_take(size_class *c, slab **out) {
     *out = e->sl;
     return e->map;
   }
+  return slot_take_miss(c, out);
+}
+
+__attribute__((noinline)) static char *slot_take_miss(size_class *c,
+                                                      slab **out) {
   // A miss. If the full cache has given stacks back since the last epoch
   // without a miss, this is one of them needed again: the bound was too
   // low by one. Unless the bound is at the limit: then the thread needs
@@ -796,9 +805,10 @@ static void cache_drain(size_class *c) {
 // Keep a freed stack with its pages; a cache at its bound first gives a
 // batch back (so after a burst, between bound - batch + 1 and bound stay),
 // and counts them: allocations that miss before they are forgiven grow the
-// bound (slot_take).
-static void cache_put(size_class *c, slab *sl, char *map) {
-  size_t max = cache_bound(c);
+// bound (slot_take). cache_put: the common case, below the bound and with
+// room in the array, without the calls (and saved registers) of the rest.
+__attribute__((noinline)) static void cache_put_full(size_class *c, slab *sl,
+                                                     char *map, size_t max) {
   while (c->hot_n && c->hot_n >= max) { // (>: a bound lowered since)
     uint32_t n = c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n : CACS_RECLAIM_BATCH;
     int full = c->hot_n == max;
@@ -821,6 +831,14 @@ static void cache_put(size_class *c, slab *sl, char *map) {
     c->hot[c->hot_n++] = e;
   else // no cache (bound 0, no memory): it goes alone
     release(c, &e, 1);
+}
+
+static void cache_put(size_class *c, slab *sl, char *map) {
+  size_t max = cache_bound(c);
+  if (__builtin_expect(c->hot_n < max && c->hot_n < c->hot_cap, 1))
+    c->hot[c->hot_n++] = (cached_slot){map, sl};
+  else
+    cache_put_full(c, sl, map, max);
 }
 
 void cacs_stack_free(cacs_stack *s) {
