@@ -133,7 +133,8 @@ static void coro_main(void *arg, uint64_t first) {
 // frame-pointer chains for gdb, perf, ASan), resume address the start
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
-static int coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
+static inline __attribute__((always_inline)) int
+coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
   if (c->stack.flags & CACS__STACK_EXACT) {
     // cacs__bounded_start's frame at the top, the resume frame below it.
     void **f = (void **)((uintptr_t)c->stack.top - CACS_BOUNDED_FRAME);
@@ -182,8 +183,10 @@ void cacs__reap_zombies(void) {
   }
 }
 
-cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
-                          const cacs_coro_attr *attr) {
+// Inlined into cacs_create_ex, which every coroutine of a create/join loop
+// goes through: one call and one frame less each.
+static inline __attribute__((always_inline)) cacs_coro *
+coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
   (void)current(); // the scheduler exists before any coroutine
   cacs__reap_zombies();
   // The side block, when needed, right after the control block.
@@ -253,6 +256,11 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   }
   c->next = c->prev = c;
   return c;
+}
+
+cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
+                          const cacs_coro_attr *attr) {
+  return coro_new(entry, arg, attr);
 }
 
 // --- The live handles -----------------------------------------------------
@@ -378,6 +386,19 @@ int cacs__live_has(const cacs_coro *c) {
   return S.live_cap != 0 && S.live[live_find(c)] == c;
 }
 
+// After a burst the table halves (at most a quarter full then, so the next
+// growth is far) and its memory goes back: 8 bytes a slot of the largest
+// number alive would otherwise stay for good. Best effort. (Not below what
+// the table learned to keep: live_epoch_end.) Out of line: the removals
+// that do not shrink the table, nearly all, save no register for it.
+__attribute__((noinline)) static void live_shrink(void) {
+  int e = errno;
+  if (S.live_cap > S.live_shrunk)
+    S.live_shrunk = S.live_cap;
+  (void)live_resize(S.live_cap / 2);
+  errno = e;
+}
+
 void cacs__live_remove(const cacs_coro *c) {
   size_t mask = S.live_cap - 1, i = live_find(c);
   if (!S.live[i])
@@ -393,18 +414,9 @@ void cacs__live_remove(const cacs_coro *c) {
       i = j;
     }
   }
-  // After a burst the table halves (at most a quarter full then, so the
-  // next growth is far) and its memory goes back: 8 bytes a slot of the
-  // largest number alive would otherwise stay for good. Best effort.
-  // (Not below what the table learned to keep: live_epoch_end.)
   if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap && // (once)
-      S.live_cap > S.live_keep) {
-    int e = errno;
-    if (S.live_cap > S.live_shrunk)
-      S.live_shrunk = S.live_cap;
-    (void)live_resize(S.live_cap / 2);
-    errno = e;
-  }
+      S.live_cap > S.live_keep)
+    live_shrink();
 }
 
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
@@ -414,7 +426,7 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   (void)current();
   if (live_reserve() != 0)
     return NULL;
-  cacs_coro *c = cacs__coro_new(entry, arg, attr ? attr : &defaults);
+  cacs_coro *c = coro_new(entry, arg, attr ? attr : &defaults);
   if (!c)
     return NULL;
   live_add(c);
