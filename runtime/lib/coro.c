@@ -30,17 +30,24 @@ _Static_assert(CORO_SHARED_SIZE == 120, "a shared-stack coroutine's block");
 void cacs__coro_free(cacs_coro *c) {
   if ((c->stack.flags & CACS_STACK_SHARED) && --S.shared_users == 0)
     switch_mode_update();
-  if (cold(c)) {
+  struct cacs__coro_cold *k = cold(c);
+  if (k) {
     if (cacs__split_on())
-      __splitstack_releasecontext(cold(c)->split_ctx);
-    cacs__tool_stacks_free(&cold(c)->tools);
+      __splitstack_releasecontext(k->split_ctx);
+    // None when no tool was on at its creation (tools_init): then there is
+    // nothing to free, and no call to make at every join.
+    if (k->tools.unsafe || k->tools.scs_map || k->tools.tsan_fiber)
+      cacs__tool_stacks_free(&k->tools);
   }
   cacs_stack_free(&c->stack);
 }
 
-static int tools_init(cacs_coro *c, size_t size) {
+// `tools`: tools_always(), asked once per creation.
+static int tools_init(cacs_coro *c, size_t size, unsigned char tools) {
   struct cacs__coro_cold *k = cold(c);
-  if (!k) // no tool on (cold_needed)
+  // No side block (cold_needed), or no tool on: the block, zeroed, is what
+  // cacs__tool_stacks_init would make of it.
+  if (!k || !tools)
     return 0;
   if (cacs__tool_stacks_init(&k->tools, size, &c->stack) != 0)
     return -1;
@@ -57,9 +64,10 @@ static int tools_init(cacs_coro *c, size_t size) {
 // always on a guarded stack of its own, where it costs no more than stack
 // space; on a shared or an exact stack only if a tool is on or it keeps an
 // FP environment.
-static int cold_needed(const cacs_coro_attr *attr, size_t exact) {
-  return !((attr->stack_flags & CACS_STACK_SHARED) || exact) ||
-         tools_always() || (attr->flags & CACS_CORO_SAVE_FPENV);
+static int cold_needed(const cacs_coro_attr *attr, size_t exact,
+                       unsigned char tools) {
+  return !((attr->stack_flags & CACS_STACK_SHARED) || exact) || tools ||
+         (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
@@ -73,12 +81,13 @@ static int cold_needed(const cacs_coro_attr *attr, size_t exact) {
 // frame above it, nothing more: what runs after the entry returns runs
 // elsewhere, which the caller checks it has (a coroutine's thread: an exit
 // stack and an alternate signal stack; a pool: alternate signal stacks on
-// every worker).
-size_t cacs__exact_bytes(cacs_entry_fn entry, unsigned stack_flags) {
+// every worker). `tools`: tools_always().
+static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
+                         unsigned char tools) {
   uint64_t bound;
   if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
-      tools_always() || !cacs__stack_bound((const void *)entry, &bound) ||
+      tools || !cacs__stack_bound((const void *)entry, &bound) ||
       bound > ((uint64_t)1 << 40))
     return 0;
   if (bound < 16)
@@ -86,17 +95,22 @@ size_t cacs__exact_bytes(cacs_entry_fn entry, unsigned stack_flags) {
   return (((size_t)bound + 15) & ~(size_t)15) + CACS_BOUNDED_FRAME;
 }
 
+size_t cacs__exact_bytes(cacs_entry_fn entry, unsigned stack_flags) {
+  return exact_rule(entry, stack_flags, tools_always());
+}
+
 // cacs__exact_bytes on a thread that can end such a coroutine: cacs_exit
 // runs on its exit stack.
-static size_t exact_bytes(cacs_entry_fn entry, const cacs_coro_attr *attr) {
-  size_t n = cacs__exact_bytes(entry, attr->stack_flags);
+static size_t exact_bytes(cacs_entry_fn entry, const cacs_coro_attr *attr,
+                          unsigned char tools) {
+  size_t n = exact_rule(entry, attr->stack_flags, tools);
   return n && cacs__exact_thread_ready() ? n : 0;
 }
 
 int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes) {
   static const cacs_coro_attr defaults = {0, 0, 0, NULL};
   (void)current();
-  size_t n = exact_bytes(entry, &defaults);
+  size_t n = exact_bytes(entry, &defaults, tools_always());
   if (n && bytes)
     *bytes = n;
   return n != 0;
@@ -119,7 +133,8 @@ static void coro_main(void *arg, uint64_t first) {
 // frame-pointer chains for gdb, perf, ASan), resume address the start
 // trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
 // sp, as with cacs_context_init.
-static int coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
+static inline __attribute__((always_inline)) int
+coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
   if (c->stack.flags & CACS__STACK_EXACT) {
     // cacs__bounded_start's frame at the top, the resume frame below it.
     void **f = (void **)((uintptr_t)c->stack.top - CACS_BOUNDED_FRAME);
@@ -168,14 +183,18 @@ void cacs__reap_zombies(void) {
   }
 }
 
-cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
-                          const cacs_coro_attr *attr) {
+// Inlined into cacs_create_ex, which every coroutine of a create/join loop
+// goes through: one call and one frame less each.
+static inline __attribute__((always_inline)) cacs_coro *
+coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
   (void)current(); // the scheduler exists before any coroutine
   cacs__reap_zombies();
   // The side block, when needed, right after the control block.
   // A shared-stack one without it: the short block (core.h).
-  size_t exact = exact_bytes(entry, attr);
-  int with_cold = cold_needed(attr, exact);
+  // Asked once: it reads four link-time facts and the thread's state.
+  unsigned char tools = tools_always();
+  size_t exact = exact_bytes(entry, attr, tools);
+  int with_cold = cold_needed(attr, exact, tools);
   size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
                 : exact   ? sizeof(cacs_coro)
                           : CORO_SHARED_SIZE;
@@ -195,7 +214,7 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
   uint64_t id = ++S.next_id;
   if (attr->name) {
     cacs_stack_set_owner(&c->stack, attr->name, id);
-  } else if (!tools_always()) {
+  } else if (!tools) {
     // "coro#<id>" is made up when asked (coro_info.c), not kept by
     // millions of idle coroutines nor formatted at every creation; a tool
     // names its stacks (tools_init) now.
@@ -207,8 +226,9 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
     snprintf(buf, sizeof buf, "coro#%llu", (unsigned long long)id);
     cacs_stack_set_owner(&c->stack, buf, id);
   }
-  if (tools_init(c, attr->stack_size ? attr->stack_size
-                                     : CACS_STACK_DEFAULT_SIZE) != 0) {
+  if (tools_init(c,
+                 attr->stack_size ? attr->stack_size : CACS_STACK_DEFAULT_SIZE,
+                 tools) != 0) {
     cacs_stack_free(&c->stack);
     return NULL;
   }
@@ -229,13 +249,18 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
     S.fpenv_users++;
     S.slow |= 1;
   }
-  if (cold(c)) {
+  if (cold(c) && cacs__asan_on()) { // ASan's view of the stack (its only use)
     const cacs_stack *x = cacs__stack_exec(&c->stack);
     cold(c)->asan_lo = x->lo;
     cold(c)->asan_size = (size_t)((char *)x->top - (char *)x->lo);
   }
   c->next = c->prev = c;
   return c;
+}
+
+cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
+                          const cacs_coro_attr *attr) {
+  return coro_new(entry, arg, attr);
 }
 
 // --- The live handles -----------------------------------------------------
@@ -361,6 +386,19 @@ int cacs__live_has(const cacs_coro *c) {
   return S.live_cap != 0 && S.live[live_find(c)] == c;
 }
 
+// After a burst the table halves (at most a quarter full then, so the next
+// growth is far) and its memory goes back: 8 bytes a slot of the largest
+// number alive would otherwise stay for good. Best effort. (Not below what
+// the table learned to keep: live_epoch_end.) Out of line: the removals
+// that do not shrink the table, nearly all, save no register for it.
+__attribute__((noinline)) static void live_shrink(void) {
+  int e = errno;
+  if (S.live_cap > S.live_shrunk)
+    S.live_shrunk = S.live_cap;
+  (void)live_resize(S.live_cap / 2);
+  errno = e;
+}
+
 void cacs__live_remove(const cacs_coro *c) {
   size_t mask = S.live_cap - 1, i = live_find(c);
   if (!S.live[i])
@@ -376,18 +414,9 @@ void cacs__live_remove(const cacs_coro *c) {
       i = j;
     }
   }
-  // After a burst the table halves (at most a quarter full then, so the
-  // next growth is far) and its memory goes back: 8 bytes a slot of the
-  // largest number alive would otherwise stay for good. Best effort.
-  // (Not below what the table learned to keep: live_epoch_end.)
   if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap && // (once)
-      S.live_cap > S.live_keep) {
-    int e = errno;
-    if (S.live_cap > S.live_shrunk)
-      S.live_shrunk = S.live_cap;
-    (void)live_resize(S.live_cap / 2);
-    errno = e;
-  }
+      S.live_cap > S.live_keep)
+    live_shrink();
 }
 
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
@@ -397,7 +426,7 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
   (void)current();
   if (live_reserve() != 0)
     return NULL;
-  cacs_coro *c = cacs__coro_new(entry, arg, attr ? attr : &defaults);
+  cacs_coro *c = coro_new(entry, arg, attr ? attr : &defaults);
   if (!c)
     return NULL;
   live_add(c);

@@ -148,10 +148,14 @@ static size_t cache_max = CACS_STACK_CACHE_DEFAULT; // cacs_stack_set_cache
 // cacs_stack_set_cache_limit (internal.h: coro.c's table reads it too).
 size_t cacs__cache_limit = CACS_STACK_CACHE_LIMIT_DEFAULT;
 static int batch_ok; // process_madvise(PIDFD_SELF_THREAD, ...) works
+// RUNNING_ON_VALGRIND, asked once: its client requests (a stack's
+// registration, its pages made undefined again) cost some 40 instructions
+// a coroutine, a tenth of its whole life, where they do nothing.
+static int on_valgrind;
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
-static void epoch_end(size_class *c);
+__attribute__((noinline)) static void epoch_end(size_class *c);
 static size_t cache_bound(const size_class *c);
 static void hot_shrink(size_class *c, size_t bound);
 
@@ -240,6 +244,7 @@ static long read_max_map_count(void) {
 static void global_init(void) {
   page_size = (size_t)sysconf(_SC_PAGESIZE);
   max_map_count = read_max_map_count();
+  on_valgrind = RUNNING_ON_VALGRIND != 0;
   batch_ok = probe_batch();
   // CACS_STACK_GUARD=mprotect forces the fallback of kernels before 6.13
   // (tests use it); otherwise the kernel's guard regions when they work.
@@ -265,9 +270,11 @@ static void global_init(void) {
 }
 
 void cacs__stack_thread_init(void) {
-  pthread_once(&once, global_init);
-  if (T.registered)
+  // Registered: this thread ran global_init's once already (a test of a
+  // thread-local word at every allocation, no call into pthread_once).
+  if (__builtin_expect(T.registered, 1))
     return;
+  pthread_once(&once, global_init);
   T.registered = 1;
   pthread_setspecific(exit_key, &T);
   cacs__overflow_thread_init();
@@ -321,6 +328,12 @@ static uint64_t rng_next(void) {
   x ^= x >> 7;
   x ^= x << 17;
   return T.rng = x;
+}
+
+// A random number in [0, n): the high half of rng_next() * n (no division
+// at every creation; the bias, n / 2^64, is nil for n <= 64).
+static size_t rng_below(size_t n) {
+  return (size_t)(((unsigned __int128)rng_next() * n) >> 64);
 }
 
 // Out of mappings is the one failure a program cannot tell from plain
@@ -513,8 +526,12 @@ static void prefault(size_class *c, slab *s) {
   s->prefaulted = s->carved + n;
 }
 
-// A slot of the class: a recycled one first (its guard is still there),
-// else the next never-used one of a slab, guarded now.
+static char *slot_take_miss(size_class *c, slab **out);
+
+// A slot of the class: a cached one first (its guard is still there), else
+// a recycled one or the next never-used one of a slab, guarded now
+// (slot_take_miss: out of line, so that a hit, every creation of a steady
+// state, saves no register).
 static char *slot_take(size_class *c, slab **out) {
   if (c->epoch_left)
     c->epoch_left--;
@@ -528,6 +545,11 @@ static char *slot_take(size_class *c, slab **out) {
     *out = e->sl;
     return e->map;
   }
+  return slot_take_miss(c, out);
+}
+
+__attribute__((noinline)) static char *slot_take_miss(size_class *c,
+                                                      slab **out) {
   // A miss. If the full cache has given stacks back since the last epoch
   // without a miss, this is one of them needed again: the bound was too
   // low by one. Unless the bound is at the limit: then the thread needs
@@ -615,7 +637,8 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
 
   // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
-  VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
+  if (on_valgrind)
+    VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
   // Colour the control block as well as the stack top: at the end of a
   // page-aligned mapping every block would sit at one page offset, i.e. in
   // one set of an L1 data cache indexed by the page offset, and a ring of 9+
@@ -635,8 +658,14 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
                       : 0;
     size_t lines = (slack < room ? slack : room) / 64;
     colored = lines != 0;
-    if (lines)
-      color = (T.color++ % (lines + 1)) * 64;
+    // T.color++ % (lines + 1), without a division at every creation: the
+    // counter wraps instead (a class with fewer lines than the last one
+    // restarts it).
+    if (lines) {
+      if (T.color > lines)
+        T.color = 0;
+      color = T.color++ * 64;
+    }
   }
   char *hdr = map + map_size - hdr_size - color;
   cacs_stack *s = (cacs_stack *)(hdr + desc_off);
@@ -657,10 +686,11 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
     if (colored && range > in_page - CACS_STACK_TOP_ROOM / 2)
       range = in_page - CACS_STACK_TOP_ROOM / 2;
     if (range >= 64)
-      top -= (rng_next() % (range / 64)) * 64;
+      top -= rng_below(range / 64) * 64;
   }
   s->top = (void *)(top & ~(uintptr_t)15);
-  s->vg_id = VALGRIND_STACK_REGISTER(s->lo, (char *)s->map + map_size);
+  if (on_valgrind)
+    s->vg_id = VALGRIND_STACK_REGISTER(s->lo, (char *)s->map + map_size);
   s->reg_next = T.live;
   s->reg_prev = NULL;
   if (T.live)
@@ -775,9 +805,10 @@ static void cache_drain(size_class *c) {
 // Keep a freed stack with its pages; a cache at its bound first gives a
 // batch back (so after a burst, between bound - batch + 1 and bound stay),
 // and counts them: allocations that miss before they are forgiven grow the
-// bound (slot_take).
-static void cache_put(size_class *c, slab *sl, char *map) {
-  size_t max = cache_bound(c);
+// bound (slot_take). cache_put: the common case, below the bound and with
+// room in the array, without the calls (and saved registers) of the rest.
+__attribute__((noinline)) static void cache_put_full(size_class *c, slab *sl,
+                                                     char *map, size_t max) {
   while (c->hot_n && c->hot_n >= max) { // (>: a bound lowered since)
     uint32_t n = c->hot_n < CACS_RECLAIM_BATCH ? c->hot_n : CACS_RECLAIM_BATCH;
     int full = c->hot_n == max;
@@ -802,6 +833,14 @@ static void cache_put(size_class *c, slab *sl, char *map) {
     release(c, &e, 1);
 }
 
+static void cache_put(size_class *c, slab *sl, char *map) {
+  size_t max = cache_bound(c);
+  if (__builtin_expect(c->hot_n < max && c->hot_n < c->hot_cap, 1))
+    c->hot[c->hot_n++] = (cached_slot){map, sl};
+  else
+    cache_put_full(c, sl, map, max);
+}
+
 void cacs_stack_free(cacs_stack *s) {
   if (!s)
     return;
@@ -819,7 +858,8 @@ void cacs_stack_free(cacs_stack *s) {
     T.live = s->reg_next;
   if (s->reg_next)
     s->reg_next->reg_prev = s->reg_prev;
-  VALGRIND_STACK_DEREGISTER(s->vg_id);
+  if (on_valgrind)
+    VALGRIND_STACK_DEREGISTER(s->vg_id);
 
   char *map = s->map;
   size_t map_size = s->map_size;

@@ -59,6 +59,9 @@ extern const bound_entry __stop_cacs_stack_bounds[]
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const bound_entry *table; // sorted by entry; NULL: none used
 static size_t table_n;
+// init has run (release after it, acquire before the table): a lookup, at
+// every coroutine's creation, then makes no call into pthread_once.
+static int ready;
 
 static int by_entry(const void *a, const void *b) {
   uintptr_t x = (uintptr_t)((const bound_entry *)a)->entry;
@@ -110,7 +113,10 @@ static void init(void) {
 }
 
 int cacs__stack_bound(const void *entry, uint64_t *bytes) {
-  pthread_once(&once, init);
+  if (__builtin_expect(!__atomic_load_n(&ready, __ATOMIC_ACQUIRE), 0)) {
+    pthread_once(&once, init);
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+  }
   size_t lo = 0, hi = table_n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
