@@ -5,14 +5,19 @@
 // effect table's went on and stored into whatever key 0 was; the
 // scheduler's and the I/O loop's aborted without a word). The failing
 // call is this program's own pthread_key_create, in front of libc's.
+// The fourth key is the I/O engine's: the epoll loop's, or on io_uring
+// the ring's (the lines that reach it pin their engine, also when lit
+// runs every I/O test per engine: --param cacs_io_all_engines=1).
 // (Arch-neutral C: x86-64 only.)
 //
 // RUN: %clang -O1 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t
-// RUN: %t | FileCheck %s --check-prefix=NONE
+// RUN: env CACS_IO_ENGINE=epoll %t | FileCheck %s --check-prefix=NONE
 // RUN: env FAIL_KEY=1 not --crash %t 2>&1 | FileCheck %s --check-prefix=SCHED
 // RUN: env FAIL_KEY=2 not --crash %t 2>&1 | FileCheck %s --check-prefix=STACK
 // RUN: env FAIL_KEY=3 not --crash %t 2>&1 | FileCheck %s --check-prefix=EFFECT
-// RUN: env FAIL_KEY=4 not --crash %t 2>&1 | FileCheck %s --check-prefix=IO
+// RUN: env CACS_IO_ENGINE=epoll FAIL_KEY=4 not --crash %t 2>&1 | FileCheck %s --check-prefix=IO
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t | FileCheck %s --check-prefix=NONE %}
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring FAIL_KEY=4 not --crash %t 2>&1 | FileCheck %s --check-prefix=URING %}
 //
 // NONE: keys made: 4
 // NONE-NEXT: PASS
@@ -20,6 +25,7 @@
 // STACK: cacs: no thread-specific key for the stack cache's thread exit: Resource temporarily unavailable
 // EFFECT: cacs: no thread-specific key for the effect handler table: Resource temporarily unavailable
 // IO: cacs: no thread-specific key for the I/O loop's thread exit: Resource temporarily unavailable
+// URING: cacs: no thread-specific key for the io_uring engine's thread exit: Resource temporarily unavailable
 
 #define _GNU_SOURCE 1
 #include "cacs/coro.h"
@@ -54,7 +60,7 @@ int main(void) {
   const char *f = getenv("FAIL_KEY");
   fail_at = f ? atoi(f) : 0;
   // The order of the keys: the scheduler's (first wait), the stack
-  // cache's (first stack), the effect table's, the I/O loop's.
+  // cache's (first stack), the effect table's, the I/O engine's.
   cacs_sleep(0);
   cacs_coro *c = cacs_create(sleeper, NULL, 0);
   cacs_join(c);
