@@ -69,9 +69,11 @@
  * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
  * around the move (the call itself runs on the thread's stack). Measured,
  * with a margin, by test/runtime/stack-budget.c, which fails when libcacs
- * uses more; a fatal error's message (cacs__fatalf), printed on the way to
- * abort, is not in them. The numbers depend on the target, as the code
- * does; a target without them gets no annotation (no bound). */
+ * uses more. A misuse they abort on (a single-thread wait in a pool
+ * coroutine, a switch in a sync block) writes its message on the thread's
+ * own stack (fatal.c), within them too: test/pool/pool-misuse-stack.c.
+ * The numbers depend on the target, as the code does; a target without
+ * them gets no annotation (no bound). */
 #define CACS_CONTRACT_STACK_BUDGET_ANNOTATION "cacs.stack_budget="
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
  * a coroutine with its own FP environment; the fast one 64), waits 728
