@@ -62,8 +62,10 @@
  * CACS_CONTRACT_WAIT_STACK_BUDGET (the scheduler's C code, the first
  * wait's timer heap and service coroutine, the I/O module's setup and its
  * system calls, the primitives' queues), and so do the waits of
- * cacs/pool.h (cacs_pool_join, cacs_pool_yield, cacs_pool_sleep), whose
- * pool coroutine may run on an exact stack too; in a pool coroutine the
+ * cacs/pool.h (cacs_pool_join, cacs_pool_yield, cacs_pool_sleep),
+ * cacs_pool_spawn and the calls of cacs/pool_sync.h (measured by
+ * test/pool/pool-sync-stack-budget.c), whose pool coroutine may run on an
+ * exact stack too; in a pool coroutine the
  * calls above take the pool's paths, measured by
  * test/pool/pool-stack-budget.c. cacs_on_system_stack carries
  * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
@@ -80,7 +82,8 @@
  * (an I/O wait on io_uring), the system stack's call 160; AArch64 368,
  * 752, 160. In a pool coroutine the waits are deeper: x86-64 768, AArch64
  * 928 (a timed read through the pool's poller); the pool's own waits 256
- * and 272. */
+ * and 272; cacs/pool_sync.h and cacs_pool_spawn 512 and 672 (a contended
+ * mutex). */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
