@@ -28,11 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct req {
-  uint32_t id;
-  uint32_t answer;
-} req;
-
 static int wake_fd = -1; // read end of a pipe every coroutine waits on
 static uint32_t parked;  // coroutines at their wait
 
@@ -45,11 +40,6 @@ __attribute__((noinline)) static uint32_t wait_input(uint32_t key) {
 }
 #define SHAPE_WAIT(key) wait_input(key)
 #include "shape.h"
-
-static void serve(void *p) {
-  req *r = p;
-  r->answer = parse(r->id);
-}
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "exact";
