@@ -62,7 +62,7 @@
 
 #include "../runtime/Inputs/stack-budget.h"
 
-#define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
+#define WAIT CACS_CONTRACT_POOL_WAIT_STACK_BUDGET
 #define ONCE 1
 #define NAP 3000 // us: the other side's wait, long enough to park in
 
