@@ -25,17 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct req {
-  uint32_t id;
-  uint32_t answer;
-} req;
-
 #include "shape.h"
-
-static void serve(void *p) {
-  req *r = p;
-  r->answer = parse(r->id);
-}
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "exact";

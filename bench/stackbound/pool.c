@@ -2,8 +2,9 @@
 // guarded stacks (64 KiB, CACS_STACK_NOBOUND): N pool coroutines of one
 // server-shaped entry (parse, handle, wait for a descriptor three calls
 // deep, format the answer), all parked in their wait at once, then
-// released by one write. Built with -fcacs-stack-bounds, so the entry has a
-// proven bound (its wait counts by its budget).
+// released by one write (or, built with -DPOOL_WAIT_SEM, parked on a pool
+// semaphore, released by N posts). Built with -fcacs-stack-bounds, so the
+// entry has a proven bound (its wait counts by its budget).
 //
 //   pool MODE N [WORKERS]     MODE: exact | guarded; WORKERS: 2
 //
@@ -18,6 +19,7 @@
 
 #include "cacs/pool.h"
 #include "cacs/io.h"
+#include "cacs/pool_sync.h"
 #include "cacs/stack.h"
 
 #include <stdint.h>
@@ -28,28 +30,31 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct req {
-  uint32_t id;
-  uint32_t answer;
-} req;
-
 static int wake_fd = -1; // read end of a pipe every coroutine waits on
 static uint32_t parked;  // coroutines at their wait
+
+#ifdef POOL_WAIT_SEM
+// Built with -DPOOL_WAIT_SEM: the wait is a pool semaphore's (cacs/pool_sync.h,
+// whose calls carry the pool's smaller wait budget), released by N posts.
+static cacs_pool_sem gate = CACS_POOL_SEM_INIT(0);
+#define WAIT_KIND "sem"
+#else
+#define WAIT_KIND "fd"
+#endif
 
 __attribute__((noinline)) static uint32_t wait_input(uint32_t key) {
   if (wake_fd >= 0) {
     __atomic_fetch_add(&parked, 1, __ATOMIC_RELEASE);
+#ifdef POOL_WAIT_SEM
+    cacs_pool_sem_wait(&gate, CACS_POOL_FOREVER);
+#else
     cacs_wait_fd(wake_fd, EPOLLIN, -1);
+#endif
   }
   return key;
 }
 #define SHAPE_WAIT(key) wait_input(key)
 #include "shape.h"
-
-static void serve(void *p) {
-  req *r = p;
-  r->answer = parse(r->id);
-}
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "exact";
@@ -91,8 +96,13 @@ int main(int argc, char **argv) {
   usleep(20000); // the last ones switch out
   double t1 = now();
   long rss1 = rss();
+#ifdef POOL_WAIT_SEM
+  for (long i = 0; i < n; ++i)
+    cacs_pool_sem_post(&gate);
+#else
   if (write(pfd[1], "x", 1) != 1)
     return 1;
+#endif
   for (long i = 0; i < n; ++i)
     cacs_pool_join(ts[i]);
   double t2 = now();
@@ -109,7 +119,8 @@ int main(int argc, char **argv) {
   long ok = 0;
   for (long i = 0; i < n; ++i)
     ok += rs[i].answer == parse((uint32_t)i);
-  printf("mode=%s n=%ld workers=%u exact=%d stack=%zu rss_per_coro=%.0f "
+  printf("mode=%s wait=" WAIT_KIND " n=%ld workers=%u exact=%d stack=%zu "
+         "rss_per_coro=%.0f "
          "spawn_park_ns=%.1f release_join_ns=%.1f spawn_join_ns=%.1f "
          "ok=%ld\n",
          mode, n, workers, exact, bytes, (double)(rss1 - rss0) / (double)n,

@@ -1,9 +1,10 @@
 //===- bench/stackbound/shape.h - The server-shaped entry's calls ---------===//
 //
-// What exact.c and pool.c share: an entry's call tree that parses a
-// request, handles it and formats the answer, each a frame with locals,
-// and the two measures (CPU time, RSS). SHAPE_WAIT(key), defined before
-// this header, is where handle() waits (pool.c); by default it does not.
+// What exact.c and pool.c share: the entry (serve) and its call tree
+// that parses a request, handles it and formats the answer, each a frame
+// with locals, and the two measures (CPU time, RSS). SHAPE_WAIT(key),
+// defined before this header, is where handle() waits (pool.c); by
+// default it does not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,17 @@ __attribute__((noinline)) static uint32_t parse(uint32_t id) {
     key = key * 31 + (uint8_t)line[i];
   return handle(key);
 }
+// A request and the entry that serves it (the coroutines' entry).
+typedef struct req {
+  uint32_t id;
+  uint32_t answer;
+} req;
+
+static void serve(void *p) {
+  req *r = p;
+  r->answer = parse(r->id);
+}
+
 // CPU time of the process (user and system: page faults count), not wall
 // time: on a shared machine wall time measures the load.
 static double now(void) {

@@ -188,12 +188,6 @@ CACS_HIDDEN void cacs__sched_init(void);
 /// Learn the calling thread's stack bounds, once (sysstack.c); called on
 /// that stack, where the scheduler is set up.
 CACS_HIDDEN void cacs__sysstack_learn(void);
-/// fn(arg), on the thread's system stack where it can be found
-/// (sysstack.c): libcacs's rare, deep calls inside a wait (a coroutine's
-/// creation, a heap's growth, a module's setup), which the waits' stack
-/// budget (cacs/detail/contract.h) leaves out, so that an exact stack has
-/// no room to make for them. fn must not switch.
-CACS_HIDDEN void cacs__deep_call(void (*fn)(void *), void *arg);
 
 static inline cacs_coro *current(void) {
   if (__builtin_expect(S.current == &cacs__idle, 0))

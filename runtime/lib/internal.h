@@ -45,6 +45,12 @@ CACS_HIDDEN void cacs__trampoline(void);
 CACS_HIDDEN void cacs__bounded_start(void);
 /// Where a fresh pool coroutine on an exact stack starts (the same).
 CACS_HIDDEN void cacs__pool_bounded_start(void);
+/// fn(arg), on the thread's system stack where it can be found
+/// (sysstack.c): libcacs's rare, deep calls inside a wait (a coroutine's
+/// creation, a heap's growth, a module's setup, a fatal error's message),
+/// which the waits' stack budget (cacs/detail/contract.h) leaves out, so
+/// that an exact stack has no room to make for them. fn must not switch.
+CACS_HIDDEN void cacs__deep_call(void (*fn)(void *), void *arg);
 /// Write `msg` (a string literal, newline included) to stderr and abort.
 __attribute__((noreturn, cold)) void cacs__fatal(const char *msg);
 /// The same with a printf format (fatal.c): one line, newline included.

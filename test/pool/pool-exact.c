@@ -8,8 +8,9 @@
 // locals after the wait; in a CACS_POOL_MIGRATE_RUNNING pool the wait may
 // end on another worker, and the coroutine then ends (and its stack is
 // freed) on a worker other than the one whose slab holds the stack. Rounds
-// repeat until such a migration is seen (at most 50). x86-64, and AArch64
-// under qemu.
+// repeat until such a migration is seen (at most 50). An entry that locks a
+// pool mutex, spawns and waits on a semaphore is bounded too. x86-64, and
+// AArch64 under qemu.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -fcacs-stack-bounds -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t/p
@@ -27,10 +28,12 @@
 // the worker's system stack) writes past the stack's top into its block; a
 // stack given back to the slab of the worker it ends on (not its owner's)
 // corrupts that worker's free lists; without the CACS_STACK_NOBOUND check,
-// GUARDED fails.
+// GUARDED fails; without the budgets on cacs/pool_sync.h and
+// cacs_pool_spawn, locker is guarded.
 
 // EXACT: serve: exact, no guard, query agrees
 // EXACT-NEXT: fib: guarded
+// EXACT-NEXT: locker: exact, no guard, query agrees
 // EXACT-NEXT: ran 200: frames intact 200, replies right 200, joined 200
 // UNSTARTED-NEXT: migrated: no
 // RUNNING-NEXT: migrated: yes
@@ -38,12 +41,14 @@
 //
 // GUARDED: serve: guarded
 // GUARDED-NEXT: fib: guarded
+// GUARDED-NEXT: locker: guarded
 // GUARDED-NEXT: ran 200: frames intact 200, replies right 200, joined 200
 // GUARDED: PASS
 
 #include "cacs/coro.h"
 #include "cacs/io.h"
 #include "cacs/pool.h"
+#include "cacs/pool_sync.h"
 #include "cacs/stack.h"
 #include "cacs/sysstack.h"
 
@@ -140,6 +145,29 @@ static void fib(void *p) {
   j->reply = (char)fib_of(10);
 }
 
+// Bounded too: the calls of cacs/pool_sync.h and cacs_pool_spawn carry the
+// wait budget. It locks, spawns a child that posts, waits for the post.
+static cacs_pool *the_pool;
+static cacs_pool_mutex mx = CACS_POOL_MUTEX_INIT;
+static cacs_pool_sem posted = CACS_POOL_SEM_INIT(0);
+static void post(void *p) {
+  (void)p;
+  cacs_pool_sem_post(&posted);
+}
+static void locker(void *p) {
+  job *j = p;
+  volatile char here = 0;
+  j->frame = (char *)&here;
+  CACS_ON_SYSTEM_STACK(look_start, j);
+  cacs_pool_mutex_lock(&mx, CACS_POOL_FOREVER);
+  cacs_pool_task *c = cacs_pool_spawn(the_pool, post, NULL);
+  if (!c || cacs_pool_sem_wait(&posted, CACS_POOL_FOREVER) != 0 ||
+      cacs_pool_join(c) != 0)
+    j->broken = 1;
+  cacs_pool_mutex_unlock(&mx);
+  j->reply = (char)here;
+}
+
 // cacs_stack_exact answers for the defaults; a pool with CACS_STACK_NOBOUND
 // opts out.
 static int pool_nobound;
@@ -177,6 +205,10 @@ int main(int argc, char **argv) {
 
   job f = {.id = -1};
   if (cacs_pool_join(cacs_pool_spawn(pool, fib, &f)) != 0 || f.reply != 55)
+    return 1;
+  the_pool = pool;
+  job l = {.id = -2};
+  if (cacs_pool_join(cacs_pool_spawn(pool, locker, &l)) != 0 || l.broken)
     return 1;
 
   int migrated = 0, intact = 0, right = 0, joined = 0, round;
@@ -216,6 +248,7 @@ int main(int argc, char **argv) {
   if (!same)
     printf("serve: NOT ALL ALIKE\n");
   kind("fib", fib, &f);
+  kind("locker", locker, &l);
   printf("ran %d: frames intact %d, replies right %d, joined %d\n", N, intact,
          right, joined);
   if (strcmp(mode, "nobound"))

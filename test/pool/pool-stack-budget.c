@@ -7,7 +7,7 @@
 // the caller's stack, below the stack pointer at the call, than its
 // budget: the first wait of the pool (its poller's creation), a read, a
 // write, a wait for readiness, a timed wait (the worker's timer heap); and
-// the pool's own waits, which carry the wait budget (cacs/pool.h):
+// the pool's own waits, which carry the pool's wait budget (cacs/pool.h):
 // cacs_pool_yield, cacs_pool_sleep, cacs_pool_join of a coroutine still
 // running, in a pool coroutine and outside one.
 // As test/runtime/stack-budget.c, linked as -fcacs-stack-bounds links.
@@ -57,6 +57,7 @@
 static int bad;
 
 #define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
+#define POOL_WAIT CACS_CONTRACT_POOL_WAIT_STACK_BUDGET
 
 static int pipefd[2];
 // The main thread writes a byte once the prober asks (it then waits).
@@ -95,15 +96,15 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("yield", CACS_CONTRACT_YIELD_STACK_BUDGET, 0, cacs_yield());
   MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
           CACS_ON_SYSTEM_STACK(on_system, &item));
-  MEASURE("pool_yield", WAIT, 0, cacs_pool_yield());
-  MEASURE("pool_sleep", WAIT, 0, cacs_pool_sleep(1000));
-  MEASURE("pool_sleep 0", WAIT, 0, cacs_pool_sleep(0));
+  MEASURE("pool_yield", POOL_WAIT, 0, cacs_pool_yield());
+  MEASURE("pool_sleep", POOL_WAIT, 0, cacs_pool_sleep(1000));
+  MEASURE("pool_sleep 0", POOL_WAIT, 0, cacs_pool_sleep(0));
   // Each join waits for a coroutine that is still asleep.
   cacs_pool_task *q[2];
   int k = 0;
   for (int i = 0; i < 2; ++i)
     q[i] = cacs_pool_spawn(pool, napper, NULL);
-  MEASURE("pool_join", WAIT, 0, (void)(cacs_pool_join(q[k++]) && (bad = 1)));
+  MEASURE("pool_join", POOL_WAIT, 0, (void)(cacs_pool_join(q[k++]) && (bad = 1)));
 }
 
 static volatile int done;
@@ -138,13 +139,13 @@ int main(int argc, char **argv) {
     return 1;
   // The same waits called outside a pool coroutine (a plain thread here; a
   // coroutine of cacs/coro.h takes the same path): they block the thread.
-  MEASURE("outside: pool_yield", WAIT, 0, cacs_pool_yield());
-  MEASURE("outside: pool_sleep", WAIT, 0, cacs_pool_sleep(1000));
+  MEASURE("outside: pool_yield", POOL_WAIT, 0, cacs_pool_yield());
+  MEASURE("outside: pool_sleep", POOL_WAIT, 0, cacs_pool_sleep(1000));
   cacs_pool_task *q[2];
   int k = 0;
   for (int i = 0; i < 2; ++i)
     q[i] = cacs_pool_spawn(p, napper, NULL);
-  MEASURE("outside: pool_join", WAIT, 0,
+  MEASURE("outside: pool_join", POOL_WAIT, 0,
           (void)(cacs_pool_join(q[k++]) && (bad = 1)));
   if (cacs_pool_destroy(p) != 0)
     return 1;

@@ -118,10 +118,10 @@
 //
 // Exact stacks: in a program linked with -fcacs-stack-bounds, a pool
 // coroutine whose entry has a proven bound (its waits cacs_pool_join,
-// cacs_pool_yield, cacs_pool_sleep and those of cacs/io.h count by their
-// stack budgets, cacs/detail/contract.h; the waits of cacs/pool_sync.h and
-// cacs_pool_spawn have none yet, and leave an entry that calls them without
-// a bound) gets a stack of exactly that bound and no guard page, by the rule
+// cacs_pool_yield, cacs_pool_sleep, cacs_pool_spawn and the calls of
+// cacs/pool_sync.h and cacs/io.h count by their stack budgets,
+// cacs/detail/contract.h; a channel's creation and destruction have none,
+// and leave an entry that calls them without a bound) gets a stack of exactly that bound and no guard page, by the rule
 // cacs_create follows (cacs/coro.h, cacs_stack_exact; docs/runtime.md, "Exact
 // stacks"): on by default, `stack_size` then ignored; off for a pool created
 // with CACS_STACK_NOBOUND in its attributes, for the process with
@@ -199,6 +199,7 @@ unsigned cacs_pool_workers(const cacs_pool *p);
 /// \return the coroutine, or NULL with errno set:
 ///   - ENOMEM: no memory for its control block;
 ///   - EINVAL: `p` or `entry` is NULL.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
                                 void *arg);
 
@@ -213,6 +214,7 @@ cacs_pool_task *cacs_pool_spawn(cacs_pool *p, void (*entry)(void *),
 /// \return 0, or -1 with errno set:
 ///   - ENOMEM: no memory for its control block;
 ///   - EINVAL: `p` or `entry` is NULL.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 
 /// Wait until `t` has finished, then free it (`t` is invalid afterwards).
@@ -224,21 +226,21 @@ int cacs_pool_spawn_detached(cacs_pool *p, void (*entry)(void *), void *arg);
 ///   - EINVAL: `t` is NULL, or another join of `t` is waiting for it;
 ///   - EDEADLK: `t` is the calling coroutine;
 ///   - ENOMEM: `t` never ran, no stack could be allocated for it.
-CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_join(cacs_pool_task *t);
 
 /// Let the other ready coroutines of the pool run: the caller resumes after
 /// them, on its home worker (by default) or on whichever worker takes it
 /// from the pool's shared queue (CACS_POOL_MIGRATE_RUNNING: a migration
 /// point). Outside a pool coroutine: sched_yield(2).
-CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_yield(void);
 
 /// Sleep `usec` microseconds (<= 0: cacs_pool_yield) without blocking the
 /// worker. Outside a pool coroutine: nanosleep(2).
 /// \return 0, or -1 with errno set:
 ///   - ENOMEM: the timer could not be armed.
-CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_sleep(int64_t usec);
 
 /// The calling pool coroutine, NULL outside one.

@@ -101,10 +101,18 @@
 // The objects are plain structs with static initializers; destroy one
 // (simply drop it) only when no coroutine or thread is inside a call on it.
 //
+// Every call but a channel's creation and destruction (which allocate and
+// free) carries the pool's wait stack budget (cacs/detail/contract.h,
+// CACS_CONTRACT_POOL_WAIT_STACK_BUDGET), as the waits of cacs/pool.h do: a coroutine entry that locks, waits or sends
+// keeps a stack bound (-fcacs-stack-bounds) and may run on an exact stack.
+// test/pool/pool-sync-stack-budget.c measures them.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_POOL_SYNC_H
 #define CACS_POOL_SYNC_H
+
+#include "cacs/detail/contract.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -150,6 +158,7 @@ typedef struct cacs_pool_mutex {
 
 /// Initialize `m`, unlocked, with the given release (`kind`).
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind);
 /// Lock `m`, waiting up to the timeout. Contended, the caller resumes as
 /// the owner on its home worker (a default pool), or (a pool with
@@ -159,9 +168,11 @@ int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind);
 ///   - ETIMEDOUT: another coroutine or thread held it until the timeout;
 ///   - EDEADLK: the caller owns it already;
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us);
 /// Lock `m` if it is free.
 /// \return 0, or -1 with errno EBUSY if it is held.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
 /// Unlock `m`. With waiters and nobody spinning for it, CES hands `m` to
 /// the longest waiter and runs it now on this worker if that pays (in a
@@ -173,6 +184,7 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
 /// CACS_POOL_MIGRATE_RUNNING; dispatch hands it over, makes the waiter
 /// runnable and returns at once.
 /// \return 0, or -1 with errno EPERM if the caller does not own it.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 
 // --- Reader-writer lock -------------------------------------------------
@@ -195,30 +207,37 @@ typedef struct cacs_pool_rwlock {
 // clang-format on
 
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind);
 /// Take the lock shared, waiting up to the timeout (behind any writer
 /// already waiting).
 /// \return 0, or -1 with errno set:
 ///   - ETIMEDOUT: not granted before the timeout;
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us);
 /// Take the lock exclusive, waiting up to the timeout.
 /// \return 0, or -1 with errno set:
 ///   - ETIMEDOUT: not granted before the timeout;
 ///   - EDEADLK: the caller holds it for writing already;
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us);
 /// Take the lock shared if no writer holds it or waits for it.
 /// \return 0, or -1 with errno EBUSY.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw);
 /// Take the lock exclusive if nobody holds it or waits for it.
 /// \return 0, or -1 with errno EBUSY.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw);
 /// Release a shared hold.
 /// \return 0, or -1 with errno EPERM if no reader holds it.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_rdunlock(cacs_pool_rwlock *rw);
 /// Release the exclusive hold.
 /// \return 0, or -1 with errno EPERM if the caller is not the writer.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_wrunlock(cacs_pool_rwlock *rw);
 
 // --- Condition variable -------------------------------------------------
@@ -233,6 +252,7 @@ typedef struct cacs_pool_cond {
 // clang-format on
 
 /// Initialize `c` with no waiter. Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_cond_init(cacs_pool_cond *c);
 /// Unlock `m`, wait for a signal, relock `m`: the caller owns `m` whenever
 /// this returns, except for EPERM and EINVAL. Succeeds only when a signal
@@ -244,6 +264,7 @@ void cacs_pool_cond_init(cacs_pool_cond *c);
 ///   - EPERM: the caller does not own `m`;
 ///   - EINVAL: other coroutines wait on `c` with another mutex;
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
                         int64_t timeout_us);
 /// Wake the longest waiter (no effect if none waits). If its mutex is
@@ -251,9 +272,11 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
 /// is free, the waiter becomes its owner and runs at once in the caller's
 /// place when the mutex is a CES one and the caller a pool coroutine.
 /// Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_cond_signal(cacs_pool_cond *c);
 /// Wake every waiter, in the order they came: as cacs_pool_cond_signal for
 /// the first, the others join the mutex's queue behind it. Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_cond_broadcast(cacs_pool_cond *c);
 
 // --- Counting semaphore -------------------------------------------------
@@ -268,16 +291,20 @@ typedef struct cacs_pool_sem {
 // clang-format on
 
 /// Initialize `s` with `count` units. Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_sem_init(cacs_pool_sem *s, uint64_t count);
 /// Take one unit, waiting up to the timeout.
 /// \return 0, or -1 with errno ETIMEDOUT (no unit before the timeout) or
 /// ENOMEM (the timer could not be armed).
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_sem_wait(cacs_pool_sem *s, int64_t timeout_us);
 /// Take one unit if one is free.
 /// \return 0, or -1 with errno EAGAIN when no unit is free.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_sem_trywait(cacs_pool_sem *s);
 /// Give one unit: to the longest waiter, which runs at once in the
 /// caller's place (CES) if the caller is a pool coroutine. Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_sem_post(cacs_pool_sem *s);
 
 // --- Wait group -------------------------------------------------------------
@@ -292,17 +319,21 @@ typedef struct cacs_pool_waitgroup {
 // clang-format on
 
 /// Initialize `wg` with a counter of 0. Never fails.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_waitgroup_init(cacs_pool_waitgroup *wg);
 /// Add `n` (may be negative) to the counter; when it reaches 0 every waiter
 /// is woken (the longest one runs at once in the caller's place if the
 /// caller is a pool coroutine). A counter below 0 aborts ("cacs: pool wait
 /// group counter below 0").
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_waitgroup_add(cacs_pool_waitgroup *wg, int64_t n);
 /// cacs_pool_waitgroup_add(wg, -1).
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_waitgroup_done(cacs_pool_waitgroup *wg);
 /// Wait until the counter is 0.
 /// \return 0, or -1 with errno ETIMEDOUT (not 0 before the timeout) or
 /// ENOMEM (the timer could not be armed).
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_waitgroup_wait(cacs_pool_waitgroup *wg, int64_t timeout_us);
 
 // --- Bounded channel ----------------------------------------------------
@@ -330,6 +361,7 @@ int cacs_pool_chan_destroy(cacs_pool_chan *ch);
 ///   - ETIMEDOUT: no room (or, capacity 0, no receiver) before the timeout;
 ///   - EPIPE: the channel is closed (the item is not queued);
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_chan_send(cacs_pool_chan *ch, const void *item,
                         int64_t timeout_us);
 /// Copy the oldest item to `item`.
@@ -337,9 +369,11 @@ int cacs_pool_chan_send(cacs_pool_chan *ch, const void *item,
 ///   - ETIMEDOUT: no item before the timeout;
 ///   - EPIPE: the channel is closed and empty;
 ///   - ENOMEM: the timer could not be armed.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_chan_recv(cacs_pool_chan *ch, void *item, int64_t timeout_us);
 /// Close the channel and wake every waiter (they fail with EPIPE).
 /// \return 0, or -1 with errno EPIPE if it was closed already.
+CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_chan_close(cacs_pool_chan *ch);
 
 #ifdef __cplusplus

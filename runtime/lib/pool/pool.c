@@ -130,13 +130,21 @@ int cacs_pool_destroy(cacs_pool *p) {
   return 0;
 }
 
+// A control block, allocated on the thread's own stack where the caller
+// is a coroutine (cacs__deep_call): spawn carries the wait budget
+// (cacs/pool.h) and the C library's allocator has no stack bound.
+static void task_alloc(void *out) {
+  *(cacs__ptask **)out = calloc(1, sizeof(cacs__ptask));
+}
+
 static cacs__ptask *spawn(cacs_pool *p, void (*entry)(void *), void *arg,
                           int detached) {
   if (!p || !entry) {
     cacs__set_errno(EINVAL);
     return NULL;
   }
-  cacs__ptask *t = calloc(1, sizeof *t);
+  cacs__ptask *t = NULL;
+  cacs__deep_call(task_alloc, &t);
   if (!t) {
     cacs__set_errno(ENOMEM);
     return NULL;
@@ -226,7 +234,7 @@ int cacs_pool_join(cacs_pool_task *t) {
   ptsan_acquire(t);
   int e = t->error;
   cacs__phandle_remove(t);
-  free(t);
+  cacs__deep_call(free, t); // as task_alloc
   if (e) {
     cacs__set_errno(e);
     return -1;

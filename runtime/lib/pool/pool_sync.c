@@ -682,8 +682,7 @@ void cacs_pool_waitgroup_add(cacs_pool_waitgroup *wg, int64_t n) {
   spin_lock(&wg->spin);
   wg->count += n;
   if (wg->count < 0) {
-    fprintf(stderr, "cacs: pool wait group counter below 0\n");
-    abort();
+    cacs__fatal("cacs: pool wait group counter below 0\n");
   }
   cacs__ptask *next = NULL;
   if (wg->count == 0) {

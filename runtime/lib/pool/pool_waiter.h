@@ -32,6 +32,7 @@
 
 #include "cacs/pool_sync.h"
 #include "../errors.h"
+#include "../internal.h"
 #include "../sched.h"
 #include "../waitq.h"
 #include "futex.h"
@@ -199,8 +200,7 @@ static inline int wait_served(waiter *w, spins *sp, uint64_t deadline,
         // Only the releaser that served us wakes an untimed waiter.
         if (__atomic_load_n(&w->served, __ATOMIC_ACQUIRE))
           return w->result;
-        fprintf(stderr, "cacs: pool waiter woken without being served\n");
-        abort();
+        cacs__fatal("cacs: pool waiter woken without being served\n");
       }
       spins_lock(sp);
       if (__atomic_load_n(&w->served, __ATOMIC_ACQUIRE)) {

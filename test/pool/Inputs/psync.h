@@ -119,6 +119,13 @@ void cacs__pool_handoff(cacs__ptask *t) {
 
 void cacs__pool_yield(void) { sched_yield(); }
 
+// libcacs's abort with a message (fatal.c), by which pool_sync.c reports a
+// misuse.
+void cacs__fatal(const char *msg) {
+  fputs(msg, stderr);
+  abort();
+}
+
 // Every task is a thread: a hand-off is a wake, and the holder may run
 // while a waiter spins.
 int cacs__pool_handoff_pays(cacs__ptask *t) { return h_cur && t; }

@@ -61,31 +61,42 @@
  * code), every other switching or waiting call
  * CACS_CONTRACT_WAIT_STACK_BUDGET (the scheduler's C code, the first
  * wait's timer heap and service coroutine, the I/O module's setup and its
- * system calls, the primitives' queues), and so do the waits of
- * cacs/pool.h (cacs_pool_join, cacs_pool_yield, cacs_pool_sleep), whose
- * pool coroutine may run on an exact stack too; in a pool coroutine the
- * calls above take the pool's paths, measured by
- * test/pool/pool-stack-budget.c. cacs_on_system_stack carries
+ * system calls, the primitives' queues); the pool's own calls (the waits
+ * of cacs/pool.h, cacs_pool_spawn, the calls of cacs/pool_sync.h), whose
+ * pool coroutine may run on an exact stack too, the smaller
+ * CACS_CONTRACT_POOL_WAIT_STACK_BUDGET (below). In a pool coroutine the
+ * calls above take the pool's paths; test/pool/pool-stack-budget.c and
+ * test/pool/pool-sync-stack-budget.c measure them there. cacs_on_system_stack carries
  * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
  * around the move (the call itself runs on the thread's stack). Measured,
  * with a margin, by test/runtime/stack-budget.c, which fails when libcacs
- * uses more; a fatal error's message (cacs__fatalf), printed on the way to
- * abort, is not in them. The numbers depend on the target, as the code
- * does; a target without them gets no annotation (no bound). */
+ * uses more. A misuse they abort on (a single-thread wait in a pool
+ * coroutine, a switch in a sync block) writes its message on the thread's
+ * own stack (fatal.c), within them too: test/pool/pool-misuse-stack.c.
+ * The numbers depend on the target, as the code does; a target without
+ * them gets no annotation (no bound). */
 #define CACS_CONTRACT_STACK_BUDGET_ANNOTATION "cacs.stack_budget="
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
  * a coroutine with its own FP environment; the fast one 64), waits 728
  * (an I/O wait on io_uring), the system stack's call 160; AArch64 368,
  * 752, 160. In a pool coroutine the waits are deeper: x86-64 768, AArch64
- * 928 (a timed read through the pool's poller); the pool's own waits 256
- * and 272. */
+ * 928 (a timed read through the pool's poller). The pool's own calls:
+ * x86-64 512, AArch64 672 (a contended mutex of cacs/pool_sync.h; its
+ * waits of cacs/pool.h 256 and 288). */
+/* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
+ * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
+ * paths (its park, queues and timer heap; a plain thread's futex outside a
+ * pool coroutine), not the I/O module's nor the single-thread scheduler's,
+ * and an entry that waits only on them gets the smaller bound. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
+#define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 640
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
+#define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif
 #define CACS__CONTRACT_STR2(x) #x
