@@ -97,14 +97,22 @@ static void inbox_drain(pool_worker *w) {
 // deque's bottom gives them first in a pool whose coroutines migrate (a
 // spawned tree then finishes depth first, and its stacks are reused); the
 // deque; yielded ones after it, behind what is ready now; the shared
-// queue. `own_only`: the own queues, woken then yielded (the turn of
-// pool_worker.c's find_work every 61 coroutines). Out of line: a pool
-// whose coroutines migrate pays one test for it.
+// queue. `own_only`: the own queues, yielded then woken (the turn of
+// pool_worker.c's find_work every 61 coroutines). That turn is what
+// bounds a yielded coroutine's wait: coroutines woken by timeouts that
+// expire faster than the worker runs them keep `woken` from ever
+// emptying, and a yield taken only behind them waited for as long as
+// that lasted (test/pool/pool-park-wake.c's timeout mode: a token holder
+// that yielded, starved by 39 waiters timing out every 3 us, took
+// minutes). Out of line: a pool whose coroutines migrate pays one test
+// for it.
 __attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
                                                             int own_only) {
   cacs__ptask *t;
   if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
     inbox_drain(w);
+  if (own_only && (t = fifo_pop(&w->yielded)))
+    return t;
   if ((t = fifo_pop(&w->woken)))
     return t;
   if (!own_only && (t = deque_take(&w->dq)))
