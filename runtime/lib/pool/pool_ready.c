@@ -111,13 +111,10 @@ __attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
   cacs__ptask *t;
   if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
     inbox_drain(w);
-  if (own_only && (t = fifo_pop(&w->yielded)))
-    return t;
-  if ((t = fifo_pop(&w->woken)))
-    return t;
-  if (!own_only && (t = deque_take(&w->dq)))
-    return t;
-  if ((t = fifo_pop(&w->yielded)) || own_only)
+  if (own_only)
+    return (t = fifo_pop(&w->yielded)) ? t : fifo_pop(&w->woken);
+  if ((t = fifo_pop(&w->woken)) || (t = deque_take(&w->dq)) ||
+      (t = fifo_pop(&w->yielded)))
     return t;
   return cacs__pool_inject_pop(w->pool);
 }
