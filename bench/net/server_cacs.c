@@ -41,7 +41,7 @@ static void serve(void *arg) {
 int main(int argc, char **argv) {
   net_opts o = net_parse(argc, argv);
 #ifndef NET_IO_ENGINE
-#define NET_IO_ENGINE CACS_IO_ENGINE_URING // not the default (cacs/io.h)
+#define NET_IO_ENGINE CACS_IO_ENGINE_URING // the default, asked for all the same
 #endif
   cacs_io_set_engine(NET_IO_ENGINE); // epoll: net_server_cacs_epoll
   int lfd = net_listen(&o);

@@ -70,11 +70,12 @@
 //
 // Engines: a thread's calls run on one of two engines, chosen at its
 // first call of this module: io_uring (a ring per thread, lib/io_uring.c)
-// or the epoll loop described above. Epoll unless CACS_IO_ENGINE=uring
-// in the environment or cacs_io_set_engine asks for io_uring; epoll
-// whenever io_uring cannot serve (the library built without liburing, a kernel
-// before 5.11, io_uring disabled by sysctl kernel.io_uring_disabled or by
-// a seccomp filter). On io_uring a call is a request on the thread's ring:
+// or the epoll loop described above. io_uring unless CACS_IO_ENGINE=epoll
+// in the environment or cacs_io_set_engine asks for epoll; epoll
+// whenever io_uring cannot serve (the library built without liburing, a
+// kernel before 5.11, io_uring disabled by sysctl kernel.io_uring_disabled
+// or by a seccomp filter, as in many container runtimes' default profile,
+// or the locked-memory limit of a kernel before 5.12). On io_uring a call is a request on the thread's ring:
 // the requests of one round of the ready coroutines go to the kernel
 // together, in one system call that also collects the completions. The
 // calls keep the contract above; what differs: a call that waits hands its
@@ -236,7 +237,7 @@ int64_t cacs_io_set_spin(int64_t usec);
 
 /// The engines of a thread's loop (see "Engines" above).
 enum {
-  CACS_IO_ENGINE_AUTO = 0,  ///< the module's choice: epoll for now
+  CACS_IO_ENGINE_AUTO = 0,  ///< the module's choice: io_uring if it can
   CACS_IO_ENGINE_EPOLL = 1, ///< the epoll (and poll(2)) loop
   CACS_IO_ENGINE_URING = 2  ///< a ring per thread (io_uring)
 };

@@ -166,6 +166,8 @@ static void on_pool(void) {
 
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
+  // The epoll loop first, whatever the default engine and CACS_IO_ENGINE.
+  cacs_io_set_engine(CACS_IO_ENGINE_EPOLL);
   on_thread("poll mode", 0);
   on_thread("poll mode, wait_fd", 1);
   setenv("CACS_IO_POLL_MAX", "0", 1);

@@ -187,6 +187,8 @@ static void *run_all(void *arg) {
 
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
+  // The epoll loop first, whatever the default engine and CACS_IO_ENGINE.
+  cacs_io_set_engine(CACS_IO_ENGINE_EPOLL);
   run_all(NULL); // poll mode (few descriptors)
   // Again on a thread of its own, whose loop is in epoll mode from the
   // start and is freed when the thread exits.
