@@ -865,8 +865,10 @@ void cacs_stack_free(cacs_stack *s) {
   size_t map_size = s->map_size;
   slab *sl = s->pool;
   if (!sl) { // CACS_STACK_NOPOOL
+    // `s` lies in the mapping: read it before the mapping goes.
+    size_t guards = (char *)s->lo != map;
     munmap(map, map_size);
-    drop_guards((char *)s->lo != map);
+    drop_guards(guards);
     return;
   }
   size_class *c = sl->cls;
