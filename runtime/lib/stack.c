@@ -598,96 +598,125 @@ void *cacs_stack_alloc(size_t size, size_t hdr_size, unsigned flags) {
   return cacs_stack_alloc_at(size, hdr_size, 0, flags);
 }
 
-void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
-                          unsigned flags) {
-  cacs__stack_thread_init();
-  if (flags & CACS_STACK_SHARED)
-    return cacs__shared_alloc(size, hdr_size, desc_off, flags);
+// A pooled stack's layout: everything cacs_stack_alloc_at derives from its
+// arguments, the same at every creation of a create/join loop. Kept for the
+// last arguments seen (`size` 0 is the default's own key), so that a
+// creation recomputes none of it nor searches the classes (some 60
+// instructions of a coroutine's ~800, issue 38). The class stays valid
+// while it is cached: classes go only at thread exit
+// (free_empty_classes), which forgets the layout.
+typedef struct stack_layout {
+  size_t size, hdr_in, desc_off; // the key: cacs_stack_alloc_at's arguments
+  unsigned flags;                // (CACS_STACK_SHARED, NOPOOL never cached)
+  size_class *cls;               // NULL: nothing cached
+  size_t map_size;
+  size_t hdr_size; // the block, rounded to lines
+  size_t guard;
+  size_t lines; // the colours of the block (0: not coloured)
+  // The random start's bounds at colour 0 (see layout_compute): the range,
+  // usable / 8 and the room left in the block's page.
+  size_t range0, usable8, in_page;
+} stack_layout;
+
+static CACS_TLS stack_layout last_layout;
+
+// The layout of a stack of `size` usable bytes below a block of `hdr_in`
+// bytes whose descriptor is at `desc_off`; 0 on success, -1 (errno ENOMEM)
+// for a size no mapping can hold, as calloc's overflow fails, instead of
+// wrapping around to a tiny stack. The class is not looked up here.
+static int layout_compute(stack_layout *l, size_t size, size_t hdr_in,
+                          size_t desc_off, unsigned flags) {
+  l->size = size;
+  l->hdr_in = hdr_in;
+  l->desc_off = desc_off;
+  l->flags = flags;
+  l->cls = NULL;
   if (size == 0)
     size = CACS_STACK_DEFAULT_SIZE;
+  size_t hdr_size = hdr_in;
   if (hdr_size < desc_off + sizeof(cacs_stack))
     hdr_size = desc_off + sizeof(cacs_stack);
   hdr_size = cacs__round_up(hdr_size, 64);
   size_t guard = (flags & CACS_STACK_NOGUARD) ? 0 : page_size;
-  // A size no mapping can hold (such as (size_t)-1) fails as calloc's
-  // overflow does, instead of wrapping around to a tiny stack.
   size_t need;
-  if (__builtin_add_overflow(size, hdr_size + page_size + guard, &need)) {
-    cacs__set_errno(ENOMEM);
-    return NULL;
-  }
+  if (__builtin_add_overflow(size, hdr_size + page_size + guard, &need))
+    return cacs__fail(ENOMEM);
   size_t map_size = cacs__round_up(size + hdr_size, page_size) + guard;
+  l->map_size = map_size;
+  l->hdr_size = hdr_size;
+  l->guard = guard;
+  // Colour the control block as well as the stack top: at the end of a
+  // page-aligned mapping every block would sit at one page offset, i.e. in
+  // one set of an L1 data cache indexed by the page offset, and a ring of
+  // 9+ coroutines (each switch reads the next block) would miss in L1 on
+  // every switch (bench/results/ANALYSIS.md, issue 22). The block moves
+  // down by a number of lines that rotates from one stack to the next,
+  // within the round-up slack of the top page, keeping STACK_TOP_ROOM bytes
+  // of that page below it for the stack's top frames, so that a parked
+  // coroutine still touches one page. Rotating rather than random:
+  // consecutive blocks keep a constant stride (a random colour made
+  // ring10000 8x slower).
+  l->lines = 0;
+  l->range0 = l->usable8 = l->in_page = 0;
+  if (flags & CACS_STACK_NORANDOM)
+    return 0;
+  size_t slack = map_size - guard - size - hdr_size;
+  size_t room = page_size > hdr_size + CACS_STACK_TOP_ROOM
+                    ? page_size - hdr_size - CACS_STACK_TOP_ROOM
+                    : 0;
+  l->lines = (slack < room ? slack : room) / 64;
+  // The random start: within usable / 8 of the top, at most RANDOM_MAX; a
+  // coloured block leaves at least STACK_TOP_ROOM of its page below it,
+  // and the start stays in that page (the block's colour already spreads
+  // it over the page's lines). The mapping's end is page-aligned, so both
+  // fall with the colour (stack_place).
+  l->usable8 = (map_size - guard - hdr_size) / 8;
+  l->range0 = l->usable8 < CACS_RANDOM_MAX ? l->usable8 : CACS_RANDOM_MAX;
+  if (l->lines)
+    l->in_page = page_size - hdr_size - CACS_STACK_TOP_ROOM / 2;
+  return 0;
+}
 
-  char *map;
-  slab *from = NULL;
-  if (flags & CACS_STACK_NOPOOL) { // a mapping of its own, unmapped on free
-    if (!(map = map_fresh(map_size)))
-      return NULL;
-    if (guard && install_guard(map, guard) != 0) {
-      int e = errno;
-      munmap(map, map_size);
-      cacs__set_errno(e);
-      return NULL;
-    }
-  } else {
-    size_class *c = find_class(map_size, guard != 0);
-    if (!c || !(map = slot_take(c, &from)))
-      return NULL;
-  }
-
+// The stack of layout `l`, taken from its class (`from` its slab) or a
+// mapping of its own (`from` NULL), ready with its descriptor. Inlined:
+// the fast path of every creation saves the call and its registers.
+static inline __attribute__((always_inline)) void *
+stack_place(const stack_layout *l, char *map, slab *from, size_t desc_off,
+            unsigned flags) {
+  size_t guard = l->guard, map_size = l->map_size, hdr_size = l->hdr_size;
   // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
   if (on_valgrind)
     VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
-  // Colour the control block as well as the stack top: at the end of a
-  // page-aligned mapping every block would sit at one page offset, i.e. in
-  // one set of an L1 data cache indexed by the page offset, and a ring of 9+
-  // coroutines (each switch reads the next block) would miss in L1 on every
-  // switch (bench/results/ANALYSIS.md, issue 22). The block moves down by a
-  // number of lines that rotates from one stack to the next, within the
-  // round-up slack of the top page, keeping STACK_TOP_ROOM bytes of that
-  // page below it for the stack's top frames, so that a parked coroutine
-  // still touches one page. Rotating rather than random: consecutive blocks
-  // keep a constant stride (a random colour made ring10000 8x slower).
-  size_t color = 0;
-  int colored = 0;
-  if (!(flags & CACS_STACK_NORANDOM)) {
-    size_t slack = map_size - guard - size - hdr_size;
-    size_t room = page_size > hdr_size + CACS_STACK_TOP_ROOM
-                      ? page_size - hdr_size - CACS_STACK_TOP_ROOM
-                      : 0;
-    size_t lines = (slack < room ? slack : room) / 64;
-    colored = lines != 0;
+  size_t color = 0, range = l->range0;
+  if (l->lines) {
     // T.color++ % (lines + 1), without a division at every creation: the
     // counter wraps instead (a class with fewer lines than the last one
     // restarts it).
-    if (lines) {
-      if (T.color > lines)
-        T.color = 0;
-      color = T.color++ * 64;
-    }
+    if (T.color > l->lines)
+      T.color = 0;
+    color = T.color++ * 64;
+    // (A colour is whole lines: usable / 8 falls by exactly color / 8.)
+    if (l->usable8 - color / 8 < range)
+      range = l->usable8 - color / 8;
+    if (l->in_page - color < range)
+      range = l->in_page - color;
   }
   char *hdr = map + map_size - hdr_size - color;
   cacs_stack *s = (cacs_stack *)(hdr + desc_off);
-  memset(s, 0, sizeof *s);
+  // Every member but the name is set below: a NUL names no one, not the
+  // 40 bytes of a memset.
+  s->flags = flags;
+  s->vg_id = 0;
+  s->owner_id = 0;
+  s->owner[0] = 0;
   s->map = map;
   s->map_size = map_size;
   s->lo = map + guard;
-  s->flags = flags;
   s->pool = from;
   uintptr_t top = (uintptr_t)hdr;
-  if (!(flags & CACS_STACK_NORANDOM)) {
-    size_t usable = top - (uintptr_t)s->lo;
-    size_t range = usable / 8 < CACS_RANDOM_MAX ? usable / 8 : CACS_RANDOM_MAX;
-    // A coloured block leaves at least STACK_TOP_ROOM of its page below it;
-    // the random start stays in that page (the block's colour already
-    // spreads the start over the page's lines).
-    size_t in_page = (size_t)(top & (page_size - 1));
-    if (colored && range > in_page - CACS_STACK_TOP_ROOM / 2)
-      range = in_page - CACS_STACK_TOP_ROOM / 2;
-    if (range >= 64)
-      top -= rng_below(range / 64) * 64;
-  }
+  if (range >= 64)
+    top -= rng_below(range / 64) * 64;
   s->top = (void *)(top & ~(uintptr_t)15);
   if (on_valgrind)
     s->vg_id = VALGRIND_STACK_REGISTER(s->lo, (char *)s->map + map_size);
@@ -697,6 +726,51 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
     T.live->reg_prev = s;
   T.live = s;
   return hdr;
+}
+
+__attribute__((noinline)) static void *stack_alloc_slow(size_t size,
+                                                        size_t hdr_size,
+                                                        size_t desc_off,
+                                                        unsigned flags) {
+  if (flags & CACS_STACK_SHARED)
+    return cacs__shared_alloc(size, hdr_size, desc_off, flags);
+  stack_layout own, *l = (flags & CACS_STACK_NOPOOL) ? &own : &last_layout;
+  if (layout_compute(l, size, hdr_size, desc_off, flags) != 0)
+    return NULL;
+  char *map;
+  slab *from = NULL;
+  if (flags & CACS_STACK_NOPOOL) { // a mapping of its own, unmapped on free
+    if (!(map = map_fresh(l->map_size)))
+      return NULL;
+    if (l->guard && install_guard(map, l->guard) != 0) {
+      int e = errno;
+      munmap(map, l->map_size);
+      cacs__set_errno(e);
+      return NULL;
+    }
+  } else {
+    size_class *c = find_class(l->map_size, l->guard != 0);
+    if (!c || !(map = slot_take(c, &from)))
+      return NULL;
+    l->cls = c;
+  }
+  return stack_place(l, map, from, desc_off, flags);
+}
+
+void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
+                          unsigned flags) {
+  cacs__stack_thread_init();
+  stack_layout *l = &last_layout;
+  if (__builtin_expect(l->cls && l->size == size && l->hdr_in == hdr_size &&
+                           l->desc_off == desc_off && l->flags == flags,
+                       1)) {
+    slab *from;
+    char *map = slot_take(l->cls, &from);
+    if (!map)
+      return NULL;
+    return stack_place(l, map, from, desc_off, flags);
+  }
+  return stack_alloc_slow(size, hdr_size, desc_off, flags);
 }
 
 // A slot back to its slab's free list; an empty slab goes back to the
@@ -721,11 +795,29 @@ static void release(size_class *c, const cached_slot *e, uint32_t n) {
   size_t keep = cacs__round_up(__atomic_load_n(&reclaim_keep, __ATOMIC_RELAXED),
                          page_size);
   size_t guard = c->guarded ? page_size : 0;
+  // Neighbouring slots (a burst drained in the order it was created) go
+  // as one range across the guard between them: one zap and one TLB
+  // flush instead of one each (in a VM, 630 ns a stack given back as 32
+  // ranges, 420 as one). A guard region stays through MADV_DONTNEED and
+  // MADV_FREE; a fallback guard is a mapping of its own, so those ranges
+  // stay apart.
+  int merge = keep == 0 && (!guard || guard_kind == CACS_STACK_GUARD_MADVISE);
   size_t k = 0;
-  for (uint32_t i = 0; mode != CACS_STACK_RECLAIM_NONE && i < n; ++i)
-    if (c->slot_size > guard + keep)
-      c->batch[k++] =
-          (struct iovec){e[i].map + guard, c->slot_size - guard - keep};
+  for (uint32_t i = 0; mode != CACS_STACK_RECLAIM_NONE && i < n; ++i) {
+    if (c->slot_size <= guard + keep)
+      continue;
+    char *lo = e[i].map + guard;
+    size_t len = c->slot_size - guard - keep;
+    struct iovec *last = k ? &c->batch[k - 1] : NULL;
+    if (merge && last && (char *)last->iov_base + last->iov_len == e[i].map) {
+      last->iov_len += guard + len; // the slot right above the last range
+    } else if (merge && last && lo + len == (char *)last->iov_base - guard) {
+      last->iov_base = lo; // the slot right below it
+      last->iov_len += len + guard;
+    } else {
+      c->batch[k++] = (struct iovec){lo, len};
+    }
+  }
   if (k)
     madvise_batch(c->batch, k,
                   mode == CACS_STACK_RECLAIM_FREE ? MADV_FREE : MADV_DONTNEED);
@@ -865,8 +957,10 @@ void cacs_stack_free(cacs_stack *s) {
   size_t map_size = s->map_size;
   slab *sl = s->pool;
   if (!sl) { // CACS_STACK_NOPOOL
+    // `s` lies in the mapping: read it before the mapping goes.
+    size_t guards = (char *)s->lo != map;
     munmap(map, map_size);
-    drop_guards((char *)s->lo != map);
+    drop_guards(guards);
     return;
   }
   size_class *c = sl->cls;
@@ -881,6 +975,7 @@ void cacs_stack_free(cacs_stack *s) {
 
 // The classes without a slab left (stacks still in use keep theirs).
 static void free_empty_classes(void) {
+  last_layout.cls = NULL;
   for (size_class **pp = &T.classes; *pp;) {
     size_class *c = *pp;
     if (c->all) {
