@@ -487,6 +487,19 @@ static inline cacs_effect_coro *enter(struct effect_thread *t,
   return p;
 }
 
+// A resume's test of the chain's owner: the running coroutine of the
+// scheduler may resume when it owns the chain, or when none runs (c, the
+// chain's innermost, is NULL), and then starts one; any other aborts. The
+// usual case, the owner resuming again, stores nothing.
+static inline void own(struct effect_thread *t, const cacs_effect_coro *c) {
+  cacs_coro *me = S.current;
+  if (__builtin_expect(t->owner != me, 0)) {
+    if (c)
+      foreign("cacs_effect_resume");
+    t->owner = me; // a chain starts
+  }
+}
+
 // noinline: the tail switch describes this function's own frame, and the
 // default-convention symbol below calls it.
 __attribute__((noinline)) cacs_effect_request
@@ -501,12 +514,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     // table's last operation (any other settles pend), so k is neither
     // running nor done, c is k->parent and c->child is k already; and
     // that perform kept pend, so no tool annotates (see tools_on).
-    if (c) {
-      if (__builtin_expect(t->owner != S.current, 0))
-        foreign("cacs_effect_resume");
-    } else {
-      t->owner = S.current; // a chain starts
-    }
+    own(t, c);
     t->pend = NULL; // its segment's entries are in place
     p = enter(t, k, cacs__syncblk.depth);
   } else {
@@ -515,12 +523,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
              k->done ? "the coroutine has returned"
                      : "the coroutine is running: it, or a coroutine it "
                        "resumed, is the caller");
-    if (c) {
-      if (__builtin_expect(t->owner != S.current, 0))
-        foreign("cacs_effect_resume");
-    } else {
-      t->owner = S.current;
-    }
+    own(t, c);
     install(t, k, handled);
     k->parent = c;
     if (c)

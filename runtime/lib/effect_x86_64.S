@@ -33,7 +33,7 @@
 //     (not NULL: k handled the request's effect), handled[1] == set[1],
 //     and if that is not NULL, k's set has two effects and handled[2] ==
 //     NULL (sets of three or more: the C path),
-//   the chain's owner is the running coroutine, or the chain is empty
+//   own(): the chain's owner is the running coroutine, or the chain is empty
 //     (cur == NULL: it starts, owner = the running coroutine).
 // Then, as effect.c's enter + tail switch: pend = NULL, k->running = 1,
 // k->sync_base = the sync depth, p = k->tail, k->tail = k, cur = p;
