@@ -47,6 +47,14 @@
 // fixed for the process (the tools are linked in or not), so the two never
 // meet at one switch; the fast paths learn it without a test (tools_on).
 //
+// The common round in assembly: on x86-64 (effect_layout.h says where),
+// the entries are effect_x86_64.S's, which run the fast paths below for
+// a perform whose handler the table gives and a resume that answers the
+// request just received with a set of one or two effects, without a frame
+// and its copies between registers, and jump to these C functions with
+// the caller's registers for every other case. The rules stay here: the
+// assembly makes a subset of these fast paths' tests, each named there.
+//
 // Per-thread state lives in one block, reached through a register holding
 // its address (thread()), computed from the thread pointer: every perform
 // stores `cur` and `pend` and the next resume loads them, and on x86-64 a
@@ -61,6 +69,7 @@
 #include "cacs/stack.h"
 #include "cacs/switch.h"
 #include "core.h"
+#include "effect_layout.h"
 #include "internal.h"
 #include "sched.h"
 #include "syncblock.h"
@@ -124,7 +133,51 @@ struct effect_thread {
   cacs_effect_coro **top;
   uint32_t top_cap;
 };
-static CACS_TLS_LE struct effect_thread ET;
+// Hidden, not static: effect_x86_64.S reads it.
+CACS_HIDDEN extern CACS_TLS_LE struct effect_thread cacs__effect_thread;
+CACS_TLS_LE struct effect_thread cacs__effect_thread;
+#define ET cacs__effect_thread
+
+// effect_layout.h, for the assembly.
+_Static_assert(offsetof(cacs_context, sp) == CACS_CTX_SP, "effect_layout.h");
+_Static_assert(offsetof(cacs_context, pc) == CACS_CTX_PC, "effect_layout.h");
+_Static_assert(offsetof(cacs_context, fp) == CACS_CTX_FP, "effect_layout.h");
+_Static_assert(offsetof(cacs_context, bp) == CACS_CTX_BP, "effect_layout.h");
+_Static_assert(offsetof(cacs_effect, id) == CACS_EFFECT_ID, "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, self) == CACS_EK_SELF,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, caller) == CACS_EK_CALLER,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, parent) == CACS_EK_PARENT,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, tail) == CACS_EK_TAIL,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, nsaved) == CACS_EK_NSAVED,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, set[0]) == CACS_EK_SET0,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, set[1]) == CACS_EK_SET1,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, running) == CACS_EK_RUNNING,
+               "effect_layout.h");
+_Static_assert(offsetof(cacs_effect_coro, sync_base) == CACS_EK_SYNC_BASE,
+               "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, cur) == CACS_ET_CUR,
+               "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, pend) == CACS_ET_PEND,
+               "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, owner) == CACS_ET_OWNER,
+               "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, top) == CACS_ET_TOP,
+               "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, top_cap) == CACS_ET_TOP_CAP,
+               "effect_layout.h");
+_Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
+               "effect_layout.h: 32-bit compares");
+_Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
+                   sizeof cacs__syncblk.depth == 4,
+               "effect_layout.h");
+_Static_assert(offsetof(sched, current) == 0, "effect_x86_64.S");
 
 // The thread's block through a base register (see the top). Call it once
 // per function, before any switch.
@@ -306,6 +359,28 @@ __attribute__((noreturn, cold)) static void foreign(const char *call) {
 #else
 #define EFFECT_TAIL 0
 #endif
+#if CACS_EFFECT_ASM && !EFFECT_TAIL
+#error "effect_layout.h: the assembly entries are tail switches"
+#endif
+
+// The C paths of perform and resume: the preserve_none entries themselves,
+// or, under CACS_EFFECT_ASM, what effect_x86_64.S's entries jump to for
+// every case they do not take (the jump leaves the registers and the stack
+// as the caller's call did, so these run as if called). Their fast paths
+// hold the rules; the assembly repeats a subset of their tests.
+#if CACS_EFFECT_ASM
+CACS_HIDDEN CACS__PN_DEF cacs_effect_request
+effect_resume_c(cacs_effect_coro *k, cacs_effect *const *handled,
+                const void *result) __asm__("cacs__effect_resume_c");
+CACS_HIDDEN CACS__PN_DEF const void *
+effect_perform_c(cacs_effect *e,
+                 void *payload) __asm__("cacs__effect_perform_c");
+#define RESUME_C effect_resume_c
+#define PERFORM_C effect_perform_c
+#else
+#define RESUME_C cacs_effect_resume
+#define PERFORM_C cacs_effect_perform
+#endif
 
 // Whether a tool annotates switches (a link-time fact, internal.h): then
 // perform and resume take the annotated switch, never the tail one. Tested
@@ -412,11 +487,24 @@ static inline cacs_effect_coro *enter(struct effect_thread *t,
   return p;
 }
 
+// A resume's test of the chain's owner: the running coroutine of the
+// scheduler may resume when it owns the chain, or when none runs (c, the
+// chain's innermost, is NULL), and then starts one; any other aborts. The
+// usual case, the owner resuming again, stores nothing.
+static inline void own(struct effect_thread *t, const cacs_effect_coro *c) {
+  cacs_coro *me = S.current;
+  if (__builtin_expect(t->owner != me, 0)) {
+    if (c)
+      foreign("cacs_effect_resume");
+    t->owner = me; // a chain starts
+  }
+}
+
 // noinline: the tail switch describes this function's own frame, and the
 // default-convention symbol below calls it.
 __attribute__((noinline)) cacs_effect_request
-cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
-                   const void *result) {
+RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
+         const void *result) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
   cacs_effect_coro *c = t->cur;
@@ -426,12 +514,7 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
     // table's last operation (any other settles pend), so k is neither
     // running nor done, c is k->parent and c->child is k already; and
     // that perform kept pend, so no tool annotates (see tools_on).
-    if (c) {
-      if (__builtin_expect(t->owner != S.current, 0))
-        foreign("cacs_effect_resume");
-    } else {
-      t->owner = S.current; // a chain starts
-    }
+    own(t, c);
     t->pend = NULL; // its segment's entries are in place
     p = enter(t, k, cacs__syncblk.depth);
   } else {
@@ -440,12 +523,7 @@ cacs_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
              k->done ? "the coroutine has returned"
                      : "the coroutine is running: it, or a coroutine it "
                        "resumed, is the caller");
-    if (c) {
-      if (__builtin_expect(t->owner != S.current, 0))
-        foreign("cacs_effect_resume");
-    } else {
-      t->owner = S.current;
-    }
+    own(t, c);
     install(t, k, handled);
     k->parent = c;
     if (c)
@@ -516,8 +594,8 @@ perform_slow(struct effect_thread *t, cacs_effect_coro *k, cacs_effect_coro *p,
   return perform_annotated(k, p, e, payload);
 }
 
-__attribute__((noinline)) const void *cacs_effect_perform(cacs_effect *e,
-                                                          void *payload) {
+__attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
+                                                void *payload) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
   cacs_effect_coro *p = t->cur;

@@ -1,0 +1,70 @@
+//===- lib/effect_layout.h - Offsets for effect.c and effect_*.S -*- C -*-===//
+//
+// The fast paths of perform and resume are written in assembly, one file
+// per architecture (effect_x86_64.S); lib/effect.c is everything else,
+// and the fallback of every case the assembly does not take. This table is
+// the only place the assembly learns where the fields it touches live;
+// effect.c pins every entry with _Static_assert(offsetof(...)), so a
+// reordered struct fails to compile instead of corrupting stacks.
+//
+// CACS_EFFECT_ASM says whether the assembly defines the preserve_none
+// entries cacs__effect_perform_pn and cacs__effect_resume_pn, jumping to
+// effect.c's C paths (cacs__effect_perform_c, cacs__effect_resume_c) for
+// the rest; otherwise effect.c's C paths are those entries. The
+// assembly's switches are effect.c's tail switches, so it is there only
+// where effect.c takes them (EFFECT_TAIL, which effect.c checks against
+// this): not under CET's landing pads, not in a build of libcacs with
+// ASan; and only with local-exec TLS (one base register for the three
+// thread-local blocks it reads).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_EFFECT_LAYOUT_H
+#define CACS_LIB_EFFECT_LAYOUT_H
+
+#if defined(__x86_64__) && !defined(CACS_TLS_INITIAL_EXEC) &&                  \
+    !defined(CACS_NO_TAIL_SWITCH) && !defined(CACS_NO_PRESERVE_NONE) &&        \
+    !(defined(__CET__) && (__CET__ & 1)) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer)
+#define CACS_EFFECT_ASM 1
+#endif
+#else
+#define CACS_EFFECT_ASM 1
+#endif
+#endif
+#ifndef CACS_EFFECT_ASM
+#define CACS_EFFECT_ASM 0
+#endif
+
+// cacs_context (cacs/switch.h)
+#define CACS_CTX_SP 0
+#define CACS_CTX_PC 8
+#define CACS_CTX_FP 16
+#define CACS_CTX_BP 24
+
+// struct cacs_effect (cacs/effect.h)
+#define CACS_EFFECT_ID 8
+
+// struct cacs_effect_coro
+#define CACS_EK_SELF 112      // cacs_context: where it continues as a tail
+#define CACS_EK_CALLER 160    // cacs_context: where its resumer continues
+#define CACS_EK_PARENT 208    // its resumer
+#define CACS_EK_TAIL 224      // the performer of its request
+#define CACS_EK_NSAVED 240    // 32 bits: the number of effects it handles
+#define CACS_EK_SET0 248      // its handled set's first effect
+#define CACS_EK_SET1 256      // and second (NULL for a set of one)
+#define CACS_EK_RUNNING 392   // byte
+#define CACS_EK_SYNC_BASE 396 // 32 bits
+
+// struct effect_thread (thread-local cacs__effect_thread)
+#define CACS_ET_CUR 0
+#define CACS_ET_PEND 8
+#define CACS_ET_OWNER 16
+#define CACS_ET_TOP 24
+#define CACS_ET_TOP_CAP 32 // 32 bits
+
+// struct cacs__syncblk (thread-local cacs__syncblk, syncblock.h)
+#define CACS_SYNCBLK_DEPTH 0 // 32 bits
+
+#endif // CACS_LIB_EFFECT_LAYOUT_H

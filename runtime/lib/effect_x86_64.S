@@ -1,0 +1,164 @@
+//===- lib/effect_x86_64.S - Perform and resume, x86-64 fast paths -*- asm -*-===//
+//
+// cacs__effect_perform_pn and cacs__effect_resume_pn, the preserve_none
+// entries of cacs/effect.h, where effect_layout.h's CACS_EFFECT_ASM holds:
+// the common round of a handler loop, a perform handled by a coroutine of
+// the running chain and the handler's resume of that coroutine with the
+// same set, in assembly; every other case jumps, with every register as
+// the caller left it, to the C entry of lib/effect.c (cacs__effect_*_c),
+// which takes it from the start. The rules live in effect.c: each test
+// below is one of its fast paths' tests (named there), so a case the
+// assembly declines, the C fast path takes or declines the same way.
+// What the assembly saves is the C's frame (a frame record that its tail
+// switch reads the caller's sp, pc and fp from) and the copies between
+// registers around it: a round of the up1 shape of bench/effect (the two
+// entries, the handler's loop and the performer's) went from 110
+// instructions to 93 (callgrind); the state shape's from 111 to 93.
+//
+// perform(e = r12, payload = r13), fast when:
+//   no segment is pending (pend == NULL: else settle first),
+//   e's id is within the table and top[id] = k is set (else the default
+//     handler, or the abort naming the effect),
+//   the chain's owner is the running coroutine of the scheduler (foreign),
+//   the sync depth is k's resume's (not inside a block opened since, and
+//     no tool: SYNC_ANNOTATE makes it differ).
+// Then, as effect.c's leave + tail switch: k->tail = p (the performer,
+// cur), k->running = 0, pend = k, cur = k->parent; p->self gets our
+// caller's resume point; jump to k->caller with the request in rax:rdx.
+//
+// resume(k = r12, handled = r13, result = r14), fast when:
+//   pend == k (the handler answers the request it just got: k's perform
+//     was the table's last operation, so k is neither running nor done),
+//   `handled` is k's set, of one or two effects: handled[0] == set[0]
+//     (not NULL: k handled the request's effect), handled[1] == set[1],
+//     and if that is not NULL, k's set has two effects and handled[2] ==
+//     NULL (sets of three or more: the C path),
+//   own(): the chain's owner is the running coroutine, or the chain is empty
+//     (cur == NULL: it starts, owner = the running coroutine).
+// Then, as effect.c's enter + tail switch: pend = NULL, k->running = 1,
+// k->sync_base = the sync depth, p = k->tail, k->tail = k, cur = p;
+// k->caller gets our caller's resume point; jump to p->self with the
+// result in rax.
+//
+// Resume points are effect.c's (CACS__TAIL_SAVE): sp as after our return
+// (rsp + 8), pc our return address, fp rbp; and bp the caller's rbx,
+// which LLVM 19 does not save around a preserve_none call (cacs/switch.h,
+// cacs__bp_get). Either side may be resumed by the C path or by cacs_switch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "effect_layout.h"
+#if CACS_EFFECT_ASM
+#include "entry_asm.h"
+
+// The three thread-local blocks through one base register, the thread
+// pointer (yield_x86_64.S, "The chain"): local-exec only (CACS_EFFECT_ASM).
+#define ET(off) cacs__effect_thread@tpoff+off(%r11)
+#define SCHED(off) cacs__sched@tpoff+off(%r11)
+#define SYNCBLK(off) cacs__syncblk@tpoff+off(%r11)
+#define SCHED_CURRENT 0 // coro_layout.h's CACS_SCHED_CURRENT
+
+// Suspend our caller into the cacs_context at \off(\base): the resume
+// point our return would reach (effect.c's CACS__TAIL_SAVE) and rbx.
+.macro SUSPEND off, base
+        movq    (%rsp), %rax
+        movq    %rax, \off+CACS_CTX_PC(\base)
+        leaq    8(%rsp), %rax
+        movq    %rax, \off+CACS_CTX_SP(\base)
+        movq    %rbp, \off+CACS_CTX_FP(\base)
+        movq    %rbx, \off+CACS_CTX_BP(\base)
+.endm
+// Continue the cacs_context at \off(\base) (CACS__TAIL_JUMP_ASM).
+.macro CONTINUE off, base
+        movq    \off+CACS_CTX_FP(\base), %rbp
+        movq    \off+CACS_CTX_BP(\base), %rbx
+        movq    \off+CACS_CTX_SP(\base), %rsp
+        jmpq    *\off+CACS_CTX_PC(\base)
+.endm
+
+        .text
+        .p2align 4
+        .globl  cacs__effect_perform_pn
+        .type   cacs__effect_perform_pn,@function
+cacs__effect_perform_pn:
+        .cfi_startproc
+        ENTRY_LANDING
+        movq    %fs:0, %r11
+        cmpq    $0, ET(CACS_ET_PEND)
+        jne     1f
+        movl    CACS_EFFECT_ID(%r12), %eax
+        cmpl    ET(CACS_ET_TOP_CAP), %eax
+        jae     1f
+        movq    ET(CACS_ET_TOP), %rcx
+        movq    (%rcx,%rax,8), %rcx             // k
+        testq   %rcx, %rcx
+        je      1f
+        movq    ET(CACS_ET_OWNER), %rax
+        cmpq    SCHED(SCHED_CURRENT), %rax
+        jne     1f
+        movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
+        cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
+        jne     1f
+        movq    ET(CACS_ET_CUR), %rdx           // p
+        movq    %rdx, CACS_EK_TAIL(%rcx)
+        movb    $0, CACS_EK_RUNNING(%rcx)
+        movq    %rcx, ET(CACS_ET_PEND)
+        movq    CACS_EK_PARENT(%rcx), %rax
+        movq    %rax, ET(CACS_ET_CUR)
+        SUSPEND CACS_EK_SELF, %rdx
+        movq    %r12, %rax                      // the request: effect,
+        movq    %r13, %rdx                      // payload
+        CONTINUE CACS_EK_CALLER, %rcx
+1:
+        jmp     cacs__effect_perform_c
+        .cfi_endproc
+        .size   cacs__effect_perform_pn, .-cacs__effect_perform_pn
+
+        .p2align 4
+        .globl  cacs__effect_resume_pn
+        .type   cacs__effect_resume_pn,@function
+cacs__effect_resume_pn:
+        .cfi_startproc
+        ENTRY_LANDING
+        movq    %fs:0, %r11
+        cmpq    %r12, ET(CACS_ET_PEND)
+        jne     1f
+        movq    (%r13), %rax
+        cmpq    CACS_EK_SET0(%r12), %rax
+        jne     1f
+        movq    8(%r13), %rax
+        cmpq    CACS_EK_SET1(%r12), %rax
+        jne     1f
+        testq   %rax, %rax
+        je      2f                              // a set of one
+        cmpl    $2, CACS_EK_NSAVED(%r12)
+        jne     1f                              // of three or more
+        cmpq    $0, 16(%r13)
+        jne     1f
+2:
+        // The owner: already the running coroutine (the usual case, and
+        // then nothing to store), or a chain starts.
+        movq    SCHED(SCHED_CURRENT), %rcx
+        cmpq    %rcx, ET(CACS_ET_OWNER)
+        je      3f
+        cmpq    $0, ET(CACS_ET_CUR)
+        jne     1f                              // foreign
+        movq    %rcx, ET(CACS_ET_OWNER)
+3:
+        movq    $0, ET(CACS_ET_PEND)
+        movb    $1, CACS_EK_RUNNING(%r12)
+        movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
+        movl    %eax, CACS_EK_SYNC_BASE(%r12)
+        movq    CACS_EK_TAIL(%r12), %rcx        // p
+        movq    %r12, CACS_EK_TAIL(%r12)
+        movq    %rcx, ET(CACS_ET_CUR)
+        SUSPEND CACS_EK_CALLER, %r12
+        movq    %r14, %rax                      // what the perform returns
+        CONTINUE CACS_EK_SELF, %rcx
+1:
+        jmp     cacs__effect_resume_c
+        .cfi_endproc
+        .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
+
+        ENTRY_NOTES
+#endif // CACS_EFFECT_ASM
