@@ -43,14 +43,30 @@ fd_table_grow(void **tab, size_t *n, size_t size, int fd) {
   return 0;
 }
 
-// First sight of a descriptor: make it non-blocking. 1 if it is a socket
-// (sends take MSG_NOSIGNAL), 0 if not, -1 (errno) if fcntl(2) fails.
-__attribute__((noinline, cold, unused)) static int fd_make_nonblocking(int fd) {
-  int fl = fcntl(fd, F_GETFL);
-  if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK)))
-    return -1;
+struct fd_nonblocking {
+  int fd, ret;
+};
+__attribute__((unused)) static void fd_nonblocking_deep(void *arg) {
+  struct fd_nonblocking *m = (struct fd_nonblocking *)arg;
+  int fl = fcntl(m->fd, F_GETFL);
+  if (fl < 0 ||
+      (!(fl & O_NONBLOCK) && fcntl(m->fd, F_SETFL, fl | O_NONBLOCK))) {
+    m->ret = -1;
+    return;
+  }
   struct stat st;
-  return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  m->ret = fstat(m->fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+// First sight of a descriptor: make it non-blocking. 1 if it is a socket
+// (sends take MSG_NOSIGNAL), 0 if not, -1 (errno) if fcntl(2) fails. Its
+// system calls and struct stat run on the thread's own stack
+// (cacs__deep_call, internal.h), once per descriptor: the waits' stack
+// budget (cacs/detail/contract.h) need not hold them.
+__attribute__((noinline, cold, unused)) static int fd_make_nonblocking(int fd) {
+  struct fd_nonblocking m = {fd, -1};
+  cacs__deep_call(fd_nonblocking_deep, &m);
+  return m.ret;
 }
 
 // The direction a call waits for: 0 (in) or 1 (out).

@@ -36,9 +36,12 @@ int cacs__io_pool_caller(void) {
 // (pool_io.h), under the call's deadline: 0 (try again) or an errno value.
 // Inside a sync block the coroutine may not park: the worker blocks in
 // poll(2), as a thread's coroutine does (io_wait.c), and the coroutine
-// stays on it.
-static int pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs,
-                        uint64_t gen, struct io_deadline *d) {
+// stays on it. Inlined into its callers: its frame would stay on the
+// coroutine's stack while it is parked (the waits' stack budget,
+// cacs/detail/contract.h).
+static inline __attribute__((always_inline)) int
+pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
+             struct io_deadline *d) {
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return cacs__io_poll_blocking(fd, dirs, d);
   int64_t timeout = remaining_us(d);

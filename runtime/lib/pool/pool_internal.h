@@ -237,6 +237,15 @@ CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
 /// The coroutine's side (pool_park.c): where a pool coroutine starts, on
 /// its stack (cacs_context_init's entry; `arg` is its cacs__ptask).
 CACS_HIDDEN void cacs__pool_task_main(void *arg, uint64_t first);
+/// On `t`, just switched back in with `how` (RESUME_*) by a switch of the
+/// coroutine's side (pool_park.c, pool_park_inline.h).
+CACS_HIDDEN void cacs__pool_resumed(cacs__ptask *t, uint64_t how);
+/// The loop's side of cacs__pool_park, once `t` has switched out on `w`
+/// (CMD_PARK): arm its timer, arm it for a wake, run the park's `after`,
+/// give its vote, and return 0; or, if the timer cannot be armed, return
+/// 1: `t` did not park (its park fails with ENOMEM) and the loop must run
+/// it again at once.
+CACS_HIDDEN int cacs__pool_parked(pool_worker *w, cacs__ptask *t);
 /// Where a pool coroutine ends once its entry has returned: switch to the
 /// worker loop for good (CMD_DONE). cacs__pool_task_main calls it; a
 /// coroutine on an exact stack calls it from its worker's system stack

@@ -36,6 +36,7 @@
 #define _GNU_SOURCE 1
 #include "pool_io.h"
 #include "pool_internal.h"
+#include "pool_park_inline.h"
 #include "pool_spin.h"
 
 #include "../core.h"
@@ -272,10 +273,27 @@ static void unlink_waiter(pio_fd *r, int dir, struct pio_waiter *w) {
 
 // --- io_pool.c's side ---------------------------------------------------------
 
+// cacs__pool_io_prepare's first look at a descriptor: three or four system
+// calls and a struct stat, on the worker's own stack (cacs__deep_call, as
+// make_io), once per descriptor.
+struct prepare {
+  pio_fd *r;
+  int ret;
+};
+static void prepare(void *arg);
+
 int cacs__pool_io_prepare(cacs__pool_fd *h) {
   pio_fd *r = whole(h);
   if (atomic_load_explicit(&r->known, memory_order_acquire))
     return atomic_load_explicit(&r->flags, memory_order_relaxed);
+  struct prepare m = {r, -1};
+  cacs__deep_call(prepare, &m);
+  return m.ret;
+}
+
+static void prepare(void *arg) {
+  struct prepare *m = arg;
+  pio_fd *r = m->r;
   int fd = r->fd;
   spin_lock(&r->lock);
   int ret = atomic_load_explicit(&r->flags, memory_order_relaxed);
@@ -297,7 +315,7 @@ int cacs__pool_io_prepare(cacs__pool_fd *h) {
     }
   }
   spin_unlock(&r->lock);
-  return ret;
+  m->ret = ret;
 }
 
 // The generations of both directions as one number (IN high, OUT low).
@@ -391,7 +409,7 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
       r->waiters[dir] = &w[dir];
     }
   }
-  int parked = cacs__pool_park(unlock_after, r, deadline_ns);
+  int parked = cacs__pool_park_inline(t, unlock_after, r, deadline_ns);
   // Woken (not timed out) in one direction: the wake that won is the one
   // that unlinked the node and wrote its result (pool_park.h: only a wake
   // of this park may wake it), and it touches neither again: no lock.

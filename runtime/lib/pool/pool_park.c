@@ -12,6 +12,7 @@
 
 #include "../syncblock.h"
 #include "pool_fibers.h"
+#include "pool_park_inline.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -34,7 +35,8 @@ static int win(cacs__ptask *t) {
 // worker's deque (cacs__pool_park's rule: nothing is queued before it has
 // switched out). ASan learns the worker's own stack bounds only from
 // switches that leave the loop (asan_in_coro), not from this one.
-static void resumed(cacs__ptask *t, uint64_t how) {
+static inline __attribute__((always_inline)) void resumed(cacs__ptask *t,
+                                                          uint64_t how) {
   pool_worker *w = cacs__pool_worker();
   if (how == RESUME_HANDED) {
     if (cacs__asan_on())
@@ -48,6 +50,9 @@ static void resumed(cacs__ptask *t, uint64_t how) {
   }
   ptsan_acquire(t);
 }
+
+// resumed() for the park inlined in a wait (pool_park_inline.h).
+void cacs__pool_resumed(cacs__ptask *t, uint64_t how) { resumed(t, how); }
 
 // Switch to the worker loop with `cmd`; returns when the coroutine is
 // resumed, on whichever worker.
@@ -87,24 +92,29 @@ static cacs__ptask *self_or_die(const char *call) {
 }
 
 int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
-  cacs__ptask *t = self_or_die("cacs__pool_park");
-  pool_worker *w = cacs__pool_worker();
-  atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
-  t->wake_result = 0;
-  t->timer_w = NULL;
-  t->parked_on = w;
-  if (deadline_ns) {
-    if (cacs__ptimer_arm(w, t, deadline_ns) != 0)
-      return ENOMEM;
+  return cacs__pool_park_inline(self_or_die("cacs__pool_park"), after, arg,
+                                deadline_ns);
+}
+
+int cacs__pool_parked(pool_worker *w, cacs__ptask *t) {
+  if (t->deadline) {
+    if (cacs__ptimer_arm(w, t, t->deadline) != 0) {
+      // Not parked: nothing can find it (no token, `after` not run), and
+      // it still holds what `after` would release (a spin lock), so the
+      // loop runs it again before anything else; its park returns ENOMEM.
+      t->wake_result = ENOMEM;
+      return 1;
+    }
     t->timer_w = w;
   }
   // Armed: a wake may come from now on (it synchronizes with this store).
+  // The timer cannot fire before: only this worker expires its heap.
   ptsan_release(&t->token);
   atomic_store_explicit(&t->token, 1, memory_order_release);
-  w->after = after;
-  w->after_arg = arg;
-  switch_home(t, w, CMD_PARK);
-  return t->wake_result;
+  if (w->after)
+    w->after(w->after_arg);
+  cacs__ptask_vote(t);
+  return 0;
 }
 
 int cacs__pool_wake(cacs__ptask *t) {

@@ -11,7 +11,7 @@
 // finished. The CES hand-off (cacs__pool_handoff) is the one direct switch,
 // from the unlocker to the waiter: it keeps that property by leaving the
 // unlocker's queuing to the waiter's side, which runs it once the switch
-// has finished (resumed()).
+// has finished (cacs__pool_resumed()).
 //
 // Migration and thread-local storage: the pool's code (this file's,
 // pool_park.c's, pool_ready.c's, pool.c's) runs on one worker, switches,
@@ -205,9 +205,10 @@ static void run(pool_worker *w, cacs__ptask *t) {
     cacs__pool_yield_ready(w, t);
     break;
   case CMD_PARK:
-    if (w->after)
-      w->after(w->after_arg);
-    cacs__ptask_vote(t);
+    if (cacs__pool_parked(w, t)) {
+      ptsan_release(t);
+      run(w, t); // not parked: at once, before anything else here
+    }
     break;
   case CMD_DONE:
     finish(w, t);
@@ -296,7 +297,7 @@ static int work_visible(cacs_pool *p) {
 // owner, the mutex (pool_sync.c) is held meanwhile and no critical section
 // runs: a CES hand-off queues the unlocker, whose wake of an idle worker
 // is then paid inside the new owner's critical section (pool_park.c,
-// resumed()), and a waiter homed on a sleeping worker waits for its
+// cacs__pool_resumed()), and a waiter homed on a sleeping worker waits for its
 // worker's wake-up. 50 us covers critical sections of 10 us and the
 // switches around them.
 #define IDLE_SPIN_NS 50000u

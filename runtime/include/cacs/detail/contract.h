@@ -77,12 +77,16 @@
  * them gets no annotation (no bound). */
 #define CACS_CONTRACT_STACK_BUDGET_ANNOTATION "cacs.stack_budget="
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
- * a coroutine with its own FP environment; the fast one 64), waits 728
- * (an I/O wait on io_uring), the system stack's call 160; AArch64 368,
- * 752, 160. In a pool coroutine the waits are deeper: x86-64 768, AArch64
- * 928 (a timed read through the pool's poller). The pool's own calls:
- * x86-64 512, AArch64 672 (a contended mutex of cacs/pool_sync.h; its
- * waits of cacs/pool.h 256 and 288). */
+ * a coroutine with its own FP environment; the fast one 64), waits 624
+ * (the first timed wait of a thread, a read on io_uring), the system
+ * stack's call 160; AArch64 368, 720 (the first read of a thread), 160.
+ * In a pool coroutine: x86-64 520, AArch64 744 (a read through the pool's
+ * poller; its park switches out first and leaves the timer and the wake's
+ * arming to the worker's loop, on the worker's stack, and a descriptor's
+ * first look runs there too). The wait budget keeps a margin of 80 bytes
+ * on x86-64, 88 on AArch64. The pool's own calls: x86-64 496, AArch64 704
+ * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
+ * and 240), budgets 576 and 768. */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
  * paths (its park, queues and timer heap; a plain thread's futex outside a
@@ -90,12 +94,12 @@
  * and an entry that waits only on them gets the smaller bound. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
-#define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
-#define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 640
+#define CACS_CONTRACT_WAIT_STACK_BUDGET 704
+#define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
-#define CACS_CONTRACT_WAIT_STACK_BUDGET 1024
+#define CACS_CONTRACT_WAIT_STACK_BUDGET 832
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif

@@ -1,0 +1,49 @@
+//===- lib/pool/pool_park_inline.h - The park inlined in a wait -*- C -*-===//
+//
+// cacs__pool_park's body (pool_park.h), for the waits whose frame an exact
+// stack must hold (the descriptor wait, pool_io.c): inlined there, the
+// switch's register saves share the wait's own, where a call of
+// cacs__pool_park would add two frames (the park's and the switch's,
+// which saves every callee-saved register again: 56 bytes on x86-64, 160
+// on AArch64) to the stack the wait holds while parked. The bookkeeping
+// (the timer, the wake token, the `after` hook) is the loop's, once the
+// coroutine has switched out (cacs__pool_parked, on the worker's own
+// stack, as Go's park_m runs on g0). Private to libcacs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CACS_LIB_POOL_PARK_INLINE_H
+#define CACS_LIB_POOL_PARK_INLINE_H
+
+#include "../syncblock.h"
+#include "pool_fibers.h"
+#include "pool_internal.h"
+
+#include <stdatomic.h>
+
+/// cacs__pool_park for `t`, the calling pool coroutine.
+static inline __attribute__((always_inline)) int
+cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
+                       uint64_t deadline_ns) {
+  pool_worker *w = cacs__pool_worker();
+  atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
+  t->wake_result = 0;
+  t->timer_w = NULL;
+  t->parked_on = w;
+  t->deadline = deadline_ns; // armed by the loop (cacs__pool_parked)
+  w->after = after;
+  w->after_arg = arg;
+  cacs__sync_check("a wait of a pool coroutine");
+  asan_to_home(w, t, 0);
+  tsan_to(w->tsan_home);
+  uint64_t how = cacs_switch(&t->ctx, &w->home, CMD_PARK);
+  // Resumed by the loop with no ASan to tell: no call, no frame below the
+  // wait's own (a hand-off queues the coroutine that handed off).
+  if (__builtin_expect(how != RESUME_FROM_LOOP || cacs__asan_on(), 0))
+    cacs__pool_resumed(t, how);
+  else
+    ptsan_acquire(t);
+  return t->wake_result;
+}
+
+#endif // CACS_LIB_POOL_PARK_INLINE_H
