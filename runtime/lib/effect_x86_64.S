@@ -49,6 +49,7 @@
 
 #include "effect_layout.h"
 #if CACS_EFFECT_ASM
+#include "coro_layout.h"
 #include "entry_asm.h"
 
 // The three thread-local blocks through one base register, the thread
@@ -56,7 +57,6 @@
 #define ET(off) cacs__effect_thread@tpoff+off(%r11)
 #define SCHED(off) cacs__sched@tpoff+off(%r11)
 #define SYNCBLK(off) cacs__syncblk@tpoff+off(%r11)
-#define SCHED_CURRENT 0 // coro_layout.h's CACS_SCHED_CURRENT
 
 // Suspend our caller into the cacs_context at \off(\base): the resume
 // point our return would reach (effect.c's CACS__TAIL_SAVE) and rbx.
@@ -94,7 +94,7 @@ cacs__effect_perform_pn:
         testq   %rcx, %rcx
         je      1f
         movq    ET(CACS_ET_OWNER), %rax
-        cmpq    SCHED(SCHED_CURRENT), %rax
+        cmpq    SCHED(CACS_SCHED_CURRENT), %rax
         jne     1f
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
@@ -138,7 +138,7 @@ cacs__effect_resume_pn:
 2:
         // The owner: already the running coroutine (the usual case, and
         // then nothing to store), or a chain starts.
-        movq    SCHED(SCHED_CURRENT), %rcx
+        movq    SCHED(CACS_SCHED_CURRENT), %rcx
         cmpq    %rcx, ET(CACS_ET_OWNER)
         je      3f
         cmpq    $0, ET(CACS_ET_CUR)
