@@ -59,9 +59,9 @@ void cacs__pool_resumed(cacs__ptask *t, uint64_t how) { resumed(t, how); }
 __attribute__((noinline)) static void switch_home(cacs__ptask *t,
                                                   pool_worker *w,
                                                   uint64_t cmd) {
-  cacs__sync_check(cmd == CMD_YIELD  ? "cacs_pool_yield"
-                   : cmd == CMD_PARK ? "a wait of a pool coroutine"
-                                     : "the end of a pool coroutine");
+  // (CMD_YIELD or CMD_DONE: a park switches in pool_park_inline.h.)
+  cacs__sync_check(cmd == CMD_YIELD ? "cacs_pool_yield"
+                                    : "the end of a pool coroutine");
   asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
   resumed(t, cacs_switch(&t->ctx, &w->home, cmd));
