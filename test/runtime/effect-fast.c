@@ -19,6 +19,16 @@
 //            answer, runs a coroutine of its own (its child: it must be
 //            the chain's innermost), and main's last answer installs the
 //            segment again
+//   tail     main's handler of ea around mid, whose handler of eb runs in,
+//            which performs ea (two up), and at times eb (one up): while in
+//            runs, it is the chain's innermost, not mid (the coroutine main
+//            resumes); so its performs suspend the segment mid .. in, which
+//            a later operation must take off the table whole (else eb,
+//            performed from outside, finds in, suspended, instead of its
+//            default handler) and a destroy of mid must free whole (two
+//            stacks back to the cache). Checked after a fast answer of
+//            main's and after one that takes the slow path (following
+//            another table operation)
 //   block    a handler that opens a sync block and answers inside it (the
 //            perform comes back into the block: allowed), then outside
 //   sync-abort    a perform inside a block, handled outside it, after fast
@@ -38,6 +48,7 @@
 // CHECK-NEXT: shallow: ok
 // CHECK-NEXT: forward: ok
 // CHECK-NEXT: nested: ok
+// CHECK-NEXT: tail: ok
 // CHECK-NEXT: block: ok
 // CHECK-NEXT: PASS
 // SYNC: block at line [[L:[0-9]+]]
@@ -47,9 +58,11 @@
 
 #include "cacs/coro.h"
 #include "cacs/effect.h"
+#include "cacs/stack.h"
 #include "cacs/syncblock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 CACS_EFFECT(ea, int, int);
@@ -293,6 +306,80 @@ static void test_nested(void) {
   cacs_effect_destroy(h);
 }
 
+// --- tail -------------------------------------------------------------------
+static const void *eb_default(void *payload) {
+  static int r;
+  r = *(int *)payload + 1000;
+  return &r;
+}
+
+static void *tail_inner(void *arg) {
+  (void)arg;
+  for (int i = 0, j = 0;; ++i) { // main stops and destroys it
+    CACS_PERFORM(ea, i);         // main's: two up
+    if (i % 10 == 5)
+      CACS_PERFORM(eb, j++); // mid's: one up
+  }
+  return NULL;
+}
+
+static void *tail_mid(void *arg) {
+  (void)arg;
+  cacs_effect_coro *in = cacs_effect_create(tail_inner, NULL, 0);
+  int r = 0;
+  cacs_effect_request q = cacs_effect_resume(in, CACS_HANDLES(eb), NULL);
+  for (int i = 0;; ++i) {
+    if (!is(q, &CACS_EFFECT_OF(eb), i)) {
+      // main's perform of eb from outside (payload -1) reached this
+      // handler, suspended: the segment's entries outlived it.
+      report("tail", 0);
+      printf("tail: eb %d reached mid's handler, expected %d\n",
+             q.effect ? *(int *)q.payload : -2, i);
+      fflush(stdout);
+      _Exit(1);
+    }
+    q = cacs_effect_resume(in, CACS_HANDLES(eb), &r);
+  }
+  return NULL;
+}
+
+// eb performed from outside the segment (a coroutine main runs, handling
+// another effect): its default handler answers.
+static void *performs_eb(void *arg) {
+  (void)arg;
+  return (void *)(intptr_t)CACS_PERFORM(eb, -1);
+}
+
+static int outside_eb(void) {
+  cacs_effect_coro *z = cacs_effect_create(performs_eb, NULL, 0);
+  cacs_effect_request q = cacs_effect_resume(z, CACS_HANDLES(ed), NULL);
+  cacs_effect_destroy(z);
+  return q.effect == NULL ? (int)(intptr_t)q.payload : -2;
+}
+
+static void test_tail(void) {
+  cacs_effect_set_default(&CACS_EFFECT_OF(eb), eb_default);
+  cacs_effect_coro *mid = cacs_effect_create(tail_mid, NULL, 0);
+  int ok = 1, r = 0;
+  cacs_effect_request q = cacs_effect_resume(mid, CACS_HANDLES(ea), NULL);
+  for (int i = 0; i < ROUNDS; ++i) {
+    ok &= is(q, &CACS_EFFECT_OF(ea), i);
+    // At 10, after fast answers; at 11, after the slow answer that follows
+    // the first (it installs mid .. in again). (Each eb, answered by mid,
+    // makes in the innermost again whatever came before: none in between.)
+    if (i == 10 || i == 11)
+      ok &= outside_eb() == 999;
+    q = cacs_effect_resume(mid, CACS_HANDLES(ea), &r);
+  }
+  ok &= is(q, &CACS_EFFECT_OF(ea), ROUNDS);
+  // Throw: mid and in, suspended, go back to the thread's cache.
+  size_t cached = cacs_stack_pool_count();
+  cacs_effect_destroy(mid);
+  ok &= cacs_stack_pool_count() == cached + 2;
+  report("tail", ok);
+  cacs_effect_set_default(&CACS_EFFECT_OF(eb), NULL);
+}
+
 // --- block ----------------------------------------------------------------------
 static void *block_handler(void *arg) {
   (void)arg;
@@ -387,6 +474,7 @@ int main(int argc, char **argv) {
                {"shallow", test_shallow},
                {"forward", test_forward},
                {"nested", test_nested},
+               {"tail", test_tail},
                {"block", test_block}};
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     if (!*only || !strcmp(only, cases[i].name))
