@@ -32,7 +32,8 @@
 // number of effects (ids are numbered on first use, the table grows).
 //
 // A suspended segment's members other than its head keep `running` set:
-// only the head may be resumed or destroyed.
+// only the head may be resumed or destroyed. The head of `pend` keeps it
+// too until it is settled (see `running` below).
 //
 // The switches. Perform and resume end in a tail switch (cacs/switch.h)
 // when no tool needs annotations around it: the resumer lands straight in
@@ -90,11 +91,19 @@ enum { INLINE_SAVED = 4 };
 
 struct cacs_effect_coro {
   cacs_stack stack;    // first: the block lives at the top of its stack
-  cacs_context self;   // where it continues when it is a segment's tail
+  // A suspended segment's head: where the segment continues (its tail's
+  // perform, or fn's start). Kept in the head, which a resume holds, not in
+  // the tail, so the resume's switch loads it without loading k->tail
+  // first: one load fewer on the chain from the resumer's k to the stack
+  // pointer it switches to.
+  cacs_context self;
   cacs_context caller; // where its resumer continues
   cacs_effect_coro *parent; // its resumer, while in the chain or a segment
   cacs_effect_coro *child;  // the coroutine it resumed last
-  cacs_effect_coro *tail;   // suspended head: the performer of its request
+  // A suspended segment's head, or a returned one: the performer of its
+  // request (itself before its first resume and once returned). Stale
+  // while it runs: nothing reads it then.
+  cacs_effect_coro *tail;
   // Its entries of the table: ids of its handled set and what they shadow.
   struct saved_entry *saved;
   uint32_t nsaved, cap;
@@ -104,7 +113,10 @@ struct cacs_effect_coro {
   cacs_effect_request req;
   cacs_effect_fn fn;
   void *arg;
-  // Read together by a resume (busy): neither may be set.
+  // Read together by a resume (busy): neither may be set. `running` stays
+  // set in the head of segment `pend` (the fast resume finds it set), and
+  // settle clears it: a test of it while pend == k settles first, or
+  // knows k is not running.
   union {
     struct {
       unsigned char running, done;
@@ -247,6 +259,7 @@ static void pop_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
 __attribute__((noinline)) static void settle(struct effect_thread *t) {
   cacs_effect_coro *k = t->pend;
   t->pend = NULL;
+  k->running = 0; // a suspended head now (leave kept it set)
   for (cacs_effect_coro *c = k->tail;; c = c->parent) {
     pop_entries(t->top, c);
     if (c == k)
@@ -406,6 +419,7 @@ static void effect_main(void *arg, uint64_t first) {
     settle(t);
   pop_entries(t->top, k);
   t->cur = k->parent;
+  k->tail = k; // for destroy's walk (a resume leaves it stale)
   k->done = 1;
   k->running = 0;
   k->req.effect = NULL;
@@ -434,7 +448,7 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
     k->tsan_caller = fiber;
     __tsan_switch_to_fiber(p->tools.tsan_fiber, 0);
   }
-  cacs_switch(&k->caller, &p->self, (uint64_t)(uintptr_t)result);
+  cacs_switch(&k->caller, &k->self, (uint64_t)(uintptr_t)result);
   if (cacs__asan_on())
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
   if (fiber && __tsan_get_current_fiber() != fiber)
@@ -476,13 +490,13 @@ static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
 
 // What a resume does to k once it may run, whichever path: k joins the
 // chain and its performer (k itself the first time) becomes the chain's
-// innermost. Returns that performer.
+// innermost. Returns that performer. k->running is the caller's: still
+// set in pend's head, which the fast path resumes. k->tail stays (see
+// its comment).
 static inline cacs_effect_coro *enter(struct effect_thread *t,
                                       cacs_effect_coro *k, unsigned base) {
-  k->running = 1;
   k->sync_base = base;
   cacs_effect_coro *p = k->tail;
-  k->tail = k;
   t->cur = p;
   return p;
 }
@@ -513,12 +527,14 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     // The handler answers the request it just got: k's perform was the
     // table's last operation (any other settles pend), so k is neither
     // running nor done, c is k->parent and c->child is k already; and
-    // that perform kept pend, so no tool annotates (see tools_on).
+    // that perform kept pend, so no tool annotates (see tools_on), and
+    // k->running is still set.
     own(t, c);
     t->pend = NULL; // its segment's entries are in place
     p = enter(t, k, cacs__syncblk.depth);
   } else {
-    if (__builtin_expect(k->busy != 0, 0))
+    // pend's head is suspended, though `running` is set until settled.
+    if (__builtin_expect(k->busy != 0, 0) && t->pend != k)
       misuse(k, "cacs_effect_resume",
              k->done ? "the coroutine has returned"
                      : "the coroutine is running: it, or a coroutine it "
@@ -528,6 +544,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     k->parent = c;
     if (c)
       c->child = k;
+    k->running = 1;
     if (__builtin_expect(tools_on(), 0)) {
       p = enter(t, k, cacs__syncblk.depth | SYNC_ANNOTATE);
       (void)bp;
@@ -537,7 +554,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
   }
 #if EFFECT_TAIL
   CACS__TAIL_SAVE(&k->caller);
-  effect_jump1(&k->caller, &p->self, (uint64_t)(uintptr_t)result, bp);
+  effect_jump1(&k->caller, &k->self, (uint64_t)(uintptr_t)result, bp);
   return k->req; // never reached (see cacs__tail_jump)
 #else
   (void)bp;
@@ -560,7 +577,7 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
     fiber = __tsan_get_current_fiber();
     __tsan_switch_to_fiber(k->tsan_caller, 0);
   }
-  uint64_t r = cacs_switch(&p->self, &k->caller, 0);
+  uint64_t r = cacs_switch(&k->self, &k->caller, 0);
   // Resumed through k (only a segment's head resumes its tail), maybe by
   // another resumer than before, on another stack.
   if (cacs__asan_on())
@@ -576,8 +593,7 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
 static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
                          cacs_effect_coro *p) {
   k->tail = p;
-  k->running = 0;
-  t->pend = k;
+  t->pend = k; // k->running stays set until settled (see `running`)
   t->cur = k->parent;
 }
 
@@ -623,8 +639,8 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
   }
   leave(t, k, p);
 #if EFFECT_TAIL
-  CACS__TAIL_SAVE(&p->self);
-  effect_jump(&p->self, &k->caller, (uint64_t)(uintptr_t)e,
+  CACS__TAIL_SAVE(&k->self);
+  effect_jump(&k->self, &k->caller, (uint64_t)(uintptr_t)e,
               (uint64_t)(uintptr_t)payload, bp);
   return NULL; // never reached
 #else
@@ -708,11 +724,11 @@ static void coro_free(cacs_effect_coro *k) {
 void cacs_effect_destroy(cacs_effect_coro *k) {
   if (!k)
     return;
-  if (k->running)
+  struct effect_thread *t = thread();
+  if (k->running && t->pend != k) // pend's head: set until settled
     misuse(k, "cacs_effect_destroy",
            "the coroutine is running: it, or a coroutine it resumed, is "
            "the caller, or it is suspended inside another");
-  struct effect_thread *t = thread();
   if (t->pend == k)
     settle(t);
   // The coroutines suspended with it (its segment) go with it: only its

@@ -23,8 +23,9 @@
 //   the sync depth is k's resume's (not inside a block opened since, and
 //     no tool: SYNC_ANNOTATE makes it differ).
 // Then, as effect.c's leave + tail switch: k->tail = p (the performer,
-// cur), k->running = 0, pend = k, cur = k->parent; p->self gets our
-// caller's resume point; jump to k->caller with the request in rax:rdx.
+// cur), pend = k, cur = k->parent (k->running stays set until settled);
+// k->self, the segment's, gets our caller's resume point; jump to
+// k->caller with the request in rax:rdx.
 //
 // resume(k = r12, handled = r13, result = r14), fast when:
 //   pend == k (the handler answers the request it just got: k's perform
@@ -35,10 +36,10 @@
 //     NULL (sets of three or more: the C path),
 //   own(): the chain's owner is the running coroutine, or the chain is empty
 //     (cur == NULL: it starts, owner = the running coroutine).
-// Then, as effect.c's enter + tail switch: pend = NULL, k->running = 1,
-// k->sync_base = the sync depth, p = k->tail, k->tail = k, cur = p;
-// k->caller gets our caller's resume point; jump to p->self with the
-// result in rax.
+// Then, as effect.c's enter + tail switch: pend = NULL, k->sync_base =
+// the sync depth, cur = k->tail (the performer; k->running is still set,
+// k->tail stays); k->caller gets our caller's resume point; jump to
+// k->self (the segment's resume point) with the result in rax.
 //
 // Resume points are effect.c's (CACS__TAIL_SAVE): sp as after our return
 // (rsp + 8), pc our return address, fp rbp; and bp the caller's rbx,
@@ -101,11 +102,10 @@ cacs__effect_perform_pn:
         jne     1f
         movq    ET(CACS_ET_CUR), %rdx           // p
         movq    %rdx, CACS_EK_TAIL(%rcx)
-        movb    $0, CACS_EK_RUNNING(%rcx)
         movq    %rcx, ET(CACS_ET_PEND)
         movq    CACS_EK_PARENT(%rcx), %rax
         movq    %rax, ET(CACS_ET_CUR)
-        SUSPEND CACS_EK_SELF, %rdx
+        SUSPEND CACS_EK_SELF, %rcx
         movq    %r12, %rax                      // the request: effect,
         movq    %r13, %rdx                      // payload
         CONTINUE CACS_EK_CALLER, %rcx
@@ -146,15 +146,13 @@ cacs__effect_resume_pn:
         movq    %rcx, ET(CACS_ET_OWNER)
 3:
         movq    $0, ET(CACS_ET_PEND)
-        movb    $1, CACS_EK_RUNNING(%r12)
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         movl    %eax, CACS_EK_SYNC_BASE(%r12)
         movq    CACS_EK_TAIL(%r12), %rcx        // p
-        movq    %r12, CACS_EK_TAIL(%r12)
         movq    %rcx, ET(CACS_ET_CUR)
         SUSPEND CACS_EK_CALLER, %r12
         movq    %r14, %rax                      // what the perform returns
-        CONTINUE CACS_EK_SELF, %rcx
+        CONTINUE CACS_EK_SELF, %r12
 1:
         jmp     cacs__effect_resume_c
         .cfi_endproc
