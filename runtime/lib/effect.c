@@ -30,6 +30,10 @@
 // O(entries of the segment it resumes); neither depends on how many
 // handlers sit between a performer and the one that handles it, nor on the
 // number of effects (ids are numbered on first use, the table grows).
+// The first TOP_INLINE ids' entries live in the thread's block itself
+// (top_lo), the rest in a table on the heap (top, which grows): a perform
+// of one of a program's first effects reads its entry at a fixed offset
+// from the thread pointer, without loading the table's address and size.
 //
 // A suspended segment's members other than its head keep `running` set:
 // only the head may be resumed or destroyed. The head of `pend` keeps it
@@ -87,7 +91,7 @@ struct saved_entry {
   uint32_t id;
 };
 
-enum { INLINE_SAVED = 4 };
+enum { INLINE_SAVED = 4, TOP_INLINE = CACS_ET_TOP_INLINE };
 
 struct cacs_effect_coro {
   cacs_stack stack;    // first: the block lives at the top of its stack
@@ -134,6 +138,10 @@ struct cacs_effect_coro {
 };
 
 struct effect_thread {
+  // The entries of ids below TOP_INLINE (slot()). First: a read one past
+  // its end (an id of the heap's taken for one of the block's) finds
+  // `cur`, not zeros that would pass for no handler (effect-fast.c, ids).
+  cacs_effect_coro *top_lo[TOP_INLINE];
   cacs_effect_coro *cur;  // innermost of the running chain
   cacs_effect_coro *pend; // see the invariant above
   // The coroutine of the thread's scheduler (coro.h) that runs the chain,
@@ -142,6 +150,8 @@ struct effect_thread {
   // aborts rather than reach its handlers. Pool coroutines are not told
   // apart (they share their worker's scheduler state).
   cacs_coro *owner;
+  // The entries of ids from TOP_INLINE on: top[id], id < top_cap (its
+  // first TOP_INLINE slots unused).
   cacs_effect_coro **top;
   uint32_t top_cap;
 };
@@ -184,6 +194,8 @@ _Static_assert(offsetof(struct effect_thread, top) == CACS_ET_TOP,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, top_cap) == CACS_ET_TOP_CAP,
                "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, top_lo) == CACS_ET_TOP_LO,
+               "effect_layout.h");
 _Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
                "effect_layout.h: 32-bit compares");
 _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
@@ -220,9 +232,9 @@ static uint32_t effect_id(cacs_effect *e) {
 }
 
 static void table_reserve(struct effect_thread *th, uint32_t id) {
-  if (id < th->top_cap)
+  if (id < TOP_INLINE || id < th->top_cap)
     return;
-  uint32_t cap = th->top_cap ? th->top_cap : 16;
+  uint32_t cap = th->top_cap ? th->top_cap : 2 * TOP_INLINE;
   while (cap <= id)
     cap *= 2;
   cacs_effect_coro **t = realloc(th->top, cap * sizeof *t);
@@ -241,18 +253,23 @@ static void table_reserve(struct effect_thread *th, uint32_t id) {
 
 // --- the table ------------------------------------------------------------
 
+// The entry of a reserved id (table_reserve).
+static inline cacs_effect_coro **slot(struct effect_thread *t, uint32_t id) {
+  return id < TOP_INLINE ? &t->top_lo[id] : &t->top[id];
+}
+
 // Install `c`'s entries (ids in saved[]), recording what they shadow.
-static void push_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
+static void push_entries(struct effect_thread *t, cacs_effect_coro *c) {
   for (uint32_t i = 0; i < c->nsaved; ++i) {
-    uint32_t id = c->saved[i].id;
-    c->saved[i].prev = top[id];
-    top[id] = c;
+    cacs_effect_coro **e = slot(t, c->saved[i].id);
+    c->saved[i].prev = *e;
+    *e = c;
   }
 }
 
-static void pop_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
+static void pop_entries(struct effect_thread *t, cacs_effect_coro *c) {
   for (uint32_t i = c->nsaved; i-- > 0;)
-    top[c->saved[i].id] = c->saved[i].prev;
+    *slot(t, c->saved[i].id) = c->saved[i].prev;
 }
 
 // Take the entries of segment `pend` off the table, innermost first.
@@ -261,7 +278,7 @@ __attribute__((noinline)) static void settle(struct effect_thread *t) {
   t->pend = NULL;
   k->running = 0; // a suspended head now (leave kept it set)
   for (cacs_effect_coro *c = k->tail;; c = c->parent) {
-    pop_entries(t->top, c);
+    pop_entries(t, c);
     if (c == k)
       break;
   }
@@ -327,7 +344,7 @@ __attribute__((noinline)) static void install(struct effect_thread *t,
     settle(t);
   set_handled(t, k, handled);
   for (cacs_effect_coro *c = k;; c = c->child) {
-    push_entries(t->top, c);
+    push_entries(t, c);
     if (c == k->tail)
       break;
   }
@@ -417,7 +434,7 @@ static void effect_main(void *arg, uint64_t first) {
   struct effect_thread *t = thread();
   if (t->pend)
     settle(t);
-  pop_entries(t->top, k);
+  pop_entries(t, k);
   t->cur = k->parent;
   k->tail = k; // for destroy's walk (a resume leaves it stale)
   k->done = 1;
@@ -624,8 +641,10 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
       foreign("CACS_PERFORM");
     settle(t);
   }
-  uint32_t id = e->id; // 0 until numbered: top[0] is never set
-  cacs_effect_coro *k = id < t->top_cap ? t->top[id] : NULL;
+  uint32_t id = e->id; // 0 until numbered: top_lo[0] is never set
+  cacs_effect_coro *k = id < TOP_INLINE  ? t->top_lo[id]
+                        : id < t->top_cap ? t->top[id]
+                                          : NULL;
   if (__builtin_expect(!k, 0)) {
     if (p && t->owner != S.current)
       foreign("CACS_PERFORM");

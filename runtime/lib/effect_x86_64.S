@@ -17,8 +17,10 @@
 //
 // perform(e = r12, payload = r13), fast when:
 //   no segment is pending (pend == NULL: else settle first),
-//   e's id is within the table and top[id] = k is set (else the default
-//     handler, or the abort naming the effect),
+//   e's id is one of the thread block's own entries (top_lo: the first
+//     CACS_ET_TOP_INLINE ids; else the C path reads the heap's table),
+//     and its entry k is set (else the default handler, or the abort
+//     naming the effect),
 //   the chain's owner is the running coroutine of the scheduler (foreign),
 //   the sync depth is k's resume's (not inside a block opened since, and
 //     no tool: SYNC_ANNOTATE makes it differ).
@@ -88,10 +90,9 @@ cacs__effect_perform_pn:
         cmpq    $0, ET(CACS_ET_PEND)
         jne     1f
         movl    CACS_EFFECT_ID(%r12), %eax
-        cmpl    ET(CACS_ET_TOP_CAP), %eax
-        jae     1f
-        movq    ET(CACS_ET_TOP), %rcx
-        movq    (%rcx,%rax,8), %rcx             // k
+        cmpl    $CACS_ET_TOP_INLINE, %eax
+        jae     1f                              // the table on the heap's
+        movq    cacs__effect_thread@tpoff+CACS_ET_TOP_LO(%r11,%rax,8), %rcx // k
         testq   %rcx, %rcx
         je      1f
         movq    ET(CACS_ET_OWNER), %rax

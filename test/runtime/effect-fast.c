@@ -29,6 +29,11 @@
 //            stacks back to the cache). Checked after a fast answer of
 //            main's and after one that takes the slow path (following
 //            another table operation)
+//   ids      40 effects numbered in a row, across the end of the entries
+//            that the thread's block holds (lib/effect.c, TOP_INLINE; the
+//            rest are on the heap): for each effect x and the next, y,
+//            main handles x around mid, which handles y around in, which
+//            performs x (two up), y (one up), x again
 //   block    a handler that opens a sync block and answers inside it (the
 //            perform comes back into the block: allowed), then outside
 //   sync-abort    a perform inside a block, handled outside it, after fast
@@ -49,6 +54,7 @@
 // CHECK-NEXT: forward: ok
 // CHECK-NEXT: nested: ok
 // CHECK-NEXT: tail: ok
+// CHECK-NEXT: ids: ok
 // CHECK-NEXT: block: ok
 // CHECK-NEXT: PASS
 // SYNC: block at line [[L:[0-9]+]]
@@ -60,6 +66,7 @@
 #include "cacs/effect.h"
 #include "cacs/stack.h"
 #include "cacs/syncblock.h"
+#include "Inputs/effect-many.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,6 +387,74 @@ static void test_tail(void) {
   cacs_effect_set_default(&CACS_EFFECT_OF(eb), NULL);
 }
 
+// --- ids --------------------------------------------------------------------
+CACS_EFFECTS_10(n0);
+CACS_EFFECTS_10(n1);
+CACS_EFFECTS_10(n2);
+CACS_EFFECTS_10(n3);
+static cacs_effect *all_n[] = {
+    CACS_EFFECTS_10_ADDRS(n0), CACS_EFFECTS_10_ADDRS(n1),
+    CACS_EFFECTS_10_ADDRS(n2), CACS_EFFECTS_10_ADDRS(n3), NULL};
+enum { NUM_N = sizeof all_n / sizeof all_n[0] - 1 };
+
+// in's performs: x, y, x (payloads 1, 2, 3).
+static void *ids_inner(void *arg) {
+  cacs_effect **xy = (cacs_effect **)arg;
+  int p1 = 1, p2 = 2, p3 = 3; // the answers live until the next resume
+  int v = *(const int *)cacs_effect_perform(xy[0], &p1) * 100;
+  v += *(const int *)cacs_effect_perform(xy[1], &p2) * 10;
+  return (void *)(intptr_t)(v + *(const int *)cacs_effect_perform(xy[0], &p3));
+}
+
+// mid: handles y around in, answering 5.
+static void *ids_mid(void *arg) {
+  cacs_effect **xy = (cacs_effect **)arg;
+  cacs_effect *const set[] = {xy[1], NULL};
+  cacs_effect_coro *in = cacs_effect_create(ids_inner, arg, 0);
+  cacs_effect_request q = cacs_effect_resume(in, set, NULL);
+  int ok = 1, r = 5;
+  for (; q.effect; r = 5) {
+    ok &= q.effect == xy[1] && *(int *)q.payload == 2;
+    q = cacs_effect_resume(in, set, &r);
+  }
+  cacs_effect_destroy(in);
+  return ok ? q.payload : NULL;
+}
+
+static void *returns_null(void *arg) {
+  (void)arg;
+  return NULL;
+}
+
+static void test_ids(void) {
+  // Number them in a row (a resume with the set numbers its effects).
+  cacs_effect_coro *z = cacs_effect_create(returns_null, NULL, 0);
+  cacs_effect_resume(z, all_n, NULL);
+  cacs_effect_destroy(z);
+  int ok = 1;
+  for (int i = 0; i + 1 < NUM_N; ++i)
+    ok &= all_n[i + 1]->id == all_n[i]->id + 1;
+  // Across the end of the block's entries (16 today) for any numbering
+  // that ran before.
+  ok &= all_n[0]->id < 16 && all_n[NUM_N - 1]->id > 17;
+  // main: handles x around mid, answering the payload + 6.
+  for (int i = 0; i + 1 < NUM_N; ++i) {
+    cacs_effect *xy[2] = {all_n[i], all_n[i + 1]};
+    cacs_effect *const set[] = {xy[0], NULL};
+    cacs_effect_coro *mid = cacs_effect_create(ids_mid, xy, 0);
+    cacs_effect_request q = cacs_effect_resume(mid, set, NULL);
+    int n = 0, r;
+    for (; q.effect; ++n) {
+      ok &= q.effect == xy[0] && *(int *)q.payload == 1 + 2 * n;
+      r = *(int *)q.payload + 6;
+      q = cacs_effect_resume(mid, set, &r);
+    }
+    ok &= n == 2 && (int)(intptr_t)q.payload == 7 * 100 + 5 * 10 + 9;
+    cacs_effect_destroy(mid);
+  }
+  report("ids", ok);
+}
+
 // --- block ----------------------------------------------------------------------
 static void *block_handler(void *arg) {
   (void)arg;
@@ -475,6 +550,7 @@ int main(int argc, char **argv) {
                {"forward", test_forward},
                {"nested", test_nested},
                {"tail", test_tail},
+               {"ids", test_ids},
                {"block", test_block}};
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     if (!*only || !strcmp(only, cases[i].name))
