@@ -423,6 +423,57 @@ effect_perform_c(cacs_effect *e,
 static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 #define SYNC_ANNOTATE (1u << 31) // in sync_base: tools_on() at the resume
 
+// The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
+// `to` to r12 and r13, where these functions receive their first two
+// arguments, which the perform must hand on in rax and rdx and the resume
+// needs (k) to compute `from`: on x86-64 the same jump with `from` and
+// `to` in any free register saves the moves out of r12 and r13 and back
+// (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
+// free registers are rdi, rsi, r12 and r13: every other one is clobbered,
+// bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
+// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
+// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM),
+// except where the assembly saves the contexts (CACS_EFFECT_ASM): it
+// stores no pc, which is the word below sp (the return address of the
+// call that suspended, still there: nothing runs on a suspended stack;
+// cacs_effect_create writes it for a fresh coroutine), and the jumps of
+// the tail switch go through it (two stores and a load fewer per switch).
+// The plain switch (cacs_switch, under ASan or TSan) saves and reads its
+// own contexts with pc: a process takes one form or the other (tools_on).
+#if CACS_EFFECT_ASM && CACS__TAIL_EMPTY_LIST
+#error "effect_layout.h: the assembly's contexts need effect.c's jumps"
+#endif
+#if CACS_EFFECT_ASM
+#define EFFECT_JUMP_ASM                                                        \
+  "movq 16(%1), %%rbp\n\t"                                                     \
+  "movq 24(%1), %%rbx\n\t"                                                     \
+  "movq 0(%1), %%rsp\n\t"                                                      \
+  "jmpq *-8(%%rsp)\n\t"
+#else
+#define EFFECT_JUMP_ASM CACS__TAIL_JUMP_ASM
+#endif
+#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
+static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
+                                           const cacs_context *to, uint64_t v0,
+                                           uint64_t v1, void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" EFFECT_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0), "+d"(v1)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL2);
+}
+static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
+                                            const cacs_context *to, uint64_t v0,
+                                            void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" EFFECT_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL);
+}
+#else
+#define effect_jump cacs__tail_jump2
+#define effect_jump1 cacs__tail_jump
+#endif
+
 static void effect_main(void *arg, uint64_t first) {
   (void)first;
   cacs_effect_coro *k = (cacs_effect_coro *)arg;
@@ -447,6 +498,12 @@ static void effect_main(void *arg, uint64_t first) {
     __sanitizer_start_switch_fiber(NULL, k->asan_caller_lo,
                                    k->asan_caller_size);
   // The request in registers too, for a resume that took its tail switch.
+#if CACS_EFFECT_ASM
+  if (!tools_on()) { // the tail switch's context (EFFECT_JUMP_ASM)
+    effect_jump(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
+    __builtin_unreachable();
+  }
+#endif
   cacs__tail_jump2(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
   __builtin_unreachable();
 }
@@ -472,38 +529,6 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
     __tsan_switch_to_fiber(fiber, 0);
   return k->req;
 }
-
-// The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
-// `to` to r12 and r13, where these functions receive their first two
-// arguments, which the perform must hand on in rax and rdx and the resume
-// needs (k) to compute `from`: on x86-64 the same jump with `from` and
-// `to` in any free register saves the moves out of r12 and r13 and back
-// (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
-// free registers are rdi, rsi, r12 and r13: every other one is clobbered,
-// bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
-// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
-// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM).
-#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
-static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
-                                           const cacs_context *to, uint64_t v0,
-                                           uint64_t v1, void *bp) {
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
-                   : "+r"(from), "+r"(to), "+a"(v0), "+d"(v1)
-                   : "b"(bp)
-                   : CACS__CLOBBERS_TAIL2);
-}
-static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
-                                            const cacs_context *to, uint64_t v0,
-                                            void *bp) {
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
-                   : "+r"(from), "+r"(to), "+a"(v0)
-                   : "b"(bp)
-                   : CACS__CLOBBERS_TAIL);
-}
-#else
-#define effect_jump cacs__tail_jump2
-#define effect_jump1 cacs__tail_jump
-#endif
 
 // What a resume does to k once it may run, whichever path: k joins the
 // chain and its performer (k itself the first time) becomes the chain's
@@ -721,6 +746,9 @@ cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
   }
   cacs_context_init(&k->self, k->stack.top, effect_main, k);
   k->self.pr = k->tools.scs_map;
+#if CACS_EFFECT_ASM
+  ((void **)k->self.sp)[-1] = k->self.pc; // see EFFECT_JUMP_ASM
+#endif
   return k;
 }
 

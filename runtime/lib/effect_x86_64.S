@@ -44,9 +44,13 @@
 // k->self (the segment's resume point) with the result in rax.
 //
 // Resume points are effect.c's (CACS__TAIL_SAVE): sp as after our return
-// (rsp + 8), pc our return address, fp rbp; and bp the caller's rbx,
-// which LLVM 19 does not save around a preserve_none call (cacs/switch.h,
-// cacs__bp_get). Either side may be resumed by the C path or by cacs_switch.
+// (rsp + 8), fp rbp, and bp the caller's rbx, which LLVM 19 does not save
+// around a preserve_none call (cacs/switch.h, cacs__bp_get); the pc, our
+// return address, is left in place below sp (effect.c's EFFECT_JUMP_ASM:
+// the C paths' tail jumps go through it too, and cacs_effect_create puts
+// a fresh coroutine's there). Either side may be resumed by the C path's
+// tail jump; never by cacs_switch, whose ASan and TSan runs never come
+// here (a perform under them takes the C path: SYNC_ANNOTATE).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,11 +65,11 @@
 #define SCHED(off) cacs__sched@tpoff+off(%r11)
 #define SYNCBLK(off) cacs__syncblk@tpoff+off(%r11)
 
-// Suspend our caller into the cacs_context at \off(\base): the resume
-// point our return would reach (effect.c's CACS__TAIL_SAVE) and rbx.
+// Suspend our caller into the cacs_context at \off(\base): the stack
+// pointer our return would leave (effect.c's CACS__TAIL_SAVE), rbp and
+// rbx; not the pc, our return address, which stays the word below that
+// stack pointer (effect.c's EFFECT_JUMP_ASM).
 .macro SUSPEND off, base
-        movq    (%rsp), %rax
-        movq    %rax, \off+CACS_CTX_PC(\base)
         leaq    8(%rsp), %rax
         movq    %rax, \off+CACS_CTX_SP(\base)
         movq    %rbp, \off+CACS_CTX_FP(\base)
@@ -76,7 +80,7 @@
         movq    \off+CACS_CTX_FP(\base), %rbp
         movq    \off+CACS_CTX_BP(\base), %rbx
         movq    \off+CACS_CTX_SP(\base), %rsp
-        jmpq    *\off+CACS_CTX_PC(\base)
+        jmpq    *-8(%rsp)
 .endm
 
         .text
