@@ -14,6 +14,8 @@
 // registers around it: a round of the up1 shape of bench/effect (the two
 // entries, the handler's loop and the performer's) went from 110
 // instructions to 93 (callgrind); the state shape's from 111 to 93.
+// (85 for both since: the resume point in the segment's head, no stores
+// of tail and running, the inline entries, no pc in the saves.)
 //
 // perform(e = r12, payload = r13), fast when:
 //   no segment is pending (pend == NULL: else settle first),
