@@ -30,9 +30,14 @@
 // O(entries of the segment it resumes); neither depends on how many
 // handlers sit between a performer and the one that handles it, nor on the
 // number of effects (ids are numbered on first use, the table grows).
+// The first TOP_INLINE ids' entries live in the thread's block itself
+// (top_lo), the rest in a table on the heap (top, which grows): a perform
+// of one of a program's first effects reads its entry at a fixed offset
+// from the thread pointer, without loading the table's address and size.
 //
 // A suspended segment's members other than its head keep `running` set:
-// only the head may be resumed or destroyed.
+// only the head may be resumed or destroyed. The head of `pend` keeps it
+// too until it is settled (see `running` below).
 //
 // The switches. Perform and resume end in a tail switch (cacs/switch.h)
 // when no tool needs annotations around it: the resumer lands straight in
@@ -86,15 +91,23 @@ struct saved_entry {
   uint32_t id;
 };
 
-enum { INLINE_SAVED = 4 };
+enum { INLINE_SAVED = 4, TOP_INLINE = CACS_ET_TOP_INLINE };
 
 struct cacs_effect_coro {
   cacs_stack stack;    // first: the block lives at the top of its stack
-  cacs_context self;   // where it continues when it is a segment's tail
+  // A suspended segment's head: where the segment continues (its tail's
+  // perform, or fn's start). Kept in the head, which a resume holds, not in
+  // the tail, so the resume's switch loads it without loading k->tail
+  // first: one load fewer on the chain from the resumer's k to the stack
+  // pointer it switches to.
+  cacs_context self;
   cacs_context caller; // where its resumer continues
   cacs_effect_coro *parent; // its resumer, while in the chain or a segment
   cacs_effect_coro *child;  // the coroutine it resumed last
-  cacs_effect_coro *tail;   // suspended head: the performer of its request
+  // A suspended segment's head, or a returned one: the performer of its
+  // request (itself before its first resume and once returned). Stale
+  // while it runs: nothing reads it then.
+  cacs_effect_coro *tail;
   // Its entries of the table: ids of its handled set and what they shadow.
   struct saved_entry *saved;
   uint32_t nsaved, cap;
@@ -104,7 +117,10 @@ struct cacs_effect_coro {
   cacs_effect_request req;
   cacs_effect_fn fn;
   void *arg;
-  // Read together by a resume (busy): neither may be set.
+  // Read together by a resume (busy): neither may be set. `running` stays
+  // set in the head of segment `pend` (the fast resume finds it set), and
+  // settle clears it: a test of it while pend == k settles first, or
+  // knows k is not running.
   union {
     struct {
       unsigned char running, done;
@@ -122,6 +138,10 @@ struct cacs_effect_coro {
 };
 
 struct effect_thread {
+  // The entries of ids below TOP_INLINE (slot()). First: a read one past
+  // its end (an id of the heap's taken for one of the block's) finds
+  // `cur`, not zeros that would pass for no handler (effect-fast.c, ids).
+  cacs_effect_coro *top_lo[TOP_INLINE];
   cacs_effect_coro *cur;  // innermost of the running chain
   cacs_effect_coro *pend; // see the invariant above
   // The coroutine of the thread's scheduler (coro.h) that runs the chain,
@@ -130,6 +150,8 @@ struct effect_thread {
   // aborts rather than reach its handlers. Pool coroutines are not told
   // apart (they share their worker's scheduler state).
   cacs_coro *owner;
+  // The entries of ids from TOP_INLINE on: top[id], id < top_cap (its
+  // first TOP_INLINE slots unused).
   cacs_effect_coro **top;
   uint32_t top_cap;
 };
@@ -172,6 +194,8 @@ _Static_assert(offsetof(struct effect_thread, top) == CACS_ET_TOP,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, top_cap) == CACS_ET_TOP_CAP,
                "effect_layout.h");
+_Static_assert(offsetof(struct effect_thread, top_lo) == CACS_ET_TOP_LO,
+               "effect_layout.h");
 _Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
                "effect_layout.h: 32-bit compares");
 _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
@@ -208,9 +232,9 @@ static uint32_t effect_id(cacs_effect *e) {
 }
 
 static void table_reserve(struct effect_thread *th, uint32_t id) {
-  if (id < th->top_cap)
+  if (id < TOP_INLINE || id < th->top_cap)
     return;
-  uint32_t cap = th->top_cap ? th->top_cap : 16;
+  uint32_t cap = th->top_cap ? th->top_cap : 2 * TOP_INLINE;
   while (cap <= id)
     cap *= 2;
   cacs_effect_coro **t = realloc(th->top, cap * sizeof *t);
@@ -229,26 +253,32 @@ static void table_reserve(struct effect_thread *th, uint32_t id) {
 
 // --- the table ------------------------------------------------------------
 
+// The entry of a reserved id (table_reserve).
+static inline cacs_effect_coro **slot(struct effect_thread *t, uint32_t id) {
+  return id < TOP_INLINE ? &t->top_lo[id] : &t->top[id];
+}
+
 // Install `c`'s entries (ids in saved[]), recording what they shadow.
-static void push_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
+static void push_entries(struct effect_thread *t, cacs_effect_coro *c) {
   for (uint32_t i = 0; i < c->nsaved; ++i) {
-    uint32_t id = c->saved[i].id;
-    c->saved[i].prev = top[id];
-    top[id] = c;
+    cacs_effect_coro **e = slot(t, c->saved[i].id);
+    c->saved[i].prev = *e;
+    *e = c;
   }
 }
 
-static void pop_entries(cacs_effect_coro **top, cacs_effect_coro *c) {
+static void pop_entries(struct effect_thread *t, cacs_effect_coro *c) {
   for (uint32_t i = c->nsaved; i-- > 0;)
-    top[c->saved[i].id] = c->saved[i].prev;
+    *slot(t, c->saved[i].id) = c->saved[i].prev;
 }
 
 // Take the entries of segment `pend` off the table, innermost first.
 __attribute__((noinline)) static void settle(struct effect_thread *t) {
   cacs_effect_coro *k = t->pend;
   t->pend = NULL;
+  k->running = 0; // a suspended head now (leave kept it set)
   for (cacs_effect_coro *c = k->tail;; c = c->parent) {
-    pop_entries(t->top, c);
+    pop_entries(t, c);
     if (c == k)
       break;
   }
@@ -314,7 +344,7 @@ __attribute__((noinline)) static void install(struct effect_thread *t,
     settle(t);
   set_handled(t, k, handled);
   for (cacs_effect_coro *c = k;; c = c->child) {
-    push_entries(t->top, c);
+    push_entries(t, c);
     if (c == k->tail)
       break;
   }
@@ -393,6 +423,57 @@ effect_perform_c(cacs_effect *e,
 static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 #define SYNC_ANNOTATE (1u << 31) // in sync_base: tools_on() at the resume
 
+// The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
+// `to` to r12 and r13, where these functions receive their first two
+// arguments, which the perform must hand on in rax and rdx and the resume
+// needs (k) to compute `from`: on x86-64 the same jump with `from` and
+// `to` in any free register saves the moves out of r12 and r13 and back
+// (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
+// free registers are rdi, rsi, r12 and r13: every other one is clobbered,
+// bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
+// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
+// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM),
+// except where the assembly saves the contexts (CACS_EFFECT_ASM): it
+// stores no pc, which is the word below sp (the return address of the
+// call that suspended, still there: nothing runs on a suspended stack;
+// cacs_effect_create writes it for a fresh coroutine), and the jumps of
+// the tail switch go through it (two stores and a load fewer per switch).
+// The plain switch (cacs_switch, under ASan or TSan) saves and reads its
+// own contexts with pc: a process takes one form or the other (tools_on).
+#if CACS_EFFECT_ASM && CACS__TAIL_EMPTY_LIST
+#error "effect_layout.h: the assembly's contexts need effect.c's jumps"
+#endif
+#if CACS_EFFECT_ASM
+#define EFFECT_JUMP_ASM                                                        \
+  "movq 16(%1), %%rbp\n\t"                                                     \
+  "movq 24(%1), %%rbx\n\t"                                                     \
+  "movq 0(%1), %%rsp\n\t"                                                      \
+  "jmpq *-8(%%rsp)\n\t"
+#else
+#define EFFECT_JUMP_ASM CACS__TAIL_JUMP_ASM
+#endif
+#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
+static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
+                                           const cacs_context *to, uint64_t v0,
+                                           uint64_t v1, void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" EFFECT_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0), "+d"(v1)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL2);
+}
+static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
+                                            const cacs_context *to, uint64_t v0,
+                                            void *bp) {
+  __asm__ volatile("movq %%rbx, 24(%0)\n\t" EFFECT_JUMP_ASM
+                   : "+r"(from), "+r"(to), "+a"(v0)
+                   : "b"(bp)
+                   : CACS__CLOBBERS_TAIL);
+}
+#else
+#define effect_jump cacs__tail_jump2
+#define effect_jump1 cacs__tail_jump
+#endif
+
 static void effect_main(void *arg, uint64_t first) {
   (void)first;
   cacs_effect_coro *k = (cacs_effect_coro *)arg;
@@ -404,8 +485,9 @@ static void effect_main(void *arg, uint64_t first) {
   struct effect_thread *t = thread();
   if (t->pend)
     settle(t);
-  pop_entries(t->top, k);
+  pop_entries(t, k);
   t->cur = k->parent;
+  k->tail = k; // for destroy's walk (a resume leaves it stale)
   k->done = 1;
   k->running = 0;
   k->req.effect = NULL;
@@ -416,6 +498,12 @@ static void effect_main(void *arg, uint64_t first) {
     __sanitizer_start_switch_fiber(NULL, k->asan_caller_lo,
                                    k->asan_caller_size);
   // The request in registers too, for a resume that took its tail switch.
+#if CACS_EFFECT_ASM
+  if (!tools_on()) { // the tail switch's context (EFFECT_JUMP_ASM)
+    effect_jump(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
+    __builtin_unreachable();
+  }
+#endif
   cacs__tail_jump2(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
   __builtin_unreachable();
 }
@@ -434,7 +522,7 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
     k->tsan_caller = fiber;
     __tsan_switch_to_fiber(p->tools.tsan_fiber, 0);
   }
-  cacs_switch(&k->caller, &p->self, (uint64_t)(uintptr_t)result);
+  cacs_switch(&k->caller, &k->self, (uint64_t)(uintptr_t)result);
   if (cacs__asan_on())
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
   if (fiber && __tsan_get_current_fiber() != fiber)
@@ -442,47 +530,15 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
   return k->req;
 }
 
-// The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
-// `to` to r12 and r13, where these functions receive their first two
-// arguments, which the perform must hand on in rax and rdx and the resume
-// needs (k) to compute `from`: on x86-64 the same jump with `from` and
-// `to` in any free register saves the moves out of r12 and r13 and back
-// (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
-// free registers are rdi, rsi, r12 and r13: every other one is clobbered,
-// bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
-// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
-// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM).
-#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
-static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
-                                           const cacs_context *to, uint64_t v0,
-                                           uint64_t v1, void *bp) {
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
-                   : "+r"(from), "+r"(to), "+a"(v0), "+d"(v1)
-                   : "b"(bp)
-                   : CACS__CLOBBERS_TAIL2);
-}
-static CACS_ALWAYS_INLINE void effect_jump1(cacs_context *from,
-                                            const cacs_context *to, uint64_t v0,
-                                            void *bp) {
-  __asm__ volatile("movq %%rbx, 24(%0)\n\t" CACS__TAIL_JUMP_ASM
-                   : "+r"(from), "+r"(to), "+a"(v0)
-                   : "b"(bp)
-                   : CACS__CLOBBERS_TAIL);
-}
-#else
-#define effect_jump cacs__tail_jump2
-#define effect_jump1 cacs__tail_jump
-#endif
-
 // What a resume does to k once it may run, whichever path: k joins the
 // chain and its performer (k itself the first time) becomes the chain's
-// innermost. Returns that performer.
+// innermost. Returns that performer. k->running is the caller's: still
+// set in pend's head, which the fast path resumes. k->tail stays (see
+// its comment).
 static inline cacs_effect_coro *enter(struct effect_thread *t,
                                       cacs_effect_coro *k, unsigned base) {
-  k->running = 1;
   k->sync_base = base;
   cacs_effect_coro *p = k->tail;
-  k->tail = k;
   t->cur = p;
   return p;
 }
@@ -513,12 +569,14 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     // The handler answers the request it just got: k's perform was the
     // table's last operation (any other settles pend), so k is neither
     // running nor done, c is k->parent and c->child is k already; and
-    // that perform kept pend, so no tool annotates (see tools_on).
+    // that perform kept pend, so no tool annotates (see tools_on), and
+    // k->running is still set.
     own(t, c);
     t->pend = NULL; // its segment's entries are in place
     p = enter(t, k, cacs__syncblk.depth);
   } else {
-    if (__builtin_expect(k->busy != 0, 0))
+    // pend's head is suspended, though `running` is set until settled.
+    if (__builtin_expect(k->busy != 0, 0) && t->pend != k)
       misuse(k, "cacs_effect_resume",
              k->done ? "the coroutine has returned"
                      : "the coroutine is running: it, or a coroutine it "
@@ -528,6 +586,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     k->parent = c;
     if (c)
       c->child = k;
+    k->running = 1;
     if (__builtin_expect(tools_on(), 0)) {
       p = enter(t, k, cacs__syncblk.depth | SYNC_ANNOTATE);
       (void)bp;
@@ -537,7 +596,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
   }
 #if EFFECT_TAIL
   CACS__TAIL_SAVE(&k->caller);
-  effect_jump1(&k->caller, &p->self, (uint64_t)(uintptr_t)result, bp);
+  effect_jump1(&k->caller, &k->self, (uint64_t)(uintptr_t)result, bp);
   return k->req; // never reached (see cacs__tail_jump)
 #else
   (void)bp;
@@ -560,7 +619,7 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
     fiber = __tsan_get_current_fiber();
     __tsan_switch_to_fiber(k->tsan_caller, 0);
   }
-  uint64_t r = cacs_switch(&p->self, &k->caller, 0);
+  uint64_t r = cacs_switch(&k->self, &k->caller, 0);
   // Resumed through k (only a segment's head resumes its tail), maybe by
   // another resumer than before, on another stack.
   if (cacs__asan_on())
@@ -576,8 +635,7 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
 static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
                          cacs_effect_coro *p) {
   k->tail = p;
-  k->running = 0;
-  t->pend = k;
+  t->pend = k; // k->running stays set until settled (see `running`)
   t->cur = k->parent;
 }
 
@@ -608,8 +666,10 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
       foreign("CACS_PERFORM");
     settle(t);
   }
-  uint32_t id = e->id; // 0 until numbered: top[0] is never set
-  cacs_effect_coro *k = id < t->top_cap ? t->top[id] : NULL;
+  uint32_t id = e->id; // 0 until numbered: top_lo[0] is never set
+  cacs_effect_coro *k = id < TOP_INLINE  ? t->top_lo[id]
+                        : id < t->top_cap ? t->top[id]
+                                          : NULL;
   if (__builtin_expect(!k, 0)) {
     if (p && t->owner != S.current)
       foreign("CACS_PERFORM");
@@ -623,8 +683,8 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
   }
   leave(t, k, p);
 #if EFFECT_TAIL
-  CACS__TAIL_SAVE(&p->self);
-  effect_jump(&p->self, &k->caller, (uint64_t)(uintptr_t)e,
+  CACS__TAIL_SAVE(&k->self);
+  effect_jump(&k->self, &k->caller, (uint64_t)(uintptr_t)e,
               (uint64_t)(uintptr_t)payload, bp);
   return NULL; // never reached
 #else
@@ -686,6 +746,9 @@ cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
   }
   cacs_context_init(&k->self, k->stack.top, effect_main, k);
   k->self.pr = k->tools.scs_map;
+#if CACS_EFFECT_ASM
+  ((void **)k->self.sp)[-1] = k->self.pc; // see EFFECT_JUMP_ASM
+#endif
   return k;
 }
 
@@ -708,11 +771,11 @@ static void coro_free(cacs_effect_coro *k) {
 void cacs_effect_destroy(cacs_effect_coro *k) {
   if (!k)
     return;
-  if (k->running)
+  struct effect_thread *t = thread();
+  if (k->running && t->pend != k) // pend's head: set until settled
     misuse(k, "cacs_effect_destroy",
            "the coroutine is running: it, or a coroutine it resumed, is "
            "the caller, or it is suspended inside another");
-  struct effect_thread *t = thread();
   if (t->pend == k)
     settle(t);
   // The coroutines suspended with it (its segment) go with it: only its

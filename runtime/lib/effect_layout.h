@@ -58,11 +58,13 @@
 #define CACS_EK_SYNC_BASE 396 // 32 bits
 
 // struct effect_thread (thread-local cacs__effect_thread)
-#define CACS_ET_CUR 0
-#define CACS_ET_PEND 8
-#define CACS_ET_OWNER 16
-#define CACS_ET_TOP 24
-#define CACS_ET_TOP_CAP 32 // 32 bits
+#define CACS_ET_TOP_INLINE 16
+#define CACS_ET_TOP_LO 0 // the entries of ids below CACS_ET_TOP_INLINE
+#define CACS_ET_CUR 128
+#define CACS_ET_PEND 136
+#define CACS_ET_OWNER 144
+#define CACS_ET_TOP 152
+#define CACS_ET_TOP_CAP 160 // 32 bits
 
 // struct cacs__syncblk (thread-local cacs__syncblk, syncblock.h)
 #define CACS_SYNCBLK_DEPTH 0 // 32 bits

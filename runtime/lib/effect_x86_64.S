@@ -14,17 +14,22 @@
 // registers around it: a round of the up1 shape of bench/effect (the two
 // entries, the handler's loop and the performer's) went from 110
 // instructions to 93 (callgrind); the state shape's from 111 to 93.
+// (85 for both since: the resume point in the segment's head, no stores
+// of tail and running, the inline entries, no pc in the saves.)
 //
 // perform(e = r12, payload = r13), fast when:
 //   no segment is pending (pend == NULL: else settle first),
-//   e's id is within the table and top[id] = k is set (else the default
-//     handler, or the abort naming the effect),
+//   e's id is one of the thread block's own entries (top_lo: the first
+//     CACS_ET_TOP_INLINE ids; else the C path reads the heap's table),
+//     and its entry k is set (else the default handler, or the abort
+//     naming the effect),
 //   the chain's owner is the running coroutine of the scheduler (foreign),
 //   the sync depth is k's resume's (not inside a block opened since, and
 //     no tool: SYNC_ANNOTATE makes it differ).
 // Then, as effect.c's leave + tail switch: k->tail = p (the performer,
-// cur), k->running = 0, pend = k, cur = k->parent; p->self gets our
-// caller's resume point; jump to k->caller with the request in rax:rdx.
+// cur), pend = k, cur = k->parent (k->running stays set until settled);
+// k->self, the segment's, gets our caller's resume point; jump to
+// k->caller with the request in rax:rdx.
 //
 // resume(k = r12, handled = r13, result = r14), fast when:
 //   pend == k (the handler answers the request it just got: k's perform
@@ -35,15 +40,19 @@
 //     NULL (sets of three or more: the C path),
 //   own(): the chain's owner is the running coroutine, or the chain is empty
 //     (cur == NULL: it starts, owner = the running coroutine).
-// Then, as effect.c's enter + tail switch: pend = NULL, k->running = 1,
-// k->sync_base = the sync depth, p = k->tail, k->tail = k, cur = p;
-// k->caller gets our caller's resume point; jump to p->self with the
-// result in rax.
+// Then, as effect.c's enter + tail switch: pend = NULL, k->sync_base =
+// the sync depth, cur = k->tail (the performer; k->running is still set,
+// k->tail stays); k->caller gets our caller's resume point; jump to
+// k->self (the segment's resume point) with the result in rax.
 //
 // Resume points are effect.c's (CACS__TAIL_SAVE): sp as after our return
-// (rsp + 8), pc our return address, fp rbp; and bp the caller's rbx,
-// which LLVM 19 does not save around a preserve_none call (cacs/switch.h,
-// cacs__bp_get). Either side may be resumed by the C path or by cacs_switch.
+// (rsp + 8), fp rbp, and bp the caller's rbx, which LLVM 19 does not save
+// around a preserve_none call (cacs/switch.h, cacs__bp_get); the pc, our
+// return address, is left in place below sp (effect.c's EFFECT_JUMP_ASM:
+// the C paths' tail jumps go through it too, and cacs_effect_create puts
+// a fresh coroutine's there). Either side may be resumed by the C path's
+// tail jump; never by cacs_switch, whose ASan and TSan runs never come
+// here (a perform under them takes the C path: SYNC_ANNOTATE).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,11 +67,11 @@
 #define SCHED(off) cacs__sched@tpoff+off(%r11)
 #define SYNCBLK(off) cacs__syncblk@tpoff+off(%r11)
 
-// Suspend our caller into the cacs_context at \off(\base): the resume
-// point our return would reach (effect.c's CACS__TAIL_SAVE) and rbx.
+// Suspend our caller into the cacs_context at \off(\base): the stack
+// pointer our return would leave (effect.c's CACS__TAIL_SAVE), rbp and
+// rbx; not the pc, our return address, which stays the word below that
+// stack pointer (effect.c's EFFECT_JUMP_ASM).
 .macro SUSPEND off, base
-        movq    (%rsp), %rax
-        movq    %rax, \off+CACS_CTX_PC(\base)
         leaq    8(%rsp), %rax
         movq    %rax, \off+CACS_CTX_SP(\base)
         movq    %rbp, \off+CACS_CTX_FP(\base)
@@ -73,7 +82,7 @@
         movq    \off+CACS_CTX_FP(\base), %rbp
         movq    \off+CACS_CTX_BP(\base), %rbx
         movq    \off+CACS_CTX_SP(\base), %rsp
-        jmpq    *\off+CACS_CTX_PC(\base)
+        jmpq    *-8(%rsp)
 .endm
 
         .text
@@ -87,10 +96,9 @@ cacs__effect_perform_pn:
         cmpq    $0, ET(CACS_ET_PEND)
         jne     1f
         movl    CACS_EFFECT_ID(%r12), %eax
-        cmpl    ET(CACS_ET_TOP_CAP), %eax
-        jae     1f
-        movq    ET(CACS_ET_TOP), %rcx
-        movq    (%rcx,%rax,8), %rcx             // k
+        cmpl    $CACS_ET_TOP_INLINE, %eax
+        jae     1f                              // the table on the heap's
+        movq    cacs__effect_thread@tpoff+CACS_ET_TOP_LO(%r11,%rax,8), %rcx // k
         testq   %rcx, %rcx
         je      1f
         movq    ET(CACS_ET_OWNER), %rax
@@ -101,11 +109,10 @@ cacs__effect_perform_pn:
         jne     1f
         movq    ET(CACS_ET_CUR), %rdx           // p
         movq    %rdx, CACS_EK_TAIL(%rcx)
-        movb    $0, CACS_EK_RUNNING(%rcx)
         movq    %rcx, ET(CACS_ET_PEND)
         movq    CACS_EK_PARENT(%rcx), %rax
         movq    %rax, ET(CACS_ET_CUR)
-        SUSPEND CACS_EK_SELF, %rdx
+        SUSPEND CACS_EK_SELF, %rcx
         movq    %r12, %rax                      // the request: effect,
         movq    %r13, %rdx                      // payload
         CONTINUE CACS_EK_CALLER, %rcx
@@ -146,15 +153,13 @@ cacs__effect_resume_pn:
         movq    %rcx, ET(CACS_ET_OWNER)
 3:
         movq    $0, ET(CACS_ET_PEND)
-        movb    $1, CACS_EK_RUNNING(%r12)
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         movl    %eax, CACS_EK_SYNC_BASE(%r12)
         movq    CACS_EK_TAIL(%r12), %rcx        // p
-        movq    %r12, CACS_EK_TAIL(%r12)
         movq    %rcx, ET(CACS_ET_CUR)
         SUSPEND CACS_EK_CALLER, %r12
         movq    %r14, %rax                      // what the perform returns
-        CONTINUE CACS_EK_SELF, %rcx
+        CONTINUE CACS_EK_SELF, %r12
 1:
         jmp     cacs__effect_resume_c
         .cfi_endproc

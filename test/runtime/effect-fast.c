@@ -19,6 +19,21 @@
 //            answer, runs a coroutine of its own (its child: it must be
 //            the chain's innermost), and main's last answer installs the
 //            segment again
+//   tail     main's handler of ea around mid, whose handler of eb runs in,
+//            which performs ea (two up), and at times eb (one up): while in
+//            runs, it is the chain's innermost, not mid (the coroutine main
+//            resumes); so its performs suspend the segment mid .. in, which
+//            a later operation must take off the table whole (else eb,
+//            performed from outside, finds in, suspended, instead of its
+//            default handler) and a destroy of mid must free whole (two
+//            stacks back to the cache). Checked after a fast answer of
+//            main's and after one that takes the slow path (following
+//            another table operation)
+//   ids      40 effects numbered in a row, across the end of the entries
+//            that the thread's block holds (lib/effect.c, TOP_INLINE; the
+//            rest are on the heap): for each effect x and the next, y,
+//            main handles x around mid, which handles y around in, which
+//            performs x (two up), y (one up), x again
 //   block    a handler that opens a sync block and answers inside it (the
 //            perform comes back into the block: allowed), then outside
 //   sync-abort    a perform inside a block, handled outside it, after fast
@@ -38,6 +53,8 @@
 // CHECK-NEXT: shallow: ok
 // CHECK-NEXT: forward: ok
 // CHECK-NEXT: nested: ok
+// CHECK-NEXT: tail: ok
+// CHECK-NEXT: ids: ok
 // CHECK-NEXT: block: ok
 // CHECK-NEXT: PASS
 // SYNC: block at line [[L:[0-9]+]]
@@ -47,9 +64,12 @@
 
 #include "cacs/coro.h"
 #include "cacs/effect.h"
+#include "cacs/stack.h"
 #include "cacs/syncblock.h"
+#include "Inputs/effect-many.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 CACS_EFFECT(ea, int, int);
@@ -293,6 +313,148 @@ static void test_nested(void) {
   cacs_effect_destroy(h);
 }
 
+// --- tail -------------------------------------------------------------------
+static const void *eb_default(void *payload) {
+  static int r;
+  r = *(int *)payload + 1000;
+  return &r;
+}
+
+static void *tail_inner(void *arg) {
+  (void)arg;
+  for (int i = 0, j = 0;; ++i) { // main stops and destroys it
+    CACS_PERFORM(ea, i);         // main's: two up
+    if (i % 10 == 5)
+      CACS_PERFORM(eb, j++); // mid's: one up
+  }
+  return NULL;
+}
+
+static void *tail_mid(void *arg) {
+  (void)arg;
+  cacs_effect_coro *in = cacs_effect_create(tail_inner, NULL, 0);
+  int r = 0;
+  cacs_effect_request q = cacs_effect_resume(in, CACS_HANDLES(eb), NULL);
+  for (int i = 0;; ++i) {
+    if (!is(q, &CACS_EFFECT_OF(eb), i)) {
+      // main's perform of eb from outside (payload -1) reached this
+      // handler, suspended: the segment's entries outlived it.
+      report("tail", 0);
+      printf("tail: eb %d reached mid's handler, expected %d\n",
+             q.effect ? *(int *)q.payload : -2, i);
+      fflush(stdout);
+      _Exit(1);
+    }
+    q = cacs_effect_resume(in, CACS_HANDLES(eb), &r);
+  }
+  return NULL;
+}
+
+// eb performed from outside the segment (a coroutine main runs, handling
+// another effect): its default handler answers.
+static void *performs_eb(void *arg) {
+  (void)arg;
+  return (void *)(intptr_t)CACS_PERFORM(eb, -1);
+}
+
+static int outside_eb(void) {
+  cacs_effect_coro *z = cacs_effect_create(performs_eb, NULL, 0);
+  cacs_effect_request q = cacs_effect_resume(z, CACS_HANDLES(ed), NULL);
+  cacs_effect_destroy(z);
+  return q.effect == NULL ? (int)(intptr_t)q.payload : -2;
+}
+
+static void test_tail(void) {
+  cacs_effect_set_default(&CACS_EFFECT_OF(eb), eb_default);
+  cacs_effect_coro *mid = cacs_effect_create(tail_mid, NULL, 0);
+  int ok = 1, r = 0;
+  cacs_effect_request q = cacs_effect_resume(mid, CACS_HANDLES(ea), NULL);
+  for (int i = 0; i < ROUNDS; ++i) {
+    ok &= is(q, &CACS_EFFECT_OF(ea), i);
+    // At 10, after fast answers; at 11, after the slow answer that follows
+    // the first (it installs mid .. in again). (Each eb, answered by mid,
+    // makes in the innermost again whatever came before: none in between.)
+    if (i == 10 || i == 11)
+      ok &= outside_eb() == 999;
+    q = cacs_effect_resume(mid, CACS_HANDLES(ea), &r);
+  }
+  ok &= is(q, &CACS_EFFECT_OF(ea), ROUNDS);
+  // Throw: mid and in, suspended, go back to the thread's cache.
+  size_t cached = cacs_stack_pool_count();
+  cacs_effect_destroy(mid);
+  ok &= cacs_stack_pool_count() == cached + 2;
+  report("tail", ok);
+  cacs_effect_set_default(&CACS_EFFECT_OF(eb), NULL);
+}
+
+// --- ids --------------------------------------------------------------------
+CACS_EFFECTS_10(n0);
+CACS_EFFECTS_10(n1);
+CACS_EFFECTS_10(n2);
+CACS_EFFECTS_10(n3);
+static cacs_effect *all_n[] = {
+    CACS_EFFECTS_10_ADDRS(n0), CACS_EFFECTS_10_ADDRS(n1),
+    CACS_EFFECTS_10_ADDRS(n2), CACS_EFFECTS_10_ADDRS(n3), NULL};
+enum { NUM_N = sizeof all_n / sizeof all_n[0] - 1 };
+
+// in's performs: x, y, x (payloads 1, 2, 3).
+static void *ids_inner(void *arg) {
+  cacs_effect **xy = (cacs_effect **)arg;
+  int p1 = 1, p2 = 2, p3 = 3; // the answers live until the next resume
+  int v = *(const int *)cacs_effect_perform(xy[0], &p1) * 100;
+  v += *(const int *)cacs_effect_perform(xy[1], &p2) * 10;
+  return (void *)(intptr_t)(v + *(const int *)cacs_effect_perform(xy[0], &p3));
+}
+
+// mid: handles y around in, answering 5.
+static void *ids_mid(void *arg) {
+  cacs_effect **xy = (cacs_effect **)arg;
+  cacs_effect *const set[] = {xy[1], NULL};
+  cacs_effect_coro *in = cacs_effect_create(ids_inner, arg, 0);
+  cacs_effect_request q = cacs_effect_resume(in, set, NULL);
+  int ok = 1, r = 5;
+  for (; q.effect; r = 5) {
+    ok &= q.effect == xy[1] && *(int *)q.payload == 2;
+    q = cacs_effect_resume(in, set, &r);
+  }
+  cacs_effect_destroy(in);
+  return ok ? q.payload : NULL;
+}
+
+static void *returns_null(void *arg) {
+  (void)arg;
+  return NULL;
+}
+
+static void test_ids(void) {
+  // Number them in a row (a resume with the set numbers its effects).
+  cacs_effect_coro *z = cacs_effect_create(returns_null, NULL, 0);
+  cacs_effect_resume(z, all_n, NULL);
+  cacs_effect_destroy(z);
+  int ok = 1;
+  for (int i = 0; i + 1 < NUM_N; ++i)
+    ok &= all_n[i + 1]->id == all_n[i]->id + 1;
+  // Across the end of the block's entries (16 today) for any numbering
+  // that ran before.
+  ok &= all_n[0]->id < 16 && all_n[NUM_N - 1]->id > 17;
+  // main: handles x around mid, answering the payload + 6.
+  for (int i = 0; i + 1 < NUM_N; ++i) {
+    cacs_effect *xy[2] = {all_n[i], all_n[i + 1]};
+    cacs_effect *const set[] = {xy[0], NULL};
+    cacs_effect_coro *mid = cacs_effect_create(ids_mid, xy, 0);
+    cacs_effect_request q = cacs_effect_resume(mid, set, NULL);
+    int n = 0, r;
+    for (; q.effect; ++n) {
+      ok &= q.effect == xy[0] && *(int *)q.payload == 1 + 2 * n;
+      r = *(int *)q.payload + 6;
+      q = cacs_effect_resume(mid, set, &r);
+    }
+    ok &= n == 2 && (int)(intptr_t)q.payload == 7 * 100 + 5 * 10 + 9;
+    cacs_effect_destroy(mid);
+  }
+  report("ids", ok);
+}
+
 // --- block ----------------------------------------------------------------------
 static void *block_handler(void *arg) {
   (void)arg;
@@ -387,6 +549,8 @@ int main(int argc, char **argv) {
                {"shallow", test_shallow},
                {"forward", test_forward},
                {"nested", test_nested},
+               {"tail", test_tail},
+               {"ids", test_ids},
                {"block", test_block}};
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     if (!*only || !strcmp(only, cases[i].name))

@@ -34,6 +34,7 @@
 
 #include "cacs/effect.h"
 #include "cacs/stack.h"
+#include "Inputs/effect-many.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -590,25 +591,14 @@ static void test_default(void) {
 }
 
 // --- more than 64 effects -----------------------------------------------------
-#define E10(p)                                                                 \
-  CACS_EFFECT(p##0, int, int);                                                 \
-  CACS_EFFECT(p##1, int, int);                                                 \
-  CACS_EFFECT(p##2, int, int);                                                 \
-  CACS_EFFECT(p##3, int, int);                                                 \
-  CACS_EFFECT(p##4, int, int);                                                 \
-  CACS_EFFECT(p##5, int, int);                                                 \
-  CACS_EFFECT(p##6, int, int);                                                 \
-  CACS_EFFECT(p##7, int, int);                                                 \
-  CACS_EFFECT(p##8, int, int);                                                 \
-  CACS_EFFECT(p##9, int, int)
-E10(m0);
-E10(m1);
-E10(m2);
-E10(m3);
-E10(m4);
-E10(m5);
-E10(m6);
-E10(m7);
+CACS_EFFECTS_10(m0);
+CACS_EFFECTS_10(m1);
+CACS_EFFECTS_10(m2);
+CACS_EFFECTS_10(m3);
+CACS_EFFECTS_10(m4);
+CACS_EFFECTS_10(m5);
+CACS_EFFECTS_10(m6);
+CACS_EFFECTS_10(m7);
 
 static void *many_body(void *arg) {
   (void)arg;
@@ -618,13 +608,10 @@ static void *many_body(void *arg) {
 static void test_many(void) {
   // Number 80 effects in order, so that m79's id is past 64.
   static cacs_effect *all[] = {
-#define A10(p)                                                                 \
-  &cacs_effect_##p##0, &cacs_effect_##p##1, &cacs_effect_##p##2,               \
-      &cacs_effect_##p##3, &cacs_effect_##p##4, &cacs_effect_##p##5,           \
-      &cacs_effect_##p##6, &cacs_effect_##p##7, &cacs_effect_##p##8,           \
-      &cacs_effect_##p##9
-      A10(m0), A10(m1), A10(m2), A10(m3), A10(m4), A10(m5), A10(m6), A10(m7),
-      NULL};
+      CACS_EFFECTS_10_ADDRS(m0), CACS_EFFECTS_10_ADDRS(m1),
+      CACS_EFFECTS_10_ADDRS(m2), CACS_EFFECTS_10_ADDRS(m3),
+      CACS_EFFECTS_10_ADDRS(m4), CACS_EFFECTS_10_ADDRS(m5),
+      CACS_EFFECTS_10_ADDRS(m6), CACS_EFFECTS_10_ADDRS(m7), NULL};
   cacs_effect_coro *k = cacs_effect_create(many_body, NULL, 0);
   cacs_effect_request q = cacs_effect_resume(k, all, NULL);
   int ok = q.effect == &CACS_EFFECT_OF(m79) && CACS_EFFECT_OF(m79).id > 64;
