@@ -155,6 +155,7 @@ struct ur_req {
   unsigned char closed;   // cacs_close or cacs_io_forget: ECANCELED
   unsigned char canceled; // a cancellation is on its way
   unsigned char flushed;  // req_start sent a full queue to the kernel first
+  unsigned char in;       // a receive (or a wait to read): ur_poll's busy
 };
 
 struct ur_fd {
@@ -171,6 +172,7 @@ typedef struct ur_loop {
   size_t nfds;
   unsigned flushes; // full submission queues sqe_get sent to the kernel
   unsigned inflight; // requests whose completion is not reaped yet
+  unsigned reaped_in; // completions of receives ur_reap counted
   // Batching (ur_wait_batch): the kernel has a minimum wait
   // (IORING_FEAT_MIN_TIMEOUT); the last blocking wait found the thread
   // busy (ur_poll).
@@ -311,6 +313,7 @@ static void ur_complete(struct io_uring_cqe *c) {
     return;
   struct ur_req *q = (struct ur_req *)(uintptr_t)ud;
   --U.inflight;
+  U.reaped_in += q->in;
   req_unlink(q);
   q->res = c->res;
   q->done = 1;
@@ -397,8 +400,8 @@ static void ur_poll(int64_t timeout_us) {
   struct __kernel_timespec ts = {timeout_us / 1000000,
                                  timeout_us % 1000000 * 1000};
   struct __kernel_timespec *tsp = timeout_us < 0 ? NULL : &ts;
-  // Busy: the last plain wait was short (a completion came within
-  // UR_BUSY_US), or the last batched one gathered more than one. Not for a
+  // Busy: the last plain wait ended within UR_BUSY_US with a receive's
+  // completion, or the last batched one gathered more than one. Not for a
   // timer due sooner than the batch.
   if (U.busy && U.min_wait && (timeout_us < 0 || timeout_us > UR_BATCH_US) &&
       ur_wait_batch(tsp) == 0) {
@@ -408,8 +411,13 @@ static void ur_poll(int64_t timeout_us) {
   uint64_t t0 = cacs__now_ns();
   struct io_uring_cqe *c;
   io_uring_submit_and_wait_timeout(r, &c, 1, tsp, NULL);
-  U.busy = cacs__now_ns() - t0 < (uint64_t)UR_BUSY_US * 1000u;
+  int quick = cacs__now_ns() - t0 < (uint64_t)UR_BUSY_US * 1000u;
+  U.reaped_in = 0;
   ur_reap();
+  // Bytes came quickly. A send that completed at once, as sends do, says
+  // nothing about the peers: counted, it made a thread serving one
+  // connection among idle ones hold its next receive back for them.
+  U.busy = quick && U.reaped_in != 0;
 }
 
 static pthread_key_t ring_key;
@@ -557,6 +565,7 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   q->fd = fd;
   q->done = q->closed = q->canceled = 0;
   q->flushed = U.flushes != flushes;
+  q->in = 0;
   ++U.inflight;
   q->prev = NULL;
   q->next = r->reqs;
@@ -618,6 +627,7 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
   int e = errno;
   struct io_uring_sqe *s = req_start(q, fd, self);
   if (s) {
+    q->in = dirs & 1;
     io_uring_prep_poll_add(
         s, fd,
         (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) | (dirs & 2 ? POLLOUT : 0));
@@ -750,6 +760,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
     struct io_uring_sqe *s = req_start(&q, fd, self);
     if (!s)
       return -1;
+    q.in = !op_dir(op);
     op_prep(s, fd, op, socket, &m);
     io_uring_sqe_set_data(s, &q);
     int e = req_wait(&q, d, timeout);
