@@ -29,6 +29,9 @@
 //   Its calls try the system call and, on EAGAIN, wait for readiness with
 //   a poll request in the heap, as the epoll loop does. The same poll
 //   request serves cacs_wait_fd and cacs_connect.
+// - A busy thread's blocking waits gather completions (ur_wait_batch): up
+//   to 20 us for every request in flight, so that a peer's burst of small
+//   messages is received at once and not one message per wake-up.
 // - A zero timeout never waits: the call is the non-blocking system call.
 // - Inside a sync block (cacs/syncblock.h) no request is made: the call
 //   tries the system call and blocks in poll(2) on EAGAIN (io_wait.c).
@@ -152,6 +155,7 @@ struct ur_req {
   unsigned char closed;   // cacs_close or cacs_io_forget: ECANCELED
   unsigned char canceled; // a cancellation is on its way
   unsigned char flushed;  // req_start sent a full queue to the kernel first
+  unsigned char in;       // a receive (or a wait to read): ur_poll's busy
 };
 
 struct ur_fd {
@@ -167,6 +171,14 @@ typedef struct ur_loop {
   struct ur_fd *fds; // by descriptor number, grown on demand
   size_t nfds;
   unsigned flushes; // full submission queues sqe_get sent to the kernel
+  unsigned inflight; // requests whose completion is not reaped yet
+  unsigned reaped_in; // completions of receives ur_reap counted
+  // Batching (ur_wait_batch): the kernel has a minimum wait
+  // (IORING_FEAT_MIN_TIMEOUT); the last blocking wait found the thread
+  // busy (ur_poll).
+  unsigned char min_wait;
+  unsigned char busy;
+  unsigned char reg_ring; // io_uring_register_ring_fd took the ring
 } ur_loop;
 
 static CACS_TLS ur_loop U;
@@ -181,6 +193,15 @@ enum { UD_IGNORE = 0, UD_WAKE = 1 };
 enum { UR_SQ = 256, UR_CQ = 4096 };
 // The longest transfer one request asks for (read(2)'s own cap).
 #define UR_MAX_LEN 0x7ffff000u
+// How long a busy thread's blocking wait lets completions gather
+// (ur_wait_batch), and the blocking wait, in microseconds, shorter than
+// which the thread counts as busy (ur_poll).
+enum { UR_BATCH_US = 20, UR_BUSY_US = 5 };
+// The kernel's minimum wait (Linux 6.12): liburing 2.3 knows neither the
+// feature bit nor the field (io_uring_getevents_arg's `pad` then).
+#ifndef IORING_FEAT_MIN_TIMEOUT
+#define IORING_FEAT_MIN_TIMEOUT (1U << 15)
+#endif
 
 // --- records ---------------------------------------------------------------
 
@@ -291,14 +312,16 @@ static void ur_complete(struct io_uring_cqe *c) {
   if (ud == UD_IGNORE || ud == LIBURING_UDATA_TIMEOUT)
     return;
   struct ur_req *q = (struct ur_req *)(uintptr_t)ud;
+  --U.inflight;
+  U.reaped_in += q->in;
   req_unlink(q);
   q->res = c->res;
   q->done = 1;
   cacs_wake(q->co);
 }
 
-// Wake the coroutine of every completion there is.
-static void ur_reap(void) {
+// Wake the coroutine of every completion there is; how many there were.
+static unsigned ur_reap(void) {
   struct io_uring_cqe *c;
   unsigned head, n = 0;
   io_uring_for_each_cqe(&U.ring, head, c) {
@@ -306,6 +329,56 @@ static void ur_reap(void) {
     ++n;
   }
   io_uring_cq_advance(&U.ring, n);
+  return n;
+}
+
+// A blocking wait of a busy thread, `ts` its timeout (NULL: none): submit
+// what the round queued and wait until every request in flight has
+// completed, or UR_BATCH_US have passed and one has (the kernel's minimum
+// wait), or the timeout. Interrupt coalescing, as a network card does it:
+// a peer that sends a burst of small messages (a streaming client) wakes
+// a thread that waits for one completion at its first message, and the
+// receive, which the kernel runs only then (IORING_SETUP_DEFER_TASKRUN),
+// takes that message alone; the reply goes back as small as it came, and
+// each message costs both sides system calls and a wake-up. Waiting for
+// all requests in flight, a lone request (a single connection's
+// ping-pong) is never held back; a request among idle ones is, by up to
+// UR_BATCH_US, while the thread counts as busy (ur_poll). -1 (errno) if
+// the kernel refused.
+static int ur_wait_batch(struct __kernel_timespec *ts) {
+  struct io_uring_sq *sq = &U.ring.sq;
+  // What io_uring_submit does before its io_uring_enter: publish the
+  // queued entries (no SQPOLL: the kernel reads them in the call).
+  unsigned tail = sq->sqe_tail;
+  if (sq->sqe_head != tail) {
+    sq->sqe_head = tail;
+    io_uring_smp_store_release(sq->ktail, tail);
+  }
+  unsigned submit = tail - IO_URING_READ_ONCE(*sq->khead);
+  // Without a timeout the kernel would end the wait at the minimum, with
+  // or without a completion: a day stands for none (ur_poll is called
+  // again).
+  struct __kernel_timespec day = {86400, 0};
+  struct io_uring_getevents_arg a;
+  memset(&a, 0, sizeof a);
+  a.pad = UR_BATCH_US; // min_wait_usec
+  a.ts = (uint64_t)(uintptr_t)(ts ? ts : &day);
+  unsigned want = U.inflight > UR_CQ ? UR_CQ : U.inflight ? U.inflight : 1;
+  unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
+  int fd = U.ring.ring_fd;
+  if (U.reg_ring) {
+    flags |= IORING_ENTER_REGISTERED_RING;
+    fd = U.ring.enter_ring_fd;
+  }
+  int n =
+      io_uring_enter2((unsigned)fd, submit, want, flags, (void *)&a, sizeof a);
+  if (n < 0 && n != -ETIME && n != -EINTR) {
+    if (n == -EINVAL)
+      U.min_wait = 0; // refused after all: wait as before from now on
+    errno = -n;
+    return -1;
+  }
+  return 0;
 }
 
 // The poll hook: submit what the round queued, wait for a completion up to
@@ -321,14 +394,30 @@ static void ur_poll(int64_t timeout_us) {
     if (io_uring_sq_ready(r) ||
         (k & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))
       io_uring_submit_and_get_events(r);
-  } else {
-    struct __kernel_timespec ts = {timeout_us / 1000000,
-                                   timeout_us % 1000000 * 1000};
-    struct io_uring_cqe *c;
-    io_uring_submit_and_wait_timeout(r, &c, 1, timeout_us < 0 ? NULL : &ts,
-                                     NULL);
+    ur_reap();
+    return;
   }
+  struct __kernel_timespec ts = {timeout_us / 1000000,
+                                 timeout_us % 1000000 * 1000};
+  struct __kernel_timespec *tsp = timeout_us < 0 ? NULL : &ts;
+  // Busy: the last plain wait ended within UR_BUSY_US with a receive's
+  // completion, or the last batched one gathered more than one. Not for a
+  // timer due sooner than the batch.
+  if (U.busy && U.min_wait && (timeout_us < 0 || timeout_us > UR_BATCH_US) &&
+      ur_wait_batch(tsp) == 0) {
+    U.busy = ur_reap() > 1;
+    return;
+  }
+  uint64_t t0 = cacs__now_ns();
+  struct io_uring_cqe *c;
+  io_uring_submit_and_wait_timeout(r, &c, 1, tsp, NULL);
+  int quick = cacs__now_ns() - t0 < (uint64_t)UR_BUSY_US * 1000u;
+  U.reaped_in = 0;
   ur_reap();
+  // Bytes came quickly. A send that completed at once, as sends do, says
+  // nothing about the peers: counted, it made a thread serving one
+  // connection among idle ones hold its next receive back for them.
+  U.busy = quick && U.reaped_in != 0;
 }
 
 static pthread_key_t ring_key;
@@ -353,6 +442,7 @@ static void ring_after_fork(void) {
     return;
   io_uring_queue_exit(&U.ring); // the child's mapping and descriptor only
   U.ready = 0;
+  U.inflight = 0; // woken below
   for (size_t fd = 0; fd < U.nfds; fd++) {
     struct ur_req *q = U.fds[fd].reqs;
     U.fds[fd].reqs = NULL;
@@ -415,7 +505,9 @@ static int ring_init(void) {
     errno = ENOSYS;
     return -1;
   }
-  io_uring_register_ring_fd(&U.ring); // fewer look-ups per enter, if it can
+  // Fewer look-ups per enter, if it can.
+  U.reg_ring = io_uring_register_ring_fd(&U.ring) == 1;
+  U.min_wait = (p.features & IORING_FEAT_MIN_TIMEOUT) != 0;
   pthread_once(&ring_key_once, ring_key_init);
   pthread_setspecific(ring_key, &U);
   U.wake_fd = -1; // until watch_wake_fd
@@ -473,6 +565,8 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   q->fd = fd;
   q->done = q->closed = q->canceled = 0;
   q->flushed = U.flushes != flushes;
+  q->in = 0;
+  ++U.inflight;
   q->prev = NULL;
   q->next = r->reqs;
   if (q->next)
@@ -533,6 +627,7 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
   int e = errno;
   struct io_uring_sqe *s = req_start(q, fd, self);
   if (s) {
+    q->in = dirs & 1;
     io_uring_prep_poll_add(
         s, fd,
         (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) | (dirs & 2 ? POLLOUT : 0));
@@ -665,6 +760,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
     struct io_uring_sqe *s = req_start(&q, fd, self);
     if (!s)
       return -1;
+    q.in = !op_dir(op);
     op_prep(s, fd, op, socket, &m);
     io_uring_sqe_set_data(s, &q);
     int e = req_wait(&q, d, timeout);

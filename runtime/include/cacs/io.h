@@ -77,7 +77,11 @@
 // or by a seccomp filter, as in many container runtimes' default profile,
 // or the locked-memory limit of a kernel before 5.12). On io_uring a call is a request on the thread's ring:
 // the requests of one round of the ready coroutines go to the kernel
-// together, in one system call that also collects the completions. The
+// together, in one system call that also collects the completions, and a
+// busy thread (one whose completions come faster than it waits for them)
+// lets them gather for up to 20 microseconds before it wakes (Linux 6.12
+// and later), which may hold a request (or a wake-up from another
+// thread) back by that much. The
 // calls keep the contract above; what differs: a call that waits hands its
 // buffer to the kernel until it completes (a timeout or cacs_wake cancels
 // it and the call returns once the kernel is done with the buffer; if it

@@ -1,0 +1,187 @@
+// The io_uring engine's batched waits (lib/io_uring.c, ur_wait_batch): a
+// thread whose completions come faster than it waits for them asks the
+// kernel to let them gather (a minimum wait, Linux 6.12) instead of
+// waking at the first, so that a streaming peer's burst of small
+// messages is read, and echoed, in one piece; a connection alone in
+// flight is never held back for completions that cannot come. The library's
+// io_uring_enter2 calls are interposed and counted: a batched wait is one
+// with a minimum wait that may wait for more than one completion. Every
+// echoed byte is checked.
+//
+// REQUIRES: io-uring
+// RUN: %clang -O2 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t && %t | FileCheck %s
+//
+// CHECK: streaming: every byte echoed ok
+// CHECK-NEXT: streaming: waits gathered completions ok
+// CHECK-NEXT: one connection: every byte echoed ok
+// CHECK-NEXT: one connection: no wait for more than one completion ok
+// CHECK-NEXT: descriptors: none leaked
+// CHECK-NEXT: PASS
+
+#define _GNU_SOURCE 1
+#define IO_TEST_OWN_ENGINE 1 // it asks for io_uring itself
+#include "Inputs/io-test.h"
+
+#include <liburing.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+
+// The kernel's minimum wait: a feature bit and io_uring_getevents_arg's
+// field after sigmask_sz (`pad` in liburing 2.3).
+#define MIN_TIMEOUT_FEATURE (1U << 15)
+
+static int batched;     // waits that may gather more than one completion
+static unsigned max_nr; // the most completions one of them waited for
+
+int io_uring_enter2(unsigned fd, unsigned submit, unsigned nr, unsigned flags,
+                    sigset_t *arg, size_t size) {
+  if ((flags & IORING_ENTER_EXT_ARG) &&
+      size == sizeof(struct io_uring_getevents_arg)) {
+    const struct io_uring_getevents_arg *a = (const void *)arg;
+    if (a->pad && nr > 1) {
+      ++batched;
+      if (nr > max_nr)
+        max_nr = nr;
+    }
+  }
+  long r = syscall(__NR_io_uring_enter, fd, submit, nr, flags, arg, size);
+  return r < 0 ? -errno : (int)r;
+}
+
+// Whether this kernel has the minimum wait (else the engine never batches).
+static int kernel_min_wait(void) {
+  struct io_uring ring;
+  struct io_uring_params p;
+  memset(&p, 0, sizeof p);
+  if (io_uring_queue_init_params(4, &ring, &p) < 0)
+    return 0;
+  io_uring_queue_exit(&ring);
+  return (p.features & MIN_TIMEOUT_FEATURE) != 0;
+}
+
+enum { CONNS = 8, MSG = 64, BURSTS = 200 };
+
+static int srv[CONNS], cli[CONNS];
+
+static void echo(void *arg) {
+  int fd = (int)(intptr_t)arg;
+  char buf[4096];
+  ssize_t r;
+  while ((r = cacs_read(fd, buf, sizeof buf, 5000000)) > 0)
+    if (cacs_write_all(fd, buf, (size_t)r, 5000000) != r)
+      break;
+  cacs_close(fd);
+}
+
+// The peer, in a thread of its own with blocking calls: bursts of one
+// small message per connection, then every echo back, byte by byte
+// checked.
+struct peer {
+  int conns, bursts, bad;
+};
+
+static int read_full(int fd, char *p, size_t n) {
+  while (n) {
+    ssize_t r = read(fd, p, n);
+    if (r <= 0)
+      return -1;
+    p += r;
+    n -= (size_t)r;
+  }
+  return 0;
+}
+
+static void *peer_main(void *arg) {
+  struct peer *pr = (struct peer *)arg;
+  char msg[MSG], back[MSG];
+  for (int b = 0; b < pr->bursts; b++) {
+    for (int c = 0; c < pr->conns; c++) {
+      memset(msg, 'a' + (b + c) % 26, sizeof msg);
+      if (write(cli[c], msg, sizeof msg) != MSG)
+        pr->bad++;
+    }
+    if (b % 16 == 15 || b == pr->bursts - 1) {
+      // Collect the echoes of the bursts so far (16 at most in flight).
+      int from = b - b % 16;
+      for (int k = from; k <= b; k++)
+        for (int c = 0; c < pr->conns; c++) {
+          memset(msg, 'a' + (k + c) % 26, sizeof msg);
+          if (read_full(cli[c], back, sizeof back) != 0 ||
+              memcmp(back, msg, sizeof msg) != 0)
+            pr->bad++;
+        }
+    }
+  }
+  for (int c = 0; c < pr->conns; c++)
+    close(cli[c]);
+  return NULL;
+}
+
+static void run(int conns, int bursts, const char *name) {
+  int before = failures;
+  for (int c = 0; c < conns; c++) {
+    int p[2];
+    tcp_pair_loopback(p);
+    // The peer's end is the peer thread's, with blocking calls.
+    cacs_io_forget(p[0]);
+    int fl = fcntl(p[0], F_GETFL);
+    fcntl(p[0], F_SETFL, fl & ~O_NONBLOCK);
+    cli[c] = p[0];
+    srv[c] = p[1];
+  }
+  cacs_coro *s[CONNS];
+  for (int c = 0; c < conns; c++)
+    s[c] = cacs_create(echo, (void *)(intptr_t)srv[c], 0);
+  batched = 0;
+  max_nr = 0;
+  struct peer pr = {conns, bursts, 0};
+  pthread_t t;
+  EXPECT(pthread_create(&t, NULL, peer_main, &pr) == 0);
+  for (int c = 0; c < conns; c++)
+    cacs_join(s[c]);
+  pthread_join(t, NULL);
+  EXPECT(pr.bad == 0);
+  if (name)
+    printf("%s: every byte echoed %s\n", name,
+           failures == before ? "ok" : "FAILED");
+}
+
+int main(void) {
+  cacs_io_set_engine(CACS_IO_ENGINE_URING);
+  int fds = test_begin(60);
+  EXPECT(cacs_io_engine() == CACS_IO_ENGINE_URING);
+  int min_wait = kernel_min_wait();
+
+  // The thread batches once it finds itself busy, which depends on how
+  // the two threads happen to run: a few streaming runs, if need be.
+  int runs = 0, batches = 0;
+  do {
+    run(CONNS, BURSTS, runs ? NULL : "streaming");
+    batches += batched;
+  } while (min_wait && !batches && ++runs < 20);
+  batched = batches;
+  int before = failures;
+  // Without the kernel's minimum wait the engine waits as before.
+  EXPECT(min_wait ? batched > 0 : batched == 0);
+  printf("streaming: waits gathered completions %s%s\n",
+         failures == before ? "ok" : "FAILED",
+         min_wait ? "" : " (kernel without a minimum wait: none batched)");
+  if (failures != before)
+    printf("  batched waits %d\n", batched);
+
+  // One connection streaming: the thread is as busy, but its receive is
+  // all it has in flight (its send and its receive alternate).
+  unsigned most = 0;
+  for (runs = 0; runs < 5; runs++) {
+    run(1, BURSTS, runs ? NULL : "one connection");
+    most = max_nr > most ? max_nr : most;
+  }
+  max_nr = most;
+  before = failures;
+  EXPECT(max_nr <= 1);
+  printf("one connection: no wait for more than one completion %s\n",
+         failures == before ? "ok" : "FAILED");
+  if (failures != before)
+    printf("  batched waits %d, for up to %u completions\n", batched, max_nr);
+  return test_end(fds);
+}
