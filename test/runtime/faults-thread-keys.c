@@ -5,6 +5,8 @@
 // effect table's went on and stored into whatever key 0 was; the
 // scheduler's and the I/O loop's aborted without a word). The failing
 // call is this program's own pthread_key_create, in front of libc's.
+// The effect table's key is made only when an effect numbered past the
+// thread block's entries (16) is handled, so the program handles 20 more.
 // The fourth key is the I/O engine's: the epoll loop's, or on io_uring
 // the ring's (the lines that reach it pin their engine, also when lit
 // runs every I/O test per engine: --param cacs_io_all_engines=1).
@@ -32,6 +34,8 @@
 #include "cacs/effect.h"
 #include "cacs/io.h"
 
+#include "Inputs/effect-many.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -55,6 +59,11 @@ int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
 CACS_EFFECT(ask, int, int);
 static void *asker(void *arg) { return (void *)(long)CACS_PERFORM(ask, 1); }
 static void sleeper(void *arg) { cacs_sleep(100); }
+static void *returns(void *arg) { return arg; }
+CACS_EFFECTS_10(m0);
+CACS_EFFECTS_10(m1);
+static cacs_effect *many[] = {CACS_EFFECTS_10_ADDRS(m0),
+                              CACS_EFFECTS_10_ADDRS(m1), NULL};
 
 int main(void) {
   const char *f = getenv("FAIL_KEY");
@@ -69,6 +78,9 @@ int main(void) {
   cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(ask), NULL);
   while (q.effect)
     q = cacs_effect_resume(k, CACS_HANDLES(ask), &one);
+  cacs_effect_destroy(k);
+  k = cacs_effect_create(returns, NULL, 0); // numbers them: ids 2..21
+  cacs_effect_resume(k, many, NULL);
   cacs_effect_destroy(k);
   int p[2];
   char ch;
