@@ -28,9 +28,11 @@ typedef struct pool_worker pool_worker;
 /// in that thread's pools and overflow registry), so it goes back to that
 /// worker to be reused or freed (pool_stack.c, cacs__pstack_put).
 typedef struct pool_stack {
-  cacs_stack s; // first: the block cacs_stack_alloc returns
   struct pool_stack *next;
   pool_worker *owner;
+  // Last: on an exact stack the block ends at its name, which the pool
+  // never sets (stack_exact.h, the short descriptor).
+  cacs_stack s;
 } pool_stack;
 
 struct cacs__ptask {
