@@ -67,6 +67,8 @@ int main(int argc, char **argv) {
     return fprintf(stderr, "pool: unknown mode %s\n", mode), 2;
   size_t bytes = 0;
   int exact = !strcmp(mode, "exact") && cacs_stack_exact(serve, &bytes);
+  if (exact) // a coroutine's size; a pool coroutine has no 32-byte start
+    bytes -= 32; // frame (docs/runtime.md, "Exact stacks")
   req *rs = calloc((size_t)n, sizeof *rs);
   cacs_pool_task **ts = calloc((size_t)n, sizeof *ts);
   int pfd[2];

@@ -40,15 +40,23 @@
 // from, at the 16-byte aligned sp cacs__bounded_start (trampoline_<arch>.S)
 // is entered with: its entry, the argument, and the top of the thread's
 // exit stack, where it runs cacs_exit once the entry returns. The entry's
-// bound starts right below it; the frame is all libcacs keeps above. A
-// pool coroutine's (cacs__pool_bounded_start) is the same frame with its
-// task in the EXIT slot: it ends on the system stack of whichever worker
-// it finishes on (CACS_SCHED_POOL_HOME), not on a stack chosen when it was
-// created.
+// bound starts right below it; the frame is all libcacs keeps above.
 #define CACS_BOUNDED_ENTRY 0
 #define CACS_BOUNDED_ARG 8
 #define CACS_BOUNDED_EXIT 16
 #define CACS_BOUNDED_FRAME 32 // bytes, a multiple of 16
+
+// A pool coroutine on an exact stack has no such frame: its context
+// (cacs_context, which the first switch loads) starts it at the stack's
+// top with its task in the base-pointer register (rbx / x19), which
+// cacs__pool_bounded_start reads the entry and argument from and which
+// the entry, as every C function, gives back: the task it ends with
+// (pool_worker.c, bounded_init). It ends on the system stack of whichever
+// worker it finishes on (CACS_SCHED_POOL_HOME), not on a stack chosen when
+// it was created. The task's fields (struct cacs__ptask, pool_internal.h,
+// which pins them):
+#define CACS_PTASK_ENTRY 56
+#define CACS_PTASK_ARG 64
 
 // How far below a saved stack pointer of the thread's own stack (the main
 // context's, or a pool worker loop's) code that moves there starts:

@@ -517,11 +517,23 @@ static int ring_init(void) {
   return 0;
 }
 
+// ring_init on the thread's own stack (cacs__deep_call, internal.h): the
+// ring's setup (liburing, the probe, pthread's once and keys, the inbox's
+// eventfd) runs inside a thread's first wait, once, and the waits' stack
+// budgets (cacs/detail/contract.h), which exact stacks are sized by, need
+// not hold it. `arg`: its result.
+static void ring_init_deep(void *arg) { *(int *)arg = ring_init(); }
+static int ring_init_off_stack(void) {
+  int r = -1;
+  cacs__deep_call(ring_init_deep, &r);
+  return r;
+}
+
 int cacs__io_engine_pick(void) {
   if (cacs__io_engine)
     return cacs__io_engine;
   int e = engine_wanted();
-  cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init() == 0
+  cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init_off_stack() == 0
                         ? CACS_IO_ENGINE_URING
                         : CACS_IO_ENGINE_EPOLL;
   return cacs__io_engine;
@@ -538,7 +550,7 @@ static int ring_ready(void) {
     return 0;
   if (cacs__io_engine == CACS_IO_ENGINE_EPOLL)
     return -1; // moved already: the hook may be the epoll loop's now
-  if (ring_init() == 0)
+  if (ring_init_off_stack() == 0)
     return 0;
   cacs__io_engine = CACS_IO_ENGINE_EPOLL;
   cacs__set_poll_hook(NULL); // the epoll loop installs its own

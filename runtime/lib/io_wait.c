@@ -163,6 +163,13 @@ fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
   return e;
 }
 
+// The thread's loop, made on its own stack (cacs__deep_call, internal.h):
+// epoll_create1, the environment's settings, pthread's keys and the
+// inbox's eventfd run inside a thread's first wait, once, and the waits'
+// stack budgets (cacs/detail/contract.h) need not hold them. `arg`: its
+// result.
+static void loop_init_deep(void *arg) { *(int *)arg = cacs__io_loop_init(); }
+
 int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   // Before either engine's park: inside a sync block no engine may switch.
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
@@ -174,7 +181,9 @@ int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   if (timeout == 0)
     return ETIMEDOUT;
   if (!io_engine_ready(&L.eng)) {
-    if (cacs__io_loop_init() != 0)
+    int made = -1;
+    cacs__deep_call(loop_init_deep, &made);
+    if (made != 0)
       return errno;
     // The loop's descriptors, made just now, took the lowest free numbers:
     // if another thread closed `fd` since the call tried it, its number may

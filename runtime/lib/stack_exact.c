@@ -153,8 +153,11 @@ static void free_empty_classes(void) {
 
 void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
   cacs__stack_thread_init();
-  if (hdr_size < desc_off + sizeof(cacs_stack))
-    hdr_size = desc_off + sizeof(cacs_stack);
+  if (hdr_size < desc_off + CACS__EXACT_SHORT_DESC_SIZE)
+    hdr_size = desc_off + CACS__EXACT_SHORT_DESC_SIZE;
+  // The short descriptor (stack_exact.h) when the block ends before the
+  // name: the pool's 32 bytes less per coroutine.
+  int short_desc = hdr_size < desc_off + sizeof(cacs_stack);
   hdr_size = cacs__round_up(hdr_size, EXACT_ALIGN);
   size_t slot;
   if (stack_bytes % EXACT_ALIGN ||
@@ -194,8 +197,9 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
   VALGRIND_MAKE_MEM_UNDEFINED(p, slot);
   char *hdr = p + slot - hdr_size;
   cacs_stack *d = (cacs_stack *)(hdr + desc_off);
-  memset(d, 0, sizeof *d);
-  d->flags = CACS__STACK_EXACT | CACS_STACK_NOGUARD | CACS_STACK_NORANDOM;
+  memset(d, 0, short_desc ? CACS__EXACT_SHORT_DESC_SIZE : sizeof *d);
+  d->flags = CACS__STACK_EXACT | CACS_STACK_NOGUARD | CACS_STACK_NORANDOM |
+             (short_desc ? CACS__STACK_UNNAMED : 0);
   d->pool = s;
   d->map = p;
   d->map_size = slot;

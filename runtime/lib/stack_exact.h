@@ -35,10 +35,18 @@ CACS_HIDDEN int cacs__stack_bound(const void *entry, uint64_t *bytes);
 CACS_HIDDEN size_t cacs__exact_bytes(void (*entry)(void *),
                                      unsigned stack_flags);
 
+/// The bytes of an exact stack's short descriptor: the cacs_stack up to its
+/// name, which a block may end with (cacs__exact_alloc).
+#define CACS__EXACT_SHORT_DESC_SIZE offsetof(cacs_stack, owner)
+
 /// A stack of `stack_bytes` usable bytes (a multiple of 16) with a control
 /// block of `hdr_size` bytes right above it, the cacs_stack at `desc_off`
 /// of the block (as cacs_stack_alloc_at); NULL with errno set. No guard,
-/// no random start: `top` is the block's address.
+/// no random start: `top` is the block's address. A block that ends before
+/// the descriptor's name (`desc_off` + CACS__EXACT_SHORT_DESC_SIZE bytes at
+/// least: the pool's, which never names its stacks) gets the short
+/// descriptor: CACS__STACK_UNNAMED, and never given to
+/// cacs_stack_set_owner.
 CACS_HIDDEN void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size,
                                     size_t desc_off);
 /// cacs_stack_free of a CACS__STACK_EXACT stack.

@@ -65,8 +65,8 @@ cacs__bounded_start:
         .size   cacs__bounded_start, .-cacs__bounded_start
 
 // cacs__pool_bounded_start: the same for a pool coroutine on an exact
-// stack; see trampoline_x86_64.S. x18 is not touched (the AArch64 libcacs
-// never uses it).
+// stack, with its task in x19 and no frame; see trampoline_x86_64.S. x18 is
+// not touched (the AArch64 libcacs never uses it).
         .p2align 2
         .globl  cacs__pool_bounded_start
         .hidden cacs__pool_bounded_start
@@ -75,10 +75,10 @@ cacs__pool_bounded_start:
         .cfi_startproc
         .cfi_undefined x30
         JUMP_LANDING
-        ldr     x0, [sp, #CACS_BOUNDED_ARG]
-        ldr     x9, [sp, #CACS_BOUNDED_ENTRY]
+        ldr     x0, [x19, #CACS_PTASK_ARG]
+        ldr     x9, [x19, #CACS_PTASK_ENTRY]
         blr     x9
-        ldr     x0, [sp, #CACS_BOUNDED_EXIT]
+        mov     x0, x19
 #ifdef CACS_TLS_INITIAL_EXEC
         adrp    x9, :gottprel:cacs__sched
         ldr     x9, [x9, #:gottprel_lo12:cacs__sched]

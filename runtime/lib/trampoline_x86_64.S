@@ -58,9 +58,10 @@ cacs__bounded_start:
         .size   cacs__bounded_start, .-cacs__bounded_start
 
 // cacs__pool_bounded_start: the same for a pool coroutine on an exact
-// stack (pool_worker.c), with its task in the frame's EXIT slot. When the
+// stack (pool_worker.c), with no frame: entered at the stack's top with its
+// task in rbx (coro_layout.h, CACS_PTASK_*), which the entry keeps. When the
 // entry returns, the coroutine may be on another worker than the one that
-// made its frame (CACS_POOL_MIGRATE_RUNNING): it leaves for the system
+// started it (CACS_POOL_MIGRATE_RUNNING): it leaves for the system
 // stack of the worker it is on, found through the thread's scheduler
 // (cacs__sched.pool_home: the worker loop's context, whose saved stack
 // pointer it goes CACS_SYSTEM_STACK_GAP below), and ends there
@@ -76,9 +77,9 @@ cacs__pool_bounded_start:
         .cfi_startproc
         .cfi_undefined %rip
         ENTRY_LANDING
-        movq    CACS_BOUNDED_ARG(%rsp), %rdi
-        callq   *CACS_BOUNDED_ENTRY(%rsp)
-        movq    CACS_BOUNDED_EXIT(%rsp), %rdi
+        movq    CACS_PTASK_ARG(%rbx), %rdi
+        callq   *CACS_PTASK_ENTRY(%rbx)
+        movq    %rbx, %rdi
 #ifdef CACS_TLS_INITIAL_EXEC
         movq    cacs__sched@gottpoff(%rip), %rax
         movq    %fs:CACS_SCHED_POOL_HOME(%rax), %rax

@@ -122,9 +122,9 @@ static void body(void *arg) {
   int which = 0;
   while (which < 5 && strcmp(what, calls[which]))
     ++which;
-  // The single-thread waits carry the wait budget, the pool's calls the
-  // pool's (cacs/detail/contract.h).
-  budget = which < 4 ? CACS_CONTRACT_WAIT_STACK_BUDGET
+  // The single-thread waits (cacs/coro.h's, cacs/sync.h's) carry the park
+  // budget, the pool's calls the pool's (cacs/detail/contract.h).
+  budget = which < 4 ? CACS_CONTRACT_PARK_STACK_BUDGET
                      : CACS_CONTRACT_POOL_WAIT_STACK_BUDGET;
   misuse(which, t);
 }

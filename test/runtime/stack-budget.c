@@ -4,8 +4,10 @@
 // module's first wait, contention on each primitive), uses no more of the
 // caller's stack, below the stack pointer at the call, than its budget:
 // CACS_CONTRACT_YIELD_STACK_BUDGET for cacs_yield,
-// CACS_CONTRACT_WAIT_STACK_BUDGET for the others, and
-// CACS_CONTRACT_SYSTEM_STACK_BUDGET for cacs_on_system_stack. The stack
+// CACS_CONTRACT_PARK_STACK_BUDGET for the waits that move no data
+// (cacs/coro.h's, cacs/sync.h's, cacs_wait_fd, also as a thread's first
+// wait), CACS_CONTRACT_WAIT_STACK_BUDGET for the I/O calls that transfer,
+// and CACS_CONTRACT_SYSTEM_STACK_BUDGET for cacs_on_system_stack. The stack
 // bounds of -fcacs-stack-bounds count these budgets as the calls' whole
 // use, so a call that grows past its budget writes into the neighbour of
 // an exact stack: this test fails first. Linked as -fcacs-stack-bounds links
@@ -18,10 +20,13 @@
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p | FileCheck %s %}
 // RUN: env CACS_IO_ENGINE=epoll %t/p read-first | FileCheck %s --check-prefix=FIRST
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p read-first | FileCheck %s --check-prefix=FIRST %}
+// RUN: env CACS_IO_ENGINE=epoll %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
+// RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 // RUN: %if qemu-aarch64 %{ \
 // RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 | FileCheck %s && \
-// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 read-first | FileCheck %s --check-prefix=FIRST %}
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 read-first | FileCheck %s --check-prefix=FIRST && \
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 //
 // Breaking it: a budget of 64 bytes (contract.h) makes every wait exceed
 // it; a 2 KiB local array in cacs__park_timeout_pn's path makes the
@@ -29,6 +34,9 @@
 
 // FIRST: first wait a read: within the budget
 // FIRST-NEXT: PASS
+
+// FIRSTFD: first wait a wait_fd: within the budget
+// FIRSTFD-NEXT: PASS
 
 // CHECK-NOT: OVER
 // CHECK: yield: within the budget
@@ -44,6 +52,7 @@
 // CHECK-NEXT: read: within the budget
 // CHECK-NEXT: write: within the budget
 // CHECK-NEXT: wait_fd: within the budget
+// CHECK-NEXT: wait_fd, timed: within the budget
 // CHECK-NEXT: mutex_lock: within the budget
 // CHECK-NEXT: cond_wait: within the budget
 // CHECK-NEXT: sem_wait: within the budget
@@ -70,6 +79,7 @@
 
 #define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
 #define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
+#define PARK CACS_CONTRACT_PARK_STACK_BUDGET
 
 static int bad;
 static cacs_coro *prober;
@@ -158,11 +168,19 @@ static int read_first;
 __attribute__((noinline)) static void probe(void) {
   char c;
   int item = 0;
-  if (read_first) {
+  if (read_first == 1) {
     // The thread's first wait an I/O wait: the I/O module's setup and the
     // service coroutine's creation in one call.
     MEASURE("first wait a read", WAIT, 1,
             RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
+    step = 100;
+    return;
+  }
+  if (read_first == 2) {
+    // The same setup in the wait for readiness, timed (the timer heap too).
+    MEASURE("first wait a wait_fd", PARK, 1,
+            (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
+             (void)!read(pipefd[0], &c, 1)));
     step = 100;
     return;
   }
@@ -185,37 +203,40 @@ __attribute__((noinline)) static void probe(void) {
     helpers_stop = 1;
     cacs_join(f);
   }
-  MEASURE("park", WAIT, 0, RELEASED(1, cacs_park()));
-  MEASURE("first park_timeout", WAIT, 1, cacs_park_timeout(1000));
-  MEASURE("park_timeout", WAIT, 0, cacs_park_timeout(1000));
-  MEASURE("sleep", WAIT, 0, cacs_sleep(1000));
-  MEASURE("sleep 0", WAIT, 0, cacs_sleep(0));
-  MEASURE("join", WAIT, 0, cacs_join(cacs_create(quick, NULL, 0)));
+  MEASURE("park", PARK, 0, RELEASED(1, cacs_park()));
+  MEASURE("first park_timeout", PARK, 1, cacs_park_timeout(1000));
+  MEASURE("park_timeout", PARK, 0, cacs_park_timeout(1000));
+  MEASURE("sleep", PARK, 0, cacs_sleep(1000));
+  MEASURE("sleep 0", PARK, 0, cacs_sleep(0));
+  MEASURE("join", PARK, 0, cacs_join(cacs_create(quick, NULL, 0)));
   MEASURE("first read", WAIT, 1, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
   MEASURE("read", WAIT, 0, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
   MEASURE("write", WAIT, 0, cacs_write(pipefd[1], &c, 1, -1));
   char two[2];
   if (read(pipefd[0], two, 2) != 2) // what the writes wrote
     bad = 1;
-  MEASURE("wait_fd", WAIT, 0,
+  MEASURE("wait_fd", PARK, 0,
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, -1)),
            (void)!read(pipefd[0], &c, 1)));
-  MEASURE("mutex_lock", WAIT, 0,
+  MEASURE("wait_fd, timed", PARK, 0,
+          (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
+           (void)!read(pipefd[0], &c, 1)));
+  MEASURE("mutex_lock", PARK, 0,
           (step = 3, cacs_yield(), cacs_mutex_lock(&mu, -1),
            cacs_mutex_unlock(&mu)));
-  MEASURE("cond_wait", WAIT, 0,
+  MEASURE("cond_wait", PARK, 0,
           (cacs_mutex_lock(&mu, -1), RELEASED(4, cacs_cond_wait(&cv, &mu, -1)),
            cacs_mutex_unlock(&mu)));
-  MEASURE("sem_wait", WAIT, 0, RELEASED(5, cacs_sem_wait(&sem, -1)));
+  MEASURE("sem_wait", PARK, 0, RELEASED(5, cacs_sem_wait(&sem, -1)));
   MEASURE(
-      "waitgroup_wait", WAIT, 0,
+      "waitgroup_wait", PARK, 0,
       (cacs_waitgroup_add(&wg, 1), RELEASED(6, cacs_waitgroup_wait(&wg, -1))));
-  MEASURE("chan_recv", WAIT, 0, RELEASED(7, cacs_chan_recv(ch, &item, -1)));
-  MEASURE("chan_send", WAIT, 0,
+  MEASURE("chan_recv", PARK, 0, RELEASED(7, cacs_chan_recv(ch, &item, -1)));
+  MEASURE("chan_send", PARK, 0,
           (cacs_chan_send(ch, &item, -1),
            RELEASED(8, cacs_chan_send(ch, &item, -1)),
            cacs_chan_recv(ch, &item, -1)));
-  MEASURE("xsem_wait", WAIT, 0, RELEASED(9, cacs_xsem_wait(&xs, -1)));
+  MEASURE("xsem_wait", PARK, 0, RELEASED(9, cacs_xsem_wait(&xs, -1)));
   MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
           CACS_ON_SYSTEM_STACK(on_system, &item));
   step = 100;
@@ -227,7 +248,9 @@ static void prober_main(void *arg) {
 }
 
 int main(int argc, char **argv) {
-  read_first = argc > 1 && !strcmp(argv[1], "read-first");
+  read_first = argc > 1 && !strcmp(argv[1], "read-first")      ? 1
+               : argc > 1 && !strcmp(argv[1], "wait-fd-first") ? 2
+                                                               : 0;
   if (pipe(pipefd) != 0)
     return 1;
   cacs_mutex_init(&mu);

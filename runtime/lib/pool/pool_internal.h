@@ -28,9 +28,11 @@ typedef struct pool_worker pool_worker;
 /// in that thread's pools and overflow registry), so it goes back to that
 /// worker to be reused or freed (pool_stack.c, cacs__pstack_put).
 typedef struct pool_stack {
-  cacs_stack s; // first: the block cacs_stack_alloc returns
   struct pool_stack *next;
   pool_worker *owner;
+  // Last: on an exact stack the block ends at its name, which the pool
+  // never sets (stack_exact.h, the short descriptor).
+  cacs_stack s;
 } pool_stack;
 
 struct cacs__ptask {
@@ -45,36 +47,40 @@ struct cacs__ptask {
   // In the pool's shared queue, or in its home's local queue or inbox
   // (one at a time).
   struct cacs__ptask *qnext;
+  // The worker it last parked on, where its stack and its waiter record
+  // are in the cache (read by cacs__pool_handoff_pays), and whose heap
+  // holds its timer while `timed` says so.
+  pool_worker *parked_on;
+  struct cacs__ptask *joiner;
+  // Joinable handles (pool_handles.c): the next in its bucket.
+  struct cacs__ptask *hnext;
   // Parking (pool_park.c, cacs__pool_park): `token` is 1 while the coroutine
   // waits for exactly one wake or timeout; `votes` counts the two events
   // that must both happen before it may run again (it has switched out;
   // it was woken): whoever comes second queues it.
   _Atomic int token;
   _Atomic int votes;
-  // The worker it last parked on, where its stack and its waiter record
-  // are in the cache (read by cacs__pool_handoff_pays).
-  pool_worker *parked_on;
   int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
-  int error;       // ENOMEM: it never ran (no stack)
-  int detached;    // freed when it finishes (cacs_pool_spawn_detached)
   // Joining: 0 running, 1 a pool coroutine joins (`joiner`), 3 a thread
   // joins (futex on this word), 2 finished.
   _Atomic uint32_t join_state;
-  struct cacs__ptask *joiner;
-  // Joinable handles (pool_handles.c): the next in its bucket, and 1 once
-  // a cacs_pool_join has taken it.
-  struct cacs__ptask *hnext;
-  int claimed;
-  // Its timer while it parks with a deadline (pool_timer.c): the worker
-  // whose heap holds it (set by the coroutine itself before it arms its
-  // token, never reset by others) and its slot there (under that heap's
-  // lock; 0: not in the heap).
-  pool_worker *timer_w;
-  size_t timer_slot;
+  // Its slot in its timer heap (pool_timer.c; under that heap's lock; 0:
+  // not in the heap). 32 bits: a worker never holds 2^32 coroutines.
+  uint32_t timer_slot;
+  // Its timer is armed, on `parked_on`'s heap: set by the loop that parks
+  // it (cacs__pool_parked) before it arms its token, cleared by its next
+  // park, never by others.
+  unsigned char timed;
+  unsigned char error;    // ENOMEM: it never ran (no stack)
+  unsigned char detached; // freed when it finishes (cacs_pool_spawn_detached)
+  unsigned char claimed;  // pool_handles.c: a cacs_pool_join has taken it
   uint64_t deadline;
   void *tsan_fiber;
   void *asan_fake; // ASan: its fake stack while switched out (pool_fibers.h)
 };
+// malloc's 176-byte chunk (8 bytes of header): a block per coroutine, a
+// million of them parked at once (bench/stackbound/pool.c).
+_Static_assert(sizeof(struct cacs__ptask) <= 168, "a pool coroutine's block");
 
 /// What a pool coroutine asks of its worker when it switches out: the
 /// value the switch carries (cacs/switch.h).

@@ -24,7 +24,7 @@ static int win(cacs__ptask *t) {
           &t->token, &one, 0, memory_order_acq_rel, memory_order_relaxed))
     return 0;
   ptsan_acquire(&t->token);
-  if (t->timer_w)
+  if (t->timed)
     cacs__ptimer_cancel(t);
   t->wake_result = 0;
   return 1;
@@ -105,7 +105,7 @@ int cacs__pool_parked(pool_worker *w, cacs__ptask *t) {
       t->wake_result = ENOMEM;
       return 1;
     }
-    t->timer_w = w;
+    t->timed = 1; // on `w`, which is `t->parked_on`
   }
   // Armed: a wake may come from now on (it synchronizes with this store).
   // The timer cannot fire before: only this worker expires its heap.

@@ -28,7 +28,7 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
   pool_worker *w = cacs__pool_worker();
   atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
   t->wake_result = 0;
-  t->timer_w = NULL;
+  t->timed = 0;
   t->parked_on = w;
   t->deadline = deadline_ns; // armed by the loop (cacs__pool_parked)
   w->after = after;

@@ -46,7 +46,8 @@ pool_stack *cacs__pstack_get(pool_worker *w) {
     w->ncache--;
     return s;
   }
-  s = cacs_stack_alloc(w->pool->stack_size, sizeof *s, 0);
+  s = cacs_stack_alloc_at(w->pool->stack_size, sizeof *s,
+                          offsetof(pool_stack, s), 0);
   if (s) {
     s->owner = w;
     cacs_stack_set_owner(&s->s, "pool coroutine", w->index);
@@ -57,7 +58,9 @@ pool_stack *cacs__pstack_get(pool_worker *w) {
 pool_stack *cacs__pstack_get_exact(pool_worker *w, size_t bytes) {
   if (atomic_load_explicit(&w->remote, memory_order_relaxed))
     cacs__pstack_drain_remote(w); // the slots of those that ended elsewhere
-  pool_stack *s = cacs__exact_alloc(bytes, sizeof *s, offsetof(pool_stack, s));
+  pool_stack *s = cacs__exact_alloc(
+      bytes, offsetof(pool_stack, s) + CACS__EXACT_SHORT_DESC_SIZE,
+      offsetof(pool_stack, s));
   if (s) {
     s->next = NULL;
     s->owner = w;

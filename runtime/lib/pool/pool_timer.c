@@ -24,7 +24,7 @@
 #include <time.h>
 
 // The heap itself (deadline_heap.h): heap_push, heap_remove, ...
-CACS__DEADLINE_HEAP(heap, cacs__ptask, size_t)
+CACS__DEADLINE_HEAP(heap, cacs__ptask, uint32_t)
 
 static void hremove(pool_worker *w, cacs__ptask *t) {
   heap_remove(w->heap, &w->nheap, t);
@@ -60,7 +60,7 @@ int cacs__ptimer_arm(pool_worker *w, cacs__ptask *t, uint64_t deadline) {
 }
 
 void cacs__ptimer_cancel(cacs__ptask *t) {
-  pool_worker *w = t->timer_w;
+  pool_worker *w = t->parked_on; // the loop that armed it (`timed`)
   pthread_mutex_lock(&w->tlock);
   if (t->timer_slot)
     hremove(w, t);

@@ -135,23 +135,24 @@ static void finish(pool_worker *w, cacs__ptask *t) {
   }
 }
 
-// A fresh context on an exact stack: cacs__pool_bounded_start's frame at
-// its top (coro_layout.h), with the task where a coroutine's frame has its
-// exit stack; the first switch lands there with the stack pointer at it.
+// A fresh context on an exact stack: no frame (coro_layout.h), the first
+// switch lands in cacs__pool_bounded_start at the stack's top with the task
+// in the base-pointer register, where the entry and its argument are.
+_Static_assert(offsetof(cacs__ptask, entry) == CACS_PTASK_ENTRY,
+               "coro_layout.h");
+_Static_assert(offsetof(cacs__ptask, arg) == CACS_PTASK_ARG, "coro_layout.h");
 static void bounded_init(cacs__ptask *t) {
-  void **f = (void **)((uintptr_t)t->stk->s.top - CACS_BOUNDED_FRAME);
-  f[CACS_BOUNDED_ENTRY / 8] = (void *)t->entry;
-  f[CACS_BOUNDED_ARG / 8] = t->arg;
-  f[CACS_BOUNDED_EXIT / 8] = t;
-  f[3] = NULL;
-  t->ctx.sp = f;
+  t->ctx.sp = t->stk->s.top; // 16-byte aligned (stack_exact.c)
   t->ctx.pc = (void *)&cacs__pool_bounded_start;
-  t->ctx.fp = t->ctx.bp = t->ctx.pr = t->ctx.reserved = NULL;
+  t->ctx.bp = t;
+  t->ctx.fp = t->ctx.pr = t->ctx.reserved = NULL;
 }
 
 static int start(pool_worker *w, cacs__ptask *t) {
   // The one rule (coro.c), with the pool's flags for a coroutine's.
   size_t exact = cacs__exact_bytes(t->entry, w->pool->stack_flags);
+  if (exact) // without the start frame, which a pool coroutine has not
+    exact -= CACS_BOUNDED_FRAME;
   if (!(t->stk =
             exact ? cacs__pstack_get_exact(w, exact) : cacs__pstack_get(w))) {
     if (t->detached) // no one to hand ENOMEM to

@@ -4,6 +4,11 @@
 // MEASURE(what, budget, once, call) prints "<what>: within the budget" or
 // "<what>: OVER the budget (...)" (and sets `budget_bad`) for the bytes
 // `call` used below the caller's stack pointer; the numbers go to stderr.
+// With STACK_BUDGET_WORDS=1 in the environment it also prints, to stderr,
+// each word of that area that points into the program's code, as
+// "word <what> <offset below sp> <address - load base>", for addr2line -f
+// -e <program>: which frames a call left there (a diagnostic; the tests
+// do not read it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +16,9 @@
 #define CACS_TEST_STACK_BUDGET_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FILL 16384
@@ -41,6 +48,28 @@ static void report(const char *what, size_t used, size_t budget) {
   }
 }
 
+// STACK_BUDGET_WORDS: copied (without a call, which would overwrite it)
+// right after the measure, then printed.
+static int budget_words_on;
+static uintptr_t budget_words[FILL / 8];
+__attribute__((constructor)) static void budget_words_init(void) {
+  budget_words_on = getenv("STACK_BUDGET_WORDS") != NULL;
+}
+
+// The copied words (n, the first `n` bytes below sp, top down) that point
+// into the program's own code (the linker's symbols: from the image's start
+// to the end of its text; for a PIE the start is the load base).
+extern char __executable_start[], etext[];
+static void dump_words(const char *what, size_t n) {
+  uintptr_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
+  for (size_t i = 0; i < n / 8; ++i) {
+    uintptr_t w = budget_words[i];
+    if (w > lo && w < hi)
+      fprintf(stderr, "word %s %zu 0x%zx\n", what, 8 * (i + 1),
+              (size_t)(w - lo));
+  }
+}
+
 // The bytes `call` used below the stack pointer of the function that
 // makes it (the call's own stack pointer there), seen after it returned as
 // the lowest byte that lost its fill. Two fills where the call can be
@@ -58,6 +87,12 @@ static void report(const char *what, size_t used, size_t budget) {
         ++low_;                                                                \
       if ((size_t)(sp_ - low_) > most_)                                        \
         most_ = (size_t)(sp_ - low_);                                          \
+      if (budget_words_on) {                                                   \
+        size_t n_ = (size_t)(sp_ - low_) & ~(size_t)7;                         \
+        for (size_t i_ = 0; i_ < n_ / 8; ++i_)                                 \
+          budget_words[i_] = ((volatile uintptr_t *)sp_)[-1 - (long)i_];       \
+        dump_words(what, n_);                                                  \
+      }                                                                        \
     }                                                                          \
     report(what, most_, budget);                                               \
   } while (0)

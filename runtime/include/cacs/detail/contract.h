@@ -58,10 +58,12 @@
  * entries carry the bytes they use on the coroutine's stack before the
  * switch, while suspended and after the resume: cacs_yield
  * CACS_CONTRACT_YIELD_STACK_BUDGET (the fast switch, or the slow one's C
- * code), every other switching or waiting call
- * CACS_CONTRACT_WAIT_STACK_BUDGET (the scheduler's C code, the first
- * wait's timer heap and service coroutine, the I/O module's setup and its
- * system calls, the primitives' queues); the pool's own calls (the waits
+ * code), the waits that park and move no data (cacs/coro.h's, cacs/sync.h's,
+ * cacs_wait_fd) CACS_CONTRACT_PARK_STACK_BUDGET (the scheduler's C code,
+ * the primitives' queues, a descriptor's registration; below), the I/O
+ * calls that transfer (cacs_read, cacs_write, ..., cacs_accept,
+ * cacs_connect) CACS_CONTRACT_WAIT_STACK_BUDGET (their system calls,
+ * retries and engines' requests too); the pool's own calls (the waits
  * of cacs/pool.h, cacs_pool_spawn, the calls of cacs/pool_sync.h), whose
  * pool coroutine may run on an exact stack too, the smaller
  * CACS_CONTRACT_POOL_WAIT_STACK_BUDGET (below). In a pool coroutine the
@@ -77,9 +79,9 @@
  * them gets no annotation (no bound). */
 #define CACS_CONTRACT_STACK_BUDGET_ANNOTATION "cacs.stack_budget="
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
- * a coroutine with its own FP environment; the fast one 64), waits 624
+ * a coroutine with its own FP environment; the fast one 64), transfers 624
  * (the first timed wait of a thread, a read on io_uring), the system
- * stack's call 160; AArch64 368, 720 (the first read of a thread), 160.
+ * stack's call 160; AArch64 368, 656 (a thread's read), 160.
  * In a pool coroutine: x86-64 520, AArch64 744 (a read through the pool's
  * poller; its park switches out first and leaves the timer and the wake's
  * arming to the worker's loop, on the worker's stack, and a descriptor's
@@ -92,14 +94,31 @@
  * paths (its park, queues and timer heap; a plain thread's futex outside a
  * pool coroutine), not the I/O module's nor the single-thread scheduler's,
  * and an entry that waits only on them gets the smaller bound. */
+/* The waits that park and move no data carry
+ * CACS_CONTRACT_PARK_STACK_BUDGET: cacs/coro.h's (cacs_join, cacs_park,
+ * cacs_park_timeout, cacs_sleep), every wait of cacs/sync.h and
+ * cacs_wait_fd. They run the scheduler's park and, for cacs_wait_fd, the
+ * I/O module's registration, not a transfer's system call, retries and
+ * readiness cache; the rare deep calls of a thread's first wait (the
+ * loop's or the ring's setup, the timer heap's growth, the service
+ * coroutine's creation) run on the thread's own stack. Measured (LLVM
+ * 19's libcacs, -O2): x86-64 456 (a thread's first wait a timed
+ * cacs_wait_fd, epoll: the deep calls' own frames), 432 (a cacs_cond_wait:
+ * the unlock, the wait and the relock), cacs_wait_fd 344 through the
+ * pool's poller; AArch64 688 (cacs_cond_wait), 672 (a thread's first
+ * cacs_wait_fd), 616 (the pool's). Margins 88 and 80. An entry that waits
+ * only on these (a server that waits for readiness, then reads on the
+ * system stack or with read(2)) gets the smaller bound. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
+#define CACS_CONTRACT_PARK_STACK_BUDGET 544
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 832
+#define CACS_CONTRACT_PARK_STACK_BUDGET 768
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif

@@ -33,24 +33,24 @@ CACS__PN_DECL CACS__YIELD_BUDGET void cacs__call_yield(void)
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_join(cacs_coro *c)
+CACS__PN_DECL CACS__PARK_BUDGET int cacs__call_join(cacs_coro *c)
     CACS__PN_ENTRY(join);
 #define cacs_join(...) cacs__call_join(__VA_ARGS__)
 #endif
 
 #if CACS__PN_BIND
-CACS__PN_DECL CACS__WAIT_BUDGET void cacs__call_park(void) CACS__PN_ENTRY(park);
+CACS__PN_DECL CACS__PARK_BUDGET void cacs__call_park(void) CACS__PN_ENTRY(park);
 #define cacs_park() cacs__call_park()
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_park_timeout(int64_t timeout_us)
+CACS__PN_DECL CACS__PARK_BUDGET int cacs__call_park_timeout(int64_t timeout_us)
     CACS__PN_ENTRY(park_timeout);
 #define cacs_park_timeout(...) cacs__call_park_timeout(__VA_ARGS__)
 #endif
 
 #if CACS__PN_ARGS_BIND
-CACS__PN_DECL CACS__WAIT_BUDGET int cacs__call_sleep(int64_t usec)
+CACS__PN_DECL CACS__PARK_BUDGET int cacs__call_sleep(int64_t usec)
     CACS__PN_ENTRY(sleep);
 #define cacs_sleep(...) cacs__call_sleep(__VA_ARGS__)
 #endif
