@@ -18,6 +18,11 @@
 // RUN: %t park | FileCheck %s --check-prefix=PARK
 // RUN: %t fail 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: not --crash %t fail-detached 2>&1 | FileCheck %s --check-prefix=DETACHED
+// On AArch64 (qemu-user has no guard regions, whose fallback binds guarded
+// stacks at creation: unguarded ones here):
+// RUN: %clang %aarch64_flags -O1 -I%cacs_include %s %cacs_rt_aarch64 -lpthread -o %ta
+// RUN: %run_aarch64 %ta burst noguard | FileCheck %s --check-prefix=BURST
+// RUN: %run_aarch64 %ta park noguard | FileCheck %s --check-prefix=PARK
 //
 // BEFORE: before its first run: id 1, name coro#1, not done
 // BEFORE-NEXT: renamed before it ran: it runs as 'early'
@@ -100,6 +105,9 @@ static void parker(void *arg) {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  cacs_coro_attr plain = {0, 0, 0, NULL};
+  if (argc > 2 && !strcmp(argv[2], "noguard"))
+    plain.stack_flags = CACS_STACK_NOGUARD;
   setvbuf(stdout, NULL, _IONBF, 0);
   if (!strcmp(mode, "before")) {
     cacs_coro *c = cacs_create(named, NULL, 0);
@@ -128,7 +136,7 @@ int main(int argc, char **argv) {
     memset(coros, 0, sizeof coros); // resident before
     long before = statm_kib(1);
     for (int i = 0; i < N; ++i)
-      if (!(coros[i] = cacs_create(i == N - 1 ? last : count, NULL, 0)))
+      if (!(coros[i] = cacs_create_ex(i == N - 1 ? last : count, NULL, &plain)))
         return 2;
     for (int i = 0; i < N; ++i)
       if (cacs_join(coros[i]) != 0)
@@ -154,7 +162,7 @@ int main(int argc, char **argv) {
     static uintptr_t at[P];
     cacs_coro *c[P];
     for (int i = 0; i < P; ++i)
-      if (!(c[i] = cacs_create(parker, &at[i], 0)))
+      if (!(c[i] = cacs_create_ex(parker, &at[i], &plain)))
         return 2;
     for (int i = 0; i < P; ++i)
       cacs_join(c[i]);
