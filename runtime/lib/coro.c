@@ -6,8 +6,8 @@
 // first frame that makes it look suspended, ready for the switch that
 // starts it; or, created while no warm stack is cached, a control block
 // of its own (coro_blocks.c) whose stack is bound when it first runs
-// ("Stacks bound at the first run" below). Created coroutines join the ready ring; finished ones are
-// freed by cacs_join (join.c), or here, when detached.
+// ("Stacks bound at the first run" below). Created coroutines join the ready
+// ring; finished ones are freed by cacs_join (join.c), or here, when detached.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,22 +131,23 @@ const cacs_stack *cacs__coro_stack(const cacs_coro *c) { return &c->stack; }
 // --- Stacks bound at the first run -------------------------------------------
 // A coroutine created while its thread has no warm stack of its size in
 // the cache (the first use of the runtime, a burst) gets no stack yet: its
-// control block is one of coro_blocks.c's, and it takes a stack from the allocator when
-// it first runs. Its saved stack pointer until then is the thread's launch
-// pad, where every such coroutine starts (coro_launch): a guarded stack
-// whose top holds one resume image for all of them. When one finishes, its
-// stack goes back to the cache as soon as the thread is off it (the next
-// first run, or its join), so that coroutines created together and run to
-// their end one after the other, a burst joined in order, reuse one warm
+// control block is one of coro_blocks.c's, and it takes a stack from the
+// allocator when it first runs. Its saved stack pointer until then is the
+// thread's launch pad, where every such coroutine starts (coro_launch): a
+// guarded stack whose top holds one resume image for all of them. When one
+// finishes, its stack goes back to the cache as soon as the thread is off it
+// (the next first run, or its join), so that coroutines created together and
+// run to their end one after the other, a burst joined in order, reuse one warm
 // stack instead of a fresh, guarded and faulted-in one each (issue 38: some
 // 2 µs a coroutine in a VM). A coroutine that parks keeps its stack while
 // it lives, as any other. Not with a tool on (tools_always()): their
 // stacks and fibers are bound at creation; not for shared, exact or
 // NOPOOL stacks, nor with CACS_STACK_EAGER or CACS_CORO_SAVE_FPENV (its
 // side block, core.h), nor guarded ones where the kernel lacks guard
-// regions (their mappings' budget ends at cacs_create, as documented). A first run that finds no
-// memory for the stack finishes the coroutine without running it: its
-// join fails with ENOMEM (a detached one aborts: none would learn of it).
+// regions (their mappings' budget ends at cacs_create, as documented). A first
+// run that finds no memory for the stack finishes the coroutine without running
+// it: its join fails with ENOMEM (a detached one aborts: none would learn of
+// it).
 
 // The block's room at the top of a private stack: what an eager
 // coroutine's block takes there, so that both kinds share a size class.
@@ -175,8 +176,8 @@ static void pad_arm(void) {
 // The thread's launch pad, at its first lazy creation; -1 without one
 // (the coroutine then takes its stack at once, coro_new).
 static int pad_make(void) {
-  char *blk = cacs_stack_alloc_at(0, CORO_PRIVATE_HDR,
-                                  offsetof(cacs_coro, stack), 0);
+  char *blk =
+      cacs_stack_alloc_at(0, CORO_PRIVATE_HDR, offsetof(cacs_coro, stack), 0);
   if (!blk)
     return -1;
   S.pad = (cacs_stack *)(blk + offsetof(cacs_coro, stack));
@@ -235,7 +236,7 @@ static void coro_launch(void *arg, uint64_t first) {
   cacs_coro *c = S.current;
   if (S.done_bound)
     done_release();
-  int e = errno; // the coroutine switched from reads its own
+  int e = errno;                   // the coroutine switched from reads its own
   size_t size = c->stack.map_size; // (the size asked, until bound)
   if (cacs__stack_bind(&c->stack, size, CORO_PRIVATE_HDR,
                        offsetof(cacs_coro, stack),
@@ -346,10 +347,9 @@ coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
   int lazy = 0;
   cacs_coro *c = NULL;
   if (lazy_allowed(attr, exact, tools)) {
-    c = (cacs_coro *)cacs__stack_alloc_cached(attr->stack_size,
-                                              CORO_PRIVATE_HDR,
-                                              offsetof(cacs_coro, stack),
-                                              attr->stack_flags);
+    c = (cacs_coro *)cacs__stack_alloc_cached(
+        attr->stack_size, CORO_PRIVATE_HDR, offsetof(cacs_coro, stack),
+        attr->stack_flags);
     // Not where a guard spends a mapping of a budget (the fallback,
     // cacs/stack.h): cacs_create reports that budget's end.
     if (!c &&

@@ -145,14 +145,12 @@ int main(int argc, char **argv) {
     // A page each would be 400,000 KiB; their control blocks take 176
     // bytes each (17,200 KiB).
     long grew = peak - before;
-    printf("rss during the burst: %s\n", grew < N * 4 / 2
-                                             ? "below a page per coroutine"
-                                             : "WRONG");
+    printf("rss during the burst: %s\n",
+           grew < N * 4 / 2 ? "below a page per coroutine" : "WRONG");
     if (grew >= N * 4 / 2)
       printf("  (%ld KiB more than before)\n", grew);
     size_t cached = cacs_stack_pool_count();
-    printf("stacks cached after: %s\n",
-           cached <= 2 ? "at most 2" : "WRONG");
+    printf("stacks cached after: %s\n", cached <= 2 ? "at most 2" : "WRONG");
     if (cached > 2)
       printf("  (%zu)\n", cached);
     return 0;
