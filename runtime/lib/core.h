@@ -61,6 +61,13 @@ struct cacs_coro {
   // Its side block follows it (c + 1): cold(c). A flag, not a pointer, to
   // keep the block of millions of shared-stack coroutines small.
   unsigned char has_cold : 1;
+  // Created before its stack (coro.c, "Stacks bound at the first run"):
+  // the block is coro_blocks.c's, and `stack` describes a stack only once the
+  // coroutine has first run (stack.map set) and until it finishes.
+  unsigned char lazy : 1;
+  // Its stack could not be had at its first run: it finished without
+  // running, and cacs_join fails with ENOMEM.
+  unsigned char launch_failed : 1;
   unsigned char wake_result; // what cacs_park_timeout returns: 0 or ETIMEDOUT
   // 1 + index in the timer heap; 0: no timer armed. 32 bits: the heap
   // holds at most one entry per coroutine, and 2^32 control blocks do not
@@ -70,7 +77,8 @@ struct cacs_coro {
   cacs_coro *joiner;   // parked in cacs_join, woken by cacs_exit
   // Last: a shared-stack coroutine's descriptor is the short one (stack.h),
   // and its block ends with it (CORO_SHARED_SIZE) unless it has a side
-  // block. On a private stack this block lives at the top of that stack.
+  // block. On a private stack this block lives at the top of that stack,
+  // unless it is `lazy` (coro_blocks.c).
   cacs_stack stack;
 };
 
@@ -146,6 +154,12 @@ typedef struct sched {
   // A worker thread of a pool (cacs/pool.h): the waits below refuse the
   // pool coroutines that run on it (pool_refuse).
   unsigned char in_pool;
+  // Stacks bound at the first run (coro.c): the launch pad the coroutines
+  // that never ran resume on, its image, and the finished coroutine whose
+  // stack goes back to the cache once the thread is off it.
+  cacs_stack *pad;
+  void **pad_image;
+  cacs_coro *done_bound;
 } sched;
 
 // The running thread's scheduler (sched.c). Hidden, not static: yield_<arch>.S
@@ -228,6 +242,17 @@ CACS_HIDDEN cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
                                       const cacs_coro_attr *attr);
 /// Free a finished coroutine's stack and what is bound to it (coro.c).
 CACS_HIDDEN void cacs__coro_free(cacs_coro *c);
+/// The finished coroutine `c` leaves its stack to be given back (coro.c):
+/// the thread is still on it, so it goes at the next first run or free.
+CACS_HIDDEN void cacs__coro_exit_stack(cacs_coro *c);
+/// The launch pad's stack goes at thread exit (coro.c).
+CACS_HIDDEN void cacs__coro_pad_free(void);
+/// The control block of a coroutine created before its stack
+/// (coro_blocks.c): sizeof(cacs_coro) bytes, or NULL with errno ENOMEM;
+/// its free; the thread's spare chunk of them at its exit.
+CACS_HIDDEN void *cacs__block_alloc(void);
+CACS_HIDDEN void cacs__block_free(void *p);
+CACS_HIDDEN void cacs__block_thread_exit(void);
 /// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
 /// size and guard.
 CACS_HIDDEN const cacs_stack *cacs__coro_stack(const cacs_coro *c);

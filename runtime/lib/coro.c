@@ -4,8 +4,10 @@
 // the stacks the program's tools need bound to it (SafeStack's unsafe
 // stack, a shadow call stack, a TSan fiber, a split-stack context), and a
 // first frame that makes it look suspended, ready for the switch that
-// starts it. Created coroutines join the ready ring; finished ones are
-// freed by cacs_join (join.c), or here, when detached.
+// starts it; or, created while no warm stack is cached, a control block
+// of its own (coro_blocks.c) whose stack is bound when it first runs
+// ("Stacks bound at the first run" below). Created coroutines join the ready
+// ring; finished ones are freed by cacs_join (join.c), or here, when detached.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,14 @@ void cacs__coro_free(cacs_coro *c) {
     // nothing to free, and no call to make at every join.
     if (k->tools.unsafe || k->tools.scs_map || k->tools.tsan_fiber)
       cacs__tool_stacks_free(&k->tools);
+  }
+  if (c->lazy) {
+    if (S.done_bound == c)
+      S.done_bound = NULL;
+    if (c->stack.map) // it ran, and its stack was not given back yet
+      cacs_stack_free(&c->stack);
+    cacs__block_free(c);
+    return;
   }
   cacs_stack_free(&c->stack);
 }
@@ -118,6 +128,137 @@ int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes) {
 
 const cacs_stack *cacs__coro_stack(const cacs_coro *c) { return &c->stack; }
 
+// --- Stacks bound at the first run -------------------------------------------
+// A coroutine created while its thread has no warm stack of its size in
+// the cache (the first use of the runtime, a burst) gets no stack yet: its
+// control block is one of coro_blocks.c's, and it takes a stack from the
+// allocator when it first runs. Its saved stack pointer until then is the
+// thread's launch pad, where every such coroutine starts (coro_launch): a
+// guarded stack whose top holds one resume image for all of them. When one
+// finishes, its stack goes back to the cache as soon as the thread is off it
+// (the next first run, or its join), so that coroutines created together and
+// run to their end one after the other, a burst joined in order, reuse one warm
+// stack instead of a fresh, guarded and faulted-in one each (issue 38: some
+// 2 µs a coroutine in a VM). A coroutine that parks keeps its stack while
+// it lives, as any other. Not with a tool on (tools_always()): their
+// stacks and fibers are bound at creation; not for shared, exact or
+// NOPOOL stacks, nor with CACS_STACK_EAGER or CACS_CORO_SAVE_FPENV (its
+// side block, core.h), nor guarded ones where the kernel lacks guard
+// regions (their mappings' budget ends at cacs_create, as documented). A first
+// run that finds no memory for the stack finishes the coroutine without running
+// it: its join fails with ENOMEM (a detached one aborts: none would learn of
+// it).
+
+// The block's room at the top of a private stack: what an eager
+// coroutine's block takes there, so that both kinds share a size class.
+#define CORO_PRIVATE_HDR (sizeof(cacs_coro) + sizeof(struct cacs__coro_cold))
+// Stacks larger than this are taken at creation: its failure is reported
+// there (such a size is rare, and its first use costs far more anyway).
+#define LAZY_MAX_SIZE ((size_t)64 << 20)
+// The public flags (cacs_stack_flags) of a lazy coroutine's descriptor.
+#define PUBLIC_STACK_FLAGS 0xffffu
+
+static void coro_main(void *arg, uint64_t first);
+__attribute__((noreturn)) static void coro_launch(void *arg, uint64_t first);
+
+// The pad's resume image, laid out as a fresh coroutine's (coro_init_stack)
+// with coro_launch to call. Written again before each launch leaves the
+// pad: the trampoline's call of coro_launch writes over it (its return
+// address, its frame's first slot).
+static void pad_arm(void) {
+  void **im = S.pad_image;
+  im[0] = NULL;
+  im[1] = (void *)&cacs__trampoline;
+  im[2] = (void *)&coro_launch;
+  im[3] = NULL;
+}
+
+// The thread's launch pad, at its first lazy creation; -1 without one
+// (the coroutine then takes its stack at once, coro_new).
+static int pad_make(void) {
+  char *blk =
+      cacs_stack_alloc_at(0, CORO_PRIVATE_HDR, offsetof(cacs_coro, stack), 0);
+  if (!blk)
+    return -1;
+  S.pad = (cacs_stack *)(blk + offsetof(cacs_coro, stack));
+  cacs_stack_set_owner(S.pad, "cacs launch pad", 0);
+  S.pad_image = (void **)(((uintptr_t)S.pad->top & ~(uintptr_t)15) - 32);
+  pad_arm();
+  return 0;
+}
+
+// The finished coroutine's stack back to the cache (not the one the
+// thread runs on: S.done_bound is set as it leaves it).
+static void done_release(void) {
+  cacs_coro *d = S.done_bound;
+  S.done_bound = NULL;
+  cacs_stack_free(&d->stack);
+  d->stack.map = NULL;
+}
+
+void cacs__coro_exit_stack(cacs_coro *c) {
+  if (S.done_bound) // another one's, finished before: off it now
+    done_release();
+  S.done_bound = c;
+}
+
+void cacs__coro_pad_free(void) {
+  if (S.done_bound)
+    done_release();
+  if (S.pad) {
+    cacs_stack_free(S.pad);
+    S.pad = NULL;
+    S.pad_image = NULL;
+  }
+}
+
+// A fresh coroutine on a stack of its own looks suspended (coro_layout.h):
+// frame pointer 0 (ends frame-pointer chains for gdb, perf, ASan), resume
+// address the start trampoline, which finds {coro_main, c} right above, at
+// a 16-byte aligned sp, as with cacs_context_init.
+static inline __attribute__((always_inline)) void
+coro_first_frame(cacs_coro *c) {
+  uintptr_t top = (uintptr_t)c->stack.top & ~(uintptr_t)15;
+  void **sp = (void **)(top - 32);
+  sp[0] = NULL;
+  sp[1] = (void *)&cacs__trampoline;
+  sp[2] = (void *)&coro_main;
+  sp[3] = c;
+  c->sp = (char *)sp + CACS_CORO_SP_TO_FRAME;
+}
+
+// Where a lazy coroutine first runs, on the launch pad (S.current is it:
+// every switch sets it first): the last finished one's stack back to the
+// cache, a stack bound (that one, warm, when it is the cache's top), then
+// the coroutine started on it. Nothing here switches.
+static void coro_launch(void *arg, uint64_t first) {
+  (void)arg, (void)first;
+  cacs_coro *c = S.current;
+  if (S.done_bound)
+    done_release();
+  int e = errno;                   // the coroutine switched from reads its own
+  size_t size = c->stack.map_size; // (the size asked, until bound)
+  if (cacs__stack_bind(&c->stack, size, CORO_PRIVATE_HDR,
+                       offsetof(cacs_coro, stack),
+                       c->stack.flags & PUBLIC_STACK_FLAGS) == 0) {
+    errno = e;
+    coro_first_frame(c);
+    pad_arm();
+    cacs__coro_resume(c->sp);
+  }
+  c->stack.map = NULL;
+  c->launch_failed = 1;
+  if (c->detached)
+    cacs__fatalf("cacs: no memory for the stack of detached coroutine '%s' "
+                 "at its first run (%s); nothing could report it "
+                 "(CACS_STACK_EAGER takes the stack at cacs_create)\n",
+                 cacs_name(c), strerror(errno));
+  errno = e;
+  pad_arm();
+  cacs_exit(); // its joiner's cacs_join fails with ENOMEM
+  __builtin_unreachable();
+}
+
 // `arg` NULL: a shared-stack coroutine's first frames are one image for
 // all (coro_init_stack); it is the running coroutine, which every switch
 // sets before it switches.
@@ -129,12 +270,24 @@ static void coro_main(void *arg, uint64_t first) {
   cacs_exit();
 }
 
-// A fresh coroutine looks suspended (coro_layout.h): frame pointer 0 (ends
-// frame-pointer chains for gdb, perf, ASan), resume address the start
-// trampoline, which finds {coro_main, c} right above, at a 16-byte aligned
-// sp, as with cacs_context_init.
+// Whether a coroutine created with `attr` may get its stack at its first
+// run (above), when no warm stack of its size is cached.
+static inline int lazy_allowed(const cacs_coro_attr *attr, size_t exact,
+                               unsigned char tools) {
+  return !exact && !tools && !(attr->flags & CACS_CORO_SAVE_FPENV) &&
+         !(attr->stack_flags &
+           (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_EAGER)) &&
+         attr->stack_size <= LAZY_MAX_SIZE;
+}
+
+// A fresh coroutine looks suspended (coro_layout.h; coro_first_frame).
+// One without its stack yet resumes on the launch pad.
 static inline __attribute__((always_inline)) int
 coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
+  if (c->lazy) {
+    c->sp = (char *)S.pad_image + CACS_CORO_SP_TO_FRAME;
+    return 0;
+  }
   if (c->stack.flags & CACS__STACK_EXACT) {
     // cacs__bounded_start's frame at the top, the resume frame below it.
     void **f = (void **)((uintptr_t)c->stack.top - CACS_BOUNDED_FRAME);
@@ -163,13 +316,7 @@ coro_init_stack(cacs_coro *c, cacs_entry_fn entry, void *arg) {
     c->sp = at + CACS_CORO_SP_TO_FRAME;
     return 0;
   }
-  uintptr_t top = (uintptr_t)c->stack.top & ~(uintptr_t)15;
-  void **sp = (void **)(top - 32);
-  sp[0] = NULL;
-  sp[1] = (void *)&cacs__trampoline;
-  sp[2] = (void *)&coro_main;
-  sp[3] = c;
-  c->sp = (char *)sp + CACS_CORO_SP_TO_FRAME;
+  coro_first_frame(c);
   return 0;
 }
 
@@ -194,20 +341,47 @@ coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
   // Asked once: it reads four link-time facts and the thread's state.
   unsigned char tools = tools_always();
   size_t exact = exact_bytes(entry, attr, tools);
-  int with_cold = cold_needed(attr, exact, tools);
+  // A stack of its own that may be bound at the first run: a warm one from
+  // the cache now if there is one (no system call, nothing to defer), else
+  // none yet, if the thread has its launch pad.
+  int lazy = 0;
+  cacs_coro *c = NULL;
+  if (lazy_allowed(attr, exact, tools)) {
+    c = (cacs_coro *)cacs__stack_alloc_cached(
+        attr->stack_size, CORO_PRIVATE_HDR, offsetof(cacs_coro, stack),
+        attr->stack_flags);
+    // Not where a guard spends a mapping of a budget (the fallback,
+    // cacs/stack.h): cacs_create reports that budget's end.
+    if (!c &&
+        ((attr->stack_flags & CACS_STACK_NOGUARD) ||
+         cacs_stack_guard_kind() == CACS_STACK_GUARD_MADVISE) &&
+        (S.pad || pad_make() == 0)) {
+      lazy = 1;
+      if (!(c = (cacs_coro *)cacs__block_alloc()))
+        return NULL;
+    }
+  }
+  // A lazy one has no side block (no tool is on, no FP environment).
+  int with_cold = !lazy && cold_needed(attr, exact, tools);
   size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
                 : exact   ? sizeof(cacs_coro)
                           : CORO_SHARED_SIZE;
-  cacs_coro *c =
-      exact ? (cacs_coro *)cacs__exact_alloc(exact, size,
-                                             offsetof(cacs_coro, stack))
-            : (cacs_coro *)cacs_stack_alloc_at(attr->stack_size, size,
-                                               offsetof(cacs_coro, stack),
-                                               attr->stack_flags);
+  if (!c)
+    c = exact ? (cacs_coro *)cacs__exact_alloc(exact, size,
+                                               offsetof(cacs_coro, stack))
+              : (cacs_coro *)cacs_stack_alloc_at(attr->stack_size, size,
+                                                 offsetof(cacs_coro, stack),
+                                                 attr->stack_flags);
   if (!c)
     return NULL;
   // Everything but the stack descriptor, which the allocator filled in.
   memset(c, 0, offsetof(cacs_coro, stack));
+  if (lazy) { // no stack yet: the size asked kept until it is bound
+    memset(&c->stack, 0, sizeof c->stack);
+    c->stack.flags = attr->stack_flags;
+    c->stack.map_size = attr->stack_size;
+    c->lazy = 1;
+  }
   if (with_cold)
     memset(c + 1, 0, sizeof(struct cacs__coro_cold));
   c->has_cold = (unsigned char)with_cold; // the side block is at c + 1
@@ -228,7 +402,7 @@ coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
   }
   if (tools_init(c,
                  attr->stack_size ? attr->stack_size : CACS_STACK_DEFAULT_SIZE,
-                 tools) != 0) {
+                 tools) != 0) { // (never lazy: no tool is on)
     cacs_stack_free(&c->stack);
     return NULL;
   }

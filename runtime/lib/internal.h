@@ -151,6 +151,18 @@ const char *cacs__stack_owner(const cacs_stack *s);
 /// `top`: `s` itself, or for a CACS_STACK_SHARED coroutine's descriptor
 /// (which has none) its shared stack's.
 const cacs_stack *cacs__stack_exec(const cacs_stack *s);
+/// cacs_stack_alloc_at(size, hdr_size, desc_off, flags) when it takes a
+/// stack from the thread's cache, with its pages, without a system call;
+/// else NULL, with nothing done (stack.c).
+CACS_HIDDEN void *cacs__stack_alloc_cached(size_t size, size_t hdr_size,
+                                           size_t desc_off, unsigned flags);
+/// A stack of cacs_stack_alloc_at(size, hdr_size, desc_off, flags) for a
+/// descriptor `s` its owner keeps apart from it (a coroutine created
+/// before it first runs, coro.c): fills in all of `s` but its flags, name
+/// and id, and registers `s`; the stack's top block is left unused.
+/// cacs_stack_free(s) gives it back. 0, or -1 with errno set.
+CACS_HIDDEN int cacs__stack_bind(cacs_stack *s, size_t size, size_t hdr_size,
+                                 size_t desc_off, unsigned flags);
 /// cacs_stack_set_cache_limit's value: the most stacks of a size a
 /// thread's cache learns to keep, and coroutines alive its live-handle
 /// table keeps room for (stack.c; read relaxed).

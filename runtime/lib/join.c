@@ -42,6 +42,8 @@ void cacs_exit(void) {
     S.zombies = c;
     S.count--;
   }
+  if (c->lazy && c->stack.map) // its stack back once the thread is off it
+    cacs__coro_exit_stack(c);
   S.current = to;
   if (__builtin_expect(S.fpenv_users != 0, 0))
     cacs__fpenv_switch(c, to);
@@ -82,8 +84,10 @@ int cacs__join_pn(cacs_coro *c) {
   }
   S.count--;
   cacs__live_remove(c);
+  // Its stack could not be had at its first run (coro.c): it never ran.
+  int failed = c->launch_failed;
   cacs__coro_free(c);
-  return 0;
+  return failed ? cacs__fail(ENOMEM) : 0;
 }
 
 int cacs_detach(cacs_coro *c) {

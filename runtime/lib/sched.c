@@ -224,6 +224,8 @@ static void sched_thread_exit(void *arg) {
     S.service = NULL;
   }
   cacs__live_free();
+  cacs__coro_pad_free();
+  cacs__block_thread_exit();
   if (S.inbox.ready) {
     close(S.inbox.efd);
     pthread_mutex_destroy(&S.inbox.lock);

@@ -773,6 +773,46 @@ void *cacs_stack_alloc_at(size_t size, size_t hdr_size, size_t desc_off,
   return stack_alloc_slow(size, hdr_size, desc_off, flags);
 }
 
+// cacs_stack_alloc_at's fast path alone: a stack from the cache, with its
+// pages, when the last layout is this one's and its class's cache holds
+// one; else NULL, nothing done (errno untouched). coro.c creates a
+// coroutine without its stack then.
+void *cacs__stack_alloc_cached(size_t size, size_t hdr_size, size_t desc_off,
+                               unsigned flags) {
+  stack_layout *l = &last_layout;
+  if (!(l->cls && l->cls->hot_n && l->size == size && l->hdr_in == hdr_size &&
+        l->desc_off == desc_off && l->flags == flags))
+    return NULL;
+  slab *from;
+  char *map = slot_take(l->cls, &from);
+  return stack_place(l, map, from, desc_off, flags);
+}
+
+int cacs__stack_bind(cacs_stack *s, size_t size, size_t hdr_size,
+                     size_t desc_off, unsigned flags) {
+  char *blk = cacs_stack_alloc_at(size, hdr_size, desc_off, flags);
+  if (!blk)
+    return -1;
+  // The descriptor stack_place wrote at the top moves to `s`, the first
+  // of the registry (it was just pushed): the overflow handler and
+  // cacs_stack_free read `s` from now on, whose name and id the owner
+  // set before. The block's room at the top stays unused, so that both
+  // kinds of coroutine share a size class and its cache.
+  const cacs_stack *in = (const cacs_stack *)(blk + desc_off);
+  s->vg_id = in->vg_id;
+  s->pool = in->pool;
+  s->map = in->map;
+  s->map_size = in->map_size;
+  s->lo = in->lo;
+  s->top = in->top;
+  s->reg_prev = NULL;
+  s->reg_next = in->reg_next;
+  if (s->reg_next)
+    s->reg_next->reg_prev = s;
+  T.live = s;
+  return 0;
+}
+
 // A slot back to its slab's free list; an empty slab goes back to the
 // kernel unless it is the class's only place to take a stack from (keeps
 // create/join loops off mmap), or the thread is exiting.

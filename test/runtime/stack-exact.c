@@ -168,7 +168,11 @@ static int report(const char *name, cacs_entry_fn f, const cacs_coro_attr *a,
   job j = {7, 0, NULL};
   size_t asked = 0;
   int exact = cacs_stack_exact(f, &asked);
-  cacs_coro *c = cacs_create_ex(f, &j, a);
+  // CACS_STACK_EAGER: a guarded stack is there before the first run, to be
+  // read below (else it may be bound at the first run, coro.c).
+  cacs_coro_attr eager = *a;
+  eager.stack_flags |= CACS_STACK_EAGER;
+  cacs_coro *c = cacs_create_ex(f, &j, &eager);
   if (!c) {
     printf("%s: create failed\n", name);
     return 1;
@@ -236,7 +240,7 @@ static int many(const char *what, cacs_entry_fn f, long want) {
     // 39 characters: the name fills its block's top bytes, the ones a
     // stack overflowing from the slot above would write first.
     snprintf(names[i], sizeof names[i], "n%038d", i);
-    cacs_coro_attr a = {0, 0, 0, names[i]};
+    cacs_coro_attr a = {0, CACS_STACK_EAGER, 0, names[i]}; // (see report)
     jobs[i] = (job){7, 0, NULL};
     if (!(cs[i] = cacs_create_ex(f, &jobs[i], &a)))
       return printf("create %d failed\n", i), 1;

@@ -66,9 +66,25 @@ typedef struct cacs_coro_attr {
 /// bytes (0: default) and append it to the calling thread's ready ring. It
 /// first runs when the creator yields or joins. Thread: the coroutine
 /// belongs to the calling thread.
+///
+/// When its stack is allocated: at creation if the thread's stack cache
+/// holds a warm stack of that size (no system call); otherwise, for a
+/// default private stack, when it first runs (docs/runtime.md, "Stacks"):
+/// until then it holds a 176-byte control block, and a coroutine that
+/// finishes gives its stack back at once, so many created at once and run
+/// one after the other reuse one stack. Such a first run that cannot get a
+/// stack does not run `entry`: the coroutine finishes at once and
+/// cacs_join fails with ENOMEM (a detached one aborts with a message).
+/// Stacks taken at creation whatever the cache holds: CACS_STACK_EAGER
+/// (its failure is then this call's), shared, exact and NOPOOL stacks,
+/// CACS_CORO_SAVE_FPENV, guarded stacks where the kernel lacks guard
+/// regions (cacs_stack_guard_kind: their budget of mappings ends here), and
+/// every coroutine while a tool is on (ASan, TSan, SafeStack, shadow call
+/// stack, split stacks).
 /// \return the coroutine, or NULL with errno set:
-///   - ENOMEM: no memory for the stack or the tools' stacks, or a
-///     `stack_size` no mapping can hold (such as (size_t)-1);
+///   - ENOMEM: no memory for the stack or the tools' stacks (one taken at
+///     creation) or the control block, or a `stack_size` no mapping can
+///     hold (such as (size_t)-1);
 ///   - errors of mmap(2) and mprotect(2) for the stack.
 cacs_coro *cacs_create(cacs_entry_fn entry, void *arg, size_t stack_size);
 /// cacs_create with attributes (`attr` NULL: the defaults). Same errors.
@@ -130,7 +146,9 @@ __attribute__((noreturn)) void cacs_exit(void);
 /// \return 0, or -1 with errno set:
 ///   - EDEADLK: `c` is the calling coroutine;
 ///   - EINVAL: `c` is NULL, the thread's main coroutine, detached, or
-///     another coroutine is joining it.
+///     another coroutine is joining it;
+///   - ENOMEM: `c` never ran: no stack could be allocated for it at its
+///     first run (cacs_create); it is freed all the same.
 /// Aborts with a message naming the misuse if `c` is not a live coroutine
 /// of this thread: joined already, detached and finished, or created by
 /// another thread. (A handle freed and then reused by a new coroutine of

@@ -54,6 +54,10 @@ enum cacs_stack_flags {
   /// A guarded stack of the size asked even if the entry has a proven
   /// bound (coroutines only; cacs_stack_exact in coro.h).
   CACS_STACK_NOBOUND = 1u << 4,
+  /// Take the coroutine's stack at cacs_create, never at its first run, so
+  /// that a failure to get one is reported there (coroutines only; see
+  /// cacs_create in coro.h).
+  CACS_STACK_EAGER = 1u << 5,
 };
 
 /// How guard pages are made (cacs_stack_guard_kind).
