@@ -286,10 +286,8 @@ int cacs__io_register(int fd, struct io_fd *r) {
   return 0;
 }
 
-// The number in the environment variable `name` if it is one from 0 to
-// `max`, else `fallback`.
-static long long env_number(const char *name, long long max,
-                            long long fallback) {
+long long cacs__io_env_number(const char *name, long long max,
+                              long long fallback) {
   const char *e = getenv(name);
   if (e && *e) {
     char *end;
@@ -303,7 +301,8 @@ static long long env_number(const char *name, long long max,
 // The spin a thread's loop starts with: CACS_IO_SPIN_US from the
 // environment (microseconds, up to a second), else CACS_IO_SPIN_DEFAULT_US.
 static int64_t default_spin_us(void) {
-  return env_number("CACS_IO_SPIN_US", 1000000, CACS_IO_SPIN_DEFAULT_US);
+  return cacs__io_env_number("CACS_IO_SPIN_US", 1000000,
+                             CACS_IO_SPIN_DEFAULT_US);
 }
 
 int64_t cacs_io_set_spin(int64_t usec) {
@@ -315,7 +314,8 @@ int64_t cacs_io_set_spin(int64_t usec) {
 // The most descriptors poll mode watches: CACS_IO_POLL_MAX from the
 // environment (0: always epoll), else IO_POLL_MAX.
 static size_t poll_max(void) {
-  return (size_t)env_number("CACS_IO_POLL_MAX", LLONG_MAX, IO_POLL_MAX);
+  return (size_t)cacs__io_env_number("CACS_IO_POLL_MAX", LLONG_MAX,
+                                     IO_POLL_MAX);
 }
 
 int cacs__io_loop_init(void) {

@@ -43,6 +43,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+// The number in the environment variable `name` if it is one from 0 to
+// `max`, else `fallback` (io_epoll.c).
+long long cacs__io_env_number(const char *name, long long max,
+                              long long fallback);
+
 enum { DIR_IN = 0, DIR_OUT = 1 };
 enum { WAIT_PENDING = -1 };
 

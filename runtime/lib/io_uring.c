@@ -178,6 +178,7 @@ typedef struct ur_loop {
   // busy (ur_poll).
   unsigned char min_wait;
   unsigned char busy;
+  unsigned batch_us;      // CACS_IO_BATCH_US, else UR_BATCH_US; 0: never
   unsigned char reg_ring; // io_uring_register_ring_fd took the ring
 } ur_loop;
 
@@ -194,9 +195,10 @@ enum { UR_SQ = 256, UR_CQ = 4096 };
 // The longest transfer one request asks for (read(2)'s own cap).
 #define UR_MAX_LEN 0x7ffff000u
 // How long a busy thread's blocking wait lets completions gather
-// (ur_wait_batch), and the blocking wait, in microseconds, shorter than
-// which the thread counts as busy (ur_poll).
-enum { UR_BATCH_US = 20, UR_BUSY_US = 5 };
+// (ur_wait_batch; CACS_IO_BATCH_US from the environment, up to UR_BATCH_MAX,
+// 0: never), and the blocking wait, in microseconds, shorter than which the
+// thread counts as busy (ur_poll).
+enum { UR_BATCH_US = 20, UR_BATCH_MAX = 1000, UR_BUSY_US = 5 };
 // The kernel's minimum wait (Linux 6.12): liburing 2.3 knows neither the
 // feature bit nor the field (io_uring_getevents_arg's `pad` then).
 #ifndef IORING_FEAT_MIN_TIMEOUT
@@ -334,7 +336,7 @@ static unsigned ur_reap(void) {
 
 // A blocking wait of a busy thread, `ts` its timeout (NULL: none): submit
 // what the round queued and wait until every request in flight has
-// completed, or UR_BATCH_US have passed and one has (the kernel's minimum
+// completed, or U.batch_us have passed and one has (the kernel's minimum
 // wait), or the timeout. Interrupt coalescing, as a network card does it:
 // a peer that sends a burst of small messages (a streaming client) wakes
 // a thread that waits for one completion at its first message, and the
@@ -343,7 +345,7 @@ static unsigned ur_reap(void) {
 // each message costs both sides system calls and a wake-up. Waiting for
 // all requests in flight, a lone request (a single connection's
 // ping-pong) is never held back; a request among idle ones is, by up to
-// UR_BATCH_US, while the thread counts as busy (ur_poll). -1 (errno) if
+// U.batch_us, while the thread counts as busy (ur_poll). -1 (errno) if
 // the kernel refused.
 static int ur_wait_batch(struct __kernel_timespec *ts) {
   struct io_uring_sq *sq = &U.ring.sq;
@@ -361,7 +363,7 @@ static int ur_wait_batch(struct __kernel_timespec *ts) {
   struct __kernel_timespec day = {86400, 0};
   struct io_uring_getevents_arg a;
   memset(&a, 0, sizeof a);
-  a.pad = UR_BATCH_US; // min_wait_usec
+  a.pad = U.batch_us; // min_wait_usec
   a.ts = (uint64_t)(uintptr_t)(ts ? ts : &day);
   unsigned want = U.inflight > UR_CQ ? UR_CQ : U.inflight ? U.inflight : 1;
   unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
@@ -403,7 +405,7 @@ static void ur_poll(int64_t timeout_us) {
   // Busy: the last plain wait ended within UR_BUSY_US with a receive's
   // completion, or the last batched one gathered more than one. Not for a
   // timer due sooner than the batch.
-  if (U.busy && U.min_wait && (timeout_us < 0 || timeout_us > UR_BATCH_US) &&
+  if (U.busy && U.min_wait && (timeout_us < 0 || timeout_us > U.batch_us) &&
       ur_wait_batch(tsp) == 0) {
     U.busy = ur_reap() > 1;
     return;
@@ -507,7 +509,9 @@ static int ring_init(void) {
   }
   // Fewer look-ups per enter, if it can.
   U.reg_ring = io_uring_register_ring_fd(&U.ring) == 1;
-  U.min_wait = (p.features & IORING_FEAT_MIN_TIMEOUT) != 0;
+  U.batch_us = (unsigned)cacs__io_env_number("CACS_IO_BATCH_US", UR_BATCH_MAX,
+                                             UR_BATCH_US);
+  U.min_wait = (p.features & IORING_FEAT_MIN_TIMEOUT) && U.batch_us;
   pthread_once(&ring_key_once, ring_key_init);
   pthread_setspecific(ring_key, &U);
   U.wake_fd = -1; // until watch_wake_fd

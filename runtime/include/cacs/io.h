@@ -81,7 +81,8 @@
 // busy thread (one whose completions come faster than it waits for them)
 // lets them gather for up to 20 microseconds before it wakes (Linux 6.12
 // and later), which may hold a request (or a wake-up from another
-// thread) back by that much. The
+// thread) back by that much (CACS_IO_BATCH_US in the environment sets the
+// 20, up to 1,000; 0 turns the gathering off). The
 // calls keep the contract above; what differs: a call that waits hands its
 // buffer to the kernel until it completes (a timeout or cacs_wake cancels
 // it and the call returns once the kernel is done with the buffer; if it
