@@ -31,7 +31,6 @@ struct chunk {
   void *free;         // freed blocks, LIFO (the first word of each)
   uint32_t used;      // blocks handed out and not freed
   uint32_t carved;    // blocks [0, carved) were handed out once
-  unsigned in_avail;
 };
 
 #define FIRST_BLOCK ((sizeof(chunk) + 63) & ~(size_t)63)
@@ -48,7 +47,6 @@ static void avail_push(chunk *k) {
   if (B.avail)
     B.avail->prev = k;
   B.avail = k;
-  k->in_avail = 1;
 }
 
 static void avail_remove(chunk *k) {
@@ -58,7 +56,6 @@ static void avail_remove(chunk *k) {
     B.avail = k->next;
   if (k->next)
     k->next->prev = k->prev;
-  k->in_avail = 0;
 }
 
 // A mapping of CHUNK_BYTES aligned to its size: twice that, trimmed.

@@ -442,9 +442,6 @@ static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 // the tail switch go through it (two stores and a load fewer per switch).
 // The plain switch (cacs_switch, under ASan or TSan) saves and reads its
 // own contexts with pc: a process takes one form or the other (tools_on).
-#if CACS_EFFECT_ASM && CACS__TAIL_EMPTY_LIST
-#error "effect_layout.h: the assembly's contexts need effect.c's jumps"
-#endif
 #if CACS_EFFECT_ASM
 #define EFFECT_JUMP_ASM                                                        \
   "movq 16(%1), %%rbp\n\t"                                                     \
@@ -454,7 +451,7 @@ static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 #else
 #define EFFECT_JUMP_ASM CACS__TAIL_JUMP_ASM
 #endif
-#if EFFECT_TAIL && defined(__x86_64__) && !CACS__TAIL_EMPTY_LIST
+#if EFFECT_TAIL && defined(__x86_64__)
 static CACS_ALWAYS_INLINE void effect_jump(cacs_context *from,
                                            const cacs_context *to, uint64_t v0,
                                            uint64_t v1, void *bp) {
