@@ -403,7 +403,8 @@ static void ur_poll(int64_t timeout_us) {
                                  timeout_us % 1000000 * 1000};
   struct __kernel_timespec *tsp = timeout_us < 0 ? NULL : &ts;
   // Busy: the last plain wait ended within UR_BUSY_US with a receive's
-  // completion, or the last batched one gathered more than one. Not for a
+  // completion or reaped more than one receive's, or the last batched one
+  // gathered more than one. Not for a
   // timer due sooner than the batch.
   if (U.busy && U.min_wait && (timeout_us < 0 || timeout_us > U.batch_us) &&
       ur_wait_batch(tsp) == 0) {
@@ -416,10 +417,14 @@ static void ur_poll(int64_t timeout_us) {
   int quick = cacs__now_ns() - t0 < (uint64_t)UR_BUSY_US * 1000u;
   U.reaped_in = 0;
   ur_reap();
-  // Bytes came quickly. A send that completed at once, as sends do, says
-  // nothing about the peers: counted, it made a thread serving one
-  // connection among idle ones hold its next receive back for them.
-  U.busy = quick && U.reaped_in != 0;
+  // Bytes came quickly, or on more than one connection while the thread
+  // woke: either says peers are sending faster than it waits. The second
+  // does not depend on how fast this machine wakes a thread (a host whose
+  // wake-up takes longer than UR_BUSY_US never sees the first). A send
+  // that completed at once, as sends do, says nothing about the peers:
+  // counted, it made a thread serving one connection among idle ones hold
+  // its next receive back for them.
+  U.busy = U.reaped_in > 1 || (quick && U.reaped_in != 0);
 }
 
 static pthread_key_t ring_key;
