@@ -33,6 +33,8 @@
 #ifndef CACS_SWITCH_H
 #define CACS_SWITCH_H
 
+#include "cacs/detail/contract.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -136,8 +138,9 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 // saves rbp and rbx itself: where the cacs pass gives the function the
 // empty list (local, every use a direct call that takes the empty mask;
 // docs/callee-saved.md). A function that keeps rbp (exported, address
-// taken, invoked, a result or argument in memory) hands its callers a
-// stale rbp through this form (docs/hazards.md).
+// taken, invoked, a result or argument in memory) would hand its callers
+// a stale rbp through this form: the pass rejects it there, naming the
+// function (CACS_CONTRACT_TAIL_EMPTY_LIST_MARK; docs/hazards.md).
 #define CACS__TAIL_SAVE(from)                                                  \
   do {                                                                         \
     (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
