@@ -383,14 +383,26 @@ __attribute__((noreturn, cold)) static void foreign(const char *call) {
 
 // The tail form, where the compiler has it; not in a build of libcacs with
 // ASan, whose programs always annotate (and whose frames may be realigned
-// around the jump); nor in one built with the empty callee-saved list
-// (CACS__TAIL_EMPTY_LIST), where the perform and resume crashed at the
-// first resume (test/runtime/effect-none.test): they take cacs_switch.
-#if CACS_HAS_TAIL_SWITCH && !CACS_ASAN && !CACS__TAIL_EMPTY_LIST
+// around the jump).
+//
+// Its resume points always hold the caller's rbp and rbx (EFFECT_SAVE,
+// effect_jump), also in a libcacs built with the empty callee-saved list
+// (-fpreserve-none-callee-saved=none), where the header's CACS__TAIL_SAVE
+// leaves fp stale: that form is right only for a function the cacs pass
+// gives the empty list, whose callers all save rbp themselves. Perform and
+// resume keep rbp callee-saved: they are exported, so code compiled
+// elsewhere calls them expecting rbp preserved; and even a caller compiled
+// with the setting calls the resume, whose result is a struct, with
+// upstream's mask (the pass's call rule, PreserveNoneRules.cpp). Such a
+// caller keeps values in rbp across the resume (test/runtime/effect.c's
+// run_state, -O2: k), and with the stale fp the perform's jump back handed
+// it rbp = 0: the next resume read k = NULL (effect-none.test).
+#if CACS_HAS_TAIL_SWITCH && !CACS_ASAN
 #define EFFECT_TAIL 1
 #else
 #define EFFECT_TAIL 0
 #endif
+#define EFFECT_SAVE CACS__TAIL_SAVE_FP
 #if CACS_EFFECT_ASM && !EFFECT_TAIL
 #error "effect_layout.h: the assembly entries are tail switches"
 #endif
@@ -433,8 +445,10 @@ static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 // (a round of the up1 shape: 114 -> 110 instructions, callgrind). The
 // free registers are rdi, rsi, r12 and r13: every other one is clobbered,
 // bound (rax, rdx, rbx) or the frame's (rbp, which the frame record of
-// CACS__TAIL_SAVE keeps), so `to` is never one the jump loads before it
-// is done with `to`. The jump's text is the header's (CACS__TAIL_JUMP_ASM),
+// EFFECT_SAVE keeps), so `to` is never one the jump loads before it is
+// done with `to`. They store the caller's rbx under every callee-saved
+// list (the header's do not under CACS__TAIL_EMPTY_LIST; see EFFECT_TAIL).
+// The jump's text is the header's (CACS__TAIL_JUMP_ASM),
 // except where the assembly saves the contexts (CACS_EFFECT_ASM): it
 // stores no pc, which is the word below sp (the return address of the
 // call that suspended, still there: nothing runs on a suspended stack;
@@ -594,7 +608,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     p = enter(t, k, cacs__syncblk.depth);
   }
 #if EFFECT_TAIL
-  CACS__TAIL_SAVE(&k->caller);
+  EFFECT_SAVE(&k->caller);
   effect_jump1(&k->caller, &k->self, (uint64_t)(uintptr_t)result, bp);
   return k->req; // never reached (see cacs__tail_jump)
 #else
@@ -682,7 +696,7 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
   }
   leave(t, k, p);
 #if EFFECT_TAIL
-  CACS__TAIL_SAVE(&k->self);
+  EFFECT_SAVE(&k->self);
   effect_jump(&k->self, &k->caller, (uint64_t)(uintptr_t)e,
               (uint64_t)(uintptr_t)payload, bp);
   return NULL; // never reached

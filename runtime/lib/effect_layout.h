@@ -15,11 +15,9 @@
 // where effect.c takes them (EFFECT_TAIL, which effect.c checks against
 // this): not under CET's landing pads, not in a build of libcacs with
 // ASan; and only with local-exec TLS (one base register for the three
-// thread-local blocks it reads). Nor in a libcacs built with the empty
-// callee-saved list (-fpreserve-none-callee-saved=none, which defines
-// __CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__): there the tail switch saves
-// neither rbp nor rbx (CACS__TAIL_EMPTY_LIST), and the assembly's
-// contexts assume it does.
+// thread-local blocks it reads). Under every callee-saved list, the empty
+// one (-fpreserve-none-callee-saved=none) included: the C paths' resume
+// points hold rbp and rbx as the assembly's do (effect.c, EFFECT_TAIL).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +26,6 @@
 
 #if defined(__x86_64__) && !defined(CACS_TLS_INITIAL_EXEC) &&                  \
     !defined(CACS_NO_TAIL_SWITCH) && !defined(CACS_NO_PRESERVE_NONE) &&        \
-    !defined(__CACS_PRESERVE_NONE_CALLEE_SAVED_NONE__) &&                      \
     !(defined(__CET__) && (__CET__ & 1)) && !defined(__SANITIZE_ADDRESS__)
 #if defined(__has_feature)
 #if !__has_feature(address_sanitizer)

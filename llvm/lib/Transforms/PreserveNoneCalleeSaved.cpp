@@ -58,12 +58,14 @@
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/PreserveNoneRulesBinding.h"
 #include "cacs-compiler/Settings.h"
+#include "cacs/detail/contract.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -87,6 +89,9 @@ bool calleeSavedNone() {
 /// x86's attribute: on a function, an empty callee-saved list; on a call
 /// site (or the callee of a direct call), the empty register mask.
 constexpr const char *NoCalleeSavedAttr = "no_callee_saved_registers";
+
+/// The comment in the asm of cacs/switch.h's tail switch that stores no rbp.
+constexpr const char *TailEmptyListMark = CACS_CONTRACT_TAIL_EMPTY_LIST_MARK;
 
 /// Registers preserve_none passes arguments in on x86-64: r12-r15, rdi, rsi,
 /// rdx, rcx, r8, r9, r11, rax, then xmm0-xmm7 as the C convention does.
@@ -366,6 +371,8 @@ private:
       }
     }
 
+    checkEmptyListTailSwitches();
+
     bool Changed = false;
     for (Function *F : Empty) {
       F->addFnAttr(NoCalleeSavedAttr);
@@ -386,6 +393,38 @@ private:
       }
     }
     return Changed;
+  }
+
+  /// cacs/switch.h's tail switch under the setting (CACS__TAIL_EMPTY_LIST)
+  /// leaves the caller's rbp to the callers: in a preserve_none function
+  /// that keeps rbp, whose callers expect it back, the jump would hand them
+  /// a stale one (docs/hazards.md). The form names itself with a comment in
+  /// its asm (TailEmptyListMark).
+  void checkEmptyListTailSwitches() {
+    for (Function &F : M) {
+      if (F.isDeclaration() ||
+          F.getCallingConv() != CallingConv::PreserveNone || !keepsList(F))
+        continue;
+      for (Instruction &I : instructions(F)) {
+        const auto *CB = dyn_cast<CallBase>(&I);
+        const auto *IA =
+            CB ? dyn_cast<InlineAsm>(CB->getCalledOperand()) : nullptr;
+        if (!IA || !StringRef(IA->getAsmString()).contains(TailEmptyListMark))
+          continue;
+        const char *Why = whyKeepList(F);
+        emitError(F,
+                  "the tail switch of cacs/switch.h in '" + F.getName() +
+                      "' leaves rbp to its callers "
+                      "(-fpreserve-none-callee-saved=none), but '" +
+                      F.getName() + "' keeps rbp callee-saved: " +
+                      (Why ? Why : "a caller that keeps rbp may jump to it") +
+                      "; the form needs a function that saves nothing "
+                      "(docs/callee-saved.md), or a build without the "
+                      "setting",
+                  CB->getDebugLoc());
+        break;
+      }
+    }
   }
 
   void remarkEmpty(Function &F) {

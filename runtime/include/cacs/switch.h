@@ -33,6 +33,8 @@
 #ifndef CACS_SWITCH_H
 #define CACS_SWITCH_H
 
+#include "cacs/detail/contract.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -114,31 +116,38 @@ void cacs_context_init(cacs_context *ctx, void *stack_top, cacs_context_fn fn,
 #if CACS_HAS_PRESERVE_NONE && !CACS_ARCH_NEEDS_LANDING_PADS &&                 \
     !defined(CACS_NO_TAIL_SWITCH)
 #define CACS_HAS_TAIL_SWITCH 1
+// __builtin_frame_address(0) forces a frame record {caller fp, return
+// address} in the enclosing function, at every -O level. A preserve_none
+// function saves no other register, so that record sits right below the
+// caller's stack pointer (the CFA): sp to resume with = record + 16, and the
+// caller's frame pointer is the record's first slot. (__builtin_dwarf_cfa is
+// not usable: LLVM 19 returns x29 itself on AArch64.) CACS__TAIL_SAVE_FP
+// saves that frame pointer too, which is right under every callee-saved
+// list: libcacs's exported entries use it (lib/effect.c).
+#define CACS__TAIL_SAVE_FP(from)                                               \
+  do {                                                                         \
+    (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
+    (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
+    (from)->fp = *(void **)__builtin_frame_address(0);                         \
+  } while (0)
 #if CACS__TAIL_EMPTY_LIST
 // Under the empty callee-saved list (-fpreserve-none-callee-saved=none,
-// x86-64, LLVM 22) the enclosing preserve_none function's callers save rbp
-// and rbx themselves where they need them, so `from` gets its resume address
-// and stack pointer only (from the frame record, as below). The fp and bp
-// fields keep stale values, which a resumer loads into registers the caller
-// does not read.
+// x86-64, LLVM 22), `from` gets its resume address and stack pointer only:
+// the fp and bp fields keep stale values, which a resumer loads into rbp
+// and rbx. That is right only where every caller of the enclosing function
+// saves rbp and rbx itself: where the cacs pass gives the function the
+// empty list (local, every use a direct call that takes the empty mask;
+// docs/callee-saved.md). A function that keeps rbp (exported, address
+// taken, invoked, a result or argument in memory) would hand its callers
+// a stale rbp through this form: the pass rejects it there, naming the
+// function (CACS_CONTRACT_TAIL_EMPTY_LIST_MARK; docs/hazards.md).
 #define CACS__TAIL_SAVE(from)                                                  \
   do {                                                                         \
     (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
     (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
   } while (0)
 #else
-// __builtin_frame_address(0) forces a frame record {caller fp, return
-// address} in the enclosing function, at every -O level. A preserve_none
-// function saves no other register, so that record sits right below the
-// caller's stack pointer (the CFA): sp to resume with = record + 16, and the
-// caller's frame pointer is the record's first slot. (__builtin_dwarf_cfa is
-// not usable: LLVM 19 returns x29 itself on AArch64.)
-#define CACS__TAIL_SAVE(from)                                                  \
-  do {                                                                         \
-    (from)->pc = __builtin_extract_return_addr(__builtin_return_address(0));   \
-    (from)->sp = (char *)__builtin_frame_address(0) + 16;                      \
-    (from)->fp = *(void **)__builtin_frame_address(0);                         \
-  } while (0)
+#define CACS__TAIL_SAVE(from) CACS__TAIL_SAVE_FP(from)
 #endif
 /// Tail switch ending a function that returns uint64_t (the value received)
 /// and started with CACS_SAVE_CALLER_BP(bp).

@@ -37,6 +37,14 @@
  * empty register mask. */
 #define CACS_CONTRACT_SAVES_NOTHING_ANNOTATION "cacs.no_callee_saved_registers"
 
+/* A comment that the tail switch of cacs/switch.h puts in its inline asm
+ * where it stores neither rbp nor rbx (CACS__TAIL_EMPTY_LIST: under
+ * -fpreserve-none-callee-saved=none). That is right only in a function the
+ * callee-saved pass gives the empty list, whose callers all save rbp
+ * themselves; the pass rejects the form in a preserve_none function that
+ * keeps rbp (docs/hazards.md). */
+#define CACS_CONTRACT_TAIL_EMPTY_LIST_MARK "# cacs.tail_switch_empty_list"
+
 /* The annotation on a declaration of a libcacs preserve_none entry that a
  * sync block (cacs/syncblock.h) allows: inside a block it runs no other
  * coroutine of the scheduler. The I/O waits of cacs/io.h make the blocking

@@ -105,6 +105,11 @@ static CACS_ALWAYS_INLINE uint64_t cacs_switch(cacs_context *from,
   "movq 0(%1), %%rsp\n\t"                                                      \
   "jmpq *8(%1)\n\t"
 
+/// Under CACS__TAIL_EMPTY_LIST the jump starts with a comment that names
+/// the form (detail/contract.h): the cacs callee-saved pass rejects it in
+/// a function that keeps rbp, whose callers expect it back.
+#define CACS__TAIL_EMPTY_LIST_MARK CACS_CONTRACT_TAIL_EMPTY_LIST_MARK "\n\t"
+
 /// `from` and `to` are bound to r12 and r13, where a preserve_none function
 /// receives its first two arguments (the usual shape,
 /// f(from, to, val)): no move before the jump. They are in/out operands so
@@ -116,7 +121,7 @@ static CACS_ALWAYS_INLINE uint64_t cacs__tail_jump(cacs_context *from,
   register const cacs_context *t __asm__("r13") = to;
 #if CACS__TAIL_EMPTY_LIST
   (void)bp;
-  __asm__ volatile(CACS__TAIL_JUMP_ASM
+  __asm__ volatile(CACS__TAIL_EMPTY_LIST_MARK CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(val)
                    :
                    : CACS__CLOBBERS_TAIL);
@@ -147,7 +152,7 @@ static CACS_ALWAYS_INLINE void cacs__tail_jump2(cacs_context *from,
   register const cacs_context *t __asm__("r13") = to;
 #if CACS__TAIL_EMPTY_LIST
   (void)bp;
-  __asm__ volatile(CACS__TAIL_JUMP_ASM
+  __asm__ volatile(CACS__TAIL_EMPTY_LIST_MARK CACS__TAIL_JUMP_ASM
                    : "+r"(f), "+r"(t), "+a"(v0), "+d"(v1)
                    :
                    : CACS__CLOBBERS_TAIL2);
