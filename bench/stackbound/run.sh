@@ -5,10 +5,17 @@
 # first, bench/stackbound/pool.c: pool coroutines parked in a wait for a
 # descriptor, on exact stacks and on the pool's guarded ones (its workers
 # share the CPU); with `pool-sem`, parked on a pool semaphore instead.
+# With `pool-scale`, the pool's exact mode at 10,000, 100,000 and
+# 1,000,000 coroutines, REPS rounds (5) of the three interleaved, and the
+# median per N of each figure: the cost per coroutine of releasing and
+# joining all of them should not grow with N (it did, 25 us at 1M: the
+# handles' table, pool_handles.c). `--base DIR` runs the same program
+# built on another build's runtime in each round, beside this one.
 # Not part of scripts/bench: its lines go to a report, with the load
 # average.
 #
 #   bench/stackbound/run.sh [pool | pool-sem] [N] [REPS] [--build DIR]
+#   bench/stackbound/run.sh pool-scale [REPS] [--build DIR] [--base DIR]
 #
 # 64 KiB private stacks take about 4 KiB of RSS each, a parked pool
 # coroutine's about 8 KiB: N = 1,000,000 of them is 4 or 8 GB (N defaults
@@ -21,6 +28,59 @@ prog=exact
 modes="exact private64k shared"
 n=1000000
 defs=
+if [ $# -gt 0 ] && [ "$1" = pool-scale ]; then
+  shift
+  reps=5
+  base=
+  [ $# -gt 0 ] && [ "${1#--}" = "$1" ] && { reps=$1; shift; }
+  while [ $# -gt 1 ]; do
+    case $1 in
+    --build) build=$2 ;;
+    --base) base=$2 ;;
+    *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift 2
+  done
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  builds="this"
+  [ -n "$base" ] && builds="base this"
+  for b in $builds; do
+    dir=$build
+    [ "$b" = base ] && dir=$base
+    "$dir/bin/clang" -O2 -fcacs-stack-bounds -I"$root/runtime/include" \
+      "$here/pool.c" "$dir/runtime/x86_64/libcacs_io.a" \
+      "$dir/runtime/x86_64/libcacs.a" $(pkg-config --libs liburing 2>/dev/null) \
+      -lpthread -o "$work/pool-$b"
+  done
+  uptime
+  i=0
+  while [ $i -lt "$reps" ]; do
+    for n in 10000 100000 1000000; do
+      for b in $builds; do
+        env CACS_IO_ENGINE=epoll taskset -c 1 "$work/pool-$b" exact $n |
+          sed "s/^/build=$b /" | tee -a "$work/lines"
+      done
+    done
+    i=$((i + 1))
+  done
+  uptime
+  # The median of each figure per build and N.
+  for b in $builds; do
+    for n in 10000 100000 1000000; do
+      printf 'scale build=%s n=%s' "$b" "$n"
+      for f in rss_per_coro spawn_park_ns release_join_ns spawn_join_ns; do
+        grep "^build=$b .* n=$n " "$work/lines" |
+          sed -n "s/.* $f=\([0-9.]*\).*/\1/p" | sort -n |
+          awk -v f=$f '{v[NR] = $1} END {
+            m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+            printf " %s=%.0f", f, m }'
+      done
+      echo " (medians of $reps)"
+    done
+  done
+  exit 0
+fi
 if [ $# -gt 0 ] && { [ "$1" = pool ] || [ "$1" = pool-sem ]; }; then
   [ "$1" = pool-sem ] && defs=-DPOOL_WAIT_SEM
   prog=pool

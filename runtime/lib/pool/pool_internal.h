@@ -300,6 +300,9 @@ CACS_HIDDEN void cacs__phandle_add(cacs__ptask *t);
 CACS_HIDDEN int cacs__phandle_claim(cacs__ptask *t);
 /// Forget `t` (its join, before freeing it).
 CACS_HIDDEN void cacs__phandle_remove(cacs__ptask *t);
+/// The table's shape, for the tests (test/pool/pool-handle-scale.c): its
+/// buckets and its longest chain.
+CACS_HIDDEN void cacs__phandle_shape(size_t *buckets, size_t *longest);
 
 /// The pools alive (pool_handles.c): add `p` (created); take it out (its
 /// destroy), 0 if it was not there.
