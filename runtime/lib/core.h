@@ -29,10 +29,10 @@ enum coro_state {
 };
 
 // What only the tools (tools_always()) and CACS_CORO_SAVE_FPENV need of a
-// coroutine: kept beside the control block, and for a shared-stack
-// coroutine only when one of them is in use (coro.c: cold_needed), so that
-// the control block of millions of idle coroutines stays small. Read it
-// through cold(c), never when it may be absent.
+// coroutine: kept beside the control block, only when one of them is in
+// use (coro.c: cold_needed), so that the control block of millions of idle
+// coroutines stays small and a creation zeroes no block nothing reads. Read
+// it through cold(c), never when it may be absent (main always has one).
 struct cacs__coro_cold {
   uint32_t fpenv[2];   // private MXCSR+x87 CW / FPCR (CACS_CORO_SAVE_FPENV)
   void *asan_fake;     // ASan fake-stack handle while switched out

@@ -71,13 +71,12 @@ static int tools_init(cacs_coro *c, size_t size, unsigned char tools) {
 }
 
 // Whether a coroutine created with `attr` needs its side block (core.h):
-// always on a guarded stack of its own, where it costs no more than stack
-// space; on a shared or an exact stack only if a tool is on or it keeps an
-// FP environment.
-static int cold_needed(const cacs_coro_attr *attr, size_t exact,
-                       unsigned char tools) {
-  return !((attr->stack_flags & CACS_STACK_SHARED) || exact) || tools ||
-         (attr->flags & CACS_CORO_SAVE_FPENV);
+// only if a tool is on or it keeps an FP environment, whatever its stack.
+// On a stack of its own the block's room is there anyway (CORO_PRIVATE_HDR),
+// but a side block nothing reads would cost a creation the zeroing of its
+// 176 bytes and a join the test of its tool stacks (issue 38).
+static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
+  return tools || (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
@@ -361,11 +360,14 @@ coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
         return NULL;
     }
   }
-  // A lazy one has no side block (no tool is on, no FP environment).
-  int with_cold = !lazy && cold_needed(attr, exact, tools);
+  // A lazy one has no side block (no tool is on, no FP environment). A
+  // private stack's block takes CORO_PRIVATE_HDR with or without it: one
+  // layout, one size class and cache, for lazy and eager coroutines.
+  int with_cold = !lazy && cold_needed(attr, tools);
   size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
                 : exact   ? sizeof(cacs_coro)
-                          : CORO_SHARED_SIZE;
+                : (attr->stack_flags & CACS_STACK_SHARED) ? CORO_SHARED_SIZE
+                                                          : CORO_PRIVATE_HDR;
   if (!c)
     c = exact ? (cacs_coro *)cacs__exact_alloc(exact, size,
                                                offsetof(cacs_coro, stack))
