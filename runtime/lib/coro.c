@@ -96,7 +96,8 @@ static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
   uint64_t bound;
   if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
-      tools || !cacs__stack_bound((const void *)entry, &bound) ||
+      tools || __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||
+      !cacs__stack_bound((const void *)entry, &bound) ||
       bound > ((uint64_t)1 << 40))
     return 0;
   if (bound < 16)
