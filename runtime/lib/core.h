@@ -259,6 +259,9 @@ CACS_HIDDEN void cacs__coro_pad_free(void);
 CACS_HIDDEN void *cacs__block_alloc(void);
 CACS_HIDDEN void cacs__block_free(void *p);
 CACS_HIDDEN void cacs__block_thread_exit(void);
+/// An epoch of the thread's creates is over (coro.c, live_epoch_end): the
+/// spare chunks of blocks that stayed spare all through it go back.
+CACS_HIDDEN void cacs__block_epoch_end(void);
 /// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
 /// size and guard.
 CACS_HIDDEN const cacs_stack *cacs__coro_stack(const cacs_coro *c);

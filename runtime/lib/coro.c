@@ -534,6 +534,7 @@ __attribute__((noinline)) static void live_epoch_end(void) {
   S.live_grew = 0;
   S.live_peak = S.live_n;
   live_limits();
+  cacs__block_epoch_end(); // every create counts, lazy or not
   size_t len = S.live_cap > S.live_shrunk ? S.live_cap : S.live_shrunk;
   S.live_epoch_left = len > 1024 ? 2 * len : 2048;
 }
