@@ -29,10 +29,10 @@ enum coro_state {
 };
 
 // What only the tools (tools_always()) and CACS_CORO_SAVE_FPENV need of a
-// coroutine: kept beside the control block, and for a shared-stack
-// coroutine only when one of them is in use (coro.c: cold_needed), so that
-// the control block of millions of idle coroutines stays small. Read it
-// through cold(c), never when it may be absent.
+// coroutine: kept beside the control block, only when one of them is in
+// use (coro.c: cold_needed), so that the control block of millions of idle
+// coroutines stays small and a creation zeroes no block nothing reads. Read
+// it through cold(c), never when it may be absent (main always has one).
 struct cacs__coro_cold {
   uint32_t fpenv[2];   // private MXCSR+x87 CW / FPCR (CACS_CORO_SAVE_FPENV)
   void *asan_fake;     // ASan fake-stack handle while switched out
@@ -146,6 +146,12 @@ typedef struct sched {
   // already freed, or another thread's, is told apart without reading it.
   cacs_coro **live;
   size_t live_cap, live_n;
+  // Precomputed from the above and below (coro.c, live_limits), so that an
+  // add and a removal test one word each: the count at which an add first
+  // grows the table (three quarters full), the count after an add above
+  // which it has more to note (live_noted), and the count after a removal
+  // at which the table halves (SIZE_MAX: never at this size).
+  size_t live_grow_at, live_note_at, live_shrink_at;
   // What the table learned (coro.c, live_epoch_end): the capacity it keeps
   // through a drain, the largest it halved from since the last epoch
   // without growth, the most handles in this epoch and its creates to go.
@@ -253,6 +259,9 @@ CACS_HIDDEN void cacs__coro_pad_free(void);
 CACS_HIDDEN void *cacs__block_alloc(void);
 CACS_HIDDEN void cacs__block_free(void *p);
 CACS_HIDDEN void cacs__block_thread_exit(void);
+/// An epoch of the thread's creates is over (coro.c, live_epoch_end): the
+/// spare chunks of blocks that stayed spare all through it go back.
+CACS_HIDDEN void cacs__block_epoch_end(void);
 /// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
 /// size and guard.
 CACS_HIDDEN const cacs_stack *cacs__coro_stack(const cacs_coro *c);
@@ -263,6 +272,35 @@ CACS_HIDDEN void cacs__reap_zombies(void);
 /// was detached and has finished).
 CACS_HIDDEN int cacs__live_has(const cacs_coro *c);
 CACS_HIDDEN void cacs__live_remove(const cacs_coro *c);
+/// After live_remove_at emptied slot `i`: the entries after it that
+/// belong before it move back, and the table halves if it is due (coro.c).
+CACS_HIDDEN void cacs__live_removed(size_t i);
+
+/// The slot of `c` in the set of live handles, or the empty one its probe
+/// ends at: linear probing on the pointer alone (the handle may be freed
+/// memory). The table must exist (S.live_cap != 0). Inline: cacs_join
+/// looks up and removes a handle at every coroutine's end.
+static inline size_t live_hash(const cacs_coro *c, size_t mask) {
+  return (size_t)(((uintptr_t)c >> 6) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+}
+static inline size_t live_find(const cacs_coro *c) {
+  size_t mask = S.live_cap - 1, i = live_hash(c, mask);
+  while (S.live[i] && S.live[i] != c)
+    i = (i + 1) & mask;
+  return i;
+}
+
+/// Take the handle in slot `i` out of the set. The common case, a slot
+/// with an empty one after it and no shrink due, is three tests and two
+/// stores; the rest is cacs__live_removed's.
+static inline void live_remove_at(size_t i) {
+  S.live[i] = NULL;
+  size_t n = --S.live_n;
+  if (__builtin_expect(S.live[(i + 1) & (S.live_cap - 1)] != NULL ||
+                           n == S.live_shrink_at,
+                       0))
+    cacs__live_removed(i);
+}
 /// Free the thread's table of live handles (thread exit).
 CACS_HIDDEN void cacs__live_free(void);
 /// Abort: `call` was given `c`, which is not a live coroutine of this

@@ -71,13 +71,12 @@ static int tools_init(cacs_coro *c, size_t size, unsigned char tools) {
 }
 
 // Whether a coroutine created with `attr` needs its side block (core.h):
-// always on a guarded stack of its own, where it costs no more than stack
-// space; on a shared or an exact stack only if a tool is on or it keeps an
-// FP environment.
-static int cold_needed(const cacs_coro_attr *attr, size_t exact,
-                       unsigned char tools) {
-  return !((attr->stack_flags & CACS_STACK_SHARED) || exact) || tools ||
-         (attr->flags & CACS_CORO_SAVE_FPENV);
+// only if a tool is on or it keeps an FP environment, whatever its stack.
+// On a stack of its own the block's room is there anyway (CORO_PRIVATE_HDR),
+// but a side block nothing reads would cost a creation the zeroing of its
+// 176 bytes and a join the test of its tool stacks (issue 38).
+static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
+  return tools || (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
@@ -97,7 +96,8 @@ static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
   uint64_t bound;
   if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
-      tools || !cacs__stack_bound((const void *)entry, &bound) ||
+      tools || __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||
+      !cacs__stack_bound((const void *)entry, &bound) ||
       bound > ((uint64_t)1 << 40))
     return 0;
   if (bound < 16)
@@ -361,11 +361,14 @@ coro_new(cacs_entry_fn entry, void *arg, const cacs_coro_attr *attr) {
         return NULL;
     }
   }
-  // A lazy one has no side block (no tool is on, no FP environment).
-  int with_cold = !lazy && cold_needed(attr, exact, tools);
+  // A lazy one has no side block (no tool is on, no FP environment). A
+  // private stack's block takes CORO_PRIVATE_HDR with or without it: one
+  // layout, one size class and cache, for lazy and eager coroutines.
+  int with_cold = !lazy && cold_needed(attr, tools);
   size_t size = with_cold ? sizeof(cacs_coro) + sizeof(struct cacs__coro_cold)
                 : exact   ? sizeof(cacs_coro)
-                          : CORO_SHARED_SIZE;
+                : (attr->stack_flags & CACS_STACK_SHARED) ? CORO_SHARED_SIZE
+                                                          : CORO_PRIVATE_HDR;
   if (!c)
     c = exact ? (cacs_coro *)cacs__exact_alloc(exact, size,
                                                offsetof(cacs_coro, stack))
@@ -440,18 +443,23 @@ cacs_coro *cacs__coro_new(cacs_entry_fn entry, void *arg,
 // --- The live handles -----------------------------------------------------
 // Linear probing on the pointer, at most three quarters full (8 bytes a
 // slot: 11 to 21 B per coroutine, where half full took 16 to 32); deletion
-// shifts the entries after the hole back (no tombstones). A few probes per
-// create, join and detach, none on a switch.
+// shifts the entries after the hole back (no tombstones). The probe and the
+// common removal are inline (core.h: live_find, live_remove_at); what a
+// create and a join test besides is one precomputed word each (live_limits):
+// some 40 instructions a coroutine in all, where calls and the tests
+// recomputed each time took 80 (issue 38).
 
-static size_t live_hash(const cacs_coro *c, size_t mask) {
-  return (size_t)(((uintptr_t)c >> 6) * 0x9E3779B97F4A7C15ull >> 20) & mask;
-}
-
-static size_t live_find(const cacs_coro *c) {
-  size_t mask = S.live_cap - 1, i = live_hash(c, mask);
-  while (S.live[i] && S.live[i] != c)
-    i = (i + 1) & mask;
-  return i;
+// The counts at which the table grows, has more to note at an add and
+// halves, from its size, its epoch's peak and what it learned to keep:
+// after every change of one of them. (A cache limit set meanwhile,
+// cacs_stack_set_cache_limit, is seen at the next change.)
+static void live_limits(void) {
+  S.live_grow_at = 3 * S.live_cap / 4;
+  size_t limit = __atomic_load_n(&cacs__cache_limit, __ATOMIC_RELAXED);
+  S.live_note_at = S.live_keep && limit < S.live_peak ? limit : S.live_peak;
+  S.live_shrink_at = S.live_cap > 1024 && S.live_cap > S.live_keep
+                         ? S.live_cap / 8 - 1
+                         : SIZE_MAX;
 }
 
 // A table of 16 KiB or more is a mapping of its own: freed into malloc's
@@ -481,6 +489,7 @@ void cacs__live_free(void) {
   S.live_cap = S.live_n = 0;
   S.live_keep = S.live_shrunk = S.live_peak = S.live_epoch_left = 0;
   S.live_grew = 0;
+  live_limits();
 }
 
 // The table rehashed into `cap` slots; -1 (errno ENOMEM) if there is no
@@ -492,6 +501,7 @@ static int live_resize(size_t cap) {
   size_t old_cap = S.live_cap;
   S.live = t;
   S.live_cap = cap;
+  live_limits();
   for (size_t i = 0; i < old_cap; ++i)
     if (old[i])
       S.live[live_find(old[i])] = old[i];
@@ -510,12 +520,12 @@ static int live_resize(size_t cap) {
 // and rehash nothing; a one-time burst's table still halves as it drains.
 // An epoch in which the table was never more than an eighth full forgets
 // what it kept, and the table halves down to fit.
-static void live_epoch_end(void) {
+__attribute__((noinline)) static void live_epoch_end(void) {
   if (!S.live_grew)
     S.live_shrunk = 0;
   if (S.live_keep && 8 * S.live_peak <= S.live_cap) {
     S.live_keep = 0;
-    int e = errno; // best effort, as in cacs__live_remove
+    int e = errno; // best effort, as in cacs__live_removed
     while (S.live_cap > 1024 && 8 * (S.live_n + 1) <= S.live_cap &&
            live_resize(S.live_cap / 2) == 0) {
     }
@@ -523,29 +533,39 @@ static void live_epoch_end(void) {
   }
   S.live_grew = 0;
   S.live_peak = S.live_n;
+  live_limits();
+  cacs__block_epoch_end(); // every create counts, lazy or not
   size_t len = S.live_cap > S.live_shrunk ? S.live_cap : S.live_shrunk;
   S.live_epoch_left = len > 1024 ? 2 * len : 2048;
 }
 
+// The table is three quarters full: twice the slots; -1 (errno ENOMEM) if
+// there is no memory for them.
+__attribute__((noinline)) static int live_grow(void) {
+  size_t cap = S.live_cap ? 2 * S.live_cap : 64;
+  S.live_grew = 1;
+  if (cap <= S.live_shrunk && cap > S.live_keep) {
+    S.live_keep = cap; // halved to less before, and needed again
+    live_limits();
+  }
+  return live_resize(cap);
+}
+
 // Room for one more handle; -1 (errno ENOMEM) if there is none.
-static int live_reserve(void) {
+static inline int live_reserve(void) {
   if (S.live_epoch_left)
     S.live_epoch_left--;
   else
     live_epoch_end();
-  if (4 * (S.live_n + 1) > 3 * S.live_cap) {
-    size_t cap = S.live_cap ? 2 * S.live_cap : 64;
-    S.live_grew = 1;
-    if (cap <= S.live_shrunk && cap > S.live_keep)
-      S.live_keep = cap; // halved to less before, and needed again
-    return live_resize(cap);
-  }
+  if (__builtin_expect(S.live_n >= S.live_grow_at, 0))
+    return live_grow();
   return 0;
 }
 
-static void live_add(cacs_coro *c) {
-  S.live[live_find(c)] = c;
-  if (++S.live_n > S.live_peak)
+// An add made more alive at once than before in this epoch, or more than
+// the cache's limit while the table keeps a size (live_note_at).
+__attribute__((noinline)) static void live_noted(void) {
+  if (S.live_n > S.live_peak)
     S.live_peak = S.live_n;
   // More alive at once than a steady state the thread learns (the stack
   // cache's limit, stack.c): a burst, one repeated or larger than the last.
@@ -554,6 +574,13 @@ static void live_add(cacs_coro *c) {
   if (S.live_keep &&
       S.live_n > __atomic_load_n(&cacs__cache_limit, __ATOMIC_RELAXED))
     S.live_keep = S.live_shrunk = 0;
+  live_limits();
+}
+
+static inline void live_add(cacs_coro *c) {
+  S.live[live_find(c)] = c;
+  if (__builtin_expect(++S.live_n > S.live_note_at, 0))
+    live_noted();
 }
 
 int cacs__live_has(const cacs_coro *c) {
@@ -563,9 +590,8 @@ int cacs__live_has(const cacs_coro *c) {
 // After a burst the table halves (at most a quarter full then, so the next
 // growth is far) and its memory goes back: 8 bytes a slot of the largest
 // number alive would otherwise stay for good. Best effort. (Not below what
-// the table learned to keep: live_epoch_end.) Out of line: the removals
-// that do not shrink the table, nearly all, save no register for it.
-__attribute__((noinline)) static void live_shrink(void) {
+// the table learned to keep: live_limits.)
+static void live_shrink(void) {
   int e = errno;
   if (S.live_cap > S.live_shrunk)
     S.live_shrunk = S.live_cap;
@@ -573,12 +599,8 @@ __attribute__((noinline)) static void live_shrink(void) {
   errno = e;
 }
 
-void cacs__live_remove(const cacs_coro *c) {
-  size_t mask = S.live_cap - 1, i = live_find(c);
-  if (!S.live[i])
-    return;
-  S.live[i] = NULL;
-  S.live_n--;
+void cacs__live_removed(size_t i) {
+  size_t mask = S.live_cap - 1;
   // Move back every entry of the run after the hole that may live there.
   for (size_t j = (i + 1) & mask; S.live[j]; j = (j + 1) & mask) {
     size_t h = live_hash(S.live[j], mask);
@@ -588,9 +610,14 @@ void cacs__live_remove(const cacs_coro *c) {
       i = j;
     }
   }
-  if (S.live_cap > 1024 && 8 * (S.live_n + 1) == S.live_cap && // (once)
-      S.live_cap > S.live_keep)
+  if (S.live_n == S.live_shrink_at) // (once: the table halves)
     live_shrink();
+}
+
+void cacs__live_remove(const cacs_coro *c) {
+  size_t i = live_find(c);
+  if (S.live[i])
+    live_remove_at(i);
 }
 
 cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,

@@ -73,7 +73,8 @@ int cacs__join_pn(cacs_coro *c) {
     return cacs__fail(EDEADLK);
   if (!c || c == &S.main || c == S.service)
     return cacs__fail(EINVAL);
-  if (!cacs__live_has(c))
+  size_t slot;
+  if (!S.live_cap || S.live[slot = live_find(c)] != c)
     cacs__bad_handle("cacs_join", c);
   if (c->detached || (c->joiner && c->joiner != self))
     return cacs__fail(EINVAL);
@@ -83,7 +84,11 @@ int cacs__join_pn(cacs_coro *c) {
     self = S.current; // resumed: current again (no spill of `self`)
   }
   S.count--;
-  cacs__live_remove(c);
+  // Its slot, unless the table changed while this waited (grown, halved,
+  // or entries moved back).
+  if (slot >= S.live_cap || S.live[slot] != c)
+    slot = live_find(c);
+  live_remove_at(slot);
   // Its stack could not be had at its first run (coro.c): it never ran.
   int failed = c->launch_failed;
   cacs__coro_free(c);

@@ -276,6 +276,8 @@ void cacs__stack_thread_init(void) {
     return;
   pthread_once(&once, global_init);
   T.registered = 1;
+  if (!T.rng) // (never 0: xorshift would stay there)
+    T.rng = (uint64_t)(uintptr_t)&T ^ 0x9e3779b97f4a7c15ull;
   pthread_setspecific(exit_key, &T);
   cacs__overflow_thread_init();
 }
@@ -320,9 +322,9 @@ static void thread_exit(void *unused) {
   cacs__overflow_thread_exit();
 }
 
+// Seeded nonzero when the thread registers (cacs__stack_thread_init), which
+// every allocation has done first: no test of the seed at each creation.
 static uint64_t rng_next(void) {
-  if (!T.rng)
-    T.rng = (uint64_t)(uintptr_t)&T ^ 0x9e3779b97f4a7c15ull;
   uint64_t x = T.rng; // xorshift64
   x ^= x << 13;
   x ^= x >> 7;
@@ -677,6 +679,20 @@ static int layout_compute(stack_layout *l, size_t size, size_t hdr_in,
   return 0;
 }
 
+// Valgrind's client requests, out of line: inline, their request blocks
+// gave every stack_place a stack frame and saved registers, on valgrind
+// or not (issue 38).
+__attribute__((noinline, cold)) static void vg_recycled(char *lo, size_t len) {
+  VALGRIND_MAKE_MEM_UNDEFINED(lo, len);
+}
+__attribute__((noinline, cold)) static unsigned vg_register(void *lo,
+                                                            void *hi) {
+  return VALGRIND_STACK_REGISTER(lo, hi);
+}
+__attribute__((noinline, cold)) static void vg_deregister(unsigned id) {
+  VALGRIND_STACK_DEREGISTER(id);
+}
+
 // The stack of layout `l`, taken from its class (`from` its slab) or a
 // mapping of its own (`from` NULL), ready with its descriptor. Inlined:
 // the fast path of every creation saves the call and its registers.
@@ -687,7 +703,7 @@ stack_place(const stack_layout *l, char *map, slab *from, size_t desc_off,
   // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
   if (on_valgrind)
-    VALGRIND_MAKE_MEM_UNDEFINED(map + guard, map_size - guard);
+    vg_recycled(map + guard, map_size - guard);
   size_t color = 0, range = l->range0;
   if (l->lines) {
     // T.color++ % (lines + 1), without a division at every creation: the
@@ -719,7 +735,7 @@ stack_place(const stack_layout *l, char *map, slab *from, size_t desc_off,
     top -= rng_below(range / 64) * 64;
   s->top = (void *)(top & ~(uintptr_t)15);
   if (on_valgrind)
-    s->vg_id = VALGRIND_STACK_REGISTER(s->lo, (char *)s->map + map_size);
+    s->vg_id = vg_register(s->lo, (char *)s->map + map_size);
   s->reg_next = T.live;
   s->reg_prev = NULL;
   if (T.live)
@@ -991,7 +1007,7 @@ void cacs_stack_free(cacs_stack *s) {
   if (s->reg_next)
     s->reg_next->reg_prev = s->reg_prev;
   if (on_valgrind)
-    VALGRIND_STACK_DEREGISTER(s->vg_id);
+    vg_deregister(s->vg_id);
 
   char *map = s->map;
   size_t map_size = s->map_size;

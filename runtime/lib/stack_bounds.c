@@ -62,6 +62,7 @@ static size_t table_n;
 // init has run (release after it, acquire before the table): a lookup, at
 // every coroutine's creation, then makes no call into pthread_once.
 static int ready;
+int cacs__stack_bounds_none;
 
 static int by_entry(const void *a, const void *b) {
   uintptr_t x = (uintptr_t)((const bound_entry *)a)->entry;
@@ -116,6 +117,8 @@ int cacs__stack_bound(const void *entry, uint64_t *bytes) {
   if (__builtin_expect(!__atomic_load_n(&ready, __ATOMIC_ACQUIRE), 0)) {
     pthread_once(&once, init);
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    if (!table_n)
+      __atomic_store_n(&cacs__stack_bounds_none, 1, __ATOMIC_RELAXED);
   }
   size_t lo = 0, hi = table_n;
   while (lo < hi) {

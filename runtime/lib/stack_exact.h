@@ -27,6 +27,10 @@
 /// *bytes (the entry's own need, from its first instruction down); 0 when
 /// it has none, or the process uses none (stack_bounds.c says when).
 CACS_HIDDEN int cacs__stack_bound(const void *entry, uint64_t *bytes);
+/// Set once the process is known to use no bounds (no table, or none
+/// used): cacs__stack_bound would answer 0 for every entry. Read before
+/// the call at every creation, which it then saves (issue 38).
+extern CACS_HIDDEN int cacs__stack_bounds_none;
 
 /// The bytes of the exact stack a coroutine of `entry` created with
 /// `stack_flags` gets (its bound and libcacs's start frame), or 0: a guarded
