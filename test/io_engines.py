@@ -8,16 +8,16 @@ import lit.Test
 
 
 class IoEnginesTest(lit.formats.ShTest):
-    """Runs each I/O test (one that links the host's I/O module, outside
-    pool/, whose coroutines wait through the pool's epoll poller on either
-    engine) once per engine of `engines` (lit.cfg.py: one per LLVM's suite
+    """Runs each I/O test (one that links the host's I/O module) once per
+    engine of `engines` (lit.cfg.py: one per LLVM's suite
     by default, both with --param cacs_io_engines=uring,epoll), with
     CACS_IO_ENGINE set to it and CACS_TEST_IO_ENGINE the same so that the
     test can check it got that engine (runtime/Inputs/io-test.h). One
     result: the first failure, named by its engine, or the pass of all.
 
     A test runs its whole script per engine, compilations included. Only
-    the I/O module's own tests (runtime/io-*) are run so by default: the
+    the I/O module's own tests (runtime/io-*, and the pool's, pool/pool-io-*,
+    whose workers then have a ring each or none) are run so by default: the
     others that link the module (park-*, app-*, ...) are dominated by
     their compilations and run once, on the engine the module picks.
     lit --param cacs_io_all_engines=1 runs them per engine too, and
@@ -34,9 +34,10 @@ class IoEnginesTest(lit.formats.ShTest):
     def execute(self, test, litConfig):
         path = test.getSourcePath()
         is_io = False
-        if (self.engines and os.sep + "pool" + os.sep not in path
-                and (self.all_tests or
-                     os.path.basename(path).startswith("io-"))):
+        base = os.path.basename(path)
+        if (self.engines and
+                (self.all_tests or base.startswith("io-") or
+                 base.startswith("pool-io-"))):
             with open(path, errors="replace") as f:
                 is_io = "%cacs_io_x86_64" in f.read()
         if not is_io:

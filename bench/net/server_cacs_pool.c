@@ -8,8 +8,10 @@
 // connection, the same cacs_read / cacs_write_all / cacs_accept calls
 // (cacs/io.h waits through the pool's poller in a pool coroutine), and a
 // pool coroutine that accepts. NET_POOL_WORKERS worker threads (built as
-// net_server_cacs_pool1 and net_server_cacs_pool2). The work is
-// net_common.h's.
+// net_server_cacs_pool1 and net_server_cacs_pool2, on the pool's epoll
+// poller, the default; with -DNET_IO_ENGINE=CACS_IO_ENGINE_URING, a ring per
+// worker: net_server_cacs_pool1_uring, net_server_cacs_pool2_uring). The
+// work is net_common.h's.
 // Connection coroutines are detached (cacs_pool_spawn_detached).
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +73,9 @@ int main(int argc, char **argv) {
   net_opts o = net_parse(argc, argv);
   int lfd = net_listen(&o);
   // Built with -fcoroutine-migration: its running coroutines may move.
+#ifdef NET_IO_ENGINE
+  cacs_io_set_engine(NET_IO_ENGINE); // before the pool: its workers' rings
+#endif
   cacs_pool_attr attr = {NET_POOL_WORKERS, NET_STACK,
                          CACS_POOL_MIGRATE_RUNNING};
   pool = cacs_pool_create_ex(&attr);

@@ -1,6 +1,6 @@
 //===- lib/io_internal.h - What the I/O module's files share ----*- C -*-===//
 //
-// The I/O module (cacs/io.h, library cacs_io) is five files, one concept
+// The I/O module (cacs/io.h, library cacs_io) is six files, one concept
 // each, around an engine that waits for the kernel's readiness reports:
 // - io.c: the calls (cacs_read ... cacs_close): try the system call, and
 //   on EAGAIN wait for the direction it needs; the readiness cache.
@@ -10,6 +10,8 @@
 //   loop, its set of descriptors, the poll hook the core calls (sched.h).
 // - io_pool.c: the same calls in a pool coroutine, which wait through the
 //   pool's poller (lib/pool/pool_io.c) instead of the thread's loop.
+// - io_pool_uring.c: the pool's io_uring engine, a ring per worker, which
+//   io_pool.c's calls use when the worker has one.
 // - io_uring.c: the other engine (io_uring.h), one ring per thread; a
 //   thread runs one of the two, chosen at its first call, and the calls
 //   hand over to it on their cold paths (io_do, cacs_accept, cacs_connect,
@@ -273,6 +275,18 @@ cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
 __attribute__((noinline, cold)) CACS_HIDDEN int
 cacs__io_connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
                       int64_t timeout_us);
+/// The pool's io_uring engine (io_pool_uring.c): whether the calling pool
+/// coroutine's worker has a ring; a call on it (`h` the pool's record of
+/// `fd`; the operation as cacs__io_do_pool takes it, bit 63 set for a
+/// socket): its result, or -1 with errno set; a wait for readiness in
+/// `dirs` (0: ready, retry; or an errno value).
+struct cacs__pool_fd;
+CACS_HIDDEN int cacs__pool_ring_on(void);
+CACS_HIDDEN ssize_t cacs__pool_ring_io(int fd, struct cacs__pool_fd *h,
+                                       uint64_t kind_flags, void *buf, size_t n,
+                                       struct io_deadline *d);
+CACS_HIDDEN int cacs__pool_ring_wait(int fd, struct cacs__pool_fd *h,
+                                     unsigned dirs, struct io_deadline *d);
 /// After a wait for a connecting socket to be writable: 0 connected, -1 the
 /// connection failed (errno set), 1 not yet (a wakeup that came early).
 __attribute__((noinline)) CACS_HIDDEN int cacs__io_connect_finished(int fd);

@@ -47,6 +47,8 @@ pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
+  if (cacs__pool_ring_on()) // a poll request on the worker's ring
+    return cacs__pool_ring_wait(fd, r, dirs, d);
   return cacs__pool_io_wait(r, dirs, gen, timeout < 0 ? 0 : d->at_ns);
 }
 
@@ -113,13 +115,23 @@ ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
   int flags = r ? cacs__pool_io_prepare(r) : -1;
   if (flags < 0)
     return -1;
+  // On a worker's ring: the call is a request (io_pool_uring.c); accept
+  // tries first, as connections come in bursts. Not a call that may not
+  // wait, nor inside a sync block (as below). The ring's waits (below:
+  // accept's) move no generation: no readiness cache.
+  // A tail call: this frame is not on the stack while the call waits.
+  int ring = cacs__pool_ring_on();
+  if (ring && op->kind != OP_ACCEPT && d->timeout_us != 0 &&
+      cacs_sync_depth() == 0)
+    return cacs__pool_ring_io(fd, r, kind_flags | (uint64_t)(flags & 1) << 63,
+                              buf, n_, d);
   int dir = op->kind == OP_WRITE || op->kind == OP_WRITEV || op->kind == OP_SEND
                 ? DIR_OUT
                 : DIR_IN;
   // Not inside a sync block: its waits poll the descriptor, not the
   // pool's generations, which only the poller moves.
   int cache =
-      (flags & 2) && op_short_drains(op) && cacs_sync_depth() == 0;
+      !ring && (flags & 2) && op_short_drains(op) && cacs_sync_depth() == 0;
   for (;;) {
     uint64_t gen = cacs__pool_io_gen(r);
     int err = EAGAIN;

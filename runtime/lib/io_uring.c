@@ -48,7 +48,7 @@
 // it with both LLVM builds (`lit --param cacs_io_all_engines=1`); it
 // makes one system call per round of the ready coroutines where the epoll
 // loop makes one per call that would block. The pool (cacs/pool.h) keeps
-// its epoll poller.
+// its epoll poller unless io_uring is asked for (io_pool_uring.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,11 +76,16 @@ int cacs_io_set_engine(int engine) {
   return __atomic_exchange_n(&io_engine_asked, engine, __ATOMIC_RELAXED);
 }
 
-int cacs_io_engine(void) { return cacs__io_engine; }
+// A pool coroutine's engine is its worker's (io_pool_uring.c).
+int cacs_io_engine(void) {
+  if (cacs__io_pool_caller())
+    return cacs__pool_ring_on() ? CACS_IO_ENGINE_URING : CACS_IO_ENGINE_EPOLL;
+  return cacs__io_engine;
+}
 
 // The engine asked for: the call's, else CACS_IO_ENGINE from the
 // environment ("epoll" or "uring"), else AUTO.
-static int engine_wanted(void) {
+int cacs__io_engine_wanted(void) {
   int e = __atomic_load_n(&io_engine_asked, __ATOMIC_RELAXED);
   if (e != CACS_IO_ENGINE_AUTO)
     return e;
@@ -96,7 +101,6 @@ static int engine_wanted(void) {
 
 // Built without liburing: every thread runs the epoll loop.
 int cacs__io_engine_pick(void) {
-  (void)engine_wanted;
   return cacs__io_engine = CACS_IO_ENGINE_EPOLL;
 }
 
@@ -468,16 +472,17 @@ static void ring_key_init(void) {
     cacs__fatalf("cacs: pthread_atfork: out of memory\n");
 }
 
-// Whether the kernel serves every request the engine makes.
-static int ring_serves_all(void) {
-  struct io_uring_probe *p = io_uring_get_probe_ring(&U.ring);
+// Whether the kernel serves every request the engines make (this one's
+// and the pool's, io_pool_uring.c) on `ring`.
+int cacs__uring_serves(struct io_uring *ring) {
+  struct io_uring_probe *p = io_uring_get_probe_ring(ring);
   if (!p)
     return 0;
   static const int ops[] = {
-      IORING_OP_READ,   IORING_OP_WRITE,    IORING_OP_READV,
-      IORING_OP_WRITEV, IORING_OP_RECV,     IORING_OP_SEND,
-      IORING_OP_SENDMSG, IORING_OP_ACCEPT,  IORING_OP_POLL_ADD,
-      IORING_OP_ASYNC_CANCEL};
+      IORING_OP_READ,         IORING_OP_WRITE,        IORING_OP_READV,
+      IORING_OP_WRITEV,       IORING_OP_RECV,         IORING_OP_SEND,
+      IORING_OP_SENDMSG,      IORING_OP_ACCEPT,       IORING_OP_POLL_ADD,
+      IORING_OP_ASYNC_CANCEL, IORING_OP_LINK_TIMEOUT, IORING_OP_NOP};
   int ok = 1;
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
     ok &= io_uring_opcode_supported(p, ops[i]) != 0;
@@ -507,7 +512,7 @@ static int ring_init(void) {
   // descriptor themselves (5.7), no lost completions (5.5).
   unsigned need =
       IORING_FEAT_EXT_ARG | IORING_FEAT_FAST_POLL | IORING_FEAT_NODROP;
-  if ((p.features & need) != need || !ring_serves_all()) {
+  if ((p.features & need) != need || !cacs__uring_serves(&U.ring)) {
     io_uring_queue_exit(&U.ring);
     errno = ENOSYS;
     return -1;
@@ -541,7 +546,7 @@ static int ring_init_off_stack(void) {
 int cacs__io_engine_pick(void) {
   if (cacs__io_engine)
     return cacs__io_engine;
-  int e = engine_wanted();
+  int e = cacs__io_engine_wanted();
   cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init_off_stack() == 0
                         ? CACS_IO_ENGINE_URING
                         : CACS_IO_ENGINE_EPOLL;
@@ -672,8 +677,8 @@ int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
 // --- the calls ---------------------------------------------------------------
 
 // Fill `s` with the request of `op` on `fd`; `m` holds sendmsg's header.
-static void op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
-                    int socket, struct msghdr *m) {
+void cacs__uring_op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
+                         int socket, struct msghdr *m) {
   unsigned n = op->n > UR_MAX_LEN ? UR_MAX_LEN : (unsigned)op->n;
   // MSG_DONTWAIT does not stop the wait (cacs/io.h): the request waits.
   int flags = op->flags & ~MSG_DONTWAIT;
@@ -720,7 +725,7 @@ static void op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
 }
 
 // The call `op` completed with `n` (>= 0) bytes: what the kernel wrote.
-static void op_wrote(const struct io_op *op, size_t n) {
+void cacs__uring_op_wrote(const struct io_op *op, size_t n) {
   if (op->kind == OP_READ || op->kind == OP_RECV) {
     UR_MAKE_DEFINED(op->buf, n);
   } else if (op->kind == OP_READV) {
@@ -782,11 +787,11 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
     if (!s)
       return -1;
     q.in = !op_dir(op);
-    op_prep(s, fd, op, socket, &m);
+    cacs__uring_op_prep(s, fd, op, socket, &m);
     io_uring_sqe_set_data(s, &q);
     int e = req_wait(&q, d, timeout);
     if (!e && q.res >= 0) {
-      op_wrote(op, (size_t)q.res);
+      cacs__uring_op_wrote(op, (size_t)q.res);
       return q.res;
     }
     if (!e && q.res == -EAGAIN) // a file that would not wait: readiness
@@ -852,14 +857,18 @@ int cacs__uring_connect(int fd, const struct sockaddr *addr,
 // the request never starts, never names its descriptor, and completes in
 // the next poll. 1 if so; 0 if the kernel has the request.
 static int req_unqueue(struct ur_req *q) {
-  struct io_uring_sq *sq = &U.ring.sq;
+  return cacs__uring_unqueue(&U.ring, (uint64_t)(uintptr_t)q);
+}
+
+int cacs__uring_unqueue(struct io_uring *ring, uint64_t user_data) {
+  struct io_uring_sq *sq = &ring->sq;
   // The entries from the kernel's head to ours are not submitted (it reads
   // them only in this thread's io_uring_enter: no SQPOLL), in ring order.
   for (unsigned i = IO_URING_READ_ONCE(*sq->khead); i != sq->sqe_tail; i++) {
     struct io_uring_sqe *s = &sq->sqes[i & sq->ring_mask];
-    if (s->user_data == (uint64_t)(uintptr_t)q) {
+    if (s->user_data == user_data) {
       io_uring_prep_nop(s);
-      io_uring_sqe_set_data(s, q);
+      io_uring_sqe_set_data64(s, user_data);
       return 1;
     }
   }

@@ -42,4 +42,26 @@ int cacs__uring_connect(int fd, const struct sockaddr *addr,
                         socklen_t addrlen, int64_t timeout_us);
 void cacs__uring_forget(int fd);
 
+/// The engine asked for: cacs_io_set_engine's, else CACS_IO_ENGINE's
+/// ("epoll", "uring"), else CACS_IO_ENGINE_AUTO.
+int cacs__io_engine_wanted(void);
+
+struct io_uring_sqe;
+struct msghdr;
+/// Fill `s` with the request of `op` on `fd` (`socket`: sends take
+/// MSG_NOSIGNAL); `m` holds sendmsg's header until the kernel takes it.
+void cacs__uring_op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
+                         int socket, struct msghdr *m);
+/// The call `op` completed with `n` (>= 0) bytes: what the kernel wrote
+/// (for memcheck).
+void cacs__uring_op_wrote(const struct io_op *op, size_t n);
+
+struct io_uring;
+/// Whether the kernel serves every request the engines make on `ring`.
+int cacs__uring_serves(struct io_uring *ring);
+/// Turn the entry with `user_data` into a no-op (same user data) if the
+/// kernel has not taken it yet (a ring of the calling thread, no SQPOLL):
+/// it never names its descriptor. 1 if so, 0 if the kernel has it.
+int cacs__uring_unqueue(struct io_uring *ring, uint64_t user_data);
+
 #endif // CACS_LIB_IO_URING_H

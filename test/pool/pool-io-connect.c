@@ -12,6 +12,7 @@
 // CHECK-NEXT: pool, 1 worker: refused=20 of 20
 // CHECK-NEXT: pool, 2 workers: refused=20 of 20
 
+#include "Inputs/pio-engine.h"
 #include "cacs/coro.h"
 #include "cacs/io.h"
 #include "cacs/pool.h"
@@ -84,6 +85,7 @@ static void pool_coro(void *arg) {
 
 static void on_pool(unsigned workers) {
   cacs_pool *p = cacs_pool_create(workers);
+  pio_check_engine(p);
   cacs_pool_task *t[ROUNDS];
   atomic_store(&refused, 0);
   for (int i = 0; i < ROUNDS; ++i)

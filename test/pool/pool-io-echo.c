@@ -13,6 +13,7 @@
 // RUN: %t 2 | FileCheck %s
 // CHECK: bytes=[[B:[0-9]+]] echoed=[[B]] mismatched=0 errors=0
 
+#include "Inputs/pio-engine.h"
 #include "cacs/io.h"
 #include "cacs/pool.h"
 
@@ -132,6 +133,7 @@ int main(int argc, char **argv) {
     }
   }
   cacs_pool *p = cacs_pool_create(workers);
+  pio_check_engine(p);
   cacs_pool_task *t[3 * CONNS];
   for (int i = 0; i < CONNS; ++i) {
     t[3 * i] = cacs_pool_spawn(p, server, &conns[i]);

@@ -42,9 +42,10 @@
 // MIGRATE: io-stress: ops > 0 1, pipes ok 1, pairs ok 1, tcp ok 1, races ok 1, cancelled > 0 1, migrated 1
 
 #define _GNU_SOURCE 1
+#include "Inputs/pio-engine.h"
+#include "Inputs/ptest.h"
 #include "cacs/io.h"
 #include "cacs/pool.h"
-#include "Inputs/ptest.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -438,6 +439,7 @@ int main(int argc, char **argv) {
                                  : CACS_POOL_MIGRATE_UNSTARTED};
   the_pool = cacs_pool_create_ex(&attr);
   H_CHECK(the_pool);
+  pio_check_engine(the_pool);
   end_ns = h_now_ns() + (uint64_t)window_ms * 1000000u;
   cacs_pool_task *t[64];
   int nt = 0;

@@ -45,6 +45,7 @@
 // KICK: spawned ran: yes
 // KICK-NEXT: waiter read: 1
 
+#include "Inputs/pio-engine.h"
 #include "cacs/io.h"
 #include "cacs/pool.h"
 
@@ -252,12 +253,14 @@ int main(int argc, char **argv) {
   alarm(60);
   if (!strcmp(mode, "timeout")) {
     cacs_pool *p = cacs_pool_create(1);
+    pio_check_engine(p);
     cacs_pool_join(cacs_pool_spawn(p, timeouts, NULL));
     cacs_pool_destroy(p);
   } else if (!strcmp(mode, "race")) {
     unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
     rounds = argc > 3 ? atoi(argv[3]) : 300;
     cacs_pool *p = cacs_pool_create(workers);
+    pio_check_engine(p);
     cacs_pool_task *t = cacs_pool_spawn(p, racer, NULL);
     pthread_t th;
     pthread_create(&th, NULL, race_writer, NULL);
@@ -269,6 +272,7 @@ int main(int argc, char **argv) {
     unsigned workers = argc > 2 ? (unsigned)atoi(argv[2]) : 2;
     rounds = argc > 3 ? atoi(argv[3]) : 3000;
     cacs_pool *p = cacs_pool_create(workers);
+    pio_check_engine(p);
     cacs_pool_task *t[2 * PAIRS];
     for (int i = 0; i < PAIRS; ++i) {
       if (socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[i]) != 0)
@@ -293,6 +297,7 @@ int main(int argc, char **argv) {
         getsockname(tcp_lfd, (struct sockaddr *)&tcp_addr, &len) != 0)
       return 1;
     tcp_pool = cacs_pool_create(workers);
+    pio_check_engine(tcp_pool);
     cacs_pool_task *a = cacs_pool_spawn(tcp_pool, tcp_acceptor, NULL);
     cacs_pool_task *c[CLIENTS];
     for (long i = 0; i < CLIENTS; ++i)
@@ -304,6 +309,7 @@ int main(int argc, char **argv) {
     printf("clients=%d ok=%d\n", CLIENTS, atomic_load(&tcp_ok));
   } else if (!strcmp(mode, "kick")) {
     cacs_pool *p = cacs_pool_create(1);
+    pio_check_engine(p);
     cacs_pool_task *w = cacs_pool_spawn(p, waiter, NULL);
     // Let the worker run out of work and sleep in epoll_wait.
     struct timespec ts = {0, 100 * 1000 * 1000};

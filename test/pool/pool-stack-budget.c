@@ -11,12 +11,15 @@
 // cacs_pool_yield, cacs_pool_sleep, cacs_pool_join of a coroutine still
 // running, in a pool coroutine and outside one.
 // As test/runtime/stack-budget.c, linked as -fcacs-stack-bounds links.
-// Both pool modes; x86-64, and AArch64 under qemu.
+// Both pool modes; x86-64, and AArch64 under qemu; and the pool's
+// io_uring engine (a ring per worker, where io_uring can run: the reads are
+// requests on it), whatever engine the suite's pass runs.
 //
 // RUN: rm -rf %t && mkdir %t
 // RUN: %clang -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t/p
 // RUN: %t/p unstarted | FileCheck %s
 // RUN: %t/p running | FileCheck %s
+// RUN: env CACS_IO_ENGINE=uring %t/p running | FileCheck %s
 // RUN: %if qemu-aarch64 %{ \
 // RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
 // RUN:   %run_aarch64 %t/a64 running | FileCheck %s %}

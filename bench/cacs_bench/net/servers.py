@@ -30,17 +30,23 @@ SERVERS = [
     # generator shares one of them: see SERVER_CPUS).
     ("libcacs pool, 1 worker", "net_server_cacs_pool1", {}),
     ("libcacs pool, 2 workers", "net_server_cacs_pool2", {}),
+    # The pool on a ring per worker (io_uring asked for; lib/io_pool_uring.c).
+    ("libcacs pool on io_uring, 1 worker", "net_server_cacs_pool1_uring", {}),
+    ("libcacs pool on io_uring, 2 workers", "net_server_cacs_pool2_uring", {}),
     ("Go, GOMAXPROCS=2", "net_server_go2", {"GOMAXPROCS": "2"}),
 ]
 # Servers that run two threads: pinned to the server's and the load's CPUs.
 # On a 2-CPU machine the load generator then competes with the second
 # worker, so their figures show what the second thread costs or gains
 # against a load that takes a whole CPU, not how the server scales.
-SERVER_CPUS = {"net_server_cacs_pool2": 2, "net_server_go2": 2}
+SERVER_CPUS = {"net_server_cacs_pool2": 2, "net_server_cacs_pool2_uring": 2,
+               "net_server_go2": 2}
 HTTP_SERVERS = ["net_server_epoll", "net_server_uring", "net_server_cacs",
                 "net_server_cacs_epoll", "net_server_cacs_apn",
                 "net_server_st", "net_server_asio_spawn", "net_server_go",
-                "net_server_cacs_pool1", "net_server_cacs_pool2", "net_server_go2"]
+                "net_server_cacs_pool1", "net_server_cacs_pool2",
+                "net_server_cacs_pool1_uring", "net_server_cacs_pool2_uring",
+                "net_server_go2"]
 # Servers callgrind cannot run, and why.
 CG_UNSUPPORTED = {
     "net_server_st": "st_init fails under valgrind (valgrind refuses the "

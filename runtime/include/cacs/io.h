@@ -95,8 +95,17 @@
 // cacs_io_set_spin do not apply; after fork() a child's waiters queue
 // their call again on the child's own ring (a cacs_wait_fd may return
 // early), or on the epoll loop if the child cannot make a ring (a seccomp
-// filter, the locked-memory limit), where its thread then stays. Pool coroutines
-// (cacs/pool.h) wait through the pool's epoll poller on either engine.
+// filter, the locked-memory limit), where its thread then stays. Pool
+// coroutines (cacs/pool.h) wait through the pool's epoll poller unless
+// io_uring is asked for (CACS_IO_ENGINE=uring, or cacs_io_set_engine before
+// the pool is created) and every worker can make a ring: then each worker
+// has a ring (lib/io_pool_uring.c), a pool coroutine's call is a request on
+// the ring of the worker it runs on, which submits and reaps its requests
+// once per pass of its loop, and the coroutine runs again (where the pool
+// lets it) only once that ring has the request's completion. The same
+// differences apply, but for descriptors closed behind the pool's back:
+// their calls fail with EBADF at their timeout or within about a second,
+// as on the poller.
 //
 // Any number of coroutines may wait on one descriptor in one direction
 // (several acceptors on one listening socket, a reader and a writer on one
@@ -257,7 +266,8 @@ int cacs_io_set_engine(int engine);
 
 /// The calling thread's engine: CACS_IO_ENGINE_EPOLL or
 /// CACS_IO_ENGINE_URING after its first call of this module, else
-/// CACS_IO_ENGINE_AUTO (not chosen yet). Never fails.
+/// CACS_IO_ENGINE_AUTO (not chosen yet); in a pool coroutine, its pool's
+/// (see "Engines" above). Never fails.
 int cacs_io_engine(void);
 
 #include "cacs/detail/io_bind.h"

@@ -131,6 +131,8 @@ struct pool_worker {
   // only it touches); woken from any other thread, to `inbox` (a Treiber
   // stack the worker empties at once), and `sleeping` says how to wake it
   // (SLEEP_*, below).
+  // Its io_uring ring (pool_io.h, io_pool_uring.c), NULL on epoll.
+  struct cacs__pool_ring *ring;
   pool_worker *pin; // what a coroutine it starts gets as its home
   struct pool_fifo woken, yielded;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
@@ -168,6 +170,10 @@ struct cacs_pool {
   _Atomic(struct pool_io *) io;
   _Atomic int poller;
   _Atomic int poll_sleep;
+  // The io_uring engine (pool_worker.c): a worker could not make the ring
+  // asked for (the pool runs on epoll); the workers asleep in their rings.
+  _Atomic int ring_failed;
+  _Atomic int nring_sleep;
   // Coroutines spawned and not finished; destroy waits for 0 on dcond.
   _Atomic size_t live;
   pthread_mutex_t dlock;
@@ -216,8 +222,9 @@ static inline void futex_wake_worker(cacs_pool *p, pool_worker *w) {
 // own queues (`woken`, `yielded`), from any other thread to the home's
 // inbox, and that worker is woken in particular (pool_ready.c, wake_home).
 
-// How an idle worker sleeps (`sleeping`): on the futex or in epoll_wait.
-enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL };
+// How an idle worker sleeps (`sleeping`): on the futex, in epoll_wait, or
+// in its io_uring ring (while it has requests in flight).
+enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL, SLEEP_RING };
 
 static inline void pin(pool_worker *w, cacs__ptask *t) {
   t->home = w->pin; // `w`, or NULL if the pool lets running ones migrate

@@ -56,6 +56,9 @@
 #include <time.h>
 #include <unistd.h>
 
+// The io_uring engine is in libcacs_io (pool_io.h).
+#pragma weak cacs__pool_ring_forget
+
 enum { DIR_IN = 0, DIR_OUT = 1 };
 enum { WAIT_PENDING = -1 };
 enum { CHUNK_BITS = 8, CHUNK = 1 << CHUNK_BITS, NCHUNKS = 1 << 14 };
@@ -309,6 +312,8 @@ static void prepare(void *arg) {
                 getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
                 proto == IPPROTO_TCP;
       ret = sock | tcp << 1;
+      r->hot.dev = (uint64_t)st.st_dev;
+      r->hot.ino = (uint64_t)st.st_ino;
       atomic_store_explicit(&r->flags, (unsigned char)ret,
                             memory_order_relaxed);
       atomic_store_explicit(&r->known, 1, memory_order_release);
@@ -344,6 +349,13 @@ static int reset(pio_fd *r, int result) {
   bump(r, DIR_IN); // an event polled before the DEL finds a new generation
   bump(r, DIR_OUT);
   return n;
+}
+
+void cacs__pool_io_stale(cacs__pool_fd *h) {
+  pio_fd *r = whole(h);
+  spin_lock(&r->lock);
+  reset(r, EBADF);
+  spin_unlock(&r->lock);
 }
 
 // The sweep's timer: once, SWEEP_NS from now.
@@ -481,6 +493,9 @@ static void forget_in(struct pool_io *io, int fd, int closing) {
     reset(r, ECANCELED);
     r->closing = (unsigned char)(r->closing + closing);
   }
+  // The requests on the workers' rings (io_pool_uring.c), if any.
+  if (cacs__pool_ring_forget)
+    cacs__pool_ring_forget(&r->hot, closing);
   spin_unlock(&r->lock);
 }
 

@@ -40,6 +40,17 @@ typedef struct cacs__pool_fd {
   // The number is one of the pool's own descriptors (its poller's): never
   // a caller's. Set with the record, before the record is published.
   unsigned char own;
+  // The io_uring engine (io_pool_uring.c), under `ulock`: cacs_close
+  // calls between their forget and their close(2) (a request then waits
+  // for the close and is made again), and the requests in flight on the
+  // descriptor, on any worker's ring.
+  unsigned char uclosing;
+  uint32_t ulock;
+  void *ureqs;
+  // The file's identity when the pool first saw the number (fstat(2)'s
+  // st_dev, st_ino; valid with the record's `known`): the ring's sweep
+  // tells a descriptor closed behind the pool's back by it.
+  uint64_t dev, ino;
 } cacs__pool_fd;
 
 /// The record of `fd` in the calling pool coroutine's pool, made (and the
@@ -97,6 +108,11 @@ static inline void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir,
 int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns);
 
+/// The descriptor of `h` was closed behind the pool's back (io_pool_uring.c
+/// found another file, or none, under its number): forget what the record
+/// knows, so that the next call looks at the number afresh.
+void cacs__pool_io_stale(cacs__pool_fd *h);
+
 /// Wake the calling pool coroutine's pool's waiters on `fd` with ECANCELED
 /// and forget the descriptor (its epoll registration too).
 void cacs__pool_io_forget(int fd);
@@ -111,6 +127,47 @@ void cacs__pool_io_forget_any(int fd);
 /// the descriptor anew (the close would then drop it from the epoll set
 /// unseen, and the wait would never end). \return close(2)'s result.
 int cacs__pool_io_close(int fd);
+
+// --- the io_uring engine: a ring per worker (io_pool_uring.c) ---------------
+// In libcacs_io with the other engine; weak in libcacs, as above the other
+// way round. A pool's workers make a ring each when io_uring is asked for
+// (CACS_IO_ENGINE=uring, cacs_io_set_engine) and every worker can; then a
+// pool coroutine's calls are requests on the ring of the worker it runs on,
+// which submits and reaps them in its loop (pool_worker.c).
+
+/// A worker's ring.
+struct cacs__pool_ring;
+
+/// On a worker thread as it starts: make its ring if io_uring is asked
+/// for. \return 1 (made: *out), 0 (not asked for), -1 (asked for and
+/// io_uring cannot serve: the pool runs on epoll).
+int cacs__pool_ring_new(struct cacs__pool_ring **out);
+
+/// On the ring's worker, in its loop: send the cancellations cacs_close
+/// asked for and the requests queued, and make the coroutines of the
+/// completions runnable. `block`: first wait for a completion, a kick or
+/// `deadline_ns` (CLOCK_MONOTONIC, 0: none), and leave the completions to
+/// the next call. Without `block` the kernel is entered only with something
+/// to send or to reap. \return the coroutines made runnable.
+int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
+                         uint64_t deadline_ns);
+
+/// Whether the ring has requests in flight (or cancellations to send): its
+/// worker must then sleep in it (block), not on the futex.
+int cacs__pool_ring_busy(const struct cacs__pool_ring *r);
+
+/// From any thread: end a blocking cacs__pool_ring_pass (an eventfd the
+/// ring watches; a kick before the wait is not lost).
+void cacs__pool_ring_kick(struct cacs__pool_ring *r);
+
+/// On the ring's worker as it ends (no request in flight).
+void cacs__pool_ring_free(struct cacs__pool_ring *r);
+
+/// cacs__pool_io_forget's and cacs__pool_io_close's part (pool_io.c,
+/// forget_in): `closing` 0 or +1 (a close follows): every request in flight
+/// on the descriptor fails with ECANCELED (its worker cancels it); -1: the
+/// close is done.
+void cacs__pool_ring_forget(cacs__pool_fd *h, int closing);
 
 // --- for pool_worker.c ----------------------------------------------------
 

@@ -12,6 +12,10 @@
 
 #include "pool_io.h"
 
+// The io_uring engine is in libcacs_io (pool_io.h): only a pool whose
+// workers made rings, which needs it linked, has ring sleepers.
+#pragma weak cacs__pool_ring_kick
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,6 +30,24 @@
 // before it looks at the queues; when the futex wake finds nobody to wake, this
 // kicks the poller's eventfd (epoll_wait cannot wait on a futex, and a busy
 // pool pays the futex wake alone, as before).
+// Idle workers asleep in their io_uring rings (pool_worker.c, idle_wait):
+// one (the first that this call takes out of SLEEP_RING), or all.
+__attribute__((noinline, cold)) static void kick_ring_sleepers(cacs_pool *p,
+                                                               int all) {
+  for (unsigned i = 0; i < p->nworkers; ++i) {
+    pool_worker *w = &p->w[i];
+    int s = SLEEP_RING;
+    if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) == s &&
+        atomic_compare_exchange_strong_explicit(&w->sleeping, &s, SLEEP_NO,
+                                                memory_order_relaxed,
+                                                memory_order_relaxed)) {
+      cacs__pool_ring_kick(w->ring);
+      if (!all)
+        return;
+    }
+  }
+}
+
 void cacs__pool_notify(cacs_pool *p, int all) {
   atomic_thread_fence(memory_order_seq_cst);
   if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
@@ -35,6 +57,9 @@ void cacs__pool_notify(cacs_pool *p, int all) {
         atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
         atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
       cacs__pool_io_kick(p);
+    if ((n <= 0 || all) &&
+        atomic_load_explicit(&p->nring_sleep, memory_order_relaxed))
+      kick_ring_sleepers(p, all);
   }
 }
 
@@ -140,6 +165,8 @@ static void wake_home(pool_worker *h, cacs__ptask *t) {
     futex_wake_worker(h->pool, h);
   } else if (s == SLEEP_POLL) {
     cacs__pool_io_kick(h->pool);
+  } else if (s == SLEEP_RING) {
+    cacs__pool_ring_kick(h->ring);
   }
 }
 

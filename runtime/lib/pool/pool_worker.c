@@ -243,6 +243,21 @@ static cacs__ptask *steal(pool_worker *w) {
   return NULL;
 }
 
+// The io_uring engine (pool_io.h) is in libcacs_io, linked or not.
+#pragma weak cacs__pool_ring_new
+#pragma weak cacs__pool_ring_pass
+#pragma weak cacs__pool_ring_busy
+#pragma weak cacs__pool_ring_free
+
+static cacs__ptask *take_local(pool_worker *w) {
+  cacs__ptask *t;
+  if (w->pin)
+    return cacs__pool_take_home(w, 0);
+  if ((t = deque_take(&w->dq)) || (t = cacs__pool_inject_pop(w->pool)))
+    return t;
+  return NULL;
+}
+
 static cacs__ptask *find_work(pool_worker *w) {
   cacs_pool *p = w->pool;
   cacs__ptask *t;
@@ -253,28 +268,31 @@ static cacs__ptask *find_work(pool_worker *w) {
   // readiness is seen while every worker is busy.
   if (++w->tick % 61 == 0) {
     int zero = 0;
-    if (atomic_load_explicit(&p->io, memory_order_relaxed) &&
+    if (!w->ring && atomic_load_explicit(&p->io, memory_order_relaxed) &&
         !atomic_load_explicit(&p->poller, memory_order_relaxed) &&
-        atomic_compare_exchange_strong_explicit(&p->poller, &zero, 1,
-                                                memory_order_acquire,
-                                                memory_order_relaxed)) {
+        atomic_compare_exchange_strong_explicit(
+            &p->poller, &zero, 1, memory_order_acquire, memory_order_relaxed)) {
       struct epoll_event ev[CACS__POOL_IO_EVENTS];
       int n = cacs__pool_io_wait_events(p, ev, 0, 0);
       atomic_store_explicit(&p->poller, 0, memory_order_release);
       if (n > 0)
         cacs__pool_io_dispatch(p, ev, n);
     }
+    // The ring's pass (io_pool_uring.c): the requests queued since, and
+    // the completions, while the worker's queues do not run dry.
+    if (w->ring)
+      cacs__pool_ring_pass(w->ring, 0, 0);
     if (w->pin && (t = cacs__pool_take_home(w, 1)))
       return t;
     if ((t = cacs__pool_inject_pop(p)))
       return t;
   }
-  if (w->pin) {
-    if ((t = cacs__pool_take_home(w, 0)))
-      return t;
-  } else if ((t = deque_take(&w->dq)) || (t = cacs__pool_inject_pop(p))) {
+  if ((t = take_local(w)))
     return t;
-  }
+  // Out of work: the ring's pass, before looking elsewhere; what it
+  // makes runnable is on this worker's queues.
+  if (w->ring && cacs__pool_ring_pass(w->ring, 0, 0) > 0 && (t = take_local(w)))
+    return t;
   if ((t = steal(w))) {
     // More may be waiting: let another idle worker look too.
     cacs__pool_notify(p, 0);
@@ -359,14 +377,22 @@ static void idle_wait(pool_worker *w) {
   uint32_t e = atomic_load_explicit(&p->epoch, memory_order_acquire);
   atomic_fetch_add_explicit(&p->nidle, 1, memory_order_seq_cst);
   int zero = 0;
-  int poll = atomic_load_explicit(&p->io, memory_order_acquire) &&
-             atomic_compare_exchange_strong_explicit(
-                 &p->poller, &zero, 1, memory_order_acquire,
-                 memory_order_relaxed);
+  // A worker with requests in flight on its ring sleeps in it: their
+  // completions come only there, and the wakes kick its eventfd.
+  int ring = w->ring && cacs__pool_ring_busy(w->ring);
+  int poll =
+      !ring && !w->ring && atomic_load_explicit(&p->io, memory_order_acquire) &&
+      atomic_compare_exchange_strong_explicit(
+          &p->poller, &zero, 1, memory_order_acquire, memory_order_relaxed);
   if (poll)
     atomic_store_explicit(&p->poll_sleep, 1, memory_order_seq_cst);
+  if (ring)
+    atomic_fetch_add_explicit(&p->nring_sleep, 1, memory_order_seq_cst);
   // Its own inbox too (pool_ready.c's wake_home): announced, then looked at.
-  atomic_store_explicit(&w->sleeping, poll ? SLEEP_POLL : SLEEP_FUTEX,
+  atomic_store_explicit(&w->sleeping,
+                        ring   ? SLEEP_RING
+                        : poll ? SLEEP_POLL
+                               : SLEEP_FUTEX,
                         memory_order_seq_cst);
   atomic_thread_fence(memory_order_seq_cst);
   struct epoll_event ev[CACS__POOL_IO_EVENTS];
@@ -375,12 +401,16 @@ static void idle_wait(pool_worker *w) {
       !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     cacs__pstack_drain_remote(w);
-    if (poll)
+    if (ring)
+      cacs__pool_ring_pass(w->ring, 1, cacs__ptimer_next(w));
+    else if (poll)
       n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
     else
       futex_wait_worker(p, w, e, cacs__ptimer_next(w));
   }
   atomic_store_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed);
+  if (ring)
+    atomic_fetch_sub_explicit(&p->nring_sleep, 1, memory_order_relaxed);
   if (poll) {
     atomic_store_explicit(&p->poll_sleep, 0, memory_order_relaxed);
     atomic_store_explicit(&p->poller, 0, memory_order_release);
@@ -389,6 +419,8 @@ static void idle_wait(pool_worker *w) {
   // Not idle any more: the wakes below notify only the other workers.
   if (n > 0)
     cacs__pool_io_dispatch(p, ev, n);
+  if (ring)
+    cacs__pool_ring_pass(w->ring, 0, 0);
 }
 
 void *cacs__pool_worker_main(void *arg) {
@@ -404,8 +436,22 @@ void *cacs__pool_worker_main(void *arg) {
   stack_t ss;
   if (sigaltstack(NULL, &ss) != 0 || (ss.ss_flags & SS_DISABLE))
     atomic_store_explicit(&p->no_altstack, 1, memory_order_relaxed);
+  // Its io_uring ring, if asked for; the pool runs on epoll unless every
+  // worker made one (known once all are ready).
+  if (cacs__pool_ring_new && cacs__pool_ring_new(&w->ring) < 0)
+    atomic_store_explicit(&p->ring_failed, 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&p->ready, 1, memory_order_release);
   futex_wake(&p->ready, INT_MAX);
+  if (w->ring) {
+    for (uint32_t r; (r = atomic_load_explicit(
+                          &p->ready, memory_order_acquire)) < p->nworkers &&
+                     !atomic_load_explicit(&p->stop, memory_order_acquire);)
+      futex_wait(&p->ready, r, 0);
+    if (atomic_load_explicit(&p->ring_failed, memory_order_relaxed)) {
+      cacs__pool_ring_free(w->ring);
+      w->ring = NULL;
+    }
+  }
   if (cacs__tsan_on())
     w->tsan_home = __tsan_get_current_fiber();
   for (;;) {
@@ -420,6 +466,8 @@ void *cacs__pool_worker_main(void *arg) {
       idle_wait(w);
   }
   cacs__pstack_free_all(w);
+  if (w->ring)
+    cacs__pool_ring_free(w->ring);
   tls_worker = NULL;
   return NULL;
 }

@@ -93,7 +93,8 @@
  * In a pool coroutine: x86-64 520, AArch64 744 (a read through the pool's
  * poller; its park switches out first and leaves the timer and the wake's
  * arming to the worker's loop, on the worker's stack, and a descriptor's
- * first look runs there too). The wait budget keeps a margin of 80 bytes
+ * first look runs there too); x86-64 592 a read on its worker's io_uring
+ * ring (424 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
  * on x86-64, 88 on AArch64. The pool's own calls: x86-64 496, AArch64 704
  * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
  * and 240), budgets 576 and 768. */

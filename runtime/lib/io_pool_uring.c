@@ -1,0 +1,568 @@
+//===- lib/io_pool_uring.c - Pool coroutines' calls on io_uring -----------===//
+//
+// The io_uring engine of the pool (cacs/pool.h, lib/pool/pool_io.h): one
+// ring per worker, made by the worker's thread as it starts when io_uring
+// is asked for (CACS_IO_ENGINE=uring, cacs_io_set_engine); if any worker
+// cannot make one, the pool runs on its epoll poller (pool_worker.c).
+//
+// A pool coroutine's transfer (cacs_read ... cacs_send) is a request on the
+// ring of the worker it runs on, as on a thread's ring (io_uring.c): the
+// request lives in the coroutine's frame, the coroutine parks, and the
+// worker's loop submits the requests its coroutines queued and reaps the
+// completions once per pass (when its own queues run dry, every 61
+// coroutines, and in its idle wait, where it sleeps in the ring while it
+// has requests in flight). A wait for readiness (cacs_wait_fd,
+// cacs_connect, cacs_accept's empty queue, a file that will not wait) is a
+// poll request on the same ring.
+//
+// The rule that makes migration safe: a request completes on the ring it
+// was submitted to, and its coroutine does not run until that ring's
+// worker has reaped the completion. So nothing but the completion wakes
+// the coroutine: its timeout is a linked timeout on the same ring (the
+// request then completes with ECANCELED), and cacs_close or cacs_io_forget
+// from any thread marks the descriptor's requests closed and kicks their
+// workers, each of which cancels its own (or turns one not submitted yet
+// into a no-op) in its next pass. Once reaped, the coroutine may resume on
+// any worker the pool's rule allows (its home by default), and its next
+// request goes to that worker's ring.
+//
+// Against cacs_close: a request is linked to its descriptor's list before
+// it is queued, under the record's `ulock`, and not at all while a close
+// is between its forget and its close(2) (the coroutine yields and tries
+// again: EBADF, or the file that took the number). A request the forget
+// saw is canceled by its worker even if it is submitted only after the
+// forget: the cancellation names the request, not the descriptor.
+//
+// What differs from the epoll poller: a descriptor closed with close(2)
+// behind the pool's back keeps its requests (the kernel holds the file)
+// until their timeout, as on a thread's ring (cacs/io.h), where the
+// poller's sweep fails them with EBADF within a second.
+//
+//===----------------------------------------------------------------------===//
+
+#define _GNU_SOURCE 1
+#include "cacs/io.h"
+#include "errors.h"
+#include "io_internal.h"
+#include "io_op.h"
+#include "pool/pool_io.h"
+#include "pool/pool_park.h"
+
+#ifndef CACS_HAVE_LIBURING
+
+// Built without liburing: every pool runs on its epoll poller.
+int cacs__pool_ring_new(struct cacs__pool_ring **out) {
+  *out = NULL;
+  return 0;
+}
+int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
+                         uint64_t deadline_ns) {
+  (void)r, (void)block, (void)deadline_ns;
+  return 0;
+}
+int cacs__pool_ring_busy(const struct cacs__pool_ring *r) {
+  (void)r;
+  return 0;
+}
+void cacs__pool_ring_kick(struct cacs__pool_ring *r) { (void)r; }
+void cacs__pool_ring_free(struct cacs__pool_ring *r) { (void)r; }
+void cacs__pool_ring_forget(cacs__pool_fd *h, int closing) {
+  (void)h, (void)closing;
+}
+int cacs__pool_ring_on(void) { return 0; }
+ssize_t cacs__pool_ring_io(int fd, cacs__pool_fd *h, uint64_t kind_flags,
+                           void *buf, size_t n, struct io_deadline *d) {
+  (void)fd, (void)h, (void)kind_flags, (void)buf, (void)n, (void)d;
+  cacs__set_errno(ENOSYS);
+  return -1;
+}
+int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
+                         struct io_deadline *d) {
+  (void)fd, (void)h, (void)dirs, (void)d;
+  return ENOSYS;
+}
+
+#else // CACS_HAVE_LIBURING
+
+#include "pool/pool_park_inline.h"
+#include "pool/pool_spin.h"
+
+#include <liburing.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+
+// The pool's, weak: a program whose I/O calls never run in a pool links
+// none of it (io_pool.c).
+#pragma weak cacs__pool_worker
+#pragma weak cacs__pool_resumed
+#pragma weak cacs__pool_wake
+#pragma weak cacs__pool_yield
+#pragma weak cacs__pool_io_stale
+
+// Submission and completion queues, as a thread's ring (io_uring.c).
+enum { PR_SQ = 256, PR_CQ = 4096 };
+// Completions that are no request's: linked timeouts, cancellations, and
+// the watch of the ring's eventfd.
+enum { PR_IGNORE = 0, PR_KICK = 1 };
+
+struct cacs__pool_ring {
+  struct io_uring ring;
+  int evfd;            // cacs__pool_ring_kick writes it
+  unsigned inflight;   // requests queued or submitted, not reaped
+  struct preq *reqs;   // those (the worker's thread only)
+  _Atomic int cancels; // a forget marked some of them closed
+  unsigned passes;     // non-blocking passes, to look at the clock
+  uint64_t sweep_at;   // the next sweep (CLOCK_MONOTONIC ns)
+};
+
+// A request in flight, in the waiting coroutine's frame.
+struct preq {
+  struct preq *next, *prev;   // the descriptor's (h->ureqs), under h->ulock
+  struct preq *onext, *oprev; // the ring's, on its worker only
+  struct cacs__pool_ring *ring;
+  cacs__ptask *task;
+  cacs__pool_fd *h;
+  struct __kernel_timespec at; // the linked timeout's deadline
+  int res;
+  int fd;
+  // CLOSED (cacs_close, cacs_io_forget): ECANCELED; STALE (closed behind
+  // the pool's back, found by the sweep): EBADF.
+  _Atomic unsigned char closed;
+  unsigned char cancel_sent;
+};
+enum { CLOSED = 1, STALE = 2 };
+// How often a ring with requests in flight looks for descriptors closed
+// behind the pool's back (as the epoll poller's sweep, pool_io.c).
+#define SWEEP_NS 1000000000u
+
+// The calling worker's ring; NULL on other threads and on a pool's
+// workers that run on epoll.
+static CACS_TLS struct cacs__pool_ring *tls_ring;
+
+// Out of line and opaque: a coroutine may resume on another worker after
+// a wait, and must read its new worker's ring (pool_worker.c's rule).
+__attribute__((noinline)) static struct cacs__pool_ring *self_ring(void) {
+  struct cacs__pool_ring *r = tls_ring;
+  __asm__ volatile("" : "+r"(r) : : "memory");
+  return r;
+}
+
+int cacs__pool_ring_on(void) { return self_ring() != NULL; }
+
+// --- the worker's side ------------------------------------------------------
+
+static void arm_kick(struct cacs__pool_ring *r) {
+  struct io_uring_sqe *s = io_uring_get_sqe(&r->ring);
+  if (!s && io_uring_submit(&r->ring) >= 0)
+    s = io_uring_get_sqe(&r->ring);
+  if (!s)
+    return; // the wakes fall back on the next pass
+  io_uring_prep_poll_multishot(s, r->evfd, POLLIN);
+  io_uring_sqe_set_data64(s, PR_KICK);
+}
+
+int cacs__pool_ring_new(struct cacs__pool_ring **out) {
+  *out = NULL;
+  if (cacs__io_engine_wanted() != CACS_IO_ENGINE_URING)
+    return 0;
+  struct cacs__pool_ring *r = calloc(1, sizeof *r);
+  if (!r)
+    return -1;
+  struct io_uring_params p;
+  memset(&p, 0, sizeof p);
+  // Submitted and reaped by this thread only: completions run in its
+  // io_uring_enter, never interrupt it (as a thread's ring, io_uring.c).
+  p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SINGLE_ISSUER |
+            IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+  p.cq_entries = PR_CQ;
+  int e = io_uring_queue_init_params(PR_SQ, &r->ring, &p);
+  if (e == -EINVAL) { // before Linux 6.1
+    memset(&p, 0, sizeof p);
+    p.flags = IORING_SETUP_CQSIZE;
+    p.cq_entries = PR_CQ;
+    e = io_uring_queue_init_params(PR_SQ, &r->ring, &p);
+  }
+  if (e < 0) {
+    free(r);
+    return -1;
+  }
+  unsigned need =
+      IORING_FEAT_EXT_ARG | IORING_FEAT_FAST_POLL | IORING_FEAT_NODROP;
+  r->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if ((p.features & need) != need || !cacs__uring_serves(&r->ring) ||
+      r->evfd < 0) {
+    if (r->evfd >= 0)
+      close(r->evfd);
+    io_uring_queue_exit(&r->ring);
+    free(r);
+    return -1;
+  }
+  io_uring_register_ring_fd(&r->ring); // fewer look-ups per enter, if it can
+  arm_kick(r);
+  tls_ring = r;
+  *out = r;
+  return 1;
+}
+
+void cacs__pool_ring_free(struct cacs__pool_ring *r) {
+  if (!r)
+    return;
+  if (tls_ring == r)
+    tls_ring = NULL;
+  io_uring_queue_exit(&r->ring);
+  close(r->evfd);
+  free(r);
+}
+
+void cacs__pool_ring_kick(struct cacs__pool_ring *r) {
+  uint64_t one = 1;
+  ssize_t k = write(r->evfd, &one, sizeof one);
+  (void)k; // EAGAIN: the counter is full, the ring is woken anyway
+}
+
+int cacs__pool_ring_busy(const struct cacs__pool_ring *r) {
+  return r->inflight != 0 ||
+         atomic_load_explicit(&r->cancels, memory_order_relaxed);
+}
+
+static void ring_unlink(struct cacs__pool_ring *r, struct preq *q) {
+  if (q->oprev)
+    q->oprev->onext = q->onext;
+  else
+    r->reqs = q->onext;
+  if (q->onext)
+    q->onext->oprev = q->oprev;
+  --r->inflight;
+}
+
+// The closed requests of this ring: canceled by name, before the queue is
+// submitted.
+static void send_cancels(struct cacs__pool_ring *r) {
+  for (struct preq *q = r->reqs; q; q = q->onext) {
+    if (q->cancel_sent ||
+        !atomic_load_explicit(&q->closed, memory_order_relaxed))
+      continue;
+    // Not submitted yet: a no-op, which never names the descriptor (a
+    // closed number may be reused at once). Its linked timeout, if any, is
+    // left without a request and fails by itself (EINVAL, ignored).
+    if (cacs__uring_unqueue(&r->ring, (uint64_t)(uintptr_t)q)) {
+      q->cancel_sent = 1;
+      continue;
+    }
+    struct io_uring_sqe *s = io_uring_get_sqe(&r->ring);
+    if (!s && io_uring_submit(&r->ring) >= 0)
+      s = io_uring_get_sqe(&r->ring);
+    if (!s) { // again at the next pass
+      atomic_store_explicit(&r->cancels, 1, memory_order_relaxed);
+      return;
+    }
+    q->cancel_sent = 1;
+    io_uring_prep_cancel64(s, (uint64_t)(uintptr_t)q, 0);
+    io_uring_sqe_set_data64(s, PR_IGNORE);
+  }
+}
+
+static int reap(struct cacs__pool_ring *r) {
+  struct io_uring_cqe *c;
+  unsigned head, n = 0;
+  int woken = 0, rearm = 0;
+  io_uring_for_each_cqe(&r->ring, head, c) {
+    ++n;
+    uint64_t ud = c->user_data;
+    if (ud == PR_IGNORE)
+      continue;
+    if (ud == PR_KICK) {
+      uint64_t v;
+      ssize_t k = read(r->evfd, &v, sizeof v);
+      (void)k;
+      rearm |= !(c->flags & IORING_CQE_F_MORE);
+      continue;
+    }
+    struct preq *q = (struct preq *)(uintptr_t)ud;
+    q->res = c->res;
+    ring_unlink(r, q);
+    cacs__pool_fd *h = q->h;
+    spin_lock(&h->ulock);
+    if (q->prev)
+      q->prev->next = q->next;
+    else
+      h->ureqs = q->next;
+    if (q->next)
+      q->next->prev = q->prev;
+    spin_unlock(&h->ulock);
+    // The last touch of `q`: the coroutine may run (and return) at once.
+    woken += cacs__pool_wake(q->task);
+  }
+  io_uring_cq_advance(&r->ring, n);
+  if (rearm)
+    arm_kick(r);
+  return woken;
+}
+
+// Whether `fd` is no longer the file of record `h` (closed, or the number
+// is another file's): close(2) behind the pool's back, which a request in
+// flight does not see (it holds the file).
+static int stale(int fd, const cacs__pool_fd *h) {
+  struct stat st;
+  return fstat(fd, &st) != 0 || (uint64_t)st.st_dev != h->dev ||
+         (uint64_t)st.st_ino != h->ino;
+}
+
+// Fail the requests whose descriptor was closed behind the pool's back
+// with EBADF (the epoll poller's sweep: waits without a timeout would
+// wait for ever).
+static void sweep(struct cacs__pool_ring *r, uint64_t now) {
+  r->sweep_at = now + SWEEP_NS;
+  for (struct preq *q = r->reqs; q; q = q->onext) {
+    if (atomic_load_explicit(&q->closed, memory_order_relaxed) ||
+        !stale(q->fd, q->h))
+      continue;
+    atomic_store_explicit(&q->closed, STALE, memory_order_relaxed);
+    atomic_store_explicit(&r->cancels, 1, memory_order_relaxed);
+  }
+}
+
+int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
+                         uint64_t deadline_ns) {
+  struct io_uring *u = &r->ring;
+  if (r->inflight && (block || !(++r->passes & 63))) {
+    uint64_t now = cacs__now_ns();
+    if (!r->sweep_at)
+      r->sweep_at = now + SWEEP_NS;
+    else if (now >= r->sweep_at)
+      sweep(r, now);
+    if (block && (!deadline_ns || deadline_ns > r->sweep_at))
+      deadline_ns = r->sweep_at;
+  }
+  if (atomic_load_explicit(&r->cancels, memory_order_relaxed) &&
+      atomic_exchange_explicit(&r->cancels, 0, memory_order_acquire))
+    send_cancels(r);
+  if (block) {
+    struct __kernel_timespec ts, *tsp = NULL;
+    if (deadline_ns) {
+      uint64_t now = cacs__now_ns();
+      uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+      ts.tv_sec = (long long)(left / 1000000000u);
+      ts.tv_nsec = (long long)(left % 1000000000u);
+      tsp = &ts;
+    }
+    struct io_uring_cqe *c;
+    io_uring_submit_and_wait_timeout(u, &c, 1, tsp, NULL);
+    return 0; // reaped by the next pass, once the worker is not idle
+  }
+  unsigned k = IO_URING_READ_ONCE(*u->sq.kflags);
+  if (io_uring_sq_ready(u) || (k & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))
+    io_uring_submit_and_get_events(u);
+  else if (!io_uring_cq_ready(u))
+    return 0;
+  return reap(r);
+}
+
+void cacs__pool_ring_forget(cacs__pool_fd *h, int closing) {
+  spin_lock(&h->ulock);
+  if (closing < 0) {
+    if (h->uclosing)
+      --h->uclosing;
+  } else {
+    for (struct preq *q = h->ureqs; q; q = q->next) {
+      if (atomic_load_explicit(&q->closed, memory_order_relaxed))
+        continue;
+      atomic_store_explicit(&q->closed, CLOSED, memory_order_relaxed);
+      atomic_store_explicit(&q->ring->cancels, 1, memory_order_release);
+      cacs__pool_ring_kick(q->ring);
+    }
+    h->uclosing = (unsigned char)(h->uclosing + closing);
+  }
+  spin_unlock(&h->ulock);
+}
+
+// --- the coroutine's side ---------------------------------------------------
+
+// Submit a full queue (preq_start), from the worker's own stack.
+static void submit_deep(void *ring) {
+  io_uring_submit((struct io_uring *)ring);
+}
+
+// Queue `q`: `op` on `fd` (NULL: a poll for `mask`) on the calling
+// worker's ring, with a linked timeout at `at_ns` (0: none). 0: queued,
+// park; 1: a cacs_close is under way, yield and try again; -1: errno.
+__attribute__((noinline)) static int
+preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
+           int socket, unsigned mask, uint64_t at_ns, struct msghdr *m) {
+  struct cacs__pool_ring *r = tls_ring;
+  struct io_uring *u = &r->ring;
+  unsigned need = at_ns ? 2 : 1;
+  if (io_uring_sq_space_left(u) < need) {
+    cacs__deep_call(submit_deep, u); // a full queue: the worker's stack
+    if (io_uring_sq_space_left(u) < need) {
+      cacs__set_errno(EBUSY);
+      return -1;
+    }
+  }
+  spin_lock(&h->ulock);
+  if (h->uclosing) {
+    spin_unlock(&h->ulock);
+    return 1;
+  }
+  q->ring = r;
+  q->task = cacs__pool_self();
+  q->h = h;
+  q->res = 0;
+  q->fd = fd;
+  q->cancel_sent = 0;
+  atomic_store_explicit(&q->closed, 0, memory_order_relaxed);
+  q->prev = NULL;
+  q->next = (struct preq *)h->ureqs;
+  if (q->next)
+    q->next->prev = q;
+  h->ureqs = q;
+  spin_unlock(&h->ulock);
+  struct io_uring_sqe *s = io_uring_get_sqe(u);
+  if (op)
+    cacs__uring_op_prep(s, fd, op, socket, m);
+  else
+    io_uring_prep_poll_add(s, fd, mask);
+  io_uring_sqe_set_data(s, q);
+  if (at_ns) {
+    s->flags |= IOSQE_IO_LINK;
+    q->at.tv_sec = (long long)(at_ns / 1000000000u);
+    q->at.tv_nsec = (long long)(at_ns % 1000000000u);
+    struct io_uring_sqe *t = io_uring_get_sqe(u);
+    io_uring_prep_link_timeout(t, &q->at, IORING_TIMEOUT_ABS);
+    io_uring_sqe_set_data64(t, PR_IGNORE);
+  }
+  q->oprev = NULL;
+  q->onext = r->reqs;
+  if (q->onext)
+    q->onext->oprev = q;
+  r->reqs = q;
+  ++r->inflight;
+  return 0;
+}
+
+// stale() from a coroutine: its fstat(2) and struct stat on the worker's
+// own stack (cacs__deep_call), outside the waits' stack budget.
+struct stale_call {
+  int fd, ret;
+  const cacs__pool_fd *h;
+};
+static void stale_deep_call(void *arg) {
+  struct stale_call *c = (struct stale_call *)arg;
+  c->ret = stale(c->fd, c->h);
+}
+__attribute__((noinline)) static int stale_deep(int fd,
+                                                const cacs__pool_fd *h) {
+  struct stale_call c = {fd, 0, h};
+  cacs__deep_call(stale_deep_call, &c);
+  return c.ret;
+}
+
+// A request and its wait: 0 (the result is q->res), EAGAIN (a close was
+// under way: make the call again), or an errno value (ETIMEDOUT,
+// ECANCELED, EBUSY).
+static inline __attribute__((always_inline)) int
+ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
+         int socket, unsigned mask, struct io_deadline *d, struct msghdr *m) {
+  int64_t timeout = remaining_us(d);
+  if (timeout == 0)
+    return ETIMEDOUT;
+  uint64_t at = timeout < 0 ? 0 : d->at_ns;
+  int s = preq_start(q, fd, h, op, socket, mask, at, m);
+  if (s < 0)
+    return cacs__errno();
+  if (s > 0) {
+    cacs__pool_yield(); // the closer does not park meanwhile
+    return EAGAIN;
+  }
+  // Only the completion wakes it. The park inlined: its frames would stay
+  // on the coroutine's stack while it waits (the waits' stack budget,
+  // cacs/detail/contract.h; pool_park_inline.h).
+  cacs__pool_park_inline(q->task, NULL, NULL, 0);
+  int closed = atomic_load_explicit(&q->closed, memory_order_relaxed);
+  if (!closed && q->res == -ECANCELED && at) { // its linked timeout
+    // Closed behind the pool's back? EBADF, as the epoll poller says.
+    if (!stale_deep(fd, h))
+      return ETIMEDOUT;
+    closed = STALE;
+  }
+  if (closed == STALE)
+    cacs__pool_io_stale(h);
+  return closed == STALE ? EBADF : closed ? ECANCELED : 0;
+}
+
+static unsigned poll_mask(unsigned dirs) {
+  return (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) |
+         (dirs & 2 ? POLLOUT : 0);
+}
+
+int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
+                         struct io_deadline *d) {
+  struct preq q;
+  int e = ring_req(&q, fd, h, NULL, 0, poll_mask(dirs), d, NULL);
+  if (e == EAGAIN)
+    return 0; // retry the call
+  if (e)
+    return e;
+  return q.res < 0 ? -q.res : 0;
+}
+
+// The call tried as the epoll poller's calls are, while a cacs_close is
+// under way (no request may be made then): its result, or -1 with *err
+// set (EAGAIN: try again once the close is done).
+__attribute__((noinline)) static ssize_t
+try_closing(int fd, const struct io_op *op, int socket, int *err) {
+  ssize_t n = op_try(fd, op, socket);
+  *err = n < 0 ? errno : 0;
+  return n;
+}
+
+// One request at a time, in one frame: the call's, or (`poll`) a wait
+// for readiness after a file that would not wait said EAGAIN.
+ssize_t cacs__pool_ring_io(int fd, cacs__pool_fd *h, uint64_t kind_flags,
+                           void *buf, size_t n_, struct io_deadline *d) {
+  const struct io_op o = {(enum io_kind)((kind_flags >> 32) & 0xff),
+                          (int)kind_flags, buf, n_, NULL};
+  const struct io_op *op = &o;
+  int socket = (int)(kind_flags >> 63);
+  struct preq q;
+  struct msghdr m; // sendmsg's, until the kernel has taken the request
+  int poll = 0;
+  for (;;) {
+    int e = ring_req(&q, fd, h, poll ? NULL : op, socket,
+                     poll ? poll_mask(1u << op_dir(op)) : 0, d, &m);
+    if (e == EAGAIN) {
+      // A close was under way: try the call (EBADF once it is done), as
+      // the epoll poller's calls do, until the close is done.
+      ssize_t n = try_closing(fd, op, socket, &e);
+      if (n >= 0)
+        return n;
+      if (e == EAGAIN || e == EWOULDBLOCK || e == EINTR)
+        continue;
+      cacs__set_errno(e);
+      return -1;
+    }
+    if (!e && poll) {
+      poll = 0;
+      if (q.res >= 0)
+        continue; // ready: the call again
+      e = -q.res;
+    } else if (!e && q.res >= 0) {
+      cacs__uring_op_wrote(op, (size_t)q.res);
+      return q.res;
+    } else if (!e && q.res == -EAGAIN) {
+      poll = 1;
+      continue;
+    } else if (!e && q.res != -EINTR) {
+      e = -q.res;
+    }
+    if (e) {
+      cacs__set_errno(e);
+      return -1;
+    }
+  }
+}
+
+#endif // CACS_HAVE_LIBURING
