@@ -114,8 +114,14 @@ struct cacs__pool_ring {
   unsigned inflight;   // requests queued or submitted, not reaped
   struct preq *reqs;   // those (the worker's thread only)
   _Atomic int cancels; // a forget marked some of them closed
-  unsigned passes;     // non-blocking passes, to look at the clock
-  uint64_t sweep_at;   // the next sweep (CLOCK_MONOTONIC ns)
+  // Held by the worker from its look at the closed marks (send_cancels)
+  // to the end of the io_uring_enter that submits, and by a forget while
+  // it marks this ring's requests closed: a closed request is a no-op or
+  // already in the kernel (which holds its file) by the time the close(2)
+  // that follows the forget can free the number for another file.
+  uint32_t sublock;
+  unsigned passes;   // non-blocking passes, to look at the clock
+  uint64_t sweep_at; // the next sweep (CLOCK_MONOTONIC ns)
 };
 
 // A request in flight, in the waiting coroutine's frame.
@@ -154,9 +160,11 @@ int cacs__pool_ring_on(void) { return self_ring() != NULL; }
 
 // --- the worker's side ------------------------------------------------------
 
+static int submit_locked(struct cacs__pool_ring *r, int get_events);
+
 static void arm_kick(struct cacs__pool_ring *r) {
   struct io_uring_sqe *s = io_uring_get_sqe(&r->ring);
-  if (!s && io_uring_submit(&r->ring) >= 0)
+  if (!s && submit_locked(r, 0) >= 0)
     s = io_uring_get_sqe(&r->ring);
   if (!s)
     return; // the wakes fall back on the next pass
@@ -238,20 +246,23 @@ static void ring_unlink(struct cacs__pool_ring *r, struct preq *q) {
   --r->inflight;
 }
 
-// The closed requests of this ring: canceled by name, before the queue is
-// submitted.
+// The closed requests of this ring (under r->sublock): those not sent to
+// the kernel yet become no-ops, all of them first, since a full queue is
+// submitted below to make room for the cancellations of the others, by
+// name.
 static void send_cancels(struct cacs__pool_ring *r) {
+  for (struct preq *q = r->reqs; q; q = q->onext)
+    // A no-op never names the descriptor (a closed number may be reused
+    // at once). Its linked timeout, if any, is left without a request and
+    // fails by itself (EINVAL, ignored).
+    if (!q->cancel_sent &&
+        atomic_load_explicit(&q->closed, memory_order_relaxed) &&
+        cacs__uring_unqueue(&r->ring, (uint64_t)(uintptr_t)q))
+      q->cancel_sent = 1;
   for (struct preq *q = r->reqs; q; q = q->onext) {
     if (q->cancel_sent ||
         !atomic_load_explicit(&q->closed, memory_order_relaxed))
       continue;
-    // Not submitted yet: a no-op, which never names the descriptor (a
-    // closed number may be reused at once). Its linked timeout, if any, is
-    // left without a request and fails by itself (EINVAL, ignored).
-    if (cacs__uring_unqueue(&r->ring, (uint64_t)(uintptr_t)q)) {
-      q->cancel_sent = 1;
-      continue;
-    }
     struct io_uring_sqe *s = io_uring_get_sqe(&r->ring);
     if (!s && io_uring_submit(&r->ring) >= 0)
       s = io_uring_get_sqe(&r->ring);
@@ -263,6 +274,22 @@ static void send_cancels(struct cacs__pool_ring *r) {
     io_uring_prep_cancel64(s, (uint64_t)(uintptr_t)q, 0);
     io_uring_sqe_set_data64(s, PR_IGNORE);
   }
+}
+
+// Every submit of the ring: the closed marks are looked at and the queue
+// sent in one hold of r->sublock (a close between the two would let a
+// request it closed reach the file that takes the number next:
+// test/pool/pool-uring-close-submit.c). get_events: reap what the kernel
+// has completed too (IORING_SETUP_DEFER_TASKRUN).
+static int submit_locked(struct cacs__pool_ring *r, int get_events) {
+  spin_lock(&r->sublock);
+  if (atomic_load_explicit(&r->cancels, memory_order_relaxed) &&
+      atomic_exchange_explicit(&r->cancels, 0, memory_order_acquire))
+    send_cancels(r);
+  int n = get_events ? io_uring_submit_and_get_events(&r->ring)
+                     : io_uring_submit(&r->ring);
+  spin_unlock(&r->sublock);
+  return n;
 }
 
 static int reap(struct cacs__pool_ring *r) {
@@ -337,10 +364,13 @@ int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
     if (block && (!deadline_ns || deadline_ns > r->sweep_at))
       deadline_ns = r->sweep_at;
   }
-  if (atomic_load_explicit(&r->cancels, memory_order_relaxed) &&
-      atomic_exchange_explicit(&r->cancels, 0, memory_order_acquire))
-    send_cancels(r);
   if (block) {
+    // Sent here; the wait below submits nothing (a request closed after
+    // this must not reach the kernel unlocked). A queue the kernel did not
+    // take: no sleep, the next pass sends it.
+    submit_locked(r, 0);
+    if (io_uring_sq_ready(u))
+      return 0;
     struct __kernel_timespec ts, *tsp = NULL;
     if (deadline_ns) {
       uint64_t now = cacs__now_ns();
@@ -350,12 +380,14 @@ int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
       tsp = &ts;
     }
     struct io_uring_cqe *c;
-    io_uring_submit_and_wait_timeout(u, &c, 1, tsp, NULL);
+    io_uring_wait_cqes(u, &c, 1, tsp, NULL);
     return 0; // reaped by the next pass, once the worker is not idle
   }
   unsigned k = IO_URING_READ_ONCE(*u->sq.kflags);
-  if (io_uring_sq_ready(u) || (k & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)))
-    io_uring_submit_and_get_events(u);
+  if (io_uring_sq_ready(u) ||
+      (k & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)) ||
+      atomic_load_explicit(&r->cancels, memory_order_relaxed))
+    submit_locked(r, 1);
   else if (!io_uring_cq_ready(u))
     return 0;
   return reap(r);
@@ -370,8 +402,10 @@ void cacs__pool_ring_forget(cacs__pool_fd *h, int closing) {
     for (struct preq *q = h->ureqs; q; q = q->next) {
       if (atomic_load_explicit(&q->closed, memory_order_relaxed))
         continue;
+      spin_lock(&q->ring->sublock); // see submit_locked
       atomic_store_explicit(&q->closed, CLOSED, memory_order_relaxed);
       atomic_store_explicit(&q->ring->cancels, 1, memory_order_release);
+      spin_unlock(&q->ring->sublock);
       cacs__pool_ring_kick(q->ring);
     }
     h->uclosing = (unsigned char)(h->uclosing + closing);
@@ -383,7 +417,7 @@ void cacs__pool_ring_forget(cacs__pool_fd *h, int closing) {
 
 // Submit a full queue (preq_start), from the worker's own stack.
 static void submit_deep(void *ring) {
-  io_uring_submit((struct io_uring *)ring);
+  submit_locked((struct cacs__pool_ring *)ring, 0);
 }
 
 // Queue `q`: `op` on `fd` (NULL: a poll for `mask`) on the calling
@@ -396,7 +430,7 @@ preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
   struct io_uring *u = &r->ring;
   unsigned need = at_ns ? 2 : 1;
   if (io_uring_sq_space_left(u) < need) {
-    cacs__deep_call(submit_deep, u); // a full queue: the worker's stack
+    cacs__deep_call(submit_deep, r); // a full queue: the worker's stack
     if (io_uring_sq_space_left(u) < need) {
       cacs__set_errno(EBUSY);
       return -1;
