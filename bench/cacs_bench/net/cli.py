@@ -14,8 +14,8 @@ Parts (--only, comma-separated; default all):
             epoll wait: each server under `perf stat` (syscall tracepoints)
             serving N and 2N requests (-x) at the echo and HTTP load points.
   cpu       the server's CPU time per request (perf stat task-clock) in
-            echo ping-pong and HTTP with 100 connections, --cpu-reps runs
-            per server, interleaved.
+            echo ping-pong, streaming echo and HTTP with 100 connections,
+            --cpu-reps runs per server, interleaved.
 
 Every server runs pinned to --server-cpu, the load (loadgen, wrk) and the
 mocked clients to --load-cpu. Each point is run --reps times, interleaved

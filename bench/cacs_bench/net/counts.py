@@ -250,6 +250,7 @@ def bench_syscalls(bdir, a, servers):
 # ---- server CPU time per request (perf stat, interleaved) -------------------------
 
 CPU_POINTS = [("echo ping-pong, 100 conns", "pingpong", 100),
+              ("echo streaming, 100 conns", "stream", 100),
               ("HTTP (loadgen), 100 conns", "http", 100)]
 
 
@@ -265,7 +266,7 @@ def bench_cpu(bdir, a, servers):
     n = 3 * a.sc_requests
     res = {}
     for label, load, conns in CPU_POINTS:
-        proto = "echo" if load == "pingpong" else "http"
+        proto = "echo" if load in ("pingpong", "stream") else "http"
         names = [b for b in servers if (proto == "echo" or b in HTTP_SERVERS)
                  and os.path.exists(os.path.join(bdir, b))]
         runs = {b: [] for b in names}

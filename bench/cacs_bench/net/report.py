@@ -184,8 +184,8 @@ def write_report(outdir, data, a):
         L += ["## Server CPU time per request (perf stat)", "",
               "The server's CPU time (perf's task-clock: user and kernel, the "
               f"softirq work done in its context included) while it serves "
-              f"{3 * a.sc_requests} requests from `net_loadgen` (`-m pingpong` "
-              "or `-m http`), start-up included; "
+              f"{3 * a.sc_requests} requests from `net_loadgen` (`-m pingpong`, "
+              "`-m stream` or `-m http`), start-up included; "
               f"{a.cpu_reps} runs per server, interleaved across the servers so "
               "that changes in the machine's load hit all alike; median and "
               "min..max. Less sensitive to other work on the machine than "
