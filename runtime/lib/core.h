@@ -263,8 +263,8 @@ CACS_HIDDEN void cacs__block_thread_exit(void);
 /// spare chunks of blocks that stayed spare all through it go back.
 CACS_HIDDEN void cacs__block_epoch_end(void);
 /// A fresh mapping of `bytes` aligned to `align` (a power of two, at
-/// least a page), with a transparent huge page asked for if `huge`
-/// (best effort) (coro_blocks.c); NULL if there is none.
+/// least a page), in transparent huge pages if `huge`, else never (best
+/// effort) (coro_blocks.c); NULL if there is none.
 CACS_HIDDEN void *cacs__map_aligned(size_t bytes, size_t align, int huge);
 /// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
 /// size and guard.

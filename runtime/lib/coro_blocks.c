@@ -156,11 +156,13 @@ void *cacs__map_aligned(size_t bytes, size_t align, int huge) {
     munmap(p, (size_t)(r - p));
   if (r + bytes != p + bytes + align)
     munmap(r + bytes, (size_t)(p + align - r));
-#ifdef MADV_HUGEPAGE
-  if (huge && madvise(r, bytes, MADV_HUGEPAGE) != 0)
-    huge = 0;
-#endif
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+  // Best effort, and either way: where transparent huge pages are "always",
+  // a steady state's few blocks would hold a whole 2 MiB page resident.
+  (void)madvise(r, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
   (void)huge;
+#endif
   return r;
 }
 

@@ -12,7 +12,9 @@
 // nothing called; under a limit above the burst (CACS_STACK_CACHE_LIMIT),
 // the second is learned. A burst of coroutines that run to their end (one
 // stack, their blocks in chunks of their own) gives RSS back too, and the
-// drain of the next unmaps the chunks in batches, not one call each.
+// drain of the next unmaps the chunks in batches, not one call each. Blocks
+// of a few coroutines are never in a transparent huge page (2 MiB resident
+// for them where THP is "always"); a burst's are.
 // (Overflows into the guards of cached and carved stacks: stack-overflow.c.)
 //
 // System calls are counted by a seccomp filter that traps the memory
@@ -24,6 +26,7 @@
 // RUN: %t steady | FileCheck %s --check-prefix=STEADY
 // RUN: %t burst | FileCheck %s --check-prefix=BURST
 // RUN: %t burst-run | FileCheck %s --check-prefix=BURST-ENDS
+// RUN: %t thp | FileCheck %s --check-prefix=THP
 // RUN: env CACS_STACK_CACHE=0 %t nocache | FileCheck %s --check-prefix=NOCACHE
 // RUN: %t learn | FileCheck %s --check-prefix=LEARN
 // RUN: %t learn-run | FileCheck %s --check-prefix=LEARN-ENDS
@@ -39,6 +42,8 @@
 // BURST-NEXT: reclaim calls: batched
 // BURST-ENDS: rss after the burst run to its end: within 10% of before
 // BURST-ENDS-NEXT: mmap and munmap in the next drain: batched
+// THP: blocks of a few: never huge
+// THP-NEXT: blocks of a burst: huge
 // NOCACHE: memory system calls, 1 alive: 1000
 // LEARN: memory system calls, 2000 alive after two rounds: 0
 // LEARN-ENDS: mmap and munmap, 2000 run to their end after two rounds: 0
@@ -181,6 +186,24 @@ static long rss_kib(void) {
   return pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+// Whether the mapping holding `p` has VmFlags `flag` (/proc/self/smaps):
+// 1, 0, or -1 if it was not found.
+static int vm_flag(const void *p, const char *flag) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  char line[512];
+  int in = 0, found = -1;
+  while (f && found < 0 && fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) // a mapping's first line
+      in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+    else if (in && !strncmp(line, "VmFlags:", 8))
+      found = strstr(line, flag) != NULL;
+  }
+  if (f)
+    fclose(f);
+  return found;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "steady";
   setvbuf(stdout, NULL, _IONBF, 0); // printf allocates nothing later
@@ -253,6 +276,23 @@ int main(int argc, char **argv) {
                                          : "WRONG",
            calls, n);
     return 0;
+  }
+  if (!strcmp(mode, "thp")) {
+    // A fresh thread: its first blocks start a region (coro_blocks.c); a
+    // burst's next regions are mapped while a region's worth is in use.
+    int thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+    int n = 20000;
+    for (int i = 0; i < n; ++i)
+      if (!(coros[i] = cacs_create(run_body, (void *)(intptr_t)1, 0)))
+        return 3;
+    int few = vm_flag(coros[0], " nh"), burst = vm_flag(coros[n - 1], " hg");
+    printf("blocks of a few: %s (%d)\n",
+           few == 1 || !thp ? "never huge" : "WRONG", few);
+    printf("blocks of a burst: %s (%d)\n",
+           burst == 1 || !thp ? "huge" : "WRONG", burst);
+    for (int i = 0; i < n; ++i)
+      cacs_join(coros[i]);
+    return sum == n ? 0 : 1;
   }
   if (!strcmp(mode, "learn") || !strcmp(mode, "learn-run")) {
     // learn-run: bodies that run to their end, sharing a stack; their
