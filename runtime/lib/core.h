@@ -262,6 +262,10 @@ CACS_HIDDEN void cacs__block_thread_exit(void);
 /// An epoch of the thread's creates is over (coro.c, live_epoch_end): the
 /// spare chunks of blocks that stayed spare all through it go back.
 CACS_HIDDEN void cacs__block_epoch_end(void);
+/// A fresh mapping of `bytes` aligned to `align` (a power of two, at
+/// least a page), in transparent huge pages if `huge`, else never (best
+/// effort) (coro_blocks.c); NULL if there is none.
+CACS_HIDDEN void *cacs__map_aligned(size_t bytes, size_t align, int huge);
 /// The descriptor of the stack `c` runs on (coro.c), for tests: its kind,
 /// size and guard.
 CACS_HIDDEN const cacs_stack *cacs__coro_stack(const cacs_coro *c);

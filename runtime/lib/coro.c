@@ -467,11 +467,29 @@ static void live_limits(void) {
 // threshold, so that the next ones land in the heap too), and so would the
 // heap's top past the tables of its shrinking.
 #define LIVE_MAP_BYTES ((size_t)16 * 1024)
+// From 512 KiB (48,000 alive, a burst or a steady state that holds far
+// more in blocks or stacks), in transparent huge pages where the kernel has
+// them, the mapping rounded up to 2 MiB: the rehash touches every page of
+// the new table at once, a fault each (some 12 us a page in a VM with
+// shadow paging, issue 38).
+#define LIVE_HUGE_FROM ((size_t)512 * 1024)
+#define LIVE_HUGE_BYTES ((size_t)2 * 1024 * 1024)
+
+// The bytes of the mapping of a table of `cap` slots (>= LIVE_MAP_BYTES).
+static size_t live_map_bytes(size_t cap) {
+  size_t bytes = cap * sizeof(cacs_coro *);
+  return bytes < LIVE_HUGE_FROM
+             ? bytes
+             : (bytes + LIVE_HUGE_BYTES - 1) & ~(LIVE_HUGE_BYTES - 1);
+}
 
 static cacs_coro **live_alloc(size_t cap) {
   if (cap * sizeof(cacs_coro *) < LIVE_MAP_BYTES)
     return (cacs_coro **)calloc(cap, sizeof(cacs_coro *));
-  void *p = mmap(NULL, cap * sizeof(cacs_coro *), PROT_READ | PROT_WRITE,
+  size_t bytes = live_map_bytes(cap);
+  if (bytes >= LIVE_HUGE_BYTES)
+    return (cacs_coro **)cacs__map_aligned(bytes, LIVE_HUGE_BYTES, 1);
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return p == MAP_FAILED ? NULL : (cacs_coro **)p;
 }
@@ -480,7 +498,7 @@ static void live_release(cacs_coro **t, size_t cap) {
   if (cap * sizeof(cacs_coro *) < LIVE_MAP_BYTES)
     free(t);
   else
-    munmap(t, cap * sizeof(cacs_coro *));
+    munmap(t, live_map_bytes(cap));
 }
 
 void cacs__live_free(void) {

@@ -2,15 +2,30 @@
 //
 // A coroutine created before its stack (coro.c, "Stacks bound at the first
 // run") keeps its control block here: per-thread chunks of one size of
-// block, each a 64 KiB mapping aligned to its size (a block finds its chunk
+// block, each 64 KiB aligned to its size (a block finds its chunk
 // by masking its address), blocks taken from a chunk's free list or carved
 // in order. Not malloc's: a burst of 100,000 coroutines takes 17 MB of
 // blocks, which malloc's heap keeps resident as soon as anything is
 // allocated above them (the stack cache's array, the program's next
 // allocation).
 //
+// Chunks are carved in order from 2 MiB regions (one mmap per 32 chunks), and
+// those that go back are unmapped in batches, neighbours merged into one
+// range: each munmap of touched pages flushes the TLB, which in a VM with
+// shadow paging cost 120-270 us a call, more than the 16 pages it freed
+// (issue 38's first use: 100,000 coroutines created at once, then joined,
+// unmapped 275 chunks one call each). A region mapped while the thread
+// already uses a region's worth of chunks (a burst, some 11,000 blocks)
+// asks for a transparent huge page: its first touch is one fault for 512
+// pages instead of 512 (some 12 us each in that VM); what of it was not
+// carved goes back when the burst is over. Regions of a steady state below
+// that size stay in small pages, so RSS follows what is used.
+//
 // A chunk whose blocks are all free stays for the thread's next blocks while
-// fewer than a bound are kept, and goes back beyond it. The bound is learned
+// fewer than a bound are kept, and goes back beyond it: at once when the
+// thread has no block left, else in a batch of 32 or at the end of an epoch
+// (chunks pending are taken again first when blocks are needed). The bound
+// is learned
 // as the stack cache's is (stack.c): one at first, raised by one for each
 // chunk needed again while chunks given back have not been forgiven (by an
 // epoch without a miss), lowered at an epoch's end by the chunks that stayed
@@ -32,6 +47,10 @@
 #include <sys/mman.h>
 
 #define CHUNK_BYTES ((size_t)64 * 1024)
+#define REGION_BYTES ((size_t)2 * 1024 * 1024)
+#define REGION_CHUNKS (REGION_BYTES / CHUNK_BYTES)
+// Empty chunks beyond the bound gathered before one batch of munmaps.
+#define PEND_MAX 32
 // 16-byte aligned, not to lines: a switch reads the first 16 bytes of a
 // block (sp, next), which never straddle a line at this stride; 176 bytes.
 #define BLOCK_BYTES ((sizeof(cacs_coro) + 15) & ~(size_t)15)
@@ -57,6 +76,11 @@ static CACS_TLS struct {
   // whether it missed (see the top of this file).
   size_t grown, given, low;
   unsigned char missed;
+  size_t inuse;            // chunks taken and not emptied since
+  char *carve, *carve_end; // the current region's chunks not carved yet
+  unsigned char huge;      // the current region asked for a huge page
+  unsigned npend;          // empty chunks to go back at the next batch
+  chunk *pend[PEND_MAX];
 } B;
 
 static void avail_push(chunk *k) {
@@ -76,18 +100,87 @@ static void avail_remove(chunk *k) {
     k->next->prev = k->prev;
 }
 
-// A mapping of CHUNK_BYTES aligned to its size: twice that, trimmed.
-static chunk *chunk_new(void) {
-  char *p = mmap(NULL, 2 * CHUNK_BYTES, PROT_READ | PROT_WRITE,
+// The pending chunks unmapped, neighbours as one range (chunks are carved
+// in address order and a burst frees them in that order): one TLB flush
+// for many.
+static void pend_flush(void) {
+  unsigned n = B.npend;
+  if (!n)
+    return;
+  for (unsigned i = 1; i < n; ++i) { // sort by address (n <= PEND_MAX)
+    chunk *k = B.pend[i];
+    unsigned j = i;
+    for (; j && (uintptr_t)B.pend[j - 1] > (uintptr_t)k; --j)
+      B.pend[j] = B.pend[j - 1];
+    B.pend[j] = k;
+  }
+  for (unsigned i = 0; i < n;) {
+    char *lo = (char *)B.pend[i], *hi = lo + CHUNK_BYTES;
+    for (++i; i < n && (char *)B.pend[i] == hi; ++i)
+      hi += CHUNK_BYTES;
+    munmap(lo, (size_t)(hi - lo));
+  }
+  B.npend = 0;
+}
+
+// The current region's chunks not carved yet go back: resident, as the
+// rest of its huge page, once a chunk of it was touched.
+static void carve_drop(void) {
+  if (B.carve != B.carve_end)
+    munmap(B.carve, (size_t)(B.carve_end - B.carve));
+  B.carve = B.carve_end = NULL;
+  B.huge = 0;
+}
+
+// The thread has no block left: what is pending goes back, and a huge
+// region's rest.
+static void burst_end(void) {
+  pend_flush();
+  if (B.huge)
+    carve_drop();
+}
+
+static void pend_push(chunk *k) {
+  if (B.npend == PEND_MAX)
+    pend_flush();
+  B.pend[B.npend++] = k;
+}
+
+void *cacs__map_aligned(size_t bytes, size_t align, int huge) {
+  char *p = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     return NULL;
-  char *k = (char *)(((uintptr_t)p + CHUNK_BYTES - 1) & ~(CHUNK_BYTES - 1));
-  if (k != p)
-    munmap(p, (size_t)(k - p));
-  if (k + CHUNK_BYTES != p + 2 * CHUNK_BYTES)
-    munmap(k + CHUNK_BYTES, (size_t)(p + 2 * CHUNK_BYTES - (k + CHUNK_BYTES)));
-  return (chunk *)(void *)k; // zero, as mapped
+  char *r = (char *)(((uintptr_t)p + align - 1) & ~(align - 1));
+  if (r != p)
+    munmap(p, (size_t)(r - p));
+  if (r + bytes != p + bytes + align)
+    munmap(r + bytes, (size_t)(p + align - r));
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+  // Best effort, and either way: where transparent huge pages are "always",
+  // a steady state's few blocks would hold a whole 2 MiB page resident.
+  (void)madvise(r, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
+  (void)huge;
+#endif
+  return r;
+}
+
+// A fresh chunk from the current region, else from a new one, a huge page
+// where the thread already uses a region's worth of chunks.
+static chunk *chunk_carve(void) {
+  if (B.carve == B.carve_end) {
+    int huge = B.inuse >= REGION_CHUNKS - 1;
+    char *r = cacs__map_aligned(REGION_BYTES, REGION_BYTES, huge);
+    if (!r)
+      return NULL;
+    B.huge = (unsigned char)huge;
+    B.carve = r;
+    B.carve_end = r + REGION_BYTES;
+  }
+  chunk *k = (chunk *)(void *)B.carve; // zero, as mapped
+  B.carve += CHUNK_BYTES;
+  return k;
 }
 
 static size_t keep(void) { return 1 + B.grown; }
@@ -104,11 +197,13 @@ static void spare_release(size_t n) {
     chunk *k = B.spare;
     B.spare = k->next;
     B.nspare--;
-    munmap(k, CHUNK_BYTES);
+    pend_push(k);
   }
+  pend_flush();
 }
 
 void cacs__block_epoch_end(void) {
+  pend_flush();
   if (!B.missed)
     B.given = 0;
   B.missed = 0;
@@ -121,30 +216,37 @@ void cacs__block_epoch_end(void) {
   B.low = B.nspare;
 }
 
-// A chunk for the next blocks: a spare one, else a new mapping; a miss
-// while chunks given back are unforgiven raises the bound.
+// A chunk for the next blocks: a spare one, one pending to go back, else a
+// fresh one; a miss while chunks given back are unforgiven raises the bound.
 __attribute__((noinline)) static chunk *chunk_take(void) {
+  chunk *k;
   if (B.spare) {
-    chunk *k = B.spare;
+    k = B.spare;
     B.spare = k->next;
     if (--B.nspare < B.low)
       B.low = B.nspare;
-    return k;
-  }
-  B.low = 0;
-  B.missed = 1;
-  if (B.given) {
-    B.given--;
-    if (keep() < keep_limit()) {
-      B.grown++;
-    } else { // a burst: forget
-      B.grown = 0;
-      B.given = 0;
+  } else if (B.npend) { // its pages still there: not given back after all
+    k = B.pend[--B.npend];
+    if (B.given)
+      B.given--;
+  } else {
+    B.low = 0;
+    B.missed = 1;
+    if (B.given) {
+      B.given--;
+      if (keep() < keep_limit()) {
+        B.grown++;
+      } else { // a burst: forget
+        B.grown = 0;
+        B.given = 0;
+      }
     }
+    if (!(k = chunk_carve()))
+      return NULL;
   }
-  return chunk_new();
+  B.inuse++;
+  return k;
 }
-
 void *cacs__block_alloc(void) {
   chunk *k = B.avail;
   if (__builtin_expect(!k, 0)) {
@@ -175,20 +277,23 @@ void cacs__block_free(void *p) {
   if (k->used)
     return;
   avail_remove(k);
-  if (B.nspare >= keep()) { // (>: a bound lowered since)
-    munmap(k, CHUNK_BYTES);
-    B.given++;
-    return;
-  }
   k->free = NULL; // carved again from the start: its first pages are warm
   k->carved = 0;
-  k->next = B.spare;
-  B.spare = k;
-  B.nspare++;
+  if (B.nspare >= keep()) { // (>: a bound lowered since)
+    pend_push(k);
+    B.given++;
+  } else {
+    k->next = B.spare;
+    B.spare = k;
+    B.nspare++;
+  }
+  if (--B.inuse == 0) // no block left: the end of a burst
+    burst_end();
 }
 
 void cacs__block_thread_exit(void) {
   spare_release(B.nspare);
+  carve_drop();
   B.grown = B.given = B.low = 0;
   B.missed = 0;
 }
