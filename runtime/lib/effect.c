@@ -52,8 +52,8 @@
 // fixed for the process (the tools are linked in or not), so the two never
 // meet at one switch; the fast paths learn it without a test (tools_on).
 //
-// The common round in assembly: on x86-64 (effect_layout.h says where),
-// the entries are effect_x86_64.S's, which run the fast paths below for
+// The common round in assembly: on x86-64 and AArch64 (effect_layout.h
+// says where), the entries are effect_<arch>.S's, which run the fast paths below for
 // a perform whose handler the table gives and a resume that answers the
 // request just received with a set of one or two effects, without a frame
 // and its copies between registers, and jump to these C functions with
@@ -155,7 +155,7 @@ struct effect_thread {
   cacs_effect_coro **top;
   uint32_t top_cap;
 };
-// Hidden, not static: effect_x86_64.S reads it.
+// Hidden, not static: effect_<arch>.S reads it.
 CACS_HIDDEN extern CACS_TLS_LE struct effect_thread cacs__effect_thread;
 CACS_TLS_LE struct effect_thread cacs__effect_thread;
 #define ET cacs__effect_thread
@@ -165,6 +165,7 @@ _Static_assert(offsetof(cacs_context, sp) == CACS_CTX_SP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, pc) == CACS_CTX_PC, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, fp) == CACS_CTX_FP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, bp) == CACS_CTX_BP, "effect_layout.h");
+_Static_assert(offsetof(cacs_context, pr) == CACS_CTX_PR, "effect_layout.h");
 _Static_assert(offsetof(cacs_effect, id) == CACS_EFFECT_ID, "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, self) == CACS_EK_SELF,
                "effect_layout.h");
@@ -201,7 +202,8 @@ _Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
 _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
                    sizeof cacs__syncblk.depth == 4,
                "effect_layout.h");
-_Static_assert(offsetof(sched, current) == 0, "effect_x86_64.S");
+_Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
+               "effect_<arch>.S");
 
 // The thread's block through a base register (see the top). Call it once
 // per function, before any switch.
@@ -408,7 +410,7 @@ __attribute__((noreturn, cold)) static void foreign(const char *call) {
 #endif
 
 // The C paths of perform and resume: the preserve_none entries themselves,
-// or, under CACS_EFFECT_ASM, what effect_x86_64.S's entries jump to for
+// or, under CACS_EFFECT_ASM, what effect_<arch>.S's entries jump to for
 // every case they do not take (the jump leaves the registers and the stack
 // as the caller's call did, so these run as if called). Their fast paths
 // hold the rules; the assembly repeats a subset of their tests.
@@ -449,14 +451,21 @@ static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 // done with `to`. They store the caller's rbx under every callee-saved
 // list (the header's do not under CACS__TAIL_EMPTY_LIST; see EFFECT_TAIL).
 // The jump's text is the header's (CACS__TAIL_JUMP_ASM),
-// except where the assembly saves the contexts (CACS_EFFECT_ASM): it
-// stores no pc, which is the word below sp (the return address of the
+// except where the x86-64 assembly saves the contexts (EFFECT_PC_BELOW_SP):
+// it stores no pc, which is the word below sp (the return address of the
 // call that suspended, still there: nothing runs on a suspended stack;
 // cacs_effect_create writes it for a fresh coroutine), and the jumps of
 // the tail switch go through it (two stores and a load fewer per switch).
+// AArch64's call leaves its return address in x30, not on the stack:
+// effect_aarch64.S stores it as pc, and the header's jump reads it.
 // The plain switch (cacs_switch, under ASan or TSan) saves and reads its
 // own contexts with pc: a process takes one form or the other (tools_on).
-#if CACS_EFFECT_ASM
+#if CACS_EFFECT_ASM && defined(__x86_64__)
+#define EFFECT_PC_BELOW_SP 1
+#else
+#define EFFECT_PC_BELOW_SP 0
+#endif
+#if EFFECT_PC_BELOW_SP
 #define EFFECT_JUMP_ASM                                                        \
   "movq 16(%1), %%rbp\n\t"                                                     \
   "movq 24(%1), %%rbx\n\t"                                                     \
@@ -511,7 +520,7 @@ static void effect_main(void *arg, uint64_t first) {
     __sanitizer_start_switch_fiber(NULL, k->asan_caller_lo,
                                    k->asan_caller_size);
   // The request in registers too, for a resume that took its tail switch.
-#if CACS_EFFECT_ASM
+#if EFFECT_PC_BELOW_SP
   if (!tools_on()) { // the tail switch's context (EFFECT_JUMP_ASM)
     effect_jump(&k->self, &k->caller, 0, (uint64_t)(uintptr_t)v, NULL);
     __builtin_unreachable();
@@ -759,7 +768,7 @@ cacs_effect_coro *cacs_effect_create(cacs_effect_fn fn, void *arg,
   }
   cacs_context_init(&k->self, k->stack.top, effect_main, k);
   k->self.pr = k->tools.scs_map;
-#if CACS_EFFECT_ASM
+#if EFFECT_PC_BELOW_SP
   ((void **)k->self.sp)[-1] = k->self.pc; // see EFFECT_JUMP_ASM
 #endif
   return k;

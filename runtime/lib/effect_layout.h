@@ -1,11 +1,12 @@
 //===- lib/effect_layout.h - Offsets for effect.c and effect_*.S -*- C -*-===//
 //
 // The fast paths of perform and resume are written in assembly, one file
-// per architecture (effect_x86_64.S); lib/effect.c is everything else,
-// and the fallback of every case the assembly does not take. This table is
-// the only place the assembly learns where the fields it touches live;
-// effect.c pins every entry with _Static_assert(offsetof(...)), so a
-// reordered struct fails to compile instead of corrupting stacks.
+// per architecture (effect_x86_64.S, effect_aarch64.S); lib/effect.c is
+// everything else, and the fallback of every case the assembly does not
+// take. This table is the only place the assembly learns where the fields
+// it touches live; effect.c pins every entry with
+// _Static_assert(offsetof(...)), so a reordered struct fails to compile
+// instead of corrupting stacks.
 //
 // CACS_EFFECT_ASM says whether the assembly defines the preserve_none
 // entries cacs__effect_perform_pn and cacs__effect_resume_pn, jumping to
@@ -13,20 +14,23 @@
 // the rest; otherwise effect.c's C paths are those entries. The
 // assembly's switches are effect.c's tail switches, so it is there only
 // where effect.c takes them (EFFECT_TAIL, which effect.c checks against
-// this): not under CET's landing pads, not in a build of libcacs with
-// ASan; and only with local-exec TLS (one base register for the three
-// thread-local blocks it reads). Under every callee-saved list, the empty
-// one (-fpreserve-none-callee-saved=none) included: the C paths' resume
-// points hold rbp and rbx as the assembly's do (effect.c, EFFECT_TAIL).
+// this): not under CET's or BTI's landing pads, not in a build of libcacs
+// with ASan; and only with local-exec TLS (offsets from the thread pointer
+// for the three thread-local blocks it reads). Under every callee-saved
+// list, the empty one (-fpreserve-none-callee-saved=none, x86-64)
+// included: the C paths' resume points hold rbp and rbx as the assembly's
+// do (effect.c, EFFECT_TAIL).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CACS_LIB_EFFECT_LAYOUT_H
 #define CACS_LIB_EFFECT_LAYOUT_H
 
-#if defined(__x86_64__) && !defined(CACS_TLS_INITIAL_EXEC) &&                  \
-    !defined(CACS_NO_TAIL_SWITCH) && !defined(CACS_NO_PRESERVE_NONE) &&        \
-    !(defined(__CET__) && (__CET__ & 1)) && !defined(__SANITIZE_ADDRESS__)
+#if (defined(__x86_64__) && !(defined(__CET__) && (__CET__ & 1)) ||          \
+     defined(__aarch64__) && !(defined(__ARM_FEATURE_BTI_DEFAULT) &&           \
+                               __ARM_FEATURE_BTI_DEFAULT)) &&                  \
+    !defined(CACS_TLS_INITIAL_EXEC) && !defined(CACS_NO_TAIL_SWITCH) &&        \
+    !defined(CACS_NO_PRESERVE_NONE) && !defined(__SANITIZE_ADDRESS__)
 #if defined(__has_feature)
 #if !__has_feature(address_sanitizer)
 #define CACS_EFFECT_ASM 1
@@ -44,6 +48,7 @@
 #define CACS_CTX_PC 8
 #define CACS_CTX_FP 16
 #define CACS_CTX_BP 24
+#define CACS_CTX_PR 32 // x18 (AArch64)
 
 // struct cacs_effect (cacs/effect.h)
 #define CACS_EFFECT_ID 8

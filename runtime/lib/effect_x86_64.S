@@ -57,7 +57,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "effect_layout.h"
-#if CACS_EFFECT_ASM
+#if CACS_EFFECT_ASM && defined(__x86_64__)
 #include "coro_layout.h"
 #include "entry_asm.h"
 
@@ -166,4 +166,4 @@ cacs__effect_resume_pn:
         .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
 
         ENTRY_NOTES
-#endif // CACS_EFFECT_ASM
+#endif // CACS_EFFECT_ASM && __x86_64__

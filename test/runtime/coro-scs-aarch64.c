@@ -36,15 +36,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#if defined(__has_feature)
-#if __has_feature(shadow_call_stack)
-static void *main_scs[8192];
-__attribute__((constructor, no_sanitize("shadow-call-stack"))) static void
-scs_init(void) {
-  __asm__ volatile("mov x18, %0" : : "r"(main_scs));
-}
-#endif
-#endif
+#include "Inputs/scs-main.h"
 
 // Every level yields before and after going deeper; the value it returns
 // depends on the path, so a return to the wrong place shows.

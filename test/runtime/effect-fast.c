@@ -1,5 +1,6 @@
-// The edges of the fast round of perform + resume (lib/effect_x86_64.S on
-// x86-64; lib/effect.c's fast paths elsewhere): each case below runs first
+// The edges of the fast round of perform + resume (lib/effect_x86_64.S,
+// lib/effect_aarch64.S; lib/effect.c's fast paths where the assembly is
+// off, and for every case it declines): each case below runs first
 // as the fast round (a handler answering the request it just got, with the
 // same set), then leaves it the way it names, and checks where the next
 // request goes:
@@ -36,6 +37,10 @@
 //            performs x (two up), y (one up), x again
 //   block    a handler that opens a sync block and answers inside it (the
 //            perform comes back into the block: allowed), then outside
+//   handover a request got by one coroutine of the scheduler and answered,
+//            with the rest, by another while the first waits (the chain
+//            is empty between them): the fast resume makes the answerer
+//            the chain's owner, or the performer's next perform aborts
 //   sync-abort    a perform inside a block, handled outside it, after fast
 //            rounds: aborts naming the block
 //   foreign  another coroutine of the scheduler performs while a chain that
@@ -56,6 +61,7 @@
 // CHECK-NEXT: tail: ok
 // CHECK-NEXT: ids: ok
 // CHECK-NEXT: block: ok
+// CHECK-NEXT: handover: ok
 // CHECK-NEXT: PASS
 // SYNC: block at line [[L:[0-9]+]]
 // SYNC-NEXT: cacs: CACS_PERFORM of an effect handled outside the block inside the sync block at {{.*}}effect-fast.c:[[L]]: no other
@@ -487,6 +493,53 @@ static void test_block(void) {
   cacs_effect_destroy(h);
 }
 
+// --- handover -----------------------------------------------------------------
+static cacs_effect_coro *handed;
+static cacs_effect_request handed_q;
+
+static void *counts_ea(void *arg) {
+  (void)arg;
+  for (int i = 0; i < ROUNDS; ++i)
+    CACS_PERFORM(ea, i);
+  return (void *)1;
+}
+
+// a keeps running (waits in cacs_yield) while b answers: b's control block
+// is not a's reused, so the owner's test tells them apart.
+static int handover_done;
+
+static void gets_first(void *arg) {
+  (void)arg;
+  handed = cacs_effect_create(counts_ea, NULL, 0);
+  handed_q = cacs_effect_resume(handed, CACS_HANDLES(ea), NULL);
+  while (!handover_done)
+    cacs_yield();
+}
+
+static void answers_rest(void *arg) {
+  while (!handed || !handed_q.effect)
+    cacs_yield();
+  int r = 0, ok = is(handed_q, &CACS_EFFECT_OF(ea), 0);
+  cacs_effect_request q;
+  for (int i = 1; i < ROUNDS; ++i) {
+    q = cacs_effect_resume(handed, CACS_HANDLES(ea), &r);
+    ok &= is(q, &CACS_EFFECT_OF(ea), i);
+  }
+  q = cacs_effect_resume(handed, CACS_HANDLES(ea), &r);
+  *(int *)arg = ok && q.effect == NULL && q.payload == (void *)1;
+  handover_done = 1;
+}
+
+static void test_handover(void) {
+  int ok = 0;
+  cacs_coro *a = cacs_create(gets_first, NULL, 0);
+  cacs_coro *b = cacs_create(answers_rest, &ok, 0);
+  cacs_join(b);
+  cacs_join(a);
+  cacs_effect_destroy(handed);
+  report("handover", ok);
+}
+
 // --- sync-abort -----------------------------------------------------------------
 static void *performs_then_blocks(void *arg) {
   (void)arg;
@@ -551,7 +604,8 @@ int main(int argc, char **argv) {
                {"nested", test_nested},
                {"tail", test_tail},
                {"ids", test_ids},
-               {"block", test_block}};
+               {"block", test_block},
+               {"handover", test_handover}};
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     if (!*only || !strcmp(only, cases[i].name))
       cases[i].run();
