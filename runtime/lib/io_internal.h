@@ -263,10 +263,23 @@ op_short_drains(const struct io_op *op) {
 
 /// Whether the caller is a pool coroutine.
 __attribute__((noinline, cold)) CACS_HIDDEN int cacs__io_pool_caller(void);
+/// CACS__IO_PN: a call between an entry and the park that takes arguments
+/// is preserve_none (cacs/switch.h), as the entries are, so that it
+/// pushes none of the six callee-saved registers (x86-64; ten and eight
+/// FP ones on AArch64) below a parked coroutine's wait, which the stack
+/// budgets count (cacs/detail/contract.h): cacs_wait_fd's in a pool
+/// coroutine, 344 -> 296 bytes on x86-64 (test/pool/pool-stack-budget.c). Not
+/// on AArch64 without optimization, where stock clang's FastISel passes
+/// preserve_none arguments in the wrong registers (cacs/detail/bind.h).
+#if defined(__aarch64__) && !defined(__OPTIMIZE__)
+#define CACS__IO_PN
+#else
+#define CACS__IO_PN CACS_PRESERVE_NONE
+#endif
 /// cacs_wait_fd, the calls (io_do: the operation's kind << 32 | its
 /// flags, and the rest of it), cacs_connect and cacs_accept's ending in a
 /// pool coroutine.
-__attribute__((noinline, cold)) CACS_HIDDEN int
+__attribute__((noinline, cold)) CACS_HIDDEN CACS__IO_PN int
 cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
                       int64_t timeout_us);
 __attribute__((noinline, cold)) CACS_HIDDEN ssize_t

@@ -22,25 +22,39 @@
 
 // Grow a table of per-descriptor records (`*n` records of `size` bytes at
 // `*tab`; new ones zeroed) to hold `fd`. 0, or -1 with errno EBADF or
-// ENOMEM.
+// ENOMEM. realloc runs on the thread's own stack (cacs__deep_call,
+// internal.h): malloc's depth is glibc's, unbounded by the waits' stack
+// budget (cacs/detail/contract.h) that a first wait on a higher descriptor
+// number makes this inside.
+struct fd_table_growth {
+  void **tab;
+  size_t *n, size;
+  int fd, ret;
+};
+__attribute__((unused)) static void fd_table_grow_deep(void *arg) {
+  struct fd_table_growth *g = (struct fd_table_growth *)arg;
+  size_t k = *g->n ? *g->n : 64;
+  while (k <= (size_t)g->fd)
+    k *= 2;
+  char *t = (char *)realloc(*g->tab, k * g->size);
+  if (!t) {
+    errno = ENOMEM;
+    return;
+  }
+  memset(t + *g->n * g->size, 0, (k - *g->n) * g->size);
+  *g->tab = t;
+  *g->n = k;
+  g->ret = 0;
+}
 __attribute__((noinline, cold, unused)) static int
 fd_table_grow(void **tab, size_t *n, size_t size, int fd) {
   if (fd < 0) {
     errno = EBADF;
     return -1;
   }
-  size_t k = *n ? *n : 64;
-  while (k <= (size_t)fd)
-    k *= 2;
-  char *t = (char *)realloc(*tab, k * size);
-  if (!t) {
-    errno = ENOMEM;
-    return -1;
-  }
-  memset(t + *n * size, 0, (k - *n) * size);
-  *tab = t;
-  *n = k;
-  return 0;
+  struct fd_table_growth g = {tab, n, size, fd, -1};
+  cacs__deep_call(fd_table_grow_deep, &g);
+  return g.ret;
 }
 
 struct fd_nonblocking {

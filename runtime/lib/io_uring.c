@@ -607,7 +607,8 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
 // the call's memory until then. 0 (the result is q->res) or an errno value:
 // ECANCELED (closed), ETIMEDOUT, EINTR (a cacs_wake; the request was
 // canceled before it completed), ENOMEM (no timer).
-static int req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
+static inline __attribute__((always_inline)) int
+req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
   // The timeout counts from the call (cacs/io.h), as the epoll engine's
   // does: the time req_start spent sending a full queue to the kernel (the
   // first attempt of every request in it, maybe a preemption) is part of

@@ -28,16 +28,28 @@ CACS_TLS io_loop cacs__io_loop = IO_LOOP_INIT;
 
 // --- records ------------------------------------------------------------
 
-struct io_fd *cacs__io_rec_grow(int fd) {
+// On the thread's own stack (cacs__deep_call): realloc, and pthread's
+// once and key at the thread's first records. `arg`: the descriptor in,
+// its result out (0, or -1 with errno).
+static void rec_grow_deep(void *arg) {
+  int *fd = (int *)arg;
   void *t = L.fds;
-  if (fd_table_grow(&t, &L.nfds, sizeof *L.fds, fd) != 0)
-    return NULL;
+  if (fd_table_grow(&t, &L.nfds, sizeof *L.fds, *fd) != 0) {
+    *fd = -1;
+    return;
+  }
   // The thread's first records: freed at its exit even if it never makes
   // a loop (its calls never wait, or the loop cannot be made).
   if (!L.fds)
     cacs__io_loop_free_at_exit();
   L.fds = (struct io_fd *)t;
-  return &L.fds[fd];
+  *fd = 0;
+}
+
+struct io_fd *cacs__io_rec_grow(int fd) {
+  int r = fd;
+  cacs__deep_call(rec_grow_deep, &r);
+  return r < 0 ? NULL : &L.fds[fd];
 }
 
 struct io_fd *cacs__io_fd_setup(int fd) {

@@ -22,6 +22,19 @@
 extern "C" {
 #endif
 
+/// libcacs's own timed parks (sync.c's waits, the I/O engines') bind to
+/// the preserve_none entry on AArch64 too, where cacs/coro.h leaves calls
+/// with arguments on the default-convention symbol for stock clang (its
+/// FastISel, at -O0, passes them in the wrong registers: detail/bind.h).
+/// libcacs is built optimized; the default-convention symbol would save
+/// the ten callee-saved registers and eight FP ones (160 bytes) below
+/// every such park (the waits' stack budgets, cacs/detail/contract.h).
+#if CACS__PN_BIND && !CACS__PN_ARGS_BIND && defined(__OPTIMIZE__)
+CACS__PN_DECL CACS__PARK_BUDGET int cacs__lib_park_timeout(int64_t timeout_us)
+    CACS__PN_ENTRY(park_timeout);
+#define cacs_park_timeout(...) cacs__lib_park_timeout(__VA_ARGS__)
+#endif
+
 /// Define cacs_<name>, the default-convention symbol of a waiting call
 /// whose preserve_none entry the C expression `entry` reaches (cacs/coro.h,
 /// "Only calls bind"): for gcc callers, CACS_YIELD_FULL_SAVE=1, calls that

@@ -90,7 +90,12 @@ static void serve_all(cacs__waitq *q, int result) {
 // Queue `w` on `q` and wait until a waker serves it or `timeout_us` passes.
 // Called and returns with `l` held. Returns the result the waker gave, or
 // ETIMEDOUT / ENOMEM with `w` off the queue again. timeout_us != 0.
-static int wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
+// Inlined into the entries (preserve_none, cacs/sync.h): a function of
+// the default convention between would save the six callee-saved
+// registers for them below the park (the waits' stack budget,
+// cacs/detail/contract.h).
+static inline __attribute__((always_inline)) int
+wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   w->coro = cacs_self();
   w->done = 0;
   w->result = 0;
@@ -183,10 +188,10 @@ static void heap_rec_put(waiter *h, size_t size) {
   spare_size = size;
 }
 
-static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
-                     size_t item_size, int recv) {
-  if (cacs__self_unshared())
-    return wait_rec(q, w, timeout_us, l);
+static __attribute__((noinline, cold)) int wait_heap(cacs__waitq *q, waiter *w,
+                                                     int64_t timeout_us,
+                                                     lock_t l, size_t item_size,
+                                                     int recv) {
   waiter *h = heap_rec_get(sizeof *h + item_size);
   if (!h)
     return ENOMEM;
@@ -200,7 +205,16 @@ static int wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
   return r;
 }
 
-static int wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
+static inline __attribute__((always_inline)) int
+wait_item(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l,
+          size_t item_size, int recv) {
+  if (__builtin_expect(cacs__self_unshared() != NULL, 1))
+    return wait_rec(q, w, timeout_us, l);
+  return wait_heap(q, w, timeout_us, l, item_size, recv);
+}
+
+static inline __attribute__((always_inline)) int
+wait_on(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   return wait_item(q, w, timeout_us, l, 0, 0);
 }
 
@@ -216,19 +230,27 @@ static inline int ret(int e) {
 
 void cacs_mutex_init(cacs_mutex *m) { memset(m, 0, sizeof *m); }
 
-int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us) {
+// cacs_mutex_lock waiting, if it must, on the caller's record `w`: one
+// record for cacs_cond_wait's wait and its relock, where two would lie in
+// its frame side by side (the waits' stack budget, cacs/detail/contract.h).
+static inline __attribute__((always_inline)) int
+mutex_lock_on(cacs_mutex *m, int64_t timeout_us, waiter *w) {
   cacs_coro *self = cacs_self();
   if (!m->owner) {
     m->owner = self;
     return 0;
   }
   if (m->owner == self)
-    return ret(EDEADLK);
+    return EDEADLK;
   if (timeout_us == 0)
-    return ret(ETIMEDOUT);
-  waiter w;
+    return ETIMEDOUT;
   // The unlocker makes us the owner before it wakes us (handoff).
-  return ret(wait_on(&m->waiters, &w, timeout_us, NULL));
+  return wait_on(&m->waiters, w, timeout_us, NULL);
+}
+
+int cacs_mutex_lock(cacs_mutex *m, int64_t timeout_us) {
+  waiter w;
+  return ret(mutex_lock_on(m, timeout_us, &w));
 }
 
 int cacs_mutex_trylock(cacs_mutex *m) {
@@ -261,8 +283,9 @@ int cacs_cond_wait(cacs_cond *c, cacs_mutex *m, int64_t timeout_us) {
   cacs_mutex_unlock(m);
   int r =
       timeout_us == 0 ? ETIMEDOUT : wait_on(&c->waiters, &w, timeout_us, NULL);
-  // Take the mutex back whatever happened (stray wakes are retried inside).
-  while (cacs_mutex_lock(m, CACS_FOREVER) != 0) {
+  // Take the mutex back whatever happened (stray wakes are retried inside),
+  // waiting on the same record.
+  while (mutex_lock_on(m, CACS_FOREVER, &w) != 0) {
   }
   return ret(r);
 }
@@ -277,7 +300,8 @@ void cacs_cond_broadcast(cacs_cond *c) { serve_all(&c->waiters, 0); }
 
 // --- semaphore (one-thread and shared) ----------------------------------
 
-static int sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l) {
+static inline __attribute__((always_inline)) int
+sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l) {
   lock(l);
   int r;
   if (s->count > 0) { // units are only free while nobody waits
@@ -428,8 +452,8 @@ int cacs_chan_destroy(cacs_chan *ch) {
 
 // wait_on for a channel's call; called and returns with the lock held.
 // The channel may be gone when a one-thread waiter returns.
-static int chan_wait(cacs_chan *ch, cacs__waitq *q, waiter *w,
-                     int64_t timeout_us) {
+static inline __attribute__((always_inline)) int
+chan_wait(cacs_chan *ch, cacs__waitq *q, waiter *w, int64_t timeout_us) {
   lock_t l = ch->lock;
   size_t size = ch->item_size;
   int recv = q == &ch->receivers;

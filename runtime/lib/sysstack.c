@@ -24,6 +24,7 @@
 
 #define _GNU_SOURCE
 #include "cacs/sysstack.h"
+#include "cacs/switch.h" // cacs_context (S.pool_home)
 #include "core.h"
 #include "stack_internal.h"
 #include "syncblock.h"
@@ -124,9 +125,16 @@ no_system_stack(const char *what) {
 
 // Where the system stack is free, 16-byte aligned, or NULL where it
 // cannot be found (the caller is not on it).
-static inline char *free_system_sp(void) {
+// `deep`: for cacs__deep_call, which is off the system stack (checked
+// first), so in a pool worker it runs in a coroutine the loop switched to
+// from its home context (S.pool_home): read
+// without the call to pool_worker.c, which would make cacs__deep_call keep
+// its arguments in a frame across it.
+static inline char *free_system_sp(int deep) {
   char *saved = NULL;
-  if (S.in_pool)
+  if (S.in_pool && deep)
+    saved = S.pool_home ? (char *)S.pool_home->sp : NULL;
+  else if (S.in_pool)
     saved = cacs__pool_system_sp ? cacs__pool_system_sp() : NULL;
   else if (S.current != &cacs__idle && S.current != &S.main)
     saved = S.main.sp;
@@ -141,7 +149,7 @@ static inline char *system_sp(const char *what) {
     cacs__sysstack_learn();
   if (on_system(stack_pointer()))
     return NULL;
-  char *sp = free_system_sp();
+  char *sp = free_system_sp(0);
   if (!sp)
     no_system_stack(what);
   return sp;
@@ -164,20 +172,35 @@ void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
   cacs__sync_leave(&save);
 }
 
+// Under Valgrind: the move, after telling Memcheck of the area (its
+// request block, 48 bytes, is a local: here, not in cacs__deep_call's
+// frame, which every wait's deep call pays).
+__attribute__((noinline, cold)) static void
+deep_call_valgrind(void (*fn)(void *), void *arg, char *sp) {
+  VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
+  cacs__sysstack_call(fn, arg, sp);
+}
+
 // Wherever the system stack is found, so that what a wait runs on the
 // coroutine's stack is the same on every kind of stack (the budget is
 // measured on guarded ones); a plain call where it is not (the bounds not
 // learned yet, a generator's own context) or under ASan, which would have
-// to be told of the move (exact stacks are off under it).
+// to be told of the move (exact stacks are off under it). Each way out is
+// a tail call, so that what a waiting call's budget pays for its rare deep
+// calls is this function's return address and the move's saved frame
+// pointer (sysstack_<arch>.S): 16 bytes on x86-64. Nothing is kept across
+// a call here: the pool's saved stack pointer is read inline.
 void cacs__deep_call(void (*fn)(void *), void *arg) {
   char *sp = NULL;
   if (sys_bounds.learned && !cacs__asan_on() && !on_system(stack_pointer()))
-    sp = free_system_sp();
+    sp = free_system_sp(1);
   if (!sp) {
     fn(arg);
     return;
   }
-  if (__builtin_expect(sys_bounds.valgrind, 0))
-    VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
+  if (__builtin_expect(sys_bounds.valgrind, 0)) {
+    deep_call_valgrind(fn, arg, sp);
+    return;
+  }
   cacs__sysstack_call(fn, arg, sp);
 }

@@ -94,7 +94,7 @@
  * poller; its park switches out first and leaves the timer and the wake's
  * arming to the worker's loop, on the worker's stack, and a descriptor's
  * first look runs there too); x86-64 592 a read on its worker's io_uring
- * ring (424 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
+ * ring (376 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
  * on x86-64, 88 on AArch64. The pool's own calls: x86-64 496, AArch64 704
  * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
  * and 240), budgets 576 and 768. */
@@ -110,24 +110,32 @@
  * I/O module's registration, not a transfer's system call, retries and
  * readiness cache; the rare deep calls of a thread's first wait (the
  * loop's or the ring's setup, the timer heap's growth, the service
- * coroutine's creation) run on the thread's own stack. Measured (LLVM
- * 19's libcacs, -O2): x86-64 456 (a thread's first wait a timed
- * cacs_wait_fd, epoll: the deep calls' own frames), 432 (a cacs_cond_wait:
- * the unlock, the wait and the relock), cacs_wait_fd 344 through the
- * pool's poller; AArch64 688 (cacs_cond_wait), 672 (a thread's first
- * cacs_wait_fd), 616 (the pool's). Margins 88 and 80. An entry that waits
- * only on these (a server that waits for readiness, then reads on the
- * system stack or with read(2)) gets the smaller bound. */
+ * coroutine's creation, the records' tables' growth) run on the thread's
+ * own stack through cacs__deep_call, a tail call; sync.c's waits inline
+ * their record's wait into the preserve_none entries (no callee-saved
+ * registers pushed below the park) and cacs_cond_wait relocks on its
+ * wait's record. Measured (LLVM 19's libcacs, -O2; LLVM 22's the same
+ * or less): x86-64 376 (a cacs_wait_fd on a pool worker's io_uring
+ * ring), 344 (a thread's first wait a timed cacs_wait_fd, epoll; 336 on
+ * io_uring), 272 (cacs_cond_wait); AArch64 560 (a timed cacs_wait_fd, a
+ * thread's first too), 520 (the pool's), 416 (cacs_cond_wait). Under
+ * Valgrind a deep call also holds its client request's 72-byte frame
+ * (sysstack.c) and io_uring.c's requests add theirs: x86-64 472 (a
+ * thread's first cacs_wait_fd on io_uring, valgrind --tool=none),
+ * AArch64 640 (the same path with the request forced, under qemu).
+ * Margins 40 and 64 over those. An entry that waits only on these (a
+ * server that waits for readiness, then reads on the system stack or
+ * with read(2)) gets the smaller bound. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
-#define CACS_CONTRACT_PARK_STACK_BUDGET 544
+#define CACS_CONTRACT_PARK_STACK_BUDGET 512
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 832
-#define CACS_CONTRACT_PARK_STACK_BUDGET 768
+#define CACS_CONTRACT_PARK_STACK_BUDGET 704
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif
