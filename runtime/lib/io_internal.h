@@ -270,8 +270,13 @@ __attribute__((noinline, cold)) CACS_HIDDEN int cacs__io_pool_caller(void);
 /// budgets count (cacs/detail/contract.h): cacs_wait_fd's in a pool
 /// coroutine, 344 -> 296 bytes on x86-64 (test/pool/pool-stack-budget.c). Not
 /// on AArch64 without optimization, where stock clang's FastISel passes
-/// preserve_none arguments in the wrong registers (cacs/detail/bind.h).
-#if defined(__aarch64__) && !defined(__OPTIMIZE__)
+/// preserve_none arguments in the wrong registers (cacs/detail/bind.h);
+/// nor under AddressSanitizer, whose frames then need a realigned stack
+/// and a base pointer the convention does not keep ("Stack realignment
+/// in presence of dynamic allocas is not supported with this calling
+/// convention", a backend fatal error: test/runtime/park-io-registers.c
+/// builds the runtime with ASan), and exact stacks are off under it.
+#if (defined(__aarch64__) && !defined(__OPTIMIZE__)) || CACS_ASAN
 #define CACS__IO_PN
 #else
 #define CACS__IO_PN CACS_PRESERVE_NONE
