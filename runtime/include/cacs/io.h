@@ -75,7 +75,11 @@
 // whenever io_uring cannot serve (the library built without liburing, a
 // kernel before 5.11, io_uring disabled by sysctl kernel.io_uring_disabled
 // or by a seccomp filter, as in many container runtimes' default profile,
-// or the locked-memory limit of a kernel before 5.12). On io_uring a call is a request on the thread's ring:
+// or the locked-memory limit of a kernel before 5.12). Under Valgrind the
+// default is epoll, and a pool never makes rings: Valgrind holds its lock
+// while a thread waits in io_uring_enter, so no other thread runs (a
+// thread asked for io_uring by name still gets it). On io_uring a call is
+// a request on the thread's ring:
 // the requests of one round of the ready coroutines go to the kernel
 // together, in one system call that also collects the completions, and a
 // busy thread (one whose completions come faster than it waits for them)
