@@ -11,6 +11,7 @@
 #ifndef CACS_LIB_IO_OP_H
 #define CACS_LIB_IO_OP_H
 
+#include "fd_probe.h"
 #include "io_internal.h"
 
 #include <errno.h>
@@ -62,14 +63,8 @@ struct fd_nonblocking {
 };
 __attribute__((unused)) static void fd_nonblocking_deep(void *arg) {
   struct fd_nonblocking *m = (struct fd_nonblocking *)arg;
-  int fl = fcntl(m->fd, F_GETFL);
-  if (fl < 0 ||
-      (!(fl & O_NONBLOCK) && fcntl(m->fd, F_SETFL, fl | O_NONBLOCK))) {
-    m->ret = -1;
-    return;
-  }
   struct stat st;
-  m->ret = fstat(m->fd, &st) == 0 && S_ISSOCK(st.st_mode);
+  m->ret = fd_probe(m->fd, &st);
 }
 
 // First sight of a descriptor: make it non-blocking. 1 if it is a socket

@@ -86,17 +86,10 @@ int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
 
 #include "pool/pool_park_inline.h"
 #include "pool/pool_spin.h"
+#include "valgrind_requests.h"
 
 #include <liburing.h>
 #include <poll.h>
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>

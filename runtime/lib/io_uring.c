@@ -137,19 +137,7 @@ void cacs__uring_forget(int fd) { (void)fd; }
 #include <pthread.h>
 #include <sys/stat.h>
 
-// memcheck does not see the kernel write a buffer through the ring: the
-// bytes a completed read brought are marked defined for it.
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define UR_MAKE_DEFINED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#define UR_ON_VALGRIND RUNNING_ON_VALGRIND
-#endif
-#endif
-#ifndef UR_MAKE_DEFINED
-#define UR_MAKE_DEFINED(p, n) ((void)(p), (void)(n))
-#define UR_ON_VALGRIND 0
-#endif
+#include "valgrind_requests.h"
 
 // A request in flight: a call's, or a wait for readiness.
 struct ur_req {
@@ -553,7 +541,7 @@ int cacs__io_engine_pick(void) {
   // while a thread waits in io_uring_enter, so no other thread runs (one
   // that would wake this one included: liburing's issue 657). Asked for
   // by name, io_uring is still used (a program of one thread is fine).
-  if (e == CACS_IO_ENGINE_AUTO && UR_ON_VALGRIND)
+  if (e == CACS_IO_ENGINE_AUTO && RUNNING_ON_VALGRIND)
     e = CACS_IO_ENGINE_EPOLL;
   cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init_off_stack() == 0
                         ? CACS_IO_ENGINE_URING
@@ -734,22 +722,24 @@ void cacs__uring_op_prep(struct io_uring_sqe *s, int fd, const struct io_op *op,
 }
 
 // The call `op` completed with `n` (>= 0) bytes: what the kernel wrote.
+// memcheck does not see the kernel write a buffer through the ring, so the
+// bytes a completed call brought are marked defined for it.
 void cacs__uring_op_wrote(const struct io_op *op, size_t n) {
   if (op->kind == OP_READ || op->kind == OP_RECV) {
-    UR_MAKE_DEFINED(op->buf, n);
+    VALGRIND_MAKE_MEM_DEFINED(op->buf, n);
   } else if (op->kind == OP_READV) {
     const struct iovec *v = (const struct iovec *)op->buf;
     for (size_t i = 0; i < op->n && n; i++) {
       size_t k = v[i].iov_len < n ? v[i].iov_len : n;
-      UR_MAKE_DEFINED(v[i].iov_base, k);
+      VALGRIND_MAKE_MEM_DEFINED(v[i].iov_base, k);
       n -= k;
     }
   } else if (op->kind == OP_ACCEPT && op->addrlen) {
     // The address is truncated to the buffer, whose size is gone: at most
     // a sockaddr_storage.
-    UR_MAKE_DEFINED(op->addrlen, sizeof *op->addrlen);
+    VALGRIND_MAKE_MEM_DEFINED(op->addrlen, sizeof *op->addrlen);
     if (op->buf && *op->addrlen <= sizeof(struct sockaddr_storage))
-      UR_MAKE_DEFINED(op->buf, *op->addrlen);
+      VALGRIND_MAKE_MEM_DEFINED(op->buf, *op->addrlen);
   }
 }
 

@@ -18,25 +18,11 @@
 
 #include "cacs/stack.h"
 #include "internal.h"
+#include "valgrind_requests.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/memcheck.h>
-#include <valgrind/valgrind.h>
-#define CACS_HAVE_VALGRIND 1
-#endif
-#endif
-#ifndef CACS_HAVE_VALGRIND
-#define VALGRIND_STACK_REGISTER(lo, hi) 0u
-#define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
-#define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
-#define VALGRIND_DISABLE_ERROR_REPORTING ((void)0)
-#define VALGRIND_ENABLE_ERROR_REPORTING ((void)0)
-#define RUNNING_ON_VALGRIND 0
-#endif
 
 struct size_class;
 struct shared_name;

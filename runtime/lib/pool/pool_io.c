@@ -41,6 +41,7 @@
 
 #include "../core.h"
 #include "../errors.h"
+#include "../fd_probe.h"
 #include "../sched.h"
 
 #include <errno.h>
@@ -301,12 +302,11 @@ static void prepare(void *arg) {
   spin_lock(&r->lock);
   int ret = atomic_load_explicit(&r->flags, memory_order_relaxed);
   if (!atomic_load_explicit(&r->known, memory_order_relaxed)) {
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
+    struct stat st;
+    int sock = fd_probe(fd, &st), proto = 0;
+    if (sock < 0) {
       ret = -1;
     } else {
-      struct stat st;
-      int sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode), proto = 0;
       socklen_t len = sizeof proto;
       int tcp = sock &&
                 getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
