@@ -297,6 +297,18 @@ static int submit_locked(struct cacs__pool_ring *r, int get_events) {
   return n;
 }
 
+// Take `q` off its descriptor's list.
+static void fd_unlink(cacs__pool_fd *h, struct preq *q) {
+  spin_lock(&h->ulock);
+  if (q->prev)
+    q->prev->next = q->next;
+  else
+    h->ureqs = q->next;
+  if (q->next)
+    q->next->prev = q->prev;
+  spin_unlock(&h->ulock);
+}
+
 static int reap(struct cacs__pool_ring *r) {
   struct io_uring_cqe *c;
   unsigned head, n = 0;
@@ -316,15 +328,7 @@ static int reap(struct cacs__pool_ring *r) {
     struct preq *q = (struct preq *)(uintptr_t)ud;
     q->res = c->res;
     ring_unlink(r, q);
-    cacs__pool_fd *h = q->h;
-    spin_lock(&h->ulock);
-    if (q->prev)
-      q->prev->next = q->next;
-    else
-      h->ureqs = q->next;
-    if (q->next)
-      q->next->prev = q->prev;
-    spin_unlock(&h->ulock);
+    fd_unlink(q->h, q);
     // The last touch of `q`: the coroutine may run (and return) at once.
     woken += cacs__pool_wake(q->task);
   }
@@ -459,7 +463,20 @@ preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
     q->next->prev = q;
   h->ureqs = q;
   spin_unlock(&h->ulock);
+  // Room was made above (only this thread fills the queue), but liburing
+  // may say NULL: then nothing is queued (a linked timeout's request
+  // becomes a no-op) and the call fails with EBUSY, as for a full queue.
   struct io_uring_sqe *s = io_uring_get_sqe(u);
+  struct io_uring_sqe *t = s && at_ns ? io_uring_get_sqe(u) : NULL;
+  if (!s || (at_ns && !t)) {
+    if (s) {
+      io_uring_prep_nop(s);
+      io_uring_sqe_set_data64(s, PR_IGNORE);
+    }
+    fd_unlink(h, q);
+    cacs__set_errno(EBUSY);
+    return -1;
+  }
   if (op)
     cacs__uring_op_prep(s, fd, op, socket, m);
   else
@@ -469,7 +486,6 @@ preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
     s->flags |= IOSQE_IO_LINK;
     q->at.tv_sec = (long long)(at_ns / 1000000000u);
     q->at.tv_nsec = (long long)(at_ns % 1000000000u);
-    struct io_uring_sqe *t = io_uring_get_sqe(u);
     io_uring_prep_link_timeout(t, &q->at, IORING_TIMEOUT_ABS);
     io_uring_sqe_set_data64(t, PR_IGNORE);
   }

@@ -174,6 +174,11 @@ typedef struct ur_loop {
   unsigned char busy;
   unsigned batch_us;      // CACS_IO_BATCH_US, else UR_BATCH_US; 0: never
   unsigned char reg_ring; // io_uring_register_ring_fd took the ring
+  // The watch of wake_fd could not be queued (a full queue the kernel
+  // would not take): ur_poll tries again, and sleeps at most
+  // UR_RETRY_US at a time meanwhile (a wake from another thread
+  // would not end the wait).
+  unsigned char unwatched;
 } ur_loop;
 
 static CACS_TLS ur_loop U;
@@ -186,6 +191,9 @@ enum { UD_IGNORE = 0, UD_WAKE = 1 };
 // submitted at once; completions beyond the queue wait in the kernel
 // (IORING_FEAT_NODROP) until the next poll.
 enum { UR_SQ = 256, UR_CQ = 4096 };
+// How soon a wake-up watch or a cancel that could not be queued is tried
+// again.
+enum { UR_RETRY_US = 1000 };
 // The longest transfer one request asks for (read(2)'s own cap).
 #define UR_MAX_LEN 0x7ffff000u
 // How long a busy thread's blocking wait lets completions gather
@@ -277,7 +285,7 @@ static void req_cancel(struct ur_req *q) {
     return;
   struct io_uring_sqe *s = sqe_get();
   if (!s)
-    return; // the request ends by itself (a timeout's caller waits on)
+    return; // tried again by req_wait
   q->canceled = 1;
   io_uring_prep_cancel64(s, (uint64_t)(uintptr_t)q, 0);
   io_uring_sqe_set_data64(s, UD_IGNORE);
@@ -292,6 +300,7 @@ static void watch_wake_fd(void) {
   int fd = cacs__poll_wake_fd ? cacs__poll_wake_fd() : -1;
   U.wake_fd = fd;
   struct io_uring_sqe *s = fd >= 0 ? sqe_get() : NULL;
+  U.unwatched = fd >= 0 && !s;
   if (!s)
     return;
   io_uring_prep_poll_multishot(s, fd, POLLIN);
@@ -392,6 +401,11 @@ static void ur_poll(int64_t timeout_us) {
       io_uring_submit_and_get_events(r);
     ur_reap();
     return;
+  }
+  if (U.unwatched) {
+    watch_wake_fd();
+    if (U.unwatched && (timeout_us < 0 || timeout_us > UR_RETRY_US))
+      timeout_us = UR_RETRY_US;
   }
   struct __kernel_timespec ts = {timeout_us / 1000000,
                                  timeout_us % 1000000 * 1000};
@@ -616,10 +630,15 @@ req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
     why = errno;
   else if (!q->done)
     why = EINTR;
-  if (!q->done) {
+  // A cancel the queue had no room for (a full queue the kernel would not
+  // take) is tried again every UR_RETRY_US: the request may never end by
+  // itself (a read of a quiet pipe).
+  while (!q->done) {
     req_cancel(q);
-    while (!q->done)
+    if (q->canceled)
       cacs_park();
+    else
+      cacs_park_timeout(UR_RETRY_US);
   }
   cacs__io_wait_end();
   if (q->closed)

@@ -4,7 +4,10 @@
 // destroy. Every fallible call is checked; a failure is reported
 // ("handled: WHAT: ERRNO") and the program frees what it made, so a run
 // with any one call failing ends with exit 0 and nothing leaked, or in a
-// documented abort.
+// documented abort. It prints the engine its pool's I/O ran on
+// ("engine: uring" or "epoll"): run with CACS_IO_ENGINE=uring
+// (scripts/faults's pool@uring), a ring that one worker could not make
+// leaves the whole pool on epoll, as documented.
 
 #define _GNU_SOURCE 1 // strerrorname_np
 #include "cacs/io.h"
@@ -58,6 +61,8 @@ static void consumer(void *arg) {
     sum += v;
   check(errno == EPIPE, "cacs_pool_chan_recv");
 }
+
+static void engine_of(void *arg) { *(int *)arg = cacs_io_engine(); }
 
 static int sv[2];
 static void echo(void *arg) {
@@ -135,6 +140,13 @@ int main(void) {
 
   if (check(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0,
             "socketpair")) {
+    int engine = 0;
+    cacs_pool_task *g = spawn(p, engine_of, &engine);
+    join(g);
+    if (g)
+      printf("engine: %s\n", engine == CACS_IO_ENGINE_URING   ? "uring"
+                             : engine == CACS_IO_ENGINE_EPOLL ? "epoll"
+                                                              : "none");
     cacs_pool_task *e = spawn(p, echo, NULL);
     cacs_pool_task *k = spawn(p, talker, NULL);
     if (!k)

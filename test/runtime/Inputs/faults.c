@@ -9,6 +9,12 @@
 // scripts/faults compares with the run without a fault:
 //   faults: injected NAME:N | not reached; fds F; mapped B
 // F: descriptors open; B: bytes mapped through mmap and not unmapped.
+//
+// With FAULTS_URING (the runtime built with liburing, whose objects are
+// linked in and keep their names), liburing's calls fail too, as its man
+// pages say: -errno, or NULL for a full submission queue
+// (io_uring_get_sqe, a function when the runtime is compiled with
+// LIBURING_INTERNAL) and a probe that cannot be made.
 
 #define _GNU_SOURCE 1
 #include <dirent.h>
@@ -26,6 +32,23 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+#ifdef FAULTS_URING
+#include <liburing.h>
+#endif
+
+#ifdef FAULTS_URING
+#define FAULTS_URING_LIST(X)                                                   \
+  X(io_uring_queue_init_params, ENOMEM)                                        \
+  X(io_uring_get_sqe, EBUSY)                                                   \
+  X(io_uring_submit, EAGAIN)                                                   \
+  X(io_uring_submit_and_get_events, EAGAIN)                                    \
+  X(io_uring_submit_and_wait_timeout, EINTR)                                   \
+  X(io_uring_wait_cqes, EINTR)                                                 \
+  X(io_uring_register_ring_fd, EBUSY)                                          \
+  X(io_uring_get_probe_ring, ENOMEM)
+#else
+#define FAULTS_URING_LIST(X)
+#endif
 
 // X(name, errno of the failure)
 #define FAULTS_LIST(X)                                                         \
@@ -45,7 +68,8 @@
   X(pthread_create, EAGAIN)                                                    \
   X(pthread_key_create, EAGAIN)                                                \
   X(sigaltstack, ENOMEM)                                                       \
-  X(process_madvise, ENOMEM)
+  X(process_madvise, ENOMEM)                                                   \
+  FAULTS_URING_LIST(X)
 
 enum {
 #define X(n, e) F_##n,
@@ -199,3 +223,46 @@ long __wrap_syscall(long n, ...) {
     return -1;
   return syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+
+#ifdef FAULTS_URING
+// liburing's: the failure as -errno (its convention), NULL where it
+// returns a pointer.
+int __wrap_io_uring_queue_init_params(unsigned n, struct io_uring *r,
+                                      struct io_uring_params *p) {
+  return fail(F_io_uring_queue_init_params)
+             ? -ENOMEM
+             : io_uring_queue_init_params(n, r, p);
+}
+struct io_uring_sqe *__wrap_io_uring_get_sqe(struct io_uring *r) {
+  return fail(F_io_uring_get_sqe) ? NULL : io_uring_get_sqe(r);
+}
+int __wrap_io_uring_submit(struct io_uring *r) {
+  return fail(F_io_uring_submit) ? -EAGAIN : io_uring_submit(r);
+}
+int __wrap_io_uring_submit_and_get_events(struct io_uring *r) {
+  return fail(F_io_uring_submit_and_get_events)
+             ? -EAGAIN
+             : io_uring_submit_and_get_events(r);
+}
+int __wrap_io_uring_submit_and_wait_timeout(struct io_uring *r,
+                                            struct io_uring_cqe **c, unsigned n,
+                                            struct __kernel_timespec *ts,
+                                            sigset_t *m) {
+  return fail(F_io_uring_submit_and_wait_timeout)
+             ? -EINTR
+             : io_uring_submit_and_wait_timeout(r, c, n, ts, m);
+}
+int __wrap_io_uring_wait_cqes(struct io_uring *r, struct io_uring_cqe **c,
+                              unsigned n, struct __kernel_timespec *ts,
+                              sigset_t *m) {
+  return fail(F_io_uring_wait_cqes) ? -EINTR
+                                    : io_uring_wait_cqes(r, c, n, ts, m);
+}
+int __wrap_io_uring_register_ring_fd(struct io_uring *r) {
+  return fail(F_io_uring_register_ring_fd) ? -EBUSY
+                                           : io_uring_register_ring_fd(r);
+}
+struct io_uring_probe *__wrap_io_uring_get_probe_ring(struct io_uring *r) {
+  return fail(F_io_uring_get_probe_ring) ? NULL : io_uring_get_probe_ring(r);
+}
+#endif
