@@ -11,7 +11,9 @@
 // worker's loop submits the requests its coroutines queued and reaps the
 // completions once per pass (when its own queues run dry, every 61
 // coroutines, and in its idle wait, where it sleeps in the ring while it
-// has requests in flight). A wait for readiness (cacs_wait_fd,
+// has requests in flight; a busy worker lets completions gather there as a
+// busy thread does, io_uring.c's ur_wait_batch, and goes to that wait as
+// soon as it is out of work). A wait for readiness (cacs_wait_fd,
 // cacs_connect, cacs_accept's empty queue, a file that will not wait) is a
 // poll request on the same ring.
 //
@@ -64,6 +66,10 @@ int cacs__pool_ring_busy(const struct cacs__pool_ring *r) {
   (void)r;
   return 0;
 }
+int cacs__pool_ring_gather(const struct cacs__pool_ring *r) {
+  (void)r;
+  return 0;
+}
 void cacs__pool_ring_kick(struct cacs__pool_ring *r) { (void)r; }
 void cacs__pool_ring_free(struct cacs__pool_ring *r) { (void)r; }
 void cacs__pool_ring_forget(cacs__pool_fd *h, int closing) {
@@ -91,6 +97,7 @@ int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
 #include <liburing.h>
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
@@ -123,7 +130,17 @@ struct cacs__pool_ring {
   uint32_t sublock;
   unsigned passes;   // non-blocking passes, to look at the clock
   uint64_t sweep_at; // the next sweep (CLOCK_MONOTONIC ns)
+  // Batching, as a thread's ring (io_uring.c's ur_wait_batch): the kernel
+  // has a minimum wait; the last blocking wait found the worker busy
+  // (cacs__uring_busy).
+  unsigned batch_us;      // cacs__uring_batch_us; 0: never
+  unsigned char min_wait; // cacs__uring_min_wait
+  unsigned char busy;     // the next blocking wait gathers completions
+  unsigned char reg_ring; // io_uring_register_ring_fd took the ring
+  unsigned char waited;   // WAIT_PLAIN or WAIT_BATCH: reap judges `busy`
+  uint64_t wait_ns;       // how long the last plain wait lasted
 };
+enum { WAIT_PLAIN = 1, WAIT_BATCH = 2 };
 
 // A request in flight, in the waiting coroutine's frame.
 struct preq {
@@ -139,6 +156,7 @@ struct preq {
   // the pool's back, found by the sweep): EBADF.
   _Atomic unsigned char closed;
   unsigned char cancel_sent;
+  unsigned char in; // a receive or a wait to read: cacs__uring_busy's
 };
 enum { CLOSED = 1, STALE = 2 };
 // How often a ring with requests in flight looks for descriptors closed
@@ -213,7 +231,10 @@ int cacs__pool_ring_new(struct cacs__pool_ring **out) {
     free(r);
     return -1;
   }
-  io_uring_register_ring_fd(&r->ring); // fewer look-ups per enter, if it can
+  // Fewer look-ups per enter, if it can.
+  r->reg_ring = io_uring_register_ring_fd(&r->ring) == 1;
+  r->batch_us = cacs__uring_batch_us();
+  r->min_wait = (unsigned char)cacs__uring_min_wait(&p, r->batch_us);
   arm_kick(r);
   tls_ring = r;
   *out = r;
@@ -228,6 +249,10 @@ void cacs__pool_ring_free(struct cacs__pool_ring *r) {
   io_uring_queue_exit(&r->ring);
   close(r->evfd);
   free(r);
+}
+
+int cacs__pool_ring_gather(const struct cacs__pool_ring *r) {
+  return r->busy && r->min_wait && r->inflight;
 }
 
 void cacs__pool_ring_kick(struct cacs__pool_ring *r) {
@@ -311,7 +336,7 @@ static void fd_unlink(cacs__pool_fd *h, struct preq *q) {
 
 static int reap(struct cacs__pool_ring *r) {
   struct io_uring_cqe *c;
-  unsigned head, n = 0;
+  unsigned head, n = 0, reqs = 0, in = 0;
   int woken = 0, rearm = 0;
   io_uring_for_each_cqe(&r->ring, head, c) {
     ++n;
@@ -326,6 +351,8 @@ static int reap(struct cacs__pool_ring *r) {
       continue;
     }
     struct preq *q = (struct preq *)(uintptr_t)ud;
+    ++reqs;
+    in += q->in;
     q->res = c->res;
     ring_unlink(r, q);
     fd_unlink(q->h, q);
@@ -335,6 +362,13 @@ static int reap(struct cacs__pool_ring *r) {
   io_uring_cq_advance(&r->ring, n);
   if (rearm)
     arm_kick(r);
+  // The first reap after a blocking wait: was the worker busy?
+  if (r->waited) {
+    r->busy = (unsigned char)(r->waited == WAIT_BATCH
+                                  ? reqs > 1
+                                  : cacs__uring_busy(in, r->wait_ns));
+    r->waited = 0;
+  }
   return woken;
 }
 
@@ -381,15 +415,33 @@ int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
     if (io_uring_sq_ready(u))
       return 0;
     struct __kernel_timespec ts, *tsp = NULL;
+    uint64_t left = UINT64_MAX; // until the deadline
     if (deadline_ns) {
       uint64_t now = cacs__now_ns();
-      uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+      left = deadline_ns > now ? deadline_ns - now : 0;
       ts.tv_sec = (long long)(left / 1000000000u);
       ts.tv_nsec = (long long)(left % 1000000000u);
       tsp = &ts;
     }
+    // Busy: gather completions, as a thread's ring does (ur_wait_batch),
+    // unless a timer or the sweep is due sooner than the batch. The
+    // entries are all submitted: this enter submits none.
+    if (r->busy && r->min_wait && left > (uint64_t)r->batch_us * 1000u) {
+      int e = cacs__uring_wait_min(u, r->reg_ring, 0, r->inflight, r->batch_us,
+                                   tsp);
+      if (e != EINVAL) {
+        r->waited = WAIT_BATCH;
+        return 0; // reaped by the next pass, once the worker is not idle
+      }
+      r->min_wait = 0; // refused after all: wait as before from now on
+    }
+    uint64_t t0 = cacs__now_ns();
     struct io_uring_cqe *c;
     io_uring_wait_cqes(u, &c, 1, tsp, NULL);
+    r->wait_ns = cacs__now_ns() - t0;
+    r->waited = io_uring_cq_ready(u) ? WAIT_PLAIN : 0;
+    if (!r->waited)
+      r->busy = 0; // its timeout: idle
     return 0; // reaped by the next pass, once the worker is not idle
   }
   unsigned k = IO_URING_READ_ONCE(*u->sq.kflags);
@@ -456,6 +508,7 @@ preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
   q->res = 0;
   q->fd = fd;
   q->cancel_sent = 0;
+  q->in = op ? !op_dir(op) : (mask & POLLIN) != 0;
   atomic_store_explicit(&q->closed, 0, memory_order_relaxed);
   q->prev = NULL;
   q->next = (struct preq *)h->ureqs;

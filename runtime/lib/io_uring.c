@@ -360,30 +360,48 @@ static int ur_wait_batch(struct __kernel_timespec *ts) {
     io_uring_smp_store_release(sq->ktail, tail);
   }
   unsigned submit = tail - IO_URING_READ_ONCE(*sq->khead);
+  int e = cacs__uring_wait_min(&U.ring, U.reg_ring, submit, U.inflight,
+                               U.batch_us, ts);
+  if (e == EINVAL)
+    U.min_wait = 0; // refused after all: wait as before from now on
+  if (e) {
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
+int cacs__uring_wait_min(struct io_uring *ring, int reg_ring, unsigned submit,
+                         unsigned inflight, unsigned min_us,
+                         struct __kernel_timespec *ts) {
   // Without a timeout the kernel would end the wait at the minimum, with
-  // or without a completion: a day stands for none (ur_poll is called
+  // or without a completion: a day stands for none (the caller waits
   // again).
   struct __kernel_timespec day = {86400, 0};
   struct io_uring_getevents_arg a;
   memset(&a, 0, sizeof a);
-  a.pad = U.batch_us; // min_wait_usec
+  a.pad = min_us; // min_wait_usec
   a.ts = (uint64_t)(uintptr_t)(ts ? ts : &day);
-  unsigned want = U.inflight > UR_CQ ? UR_CQ : U.inflight ? U.inflight : 1;
+  // The completion queue's size: UR_CQ here, PR_CQ in io_pool_uring.c.
+  unsigned want = inflight > UR_CQ ? UR_CQ : inflight ? inflight : 1;
   unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
-  int fd = U.ring.ring_fd;
-  if (U.reg_ring) {
+  int fd = ring->ring_fd;
+  if (reg_ring) {
     flags |= IORING_ENTER_REGISTERED_RING;
-    fd = U.ring.enter_ring_fd;
+    fd = ring->enter_ring_fd;
   }
   int n =
       io_uring_enter2((unsigned)fd, submit, want, flags, (void *)&a, sizeof a);
-  if (n < 0 && n != -ETIME && n != -EINTR) {
-    if (n == -EINVAL)
-      U.min_wait = 0; // refused after all: wait as before from now on
-    errno = -n;
-    return -1;
-  }
-  return 0;
+  return n < 0 && n != -ETIME && n != -EINTR ? -n : 0;
+}
+
+unsigned cacs__uring_batch_us(void) {
+  return (unsigned)cacs__io_env_number("CACS_IO_BATCH_US", UR_BATCH_MAX,
+                                       UR_BATCH_US);
+}
+
+int cacs__uring_min_wait(const struct io_uring_params *p, unsigned min_us) {
+  return (p->features & IORING_FEAT_MIN_TIMEOUT) && min_us;
 }
 
 // The poll hook: submit what the round queued, wait for a completion up to
@@ -422,17 +440,22 @@ static void ur_poll(int64_t timeout_us) {
   uint64_t t0 = cacs__now_ns();
   struct io_uring_cqe *c;
   io_uring_submit_and_wait_timeout(r, &c, 1, tsp, NULL);
-  int quick = cacs__now_ns() - t0 < (uint64_t)UR_BUSY_US * 1000u;
+  uint64_t waited = cacs__now_ns() - t0;
   U.reaped_in = 0;
   ur_reap();
-  // Bytes came quickly, or on more than one connection while the thread
-  // woke: either says peers are sending faster than it waits. The second
-  // does not depend on how fast this machine wakes a thread (a host whose
-  // wake-up takes longer than UR_BUSY_US never sees the first). A send
-  // that completed at once, as sends do, says nothing about the peers:
-  // counted, it made a thread serving one connection among idle ones hold
-  // its next receive back for them.
-  U.busy = U.reaped_in > 1 || (quick && U.reaped_in != 0);
+  U.busy = (unsigned char)cacs__uring_busy(U.reaped_in, waited);
+}
+
+// Bytes came quickly, or on more than one connection while the thread
+// woke: either says peers are sending faster than it waits. The second
+// does not depend on how fast this machine wakes a thread (a host whose
+// wake-up takes longer than UR_BUSY_US never sees the first). A send
+// that completed at once, as sends do, says nothing about the peers:
+// counted, it made a thread serving one connection among idle ones hold
+// its next receive back for them.
+int cacs__uring_busy(unsigned reaped_in, uint64_t waited_ns) {
+  return reaped_in > 1 ||
+         (waited_ns < (uint64_t)UR_BUSY_US * 1000u && reaped_in != 0);
 }
 
 static pthread_key_t ring_key;
@@ -523,9 +546,8 @@ static int ring_init(void) {
   }
   // Fewer look-ups per enter, if it can.
   U.reg_ring = io_uring_register_ring_fd(&U.ring) == 1;
-  U.batch_us = (unsigned)cacs__io_env_number("CACS_IO_BATCH_US", UR_BATCH_MAX,
-                                             UR_BATCH_US);
-  U.min_wait = (p.features & IORING_FEAT_MIN_TIMEOUT) && U.batch_us;
+  U.batch_us = cacs__uring_batch_us();
+  U.min_wait = (unsigned char)cacs__uring_min_wait(&p, U.batch_us);
   pthread_once(&ring_key_once, ring_key_init);
   pthread_setspecific(ring_key, &U);
   U.wake_fd = -1; // until watch_wake_fd

@@ -64,4 +64,27 @@ int cacs__uring_serves(struct io_uring *ring);
 /// it never names its descriptor. 1 if so, 0 if the kernel has it.
 int cacs__uring_unqueue(struct io_uring *ring, uint64_t user_data);
 
+struct io_uring_params;
+struct __kernel_timespec;
+/// How long a busy ring's blocking wait lets completions gather, in
+/// microseconds: CACS_IO_BATCH_US, else 20; 0: never (io_uring.c's
+/// ur_wait_batch says why).
+unsigned cacs__uring_batch_us(void);
+/// Whether the kernel that made the ring (`p`, its parameters) has a
+/// minimum wait (IORING_FEAT_MIN_TIMEOUT, Linux 6.12) and `min_us` asks
+/// for one.
+int cacs__uring_min_wait(const struct io_uring_params *p, unsigned min_us);
+/// Whether a plain blocking wait that lasted `waited_ns` and ended with
+/// `reaped_in` completions of receives (or waits to read) found the ring
+/// busy: its next blocking wait gathers completions (cacs__uring_wait_min).
+int cacs__uring_busy(unsigned reaped_in, uint64_t waited_ns);
+/// One io_uring_enter on `ring` (`reg_ring`: through its registered
+/// descriptor) that submits `submit` published entries and waits until
+/// `inflight` completions are there (at least one), or `min_us` have
+/// passed and one is, or `ts` (NULL: none). 0, or an errno value (EINVAL:
+/// the kernel has no minimum wait after all).
+int cacs__uring_wait_min(struct io_uring *ring, int reg_ring, unsigned submit,
+                         unsigned inflight, unsigned min_us,
+                         struct __kernel_timespec *ts);
+
 #endif // CACS_LIB_IO_URING_H

@@ -105,11 +105,12 @@
 // the pool is created) and every worker can make a ring: then each worker
 // has a ring (lib/io_pool_uring.c), a pool coroutine's call is a request on
 // the ring of the worker it runs on, which submits and reaps its requests
-// once per pass of its loop, and the coroutine runs again (where the pool
-// lets it) only once that ring has the request's completion. The same
-// differences apply, but for descriptors closed behind the pool's back:
-// their calls fail with EBADF at their timeout or within about a second,
-// as on the poller.
+// once per pass of its loop (a busy worker lets completions gather as a
+// busy thread does, CACS_IO_BATCH_US included), and the coroutine runs
+// again (where the pool lets it) only once that ring has the request's
+// completion. The same differences apply, but for descriptors closed
+// behind the pool's back: their calls fail with EBADF at their timeout or
+// within about a second, as on the poller.
 //
 // Any number of coroutines may wait on one descriptor in one direction
 // (several acceptors on one listening socket, a reader and a writer on one

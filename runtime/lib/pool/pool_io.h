@@ -156,6 +156,12 @@ int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
 /// worker must then sleep in it (block), not on the futex.
 int cacs__pool_ring_busy(const struct cacs__pool_ring *r);
 
+/// Whether the worker, out of work, should go straight to its blocking
+/// pass: the ring's last blocking wait found it busy, and its next one
+/// gathers completions (io_pool_uring.c). A non-blocking pass would take
+/// the few that are there and run them, one small batch after another.
+int cacs__pool_ring_gather(const struct cacs__pool_ring *r);
+
 /// From any thread: end a blocking cacs__pool_ring_pass (an eventfd the
 /// ring watches; a kick before the wait is not lost).
 void cacs__pool_ring_kick(struct cacs__pool_ring *r);

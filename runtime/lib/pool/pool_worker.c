@@ -247,6 +247,7 @@ static cacs__ptask *steal(pool_worker *w) {
 #pragma weak cacs__pool_ring_new
 #pragma weak cacs__pool_ring_pass
 #pragma weak cacs__pool_ring_busy
+#pragma weak cacs__pool_ring_gather
 #pragma weak cacs__pool_ring_free
 
 static cacs__ptask *take_local(pool_worker *w) {
@@ -290,8 +291,10 @@ static cacs__ptask *find_work(pool_worker *w) {
   if ((t = take_local(w)))
     return t;
   // Out of work: the ring's pass, before looking elsewhere; what it
-  // makes runnable is on this worker's queues.
-  if (w->ring && cacs__pool_ring_pass(w->ring, 0, 0) > 0 && (t = take_local(w)))
+  // makes runnable is on this worker's queues. Not when the ring gathers
+  // completions: its blocking pass (idle_wait) takes them in one batch.
+  if (w->ring && !cacs__pool_ring_gather(w->ring) &&
+      cacs__pool_ring_pass(w->ring, 0, 0) > 0 && (t = take_local(w)))
     return t;
   if ((t = steal(w))) {
     // More may be waiting: let another idle worker look too.
@@ -462,7 +465,8 @@ void *cacs__pool_worker_main(void *arg) {
     }
     if (atomic_load_explicit(&p->stop, memory_order_acquire))
       break;
-    if (!idle_spin(w))
+    // A ring that gathers completions has requests to send: no spin.
+    if ((w->ring && cacs__pool_ring_gather(w->ring)) || !idle_spin(w))
       idle_wait(w);
   }
   cacs__pstack_free_all(w);
