@@ -29,11 +29,13 @@
 // stack given back to the slab of the worker it ends on (not its owner's)
 // corrupts that worker's free lists; without the CACS_STACK_NOBOUND check,
 // GUARDED fails; without the budgets on cacs/pool_sync.h and
-// cacs_pool_spawn, locker is guarded.
+// cacs_pool_spawn, locker is guarded. The block above an exact stack is
+// its descriptor up to the name, 80 bytes, nothing more (pool_internal.h,
+// pool_stack): with the list link and owner in front of it, 96.
 
-// EXACT: serve: exact, no guard, query agrees
+// EXACT: serve: exact, no guard, query agrees, block 80
 // EXACT-NEXT: fib: guarded
-// EXACT-NEXT: locker: exact, no guard, query agrees
+// EXACT-NEXT: locker: exact, no guard, query agrees, block 80
 // EXACT-NEXT: ran 200: frames intact 200, replies right 200, joined 200
 // UNSTARTED-NEXT: migrated: no
 // RUNNING-NEXT: migrated: yes
@@ -69,6 +71,7 @@ typedef struct job {
   int broken;
   unsigned flags;     // its stack's, seen from the coroutine
   size_t size;        // its stack's usable bytes
+  size_t block;       // its slot's bytes above the stack (an exact one's)
   int on_it;          // the entry's frame lies on that stack
   int w_start, w_end; // the workers it started and ended on
   char *frame;        // a local of the entry
@@ -89,6 +92,7 @@ static void look_start(void *p) {
   const cacs_stack *s = cacs__pool_fault_stack();
   j->flags = s->flags;
   j->size = (size_t)((char *)s->top - (char *)s->lo);
+  j->block = s->map_size - j->size; // an exact slot: stack, then its block
   j->on_it = j->frame >= (char *)s->lo && j->frame < (char *)s->top;
   __atomic_store_n(&j->w_start, cacs_pool_worker_index(), __ATOMIC_RELEASE);
 }
@@ -180,10 +184,11 @@ static void kind(const char *name, void (*entry)(void *), const job *j) {
   if (!j->on_it)
     printf("%s: did not run on its stack\n", name);
   else if (j->flags & STACK_EXACT)
-    printf("%s: exact, %s, %s\n", name,
+    printf("%s: exact, %s, %s, block %zu\n", name,
            j->flags & CACS_STACK_NOGUARD ? "no guard" : "GUARDED",
            query && bytes - START_FRAME == j->size ? "query agrees"
-                                                   : "QUERY DISAGREES");
+                                                   : "QUERY DISAGREES",
+           j->block);
   else
     printf("%s: guarded%s\n", name,
            query && !pool_nobound ? ", QUERY SAYS EXACT" : "");

@@ -18,6 +18,13 @@ static inline void tsan_to(void *fiber) {
     __tsan_switch_to_fiber(fiber, 0);
 }
 
+// To `t`'s fiber, kept in its stack's block (pool_internal.h, pool_stack):
+// read only under TSan, hence never past an exact stack's shorter block.
+static inline void tsan_to_task(const cacs__ptask *t) {
+  if (cacs__tsan_on())
+    __tsan_switch_to_fiber(t->stk->tsan_fiber, 0);
+}
+
 // --- AddressSanitizer fibers -------------------------------------------------
 // ASan keeps one stack per thread: its bounds are where a longjmp or a throw
 // (__asan_handle_no_return) clears stale redzones, and where reports find
@@ -47,12 +54,12 @@ static inline void asan_back_home(pool_worker *w) {
 // On the coroutine, once switched in: `w` is the worker it now runs on.
 static inline void asan_in_coro(pool_worker *w, cacs__ptask *t) {
   if (cacs__asan_on())
-    __sanitizer_finish_switch_fiber(t->asan_fake, &w->asan_lo, &w->asan_size);
+    __sanitizer_finish_switch_fiber(t->stk->asan_fake, &w->asan_lo, &w->asan_size);
 }
 
 static inline void asan_to_home(pool_worker *w, cacs__ptask *t, int dying) {
   if (cacs__asan_on())
-    __sanitizer_start_switch_fiber(dying ? NULL : &t->asan_fake, w->asan_lo,
+    __sanitizer_start_switch_fiber(dying ? NULL : &t->stk->asan_fake, w->asan_lo,
                                    w->asan_size);
 }
 

@@ -27,20 +27,47 @@ typedef struct pool_worker pool_worker;
 /// A stack of the pool: allocated by a worker's thread (stack.c keeps it
 /// in that thread's pools and overflow registry), so it goes back to that
 /// worker to be reused or freed (pool_stack.c, cacs__pstack_put).
+///
+/// An exact stack's block ends at its short descriptor (stack_exact.h),
+/// 80 bytes: the members after `s` are not there. Its list link and owner
+/// are kept in the descriptor's registry links instead, which an exact
+/// stack does not use (pool_stack.c, pstack_next and pstack_owner); no
+/// tool runs on an exact stack (coro.c, cacs__exact_bytes), so the tools'
+/// members are read only under a tool, on a guarded stack.
 typedef struct pool_stack {
+  cacs_stack s; // first: the block cacs_stack_alloc hands out
   struct pool_stack *next;
   pool_worker *owner;
-  // Last: on an exact stack the block ends at its name, which the pool
-  // never sets (stack_exact.h, the short descriptor).
-  cacs_stack s;
+  // The tools' state of its coroutine (a guarded stack's only, since an
+  // exact stack never runs under a tool): ThreadSanitizer's fiber, and
+  // AddressSanitizer's fake stack while switched out (pool_fibers.h).
+  // Here rather than in the coroutine's block, which every coroutine pays.
+  void *tsan_fiber;
+  void *asan_fake;
 } pool_stack;
 
 struct cacs__ptask {
   cacs_context ctx; // saved registers while switched out (cacs/switch.h)
   cacs_pool *pool;
-  void (*entry)(void *);
-  void *arg;
-  pool_stack *stk;          // NULL until a worker first runs it
+  // What it runs, read once, when a worker first runs it (pool_worker.c,
+  // start; trampoline_<arch>.S): the words are then those of its waits,
+  // each written by the wait before anything reads it (a park writes
+  // `deadline` and `wake_result`, a timer's push `timer_slot`).
+  union {
+    void (*entry)(void *);
+    uint64_t deadline; // its park's, 0: none
+  };
+  union {
+    void *arg;
+    struct {
+      // Its slot in its timer heap (pool_timer.c; under that heap's lock;
+      // 0: not in the heap), read only while `timed`. 32 bits: a worker
+      // never holds 2^32 coroutines.
+      uint32_t timer_slot;
+      int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
+    };
+  };
+  pool_stack *stk; // NULL until a worker first runs it
   // The one worker that may run it once it has started, NULL while any
   // worker may (below, "Where a coroutine may run").
   pool_worker *home;
@@ -60,13 +87,9 @@ struct cacs__ptask {
   // it was woken): whoever comes second queues it.
   _Atomic int token;
   _Atomic int votes;
-  int wake_result; // 0 or ETIMEDOUT, written by the winner before its vote
   // Joining: 0 running, 1 a pool coroutine joins (`joiner`), 3 a thread
   // joins (futex on this word), 2 finished.
   _Atomic uint32_t join_state;
-  // Its slot in its timer heap (pool_timer.c; under that heap's lock; 0:
-  // not in the heap). 32 bits: a worker never holds 2^32 coroutines.
-  uint32_t timer_slot;
   // Its timer is armed, on `parked_on`'s heap: set by the loop that parks
   // it (cacs__pool_parked) before it arms its token, cleared by its next
   // park, never by others.
@@ -74,13 +97,12 @@ struct cacs__ptask {
   unsigned char error;    // ENOMEM: it never ran (no stack)
   unsigned char detached; // freed when it finishes (cacs_pool_spawn_detached)
   unsigned char claimed;  // pool_handles.c: a cacs_pool_join has taken it
-  uint64_t deadline;
-  void *tsan_fiber;
-  void *asan_fake; // ASan: its fake stack while switched out (pool_fibers.h)
 };
-// malloc's 176-byte chunk (8 bytes of header): a block per coroutine, a
-// million of them parked at once (bench/stackbound/pool.c).
-_Static_assert(sizeof(struct cacs__ptask) <= 168, "a pool coroutine's block");
+// malloc's 144-byte chunk (8 bytes of header): a block per coroutine, a
+// million of them parked at once (bench/stackbound/pool.c). What only some
+// coroutines need is elsewhere: the tools' state in the stack's block
+// (pool_stack), the words of a wait over those of the start.
+_Static_assert(sizeof(struct cacs__ptask) <= 136, "a pool coroutine's block");
 
 /// What a pool coroutine asks of its worker when it switches out: the
 /// value the switch carries (cacs/switch.h).

@@ -40,7 +40,7 @@ static inline __attribute__((always_inline)) void resumed(cacs__ptask *t,
   pool_worker *w = cacs__pool_worker();
   if (how == RESUME_HANDED) {
     if (cacs__asan_on())
-      __sanitizer_finish_switch_fiber(t->asan_fake, NULL, NULL);
+      __sanitizer_finish_switch_fiber(t->stk->asan_fake, NULL, NULL);
     cacs__ptask *from = w->handoff;
     w->handoff = NULL;
     ptsan_release(from);
@@ -152,9 +152,9 @@ void cacs__pool_handoff(cacs__ptask *u) {
   __atomic_store_n(&w->cur, cacs__pool_cur = u, __ATOMIC_RELAXED);
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
-        &t->asan_fake, u->stk->s.lo,
+        &t->stk->asan_fake, u->stk->s.lo,
         (size_t)((char *)u->stk->s.top - (char *)u->stk->s.lo));
-  tsan_to(u->tsan_fiber);
+  tsan_to_task(u);
   resumed(t, cacs_switch(&t->ctx, &u->ctx, RESUME_HANDED));
 }
 

@@ -21,12 +21,34 @@
 
 enum { STACK_CACHE = 64 };
 
+// A stack's list link and owner: an exact stack's block ends at its short
+// descriptor (pool_internal.h, pool_stack), whose registry links it does
+// not use (stack.c registers guarded stacks only) hold them.
+static int is_exact(const pool_stack *s) {
+  return (s->s.flags & CACS__STACK_EXACT) != 0;
+}
+
+static pool_stack *next_of(const pool_stack *s) {
+  return is_exact(s) ? (pool_stack *)(void *)s->s.reg_next : s->next;
+}
+
+static void set_next(pool_stack *s, pool_stack *n) {
+  if (is_exact(s))
+    s->s.reg_next = (cacs_stack *)(void *)n;
+  else
+    s->next = n;
+}
+
+static pool_worker *owner_of(const pool_stack *s) {
+  return is_exact(s) ? (pool_worker *)(void *)s->s.reg_prev : s->owner;
+}
+
 void cacs__pstack_drain_remote(pool_worker *w) {
   pool_stack *s = atomic_exchange_explicit(&w->remote, NULL,
                                            memory_order_acquire);
   while (s) {
-    pool_stack *n = s->next;
-    if (w->ncache < STACK_CACHE && !(s->s.flags & CACS__STACK_EXACT)) {
+    pool_stack *n = next_of(s);
+    if (w->ncache < STACK_CACHE && !is_exact(s)) {
       s->next = w->cache;
       w->cache = s;
       w->ncache++;
@@ -44,27 +66,23 @@ pool_stack *cacs__pstack_get(pool_worker *w) {
   if (s) {
     w->cache = s->next;
     w->ncache--;
-    return s;
-  }
-  s = cacs_stack_alloc_at(w->pool->stack_size, sizeof *s,
-                          offsetof(pool_stack, s), 0);
-  if (s) {
+  } else {
+    s = cacs_stack_alloc(w->pool->stack_size, sizeof *s, 0);
+    if (!s)
+      return NULL;
     s->owner = w;
     cacs_stack_set_owner(&s->s, "pool coroutine", w->index);
   }
+  s->tsan_fiber = s->asan_fake = NULL; // its coroutine's, none yet
   return s;
 }
 
 pool_stack *cacs__pstack_get_exact(pool_worker *w, size_t bytes) {
   if (atomic_load_explicit(&w->remote, memory_order_relaxed))
     cacs__pstack_drain_remote(w); // the slots of those that ended elsewhere
-  pool_stack *s = cacs__exact_alloc(
-      bytes, offsetof(pool_stack, s) + CACS__EXACT_SHORT_DESC_SIZE,
-      offsetof(pool_stack, s));
-  if (s) {
-    s->next = NULL;
-    s->owner = w;
-  }
+  pool_stack *s = cacs__exact_alloc(bytes, CACS__EXACT_SHORT_DESC_SIZE, 0);
+  if (s) // the registry links, zeroed: no next
+    s->s.reg_prev = (cacs_stack *)(void *)w;
   return s;
 }
 
@@ -73,16 +91,16 @@ pool_stack *cacs__pstack_get_exact(pool_worker *w, size_t bytes) {
 // back to its owner, on a list only the owner empties (a Treiber push; the
 // owner takes the whole list at once, so there is no ABA).
 void cacs__pstack_put(pool_worker *w, pool_stack *s) {
-  pool_worker *o = s->owner;
+  pool_worker *o = owner_of(s);
   if (o != w) {
     pool_stack *head = atomic_load_explicit(&o->remote, memory_order_relaxed);
     do
-      s->next = head;
+      set_next(s, head);
     while (!atomic_compare_exchange_weak_explicit(
         &o->remote, &head, s, memory_order_release, memory_order_relaxed));
     return;
   }
-  if (w->ncache < STACK_CACHE && !(s->s.flags & CACS__STACK_EXACT)) {
+  if (w->ncache < STACK_CACHE && !is_exact(s)) {
     s->next = w->cache;
     w->cache = s;
     w->ncache++;

@@ -111,12 +111,12 @@ unsigned cacs__pool_workers(void) {
 static void finish(pool_worker *w, cacs__ptask *t) {
   cacs_pool *p = w->pool;
   if (t->stk) {
+    if (cacs__tsan_on() && t->stk->tsan_fiber) { // in the stack's block
+      __tsan_destroy_fiber(t->stk->tsan_fiber);
+      t->stk->tsan_fiber = NULL;
+    }
     cacs__pstack_put(w, t->stk);
     t->stk = NULL;
-  }
-  if (t->tsan_fiber) {
-    __tsan_destroy_fiber(t->tsan_fiber);
-    t->tsan_fiber = NULL;
   }
   if (t->detached) {
     free(t); // switched out for good: nothing refers to it any more
@@ -167,8 +167,8 @@ static int start(pool_worker *w, cacs__ptask *t) {
     bounded_init(t);
   else
     cacs_context_init(&t->ctx, t->stk->s.top, cacs__pool_task_main, t);
-  if (cacs__tsan_on())
-    t->tsan_fiber = __tsan_create_fiber(0);
+  if (cacs__tsan_on()) // a guarded stack (pool_internal.h, pool_stack)
+    t->stk->tsan_fiber = __tsan_create_fiber(0);
   return 0;
 }
 
@@ -193,7 +193,7 @@ static void run(pool_worker *w, cacs__ptask *t) {
   __atomic_store_n(&w->cur, cacs__pool_cur = t, __ATOMIC_RELAXED);
   ptsan_acquire(t);
   asan_to_coro(w, t);
-  tsan_to(t->tsan_fiber);
+  tsan_to_task(t);
   if (__builtin_expect(w->valgrind, 0))
     valgrind_end_room();
   uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
