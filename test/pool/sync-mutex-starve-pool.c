@@ -33,7 +33,17 @@ static long hog_locks, waiter_locks[WAITERS];
 static uint64_t longest;
 
 // White box: how many waiters are queued on `m`, read under its spin lock
-// (a waiter record's first field is the next one: pool_waiter.h).
+// (a waiter record's first field is the next one: pool_waiter.h). The main
+// thread sleeps between two looks: polled back to back, the spin lock is
+// free only between a release and the next exchange, so the poller, when
+// preempted, almost always holds it; workers sharing its CPU (under load)
+// then spin on it for their whole slices and never queue, and the poll
+// never ends (`taskset -c 0`: the watchdog fired in every run).
+static void sleep_us(long us) {
+  struct timespec ts = {0, us * 1000};
+  nanosleep(&ts, NULL);
+}
+
 static int queued(cacs_pool_mutex *m) {
   while (__atomic_exchange_n(&m->spin, 1, __ATOMIC_ACQUIRE))
     ;
@@ -82,11 +92,11 @@ int main(void) {
   for (int i = 0; i < WAITERS; ++i)
     h_spawn(waiter, &waiter_locks[i]);
   while (queued(&mu) < WAITERS)
-    ;
+    sleep_us(100);
   for (int i = 0; i < HOGS; ++i)
     h_spawn(hog, NULL);
   while (queued(&mu) < WAITERS + HOGS)
-    ;
+    sleep_us(100);
   __atomic_store_n(&end_ns, h_now_ns() + RUN_MS * 1000000ull, __ATOMIC_RELAXED);
   H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   h_join_all();
