@@ -28,10 +28,11 @@
 #include "cacs/io.h"
 #include "cacs/pool.h"
 
+#include "../runtime/Inputs/uring-batch.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <liburing.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -52,36 +53,7 @@
     }                                                                          \
   } while (0)
 
-// The kernel's minimum wait: a feature bit and io_uring_getevents_arg's
-// field after sigmask_sz (`pad` in liburing 2.3).
-#define MIN_TIMEOUT_FEATURE (1U << 15)
-
-static atomic_int batched; // waits that may gather more than one completion
-
-int io_uring_enter2(unsigned fd, unsigned submit, unsigned nr, unsigned flags,
-                    sigset_t *arg, size_t size) {
-  if ((flags & IORING_ENTER_EXT_ARG) &&
-      size == sizeof(struct io_uring_getevents_arg)) {
-    const struct io_uring_getevents_arg *a = (const void *)arg;
-    if (a->pad && nr > 1)
-      atomic_fetch_add(&batched, 1);
-  }
-  long r = syscall(__NR_io_uring_enter, fd, submit, nr, flags, arg, size);
-  return r < 0 ? -errno : (int)r;
-}
-
-// Whether this kernel has the minimum wait (else the engine never batches).
-static int kernel_min_wait(void) {
-  struct io_uring ring;
-  struct io_uring_params p;
-  memset(&p, 0, sizeof p);
-  if (io_uring_queue_init_params(4, &ring, &p) < 0)
-    return 0;
-  io_uring_queue_exit(&ring);
-  return (p.features & MIN_TIMEOUT_FEATURE) != 0;
-}
-
-enum { CONNS = 8, MSG = 64, BURSTS = 200 };
+enum { CONNS = 8, BURSTS = 200 };
 
 static int srv[CONNS], cli[CONNS];
 
@@ -93,42 +65,6 @@ static void echo(void *arg) {
     if (cacs_write_all(fd, buf, (size_t)r, 5000000) != r)
       break;
   cacs_close(fd);
-}
-
-static int read_full(int fd, char *p, size_t n) {
-  while (n) {
-    ssize_t r = read(fd, p, n);
-    if (r <= 0)
-      return -1;
-    p += r;
-    n -= (size_t)r;
-  }
-  return 0;
-}
-
-// The peer: bursts of one small message per connection, then every echo
-// back (16 bursts at most in flight), byte by byte checked.
-static void *peer_main(void *arg) {
-  int *bad = (int *)arg;
-  char msg[MSG], back[MSG];
-  for (int b = 0; b < BURSTS; b++) {
-    for (int c = 0; c < CONNS; c++) {
-      memset(msg, 'a' + (b + c) % 26, sizeof msg);
-      if (write(cli[c], msg, sizeof msg) != MSG)
-        ++*bad;
-    }
-    if (b % 16 == 15 || b == BURSTS - 1)
-      for (int k = b - b % 16; k <= b; k++)
-        for (int c = 0; c < CONNS; c++) {
-          memset(msg, 'a' + (k + c) % 26, sizeof msg);
-          if (read_full(cli[c], back, sizeof back) != 0 ||
-              memcmp(back, msg, sizeof msg) != 0)
-            ++*bad;
-        }
-  }
-  for (int c = 0; c < CONNS; c++)
-    close(cli[c]);
-  return NULL;
 }
 
 static void tcp_pair(int *client, int *server) {
@@ -162,13 +98,13 @@ static int run(cacs_pool *p) {
     t[c] = cacs_pool_spawn(p, echo, (void *)(intptr_t)srv[c]);
     CHECK(t[c] != NULL);
   }
-  int bad = 0;
+  struct peer pr = {cli, CONNS, BURSTS, 0};
   pthread_t peer;
-  CHECK(pthread_create(&peer, NULL, peer_main, &bad) == 0);
+  CHECK(pthread_create(&peer, NULL, peer_main, &pr) == 0);
   for (int c = 0; c < CONNS; c++)
     cacs_pool_join(t[c]);
   pthread_join(peer, NULL);
-  return bad;
+  return pr.bad;
 }
 
 static void engine_of(void *arg) { *(int *)arg = cacs_io_engine(); }

@@ -27,44 +27,11 @@
 #define IO_TEST_OWN_ENGINE 1 // it asks for io_uring itself
 #include "Inputs/io-test.h"
 
-#include <liburing.h>
+#include "Inputs/uring-batch.h"
+
 #include <pthread.h>
-#include <sys/syscall.h>
 
-// The kernel's minimum wait: a feature bit and io_uring_getevents_arg's
-// field after sigmask_sz (`pad` in liburing 2.3).
-#define MIN_TIMEOUT_FEATURE (1U << 15)
-
-static int batched;     // waits that may gather more than one completion
-static unsigned max_nr; // the most completions one of them waited for
-
-int io_uring_enter2(unsigned fd, unsigned submit, unsigned nr, unsigned flags,
-                    sigset_t *arg, size_t size) {
-  if ((flags & IORING_ENTER_EXT_ARG) &&
-      size == sizeof(struct io_uring_getevents_arg)) {
-    const struct io_uring_getevents_arg *a = (const void *)arg;
-    if (a->pad && nr > 1) {
-      ++batched;
-      if (nr > max_nr)
-        max_nr = nr;
-    }
-  }
-  long r = syscall(__NR_io_uring_enter, fd, submit, nr, flags, arg, size);
-  return r < 0 ? -errno : (int)r;
-}
-
-// Whether this kernel has the minimum wait (else the engine never batches).
-static int kernel_min_wait(void) {
-  struct io_uring ring;
-  struct io_uring_params p;
-  memset(&p, 0, sizeof p);
-  if (io_uring_queue_init_params(4, &ring, &p) < 0)
-    return 0;
-  io_uring_queue_exit(&ring);
-  return (p.features & MIN_TIMEOUT_FEATURE) != 0;
-}
-
-enum { CONNS = 8, MSG = 64, BURSTS = 200 };
+enum { CONNS = 8, BURSTS = 200 };
 
 static int srv[CONNS], cli[CONNS];
 
@@ -76,50 +43,6 @@ static void echo(void *arg) {
     if (cacs_write_all(fd, buf, (size_t)r, 5000000) != r)
       break;
   cacs_close(fd);
-}
-
-// The peer, in a thread of its own with blocking calls: bursts of one
-// small message per connection, then every echo back, byte by byte
-// checked.
-struct peer {
-  int conns, bursts, bad;
-};
-
-static int read_full(int fd, char *p, size_t n) {
-  while (n) {
-    ssize_t r = read(fd, p, n);
-    if (r <= 0)
-      return -1;
-    p += r;
-    n -= (size_t)r;
-  }
-  return 0;
-}
-
-static void *peer_main(void *arg) {
-  struct peer *pr = (struct peer *)arg;
-  char msg[MSG], back[MSG];
-  for (int b = 0; b < pr->bursts; b++) {
-    for (int c = 0; c < pr->conns; c++) {
-      memset(msg, 'a' + (b + c) % 26, sizeof msg);
-      if (write(cli[c], msg, sizeof msg) != MSG)
-        pr->bad++;
-    }
-    if (b % 16 == 15 || b == pr->bursts - 1) {
-      // Collect the echoes of the bursts so far (16 at most in flight).
-      int from = b - b % 16;
-      for (int k = from; k <= b; k++)
-        for (int c = 0; c < pr->conns; c++) {
-          memset(msg, 'a' + (k + c) % 26, sizeof msg);
-          if (read_full(cli[c], back, sizeof back) != 0 ||
-              memcmp(back, msg, sizeof msg) != 0)
-            pr->bad++;
-        }
-    }
-  }
-  for (int c = 0; c < pr->conns; c++)
-    close(cli[c]);
-  return NULL;
 }
 
 static void run(int conns, int bursts, const char *name) {
@@ -137,9 +60,9 @@ static void run(int conns, int bursts, const char *name) {
   cacs_coro *s[CONNS];
   for (int c = 0; c < conns; c++)
     s[c] = cacs_create(echo, (void *)(intptr_t)srv[c], 0);
-  batched = 0;
-  max_nr = 0;
-  struct peer pr = {conns, bursts, 0};
+  atomic_store(&batched, 0);
+  atomic_store(&max_nr, 0);
+  struct peer pr = {cli, conns, bursts, 0};
   pthread_t t;
   EXPECT(pthread_create(&t, NULL, peer_main, &pr) == 0);
   for (int c = 0; c < conns; c++)
@@ -164,7 +87,7 @@ int main(void) {
   int runs = 0, batches = 0;
   do {
     run(CONNS, BURSTS, runs ? NULL : "streaming");
-    batches += batched;
+    batches += atomic_load(&batched);
   } while (min_wait && !batches && ++runs < 20);
   batched = batches;
   int before = failures;
@@ -184,7 +107,8 @@ int main(void) {
   unsigned most = 0;
   for (runs = 0; runs < 5; runs++) {
     run(1, BURSTS, runs ? NULL : "one connection");
-    most = max_nr > most ? max_nr : most;
+    unsigned m = atomic_load(&max_nr);
+    most = m > most ? m : most;
   }
   max_nr = most;
   before = failures;
