@@ -382,8 +382,9 @@ int cacs__uring_wait_min(struct io_uring *ring, int reg_ring, unsigned submit,
   memset(&a, 0, sizeof a);
   a.pad = min_us; // min_wait_usec
   a.ts = (uint64_t)(uintptr_t)(ts ? ts : &day);
-  // The completion queue's size: UR_CQ here, PR_CQ in io_pool_uring.c.
-  unsigned want = inflight > UR_CQ ? UR_CQ : inflight ? inflight : 1;
+  // No more than the ring's completion queue holds.
+  unsigned cq = ring->cq.ring_entries;
+  unsigned want = inflight > cq ? cq : inflight ? inflight : 1;
   unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
   int fd = ring->ring_fd;
   if (reg_ring) {
