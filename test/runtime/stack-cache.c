@@ -1,6 +1,6 @@
 // The per-thread stack cache (cacs_stack_set_cache): a steady create/join
 // loop with fewer coroutines alive than the cache holds makes no system
-// call (coroutines, generators); after a burst, the stacks beyond the
+// call (coroutines, generators, effect coroutines); after a burst, the stacks beyond the
 // cache give their pages back (in batches, one call for many stacks, when
 // the kernel can) and RSS returns to where it was. A loop with more alive
 // than the bound (2,000) raises it: from its third round on it makes no
@@ -38,6 +38,7 @@
 // STEADY: memory system calls, 1 alive: 0
 // STEADY-NEXT: memory system calls, 100 alive: 0
 // STEADY-NEXT: memory system calls, generators: 0
+// STEADY-NEXT: memory system calls, effect coroutines: 0
 // BURST: rss after the burst: within 10% of before
 // BURST-NEXT: reclaim calls: batched
 // BURST-ENDS: rss after the burst run to its end: within 10% of before
@@ -56,6 +57,7 @@
 
 #define _GNU_SOURCE 1
 #include "cacs/coro.h"
+#include "cacs/effect.h"
 #include "cacs/generator.h"
 
 #include <linux/audit.h>
@@ -157,6 +159,30 @@ static void gen_body(cacs_gen *g, void *arg) {
   cacs_gen_yield(g, 1);
 }
 
+CACS_EFFECT(tick, int, int);
+
+static void *effect_body(void *arg) {
+  (void)CACS_PERFORM(tick, 1);
+  return arg;
+}
+
+// An effect coroutine's life: created, one perform handled, run to its
+// end, destroyed.
+static void effects(int n) {
+  for (int i = 0; i < n; ++i) {
+    cacs_effect_coro *k = cacs_effect_create(effect_body, NULL, 0);
+    if (!k)
+      exit(3);
+    cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(tick), NULL);
+    if (q.effect != &CACS_EFFECT_OF(tick))
+      exit(4);
+    q = cacs_effect_resume(k, CACS_HANDLES(tick), NULL);
+    if (q.effect || !cacs_effect_done(k))
+      exit(5);
+    cacs_effect_destroy(k);
+  }
+}
+
 static void round_of(cacs_entry_fn fn, int alive) {
   for (int i = 0; i < alive; ++i)
     if (!(coros[i] = cacs_create(fn, (void *)(intptr_t)1, 0)))
@@ -210,6 +236,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "steady") || !strcmp(mode, "nocache")) {
     round_(100); // warm up: stacks carved, caches filled
     gens(10);
+    effects(10);
     trap_memory_calls(1);
     for (int i = 0; i < 1000; ++i)
       round_(1);
@@ -223,6 +250,9 @@ int main(int argc, char **argv) {
     trapped = 0;
     gens(1000);
     printf("memory system calls, generators: %ld\n", trapped);
+    trapped = 0;
+    effects(1000);
+    printf("memory system calls, effect coroutines: %ld\n", trapped);
     return sum == 1000 + 100 * 100 + 100 ? 0 : 1;
   }
   if (!strcmp(mode, "burst") || !strcmp(mode, "burst-run")) {
