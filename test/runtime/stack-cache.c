@@ -1,6 +1,7 @@
 // The per-thread stack cache (cacs_stack_set_cache): a steady create/join
 // loop with fewer coroutines alive than the cache holds makes no system
-// call (coroutines, generators, effect coroutines); after a burst, the stacks beyond the
+// call (coroutines, generators, effect coroutines; pool coroutines:
+// test/pool/pool-stack-steady.c); after a burst, the stacks beyond the
 // cache give their pages back (in batches, one call for many stacks, when
 // the kernel can) and RSS returns to where it was. A loop with more alive
 // than the bound (2,000) raises it: from its third round on it makes no
@@ -18,9 +19,9 @@
 // (Overflows into the guards of cached and carved stacks: stack-overflow.c.)
 //
 // System calls are counted by a seccomp filter that traps the memory
-// calls (madvise, process_madvise, mmap, munmap, mprotect, brk) into a
-// SIGSYS handler, which counts them and pretends they worked: a filter
-// cannot be removed, so it goes on for the last phase only.
+// calls into a SIGSYS handler, which counts them and pretends they worked
+// (Inputs/trap-memory-calls.h): a filter cannot be removed, so it goes on
+// for the last phase only.
 //
 // RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: %t steady | FileCheck %s --check-prefix=STEADY
@@ -60,83 +61,13 @@
 #include "cacs/effect.h"
 #include "cacs/generator.h"
 
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <signal.h>
-#include <stddef.h>
+#include "Inputs/trap-memory-calls.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <ucontext.h>
 #include <unistd.h>
-
-#ifndef SYS_process_madvise
-#define SYS_process_madvise 440
-#endif
-
-static volatile long trapped;
-static volatile long maps; // of them mmap and munmap
-
-// Counts the call and pretends it worked, without doing it (the memory
-// stays): madvise and munmap 0, process_madvise every byte asked for;
-// any other fails with ENOSYS.
-static void on_sigsys(int sig, siginfo_t *si, void *uc) {
-  (void)sig;
-  ++trapped;
-  if (si->si_syscall == SYS_mmap || si->si_syscall == SYS_munmap)
-    ++maps;
-  greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
-  long ret = -38; // -ENOSYS
-  if (si->si_syscall == SYS_madvise || si->si_syscall == SYS_munmap)
-    ret = 0;
-  if (si->si_syscall == SYS_process_madvise) {
-    const struct iovec *iov = (const struct iovec *)r[REG_RSI];
-    ret = 0;
-    for (long i = 0; i < (long)r[REG_RDX]; ++i)
-      ret += (long)iov[i].iov_len;
-  }
-  r[REG_RAX] = ret;
-}
-
-// From here on, every memory system call (`all`), or every madvise,
-// counts in `trapped`.
-static void trap_memory_calls(int all) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigsys;
-  sa.sa_flags = SA_SIGINFO;
-  sigaction(SIGSYS, &sa, NULL);
-#define TRAP(nr)                                                               \
-  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP)
-  struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      TRAP(SYS_madvise),
-      TRAP(SYS_process_madvise),
-      TRAP(SYS_mmap),
-      TRAP(SYS_munmap),
-      TRAP(SYS_mprotect),
-      TRAP(SYS_brk),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  // Without `all`, the madvise calls only: what follows them is allowed.
-  if (!all)
-    f[8] = f[sizeof f / sizeof *f - 1];
-  struct sock_fprog prog = {all ? sizeof f / sizeof *f : 9, f};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
-    perror("seccomp");
-    exit(1);
-  }
-}
 
 static long sum;
 static cacs_coro *coros[50000];
@@ -237,7 +168,7 @@ int main(int argc, char **argv) {
     round_(100); // warm up: stacks carved, caches filled
     gens(10);
     effects(10);
-    trap_memory_calls(1);
+    trap_memory_calls(1, 0);
     for (int i = 0; i < 1000; ++i)
       round_(1);
     printf("memory system calls, 1 alive: %ld\n", trapped);
@@ -275,7 +206,7 @@ int main(int argc, char **argv) {
       for (int i = 0; i < n; ++i)
         if (!(coros[i] = cacs_create(run_body, (void *)(intptr_t)1, 0)))
           return 3;
-      trap_memory_calls(1);
+      trap_memory_calls(1, 0);
       for (int i = 0; i < n; ++i)
         cacs_join(coros[i]);
       // One munmap a chunk beyond the one kept would be 135.
@@ -296,7 +227,7 @@ int main(int argc, char **argv) {
     struct iovec iov = {coros[0], 0};
     int can_batch =
         syscall(SYS_process_madvise, -10000, &iov, 1, MADV_DONTNEED, 0) == 0;
-    trap_memory_calls(0);
+    trap_memory_calls(0, 0);
     for (int i = 0; i < n; ++i)
       cacs_join(coros[i]);
     long calls = trapped;
@@ -331,7 +262,7 @@ int main(int argc, char **argv) {
     cacs_entry_fn fn = run ? run_body : body;
     round_of(fn, 2000); // the stacks' first use
     round_of(fn, 2000); // beyond the cache's 128: given back, then needed again
-    trap_memory_calls(1);
+    trap_memory_calls(1, 0);
     for (int i = 0; i < 3; ++i)
       round_of(fn, 2000);
     // (learn-run, not madvise: each round one more coroutine finds a cached
