@@ -17,6 +17,7 @@
 #include "shared_stack.h"
 #include "stack_exact.h"
 #include "switch_tools.h"
+#include "valgrind_requests.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -79,6 +80,16 @@ static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
   return tools || (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
+// RUNNING_ON_VALGRIND, asked once (a relaxed race between threads writes
+// the same answer).
+static int on_valgrind(void) {
+  static int known = -1;
+  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (__builtin_expect(v < 0, 0))
+    __atomic_store_n(&known, v = RUNNING_ON_VALGRIND != 0, __ATOMIC_RELAXED);
+  return v;
+}
+
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
 // created with `stack_flags` runs on, or 0: a guarded one. The one rule of
 // who gets one, for coroutines and pool coroutines (pool_worker.c). Not
@@ -90,13 +101,17 @@ static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
 // frame above it, nothing more: what runs after the entry returns runs
 // elsewhere, which the caller checks it has (a coroutine's thread: an exit
 // stack and an alternate signal stack; a pool: alternate signal stacks on
-// every worker). `tools`: tools_always().
+// every worker). `tools`: tools_always(). Nor under Valgrind: its client
+// requests add frames to a wait's deepest path (a deep call's, sysstack.c;
+// io_uring.c's), which the waits' stack budgets (cacs/detail/contract.h)
+// would otherwise have to hold for every program.
 static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
                          unsigned char tools) {
   uint64_t bound;
   if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
-      tools || __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||
+      tools || on_valgrind() ||
+      __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||
       !cacs__stack_bound((const void *)entry, &bound) ||
       bound > ((uint64_t)1 << 40))
     return 0;

@@ -37,8 +37,8 @@
 // descriptor numbered 1,000 grows the records' tables to 1,024 entries, a
 // realloc in malloc's deeper paths; with that realloc on the coroutine's
 // stack (io_op.h's fd_table_grow before it moved to the thread's stack) it
-// used 768 bytes of AArch64's 704 and failed (on x86-64 456 on epoll and
-// 472 on io_uring, within its 512).
+// used 768 bytes of AArch64's budget, then 704, and failed (on x86-64 456
+// on epoll and 472 on io_uring, within the 512 of then; over today's 432).
 
 // FIRST: first wait a read: within the budget
 // FIRST-NEXT: PASS

@@ -100,8 +100,9 @@ cacs_coro *cacs_create_ex(cacs_entry_fn entry, void *arg,
 /// answer is the calling thread's (a thread without an alternate signal
 /// stack runs none).
 /// \return 1, with that stack's usable bytes in `*bytes` if `bytes` is not
-///   NULL; 0 when it gets a guarded stack (no bound proven, or the program
-///   uses none).
+///   NULL; 0 when it gets a guarded stack (no bound proven, the program
+///   uses none, or a tool runs: ASan, TSan, SafeStack, shadow call stack,
+///   split stacks, Valgrind).
 int cacs_stack_exact(cacs_entry_fn entry, size_t *bytes);
 
 /// Switch to the next ready coroutine (returns at once if there is none).

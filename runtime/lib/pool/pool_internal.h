@@ -140,7 +140,6 @@ struct pool_worker {
   uint64_t rng;
   pool_stack *cache; // stacks of this worker to reuse
   unsigned ncache;
-  int valgrind; // RUNNING_ON_VALGRIND, asked once (pool_worker.c, run)
   _Atomic(pool_stack *) remote; // its stacks freed on other workers
   // Timers (pool_timer.c): a min-heap on deadline under `tlock`; `ntimers`
   // mirrors its size for the worker's lock-free look.

@@ -172,18 +172,6 @@ static int start(pool_worker *w, cacs__ptask *t) {
   return 0;
 }
 
-// Valgrind: a coroutine on an exact stack ends on the system stack of the
-// worker it is on, CACS_SYSTEM_STACK_GAP below the loop's saved stack
-// pointer (cacs__pool_bounded_start), which it reaches by a jump of the
-// stack pointer; memcheck marks nothing for a jump, and the call's push
-// there was an invalid write (test/pool/pool-exact-valgrind.test). So,
-// before each switch to a coroutine, the room below the loop's frame is
-// made addressable, as cacs__deep_call does for its calls (sysstack.c).
-__attribute__((noinline, cold)) static void valgrind_end_room(void) {
-  char *here = __builtin_frame_address(0);
-  VALGRIND_MAKE_MEM_UNDEFINED(here - 8192, 8192);
-}
-
 static void run(pool_worker *w, cacs__ptask *t) {
   if (!t->stk && start(w, t) != 0) {
     finish(w, t);
@@ -194,8 +182,6 @@ static void run(pool_worker *w, cacs__ptask *t) {
   ptsan_acquire(t);
   asan_to_coro(w, t);
   tsan_to_task(t);
-  if (__builtin_expect(w->valgrind, 0))
-    valgrind_end_room();
   uint64_t cmd = cacs_switch(&w->home, &t->ctx, RESUME_FROM_LOOP);
   asan_back_home(w);
   t = w->cur; // not the one run if it handed off (cacs__pool_handoff)
@@ -430,7 +416,6 @@ void *cacs__pool_worker_main(void *arg) {
   pool_worker *w = arg;
   cacs_pool *p = w->pool;
   tls_worker = w;
-  w->valgrind = RUNNING_ON_VALGRIND != 0;
   cacs__sched_enter_pool(&w->home);
   // The overflow handler's own signal stack, also on a worker that never
   // allocates a stack but runs coroutines that migrate to it. Exact stacks

@@ -114,28 +114,28 @@
  * own stack through cacs__deep_call, a tail call; sync.c's waits inline
  * their record's wait into the preserve_none entries (no callee-saved
  * registers pushed below the park) and cacs_cond_wait relocks on its
- * wait's record. Measured (LLVM 19's libcacs, -O2; LLVM 22's the same
- * or less): x86-64 376 (a cacs_wait_fd on a pool worker's io_uring
- * ring), 344 (a thread's first wait a timed cacs_wait_fd, epoll; 336 on
- * io_uring), 272 (cacs_cond_wait); AArch64 560 (a timed cacs_wait_fd, a
- * thread's first too), 520 (the pool's), 416 (cacs_cond_wait). Under
- * Valgrind a deep call also holds its client request's 72-byte frame
- * (sysstack.c) and io_uring.c's requests add theirs: x86-64 472 (a
- * thread's first cacs_wait_fd on io_uring, valgrind --tool=none),
- * AArch64 640 (the same path with the request forced, under qemu).
- * Margins 40 and 64 over those. An entry that waits only on these (a
- * server that waits for readiness, then reads on the system stack or
- * with read(2)) gets the smaller bound. */
+ * wait's record. Measured (LLVM 19's and LLVM 22's libcacs, -O2):
+ * x86-64 392 (a thread's first cacs_wait_fd, also on a high
+ * descriptor), 376 (a cacs_wait_fd on a pool worker's io_uring ring),
+ * 344 (a timed cacs_wait_fd), 272 (cacs_cond_wait); AArch64 560 (a timed
+ * cacs_wait_fd, a thread's first too), 520 (the pool's), 416
+ * (cacs_cond_wait). Margins 40 and 64 over those. Valgrind's paths are
+ * left out: its client requests add frames (a deep call's 72 bytes,
+ * sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
+ * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
+ * entry that waits only on these (a server that waits for readiness,
+ * then reads on the system stack or with read(2)) gets the smaller
+ * bound. */
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
-#define CACS_CONTRACT_PARK_STACK_BUDGET 512
+#define CACS_CONTRACT_PARK_STACK_BUDGET 432
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 832
-#define CACS_CONTRACT_PARK_STACK_BUDGET 704
+#define CACS_CONTRACT_PARK_STACK_BUDGET 624
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif
