@@ -3,8 +3,14 @@
 Parts (--only, comma-separated; default all):
   echo      TCP echo, 512-byte messages over loopback: ping-pong with 100 and
             1,000 connections, and streaming (16 messages in flight per
-            connection) with 100; our load generator (bench/net/loadgen.c).
-  http      HTTP/1.1 keep-alive, small fixed response, driven by wrk.
+            connection) with 100; our load generator (bench/net/loadgen.c,
+            --load-engine: its io_uring engine where the kernel serves it).
+  http      HTTP/1.1 keep-alive, small fixed response, 100 and 1,000
+            connections, driven by net_loadgen -m http (--http-load wrk: wrk,
+            which costs about twice the CPU per request on this machine).
+  Both record, beside requests/s and latency, the CPU time per request of
+  the server and of the load over the measured window (schedstat: exact;
+  the user/system split from /proc/PID/stat: tick-sampled).
   mock      the paper's CPU-bound HTTP and RPC clients, network mocked,
             built three ways (full-save switch, CACS, CACS + APN).
   callgrind instructions per request: the mocked clients (-r 1 vs -r 2),
@@ -38,8 +44,8 @@ from .counts import bench_cpu, bench_server_instr, bench_syscalls
 from .loads import bench_echo, bench_http, bench_mock
 from .report import loadavg, machine, plot, write_report
 from ..common import add_replot, choose, log, replot_data
-from .servers import (ECHO_POINTS, HTTP_SERVERS, QUICK_SERVERS, ROOT, SERVER_NAME, SERVERS,
-                      rt_prefix)
+from .servers import (ECHO_POINTS, HTTP_POINTS, HTTP_SERVERS, QUICK_SERVERS, ROOT,
+                      SERVER_NAME, SERVERS, rt_prefix)
 
 
 def main():
@@ -57,6 +63,14 @@ def main():
     ap.add_argument("--secs", type=float, default=5.0)
     ap.add_argument("--warm", type=float, default=1.0)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--points", default=None,
+                    help="echo and http load points only these, comma-separated: "
+                    "pp100,pp1000,st100,http100,http1000")
+    ap.add_argument("--load-engine", default="auto", choices=["auto", "uring", "epoll"],
+                    help="net_loadgen -e for the echo and HTTP points (auto: io_uring "
+                    "where the kernel serves it, else epoll)")
+    ap.add_argument("--http-load", default="loadgen", choices=["loadgen", "wrk"],
+                    help="the HTTP load generator")
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--load-cpu", type=int, default=1)
     ap.add_argument("--rt", type=int, default=10, metavar="PRIORITY",
@@ -94,7 +108,12 @@ def main():
             "machine": machine(a.build), "load_before": loadavg(), "notes": [],
             "rt": " ".join(srv.RT_PREFIX)}
     servers = [b for _, b, _ in SERVERS]
-    points, http_conns = ECHO_POINTS, [100, 1000]
+    points, http_conns = ECHO_POINTS, [c for c, _ in HTTP_POINTS]
+    if a.points:
+        names = [p[3] for p in ECHO_POINTS] + [n for _, n in HTTP_POINTS]
+        want = choose(ap, "--points", a.points, names)
+        points = [p for p in ECHO_POINTS if p[3] in want]
+        http_conns = [c for c, n in HTTP_POINTS if n in want]
     if a.servers:
         servers = choose(ap, "--servers", a.servers, servers)
         # A partial run does not overwrite the full report.
@@ -117,7 +136,7 @@ def main():
         log("mocked clients:")
         data["mock"] = bench_mock(bdir, a, ["http", "rpc"], "callgrind" in only)
     if "http" in only:
-        log("http (wrk):")
+        log(f"http ({a.http_load}):")
         data["http"] = bench_http(bdir, a, [b for b in HTTP_SERVERS if b in servers],
                                   http_conns)
     if "syscalls" in only:

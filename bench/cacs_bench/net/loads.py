@@ -5,34 +5,81 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
+import time
 
 from ..common import instr_per_op, log
-from .servers import (MOCK_VARIANTS, SERVER_ENV, Server, fmt_point, free_port, kv_line, pinned,
-                      run_cmd, server_cpu, shown, wait_port)
+from .report import loadavg
+from .servers import (MOCK_VARIANTS, SERVER_ENV, Server, cpu_per_req, fmt_point, free_port,
+                      kv_line, pinned, proc_cpu, run_cmd, server_cpu, shown, wait_port)
 
 
-# ---- echo -------------------------------------------------------------------
+def run_load(cmd, srv, start, length, timeout):
+    """Run the load `cmd` beside the server `srv`; the server's and the
+    load's CPU time (proc_cpu) from `start` s after the load starts, over
+    `length` s (no sample if length < 0.5). (rc, stdout, stderr, samples)."""
+    g = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    samples = None
+    try:
+        if length >= 0.5:
+            time.sleep(start)
+            s0, g0 = proc_cpu(srv.proc.pid), proc_cpu(g.pid)
+            t0 = time.monotonic()
+            time.sleep(length)
+            s1, g1 = proc_cpu(srv.proc.pid), proc_cpu(g.pid)
+            samples = (s0, s1, g0, g1, time.monotonic() - t0)
+        out, err = g.communicate(timeout=timeout)
+        return g.returncode, out, err, samples
+    except subprocess.TimeoutExpired:
+        g.kill()
+        out, err = g.communicate()
+        return -1, out, "timeout", samples
 
 
-def echo_once(bdir, binary, env, mode, conns, a):
+def add_cpu(rec, samples):
+    """Per-request CPU of the server (srv_*) and of the load (load_*) at the
+    record's request rate; the machine's 1-minute load average (load1)."""
+    rec["load1"] = float(loadavg()[0])
+    if not samples:
+        return
+    s0, s1, g0, g1, span = samples
+    nreq = rec["rps"] * span
+    for who, (x, y) in (("srv", (s0, s1)), ("load", (g0, g1))):
+        for k, v in cpu_per_req(x, y, nreq).items():
+            rec[f"{who}_{k}"] = v
+
+
+def loadgen_cmd(bdir, port, mode, conns, a):
+    return pinned(a.load_cpu, [os.path.join(bdir, "net_loadgen"), "-p", str(port),
+                               "-c", str(conns), "-m", mode, "-d", str(a.secs),
+                               "-w", str(a.warm), "-e", a.load_engine])
+
+
+# ---- echo (and HTTP from net_loadgen) ------------------------------------------
+
+
+def echo_once(bdir, binary, env, mode, conns, a, proto="echo"):
     port = free_port()
-    srv = Server(os.path.join(bdir, binary), port, "echo", server_cpu(a, binary), env)
+    srv = Server(os.path.join(bdir, binary), port, proto, server_cpu(a, binary), env)
     rec = {"status": "FAILED"}
     try:
         if not wait_port(port, srv.proc, 10):
             rec["error"] = "server did not listen"
             return rec
-        cmd = pinned(a.load_cpu, [os.path.join(bdir, "net_loadgen"), "-p", str(port),
-                                  "-c", str(conns), "-m", mode, "-d", str(a.secs),
-                                  "-w", str(a.warm)])
-        rc, out, err = run_cmd(cmd, a.secs + a.warm + 60)
+        cmd = loadgen_cmd(bdir, port, mode, conns, a)
+        # The load generator's window starts after its connections and the
+        # warm-up; the samples sit inside it.
+        rc, out, err, samples = run_load(cmd, srv, a.warm + 0.2, a.secs - 0.3,
+                                         a.secs + a.warm + 60)
         kv = kv_line(out)
         rec["command"] = shown(cmd)
         if rc != 0 or not kv or int(kv["msgs"]) == 0:
             rec["error"] = (err or "no message came back")[-300:]
             return rec
         rec.update(status="ok", rps=float(kv["rps"]), p50_us=float(kv["p50_us"]),
-                   p99_us=float(kv["p99_us"]), msgs=int(kv["msgs"]))
+                   p99_us=float(kv["p99_us"]), msgs=int(kv["msgs"]),
+                   engine=kv.get("engine", "epoll"))
+        add_cpu(rec, samples)
         return rec
     finally:
         src, _, serr = srv.stop()
@@ -50,13 +97,21 @@ def summarize(runs):
         vals = [r[k] for r in ok]
         s[k] = statistics.median(vals)
         s[k + "_min"], s[k + "_max"] = min(vals), max(vals)
+    for k in ("srv_us", "srv_user_us", "srv_sys_us", "load_us", "load_user_us",
+              "load_sys_us"):
+        vals = [r[k] for r in ok if k in r]
+        if len(vals) == len(ok):
+            s[k] = statistics.median(vals)
+            s[k + "_min"], s[k + "_max"] = min(vals), max(vals)
     s["command"] = ok[0].get("command", "")
+    s["engine"] = ok[0].get("engine", "")
+    s["load1"] = [r["load1"] for r in ok if "load1" in r]
     return s
 
 
 def bench_echo(bdir, a, servers, points):
     res = {}
-    for label, mode, conns in points:
+    for label, mode, conns, _ in points:
         runs = {b: [] for b in servers}
         for _ in range(a.reps):
             for b in servers:
@@ -95,6 +150,9 @@ def wrk_parse(out):
 
 
 def http_once(bdir, binary, conns, a):
+    if a.http_load == "loadgen":
+        return echo_once(bdir, binary, SERVER_ENV.get(binary, {}), "http", conns, a,
+                         proto="http")
     port = free_port()
     srv = Server(os.path.join(bdir, binary), port, "http", server_cpu(a, binary),
                  SERVER_ENV.get(binary, {}))
@@ -109,13 +167,15 @@ def http_once(bdir, binary, conns, a):
                                         f"-d{max(1, round(a.warm))}s", url]), a.warm + 30)
         cmd = pinned(a.load_cpu, ["wrk", "-t1", f"-c{conns}",
                                   f"-d{max(1, round(a.secs))}s", "--latency", url])
-        rc, out, err = run_cmd(cmd, a.secs + 60)
+        secs = max(1, round(a.secs))
+        rc, out, err, samples = run_load(cmd, srv, 0.1, secs - 0.3, a.secs + 60)
         r = wrk_parse(out)
         rec["command"] = shown(cmd)
         if rc != 0 or not r or r["non2xx"] or r["socket_errors"]:
             rec["error"] = (err or out or "")[-300:]
             return rec
-        rec.update(status="ok", **r)
+        rec.update(status="ok", engine="wrk", **r)
+        add_cpu(rec, samples)
         return rec
     finally:
         srv.stop()
@@ -123,7 +183,7 @@ def http_once(bdir, binary, conns, a):
 
 def bench_http(bdir, a, servers, conns_list):
     res = {}
-    if not shutil.which("wrk"):
+    if a.http_load == "wrk" and not shutil.which("wrk"):
         log("  http: wrk not found (apt-get install wrk), skipped")
         return {"status": "missing: wrk"}
     for conns in conns_list:

@@ -37,19 +37,33 @@ def loadavg():
 def table_points(lines, title, echo):
     for label, pts in echo.items():
         lines.append(f"### {title}, {label}\n")
-        lines.append("| server | requests/s (median) | min..max | p50 µs | p99 µs | vs epoll |")
-        lines.append("|---|---:|---|---:|---:|---:|")
+        lines.append("| server | requests/s (median) | min..max | p50 µs | p99 µs | vs epoll "
+                     "| server CPU µs/req | of which system | load CPU µs/req | busy: server, load |")
+        lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         base = pts.get("net_server_epoll", {})
         for b, p in pts.items():
             name = SERVER_NAME.get(b, b)
             if p.get("status") != "ok":
-                lines.append(f"| {name} | {p.get('status')} | | | | |")
+                lines.append(f"| {name} | {p.get('status')} | | | | | | | | |")
                 continue
             rel = (f"{100 * p['rps'] / base['rps']:.0f}%"
                    if base.get("status") == "ok" else "")
+            cpu = (f"{p['srv_us']:.2f} ({p['srv_us_min']:.2f}..{p['srv_us_max']:.2f}) "
+                   f"| {p['srv_sys_us']:.2f} | {p['load_us']:.2f} "
+                   f"| {p['srv_us'] * p['rps'] / 1e4:.0f}%, {p['load_us'] * p['rps'] / 1e4:.0f}%"
+                   if "srv_us" in p else "| | |")
             lines.append(f"| {name} | {p['rps']:.0f} | {p['rps_min']:.0f}..{p['rps_max']:.0f} "
-                         f"| {p['p50_us']:.0f} | {p['p99_us']:.0f} | {rel} |")
+                         f"| {p['p50_us']:.0f} | {p['p99_us']:.0f} | {rel} | {cpu} |")
         lines.append("")
+
+
+CPU_NOTE = ("CPU µs/req: the process's CPU time over the measured window (all "
+            "threads, `/proc/PID/task/*/schedstat`: exact) divided by the "
+            "requests the load counted in it; *of which system*: the kernel's "
+            "share from `/proc/PID/stat` (tick-sampled: indicative); *busy*: "
+            "CPU µs/req × requests/s, the share of its CPU each used (medians "
+            "multiplied). Where the load is busier than the server, requests/s "
+            "are the load's, not the server's.")
 
 
 def write_report(outdir, data, a):
@@ -81,14 +95,27 @@ def write_report(outdir, data, a):
     if "echo" in data or "http" in data:
         L += [f"Each point: {a.reps} runs of {a.secs} s after {a.warm} s of warm-up, "
               "interleaved across servers; the median is shown with the min..max.", ""]
+        seen = [x for part in ("echo", "http") for pts in (data.get(part) or {}).values()
+                if isinstance(pts, dict) for p in pts.values() if isinstance(p, dict)
+                for x in p.get("load1", [])]
+        if seen:
+            L += [f"1-minute load average at the end of each run: {min(seen):.1f} to "
+                  f"{max(seen):.1f} (median {sorted(seen)[len(seen) // 2]:.1f}).", ""]
     if "echo" in data:
+        eng = sorted({p.get("engine") for pts in data["echo"].values()
+                      for p in pts.values() if p.get("engine")})
         L += ["## TCP echo, 512-byte messages, loopback", "",
-              "Load generator: `bench/net/loadgen.c` (one thread, epoll; ping-pong: "
+              "Load generator: `bench/net/loadgen.c` (one thread, "
+              f"{' and '.join(eng) or 'epoll'}; ping-pong: "
               "one message in flight per connection; streaming: 16). Latency: "
-              "send of a message to the arrival of its last echoed byte.", ""]
+              "send of a message to the arrival of its last echoed byte. "
+              + CPU_NOTE, ""]
         table_points(L, "Echo", data["echo"])
     if "http" in data:
-        L += ["## HTTP/1.1 keep-alive (wrk, one thread)", ""]
+        L += ["## HTTP/1.1 keep-alive (" +
+              ("wrk, one thread" if a.http_load == "wrk" else
+               "`net_loadgen -m http`: one GET in flight per connection, "
+               "every response checked") + ")", "", CPU_NOTE, ""]
         if isinstance(data["http"], dict) and data["http"].get("status"):
             L += [data["http"]["status"], ""]
         else:

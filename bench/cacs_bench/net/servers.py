@@ -55,10 +55,11 @@ CG_UNSUPPORTED = {
 QUICK_SERVERS = ["net_server_epoll", "net_server_uring", "net_server_cacs",
                  "net_server_cacs_epoll", "net_server_st",
                  "net_server_cacs_pool2"]
-# (label, loadgen mode, connections)
-ECHO_POINTS = [("ping-pong, 100 conns", "pingpong", 100),
-               ("ping-pong, 1000 conns", "pingpong", 1000),
-               ("streaming, 100 conns", "stream", 100)]
+# (label, loadgen mode, connections, --points name)
+ECHO_POINTS = [("ping-pong, 100 conns", "pingpong", 100, "pp100"),
+               ("ping-pong, 1000 conns", "pingpong", 1000, "pp1000"),
+               ("streaming, 100 conns", "stream", 100, "st100")]
+HTTP_POINTS = [(100, "http100"), (1000, "http1000")]
 MOCK_VARIANTS = [("full-save switch", "net_mock_full"),
                  ("CACS", "net_mock_cacs"),
                  ("CACS + APN", "net_mock_apn")]
@@ -128,6 +129,36 @@ def wait_port(port, proc, timeout):
     return False
 
 
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu(pid):
+    """(CPU seconds, user seconds, system seconds) of process `pid`, all its
+    threads: the first exact (/proc/PID/task/*/schedstat), the split
+    tick-sampled (/proc/PID/stat), so indicative. None once it has gone."""
+    try:
+        run = 0
+        for t in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                    run += int(f.read().split()[0])
+            except OSError:
+                pass
+        with open(f"/proc/{pid}/stat") as f:
+            st = f.read().rsplit(")", 1)[1].split()
+        return run / 1e9, int(st[11]) / HZ, int(st[12]) / HZ
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def cpu_per_req(before, after, nreq):
+    """The figures of `proc_cpu` between two samples, in µs per request."""
+    if not before or not after or nreq <= 0:
+        return {}
+    return {k: 1e6 * (y - x) / nreq for k, x, y in zip(("us", "user_us", "sys_us"),
+                                                       before, after)}
+
+
 def server_cpu(a, binary):
     """The CPU list a server is pinned to (SERVER_CPUS)."""
     if a.server_cpu is None or SERVER_CPUS.get(binary, 1) < 2:
@@ -180,4 +211,7 @@ SERVER_NAME = {b: name for name, b, _ in SERVERS}
 def fmt_point(p):
     if p.get("status") != "ok":
         return p.get("status", "?")
-    return f"{p['rps']:10.0f} req/s  p50 {p['p50_us']:.0f} us  p99 {p['p99_us']:.0f} us"
+    cpu = (f"  server {p['srv_us']:.2f} us/req (sys {p['srv_sys_us']:.2f})"
+           f"  load {p['load_us']:.2f}" if "srv_us" in p else "")
+    return (f"{p['rps']:10.0f} req/s  p50 {p['p50_us']:.0f} us  p99 {p['p99_us']:.0f} us"
+            + cpu)
