@@ -24,7 +24,8 @@
 //              on afterwards
 //   sync       a call-handled perform inside a sync block runs (no switch)
 //   pool       the calls inside a pool coroutine
-// Modes that abort: resume-in-call (a call resumes its own coroutine),
+// An argument naming a case runs that one alone. Modes that abort:
+// resume-in-call (a call resumes its own coroutine),
 // resume-abandoned (a resume of the coroutine whose call was abandoned),
 // sync-switch (a perform inside a block of an effect the same coroutine
 // handles by a request: the block's abort).
@@ -493,6 +494,9 @@ static void test_pool(void) {
   printf("pool: ok\n");
 }
 
+static void test_throw0(void) { test_throw(0); }
+static void test_sync0(void) { test_sync(0); }
+
 // --- misuse -----------------------------------------------------------------
 
 static cacs_effect_coro *self_k;
@@ -522,16 +526,17 @@ int main(int argc, char **argv) {
     test_sync(1);
     return 0;
   }
-  test_calls();
-  test_mixed();
-  test_nested();
-  test_order();
-  test_calls2();
-  test_resume();
-  test_default();
-  test_throw(0);
-  test_sync(0);
-  test_pool();
+  static const struct {
+    const char *name;
+    void (*run)(void);
+  } cases[] = {{"calls", test_calls},     {"mixed", test_mixed},
+               {"nested", test_nested},   {"order", test_order},
+               {"calls2", test_calls2},   {"resume", test_resume},
+               {"default", test_default}, {"throw", test_throw0},
+               {"sync", test_sync0},      {"pool", test_pool}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+    if (!*mode || !strcmp(mode, cases[i].name)) // one case by its name
+      cases[i].run();
   printf("PASS\n");
   return 0;
 }
