@@ -4,7 +4,10 @@
 # the get/put state loop, a perform handled 1, 5 and 10 handlers up,
 # exceptions by effects through 10 and 100 frames, beside C++ exceptions,
 # a generator by effects, skynet by effects, and the memory of an idle
-# effect coroutine). Not a timed test: the numbers go to a report.
+# effect coroutine); cacs's call handlers in the state and upK shapes
+# (callstate, callupK: no switch, another mechanism, reported apart); and
+# the floor of a round (floor_effects.c: its two switches alone). Not a
+# timed test: the numbers go to a report.
 #
 #   LIBSEFF_DIR=DIR bench/effect/run.sh [--build DIR] [--rounds R] [-n N]
 #

@@ -41,6 +41,11 @@
 // handler (cacs_effect_set_default), called like a function on the
 // performer's stack; without one the program aborts naming the effect.
 //
+// Call handlers (cacs_effect_resume_with): a resume may pair effects with
+// functions, which answer a perform of them by a call on the performer's
+// stack, without a switch, as a handler that resumes at once with the
+// same set would (a tail-resumptive handler).
+//
 // Throw: a handler that does not resume the coroutine destroys it
 // (cacs_effect_destroy), which releases its stack and those of the effect
 // coroutines suspended with it (the chain from it down to the performer),
