@@ -30,15 +30,19 @@
 // sync-switch (a perform inside a block of an effect the same coroutine
 // handles by a request: the block's abort).
 //
-// RUN: %clang -O0 -fno-sync-block-check -I%cacs_include %s %cacs_rt_x86_64 -o
-// %t0 && %t0 | FileCheck %s RUN: %clang -O2 -fno-sync-block-check
-// -I%cacs_include %s %cacs_rt_x86_64 -o %t2 && %t2 | FileCheck %s RUN: not
-// --crash %t2 resume-in-call 2>&1 | FileCheck %s --check-prefix=RUNNING RUN:
-// not --crash %t2 resume-abandoned 2>&1 | FileCheck %s --check-prefix=ABANDONED
+// RUN: %clang -O0 -fno-sync-block-check -I%cacs_include %s %cacs_rt_x86_64 \
+// RUN:   -o %t0 && %t0 | FileCheck %s
+// RUN: %clang -O2 -fno-sync-block-check -I%cacs_include %s %cacs_rt_x86_64 \
+// RUN:   -o %t2 && %t2 | FileCheck %s
+// RUN: not --crash %t2 resume-in-call 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RUNNING
+// RUN: not --crash %t2 resume-abandoned 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ABANDONED
 // RUN: not --crash %t2 sync-switch 2>&1 | FileCheck %s --check-prefix=SYNC
-// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts && %ts |
-// FileCheck %s (effect-aarch64.c runs it on AArch64, effect-sanitizers.c under
-// ASan, TSan and valgrind.)
+// RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -o %ts \
+// RUN:   && %ts | FileCheck %s
+// (effect-aarch64.c runs it on AArch64, effect-sanitizers.c under ASan,
+// TSan and valgrind.)
 //
 // CHECK: calls: ok
 // CHECK-NEXT: mixed: ok
@@ -52,10 +56,12 @@
 // CHECK-NEXT: pool: ok
 // CHECK-NEXT: PASS
 // RUNNING: cacs: cacs_effect_resume('effect#{{[0-9]+}}'): the coroutine is
-// running ABANDONED: throw: ok ABANDONED-NEXT: cacs:
-// cacs_effect_resume('effect#{{[0-9]+}}'): its call handler was abandoned SYNC:
-// cacs: CACS_PERFORM of an effect handled outside the block inside the sync
-// block at {{.*}}effect-call.c
+// RUNNING-SAME: running
+// ABANDONED: throw: ok
+// ABANDONED-NEXT: cacs: cacs_effect_resume('effect#{{[0-9]+}}'): its call
+// ABANDONED-SAME: handler was abandoned
+// SYNC: cacs: CACS_PERFORM of an effect handled outside the block inside
+// SYNC-SAME: the sync block at {{.*}}effect-call.c
 
 #include "cacs/effect.h"
 #include "cacs/pool.h"
