@@ -1,5 +1,6 @@
 // The shapes of effect_shapes.h on cacs/effect.h (libcacs's public API).
 
+#define SHAPE_CALLS 1
 #include "cacs/effect.h"
 #include "effect_shapes.h"
 
@@ -40,6 +41,30 @@ static uint64_t shape_state(uint64_t n) {
   return (uint64_t)value;
 }
 
+// The same loop, get and put answered by calls on the performer's stack
+// (a tail-resumptive handler: no switch, no request).
+static const void *get_call(void *payload, void *env) {
+  (void)payload;
+  return env; // &value
+}
+static const void *put_call(void *payload, void *env) {
+  *(int64_t *)env = *(int64_t *)payload;
+  return NULL;
+}
+
+static uint64_t shape_call_state(uint64_t n) {
+  count = n;
+  cacs_effect_coro *k = cacs_effect_create(stateful, NULL, 0);
+  int64_t value = 0;
+  cacs_effect_request q = cacs_effect_resume_with(
+      k, NULL,
+      CACS_CALLS(CACS_CALL(get, get_call, &value),
+                 CACS_CALL(put, put_call, &value)),
+      NULL);
+  cacs_effect_destroy(k);
+  return q.effect ? 0 : (uint64_t)value;
+}
+
 // --- handlers up ----------------------------------------------------------
 
 static void *performer(void *arg) {
@@ -73,6 +98,26 @@ static uint64_t shape_up(int up, uint64_t n) {
   }
   cacs_effect_destroy(k);
   return (uint64_t)(uintptr_t)q.payload;
+}
+
+// upK with tick answered by a call: the answer lives in the performer's
+// frame of the call (the result pointer is read before the call returns).
+static const void *tick_call(void *payload, void *env) {
+  uint64_t *answer = env;
+  *answer = *(uint64_t *)payload + 1;
+  return answer;
+}
+
+static uint64_t shape_call_up(int up, uint64_t n) {
+  count = n;
+  cacs_effect_coro *k =
+      up == 1 ? cacs_effect_create(performer, NULL, 0)
+              : cacs_effect_create(level, (void *)(intptr_t)(up - 2), 0);
+  uint64_t answer;
+  cacs_effect_request q = cacs_effect_resume_with(
+      k, NULL, CACS_CALLS(CACS_CALL(tick, tick_call, &answer)), NULL);
+  cacs_effect_destroy(k);
+  return q.effect ? 0 : (uint64_t)(uintptr_t)q.payload;
 }
 
 // --- throw ------------------------------------------------------------------

@@ -26,6 +26,12 @@
 //              passes over every node (they resume their children handling
 //              nothing) to the handler at the root, which sums; ops = the
 //              coroutines created (each created, run, freed)
+//   callstate, callupK
+//              cacs only, another mechanism (not perform + resume): state
+//              and upK with their handlers as call handlers
+//              (cacs_effect_resume_with, a tail-resumptive handler run on
+//              the performer's stack: no switch); ops as there. The
+//              implementation defines SHAPE_CALLS to have them
 //   idle       memory, not time: n/100 effect coroutines, each resumed once
 //              up to a perform where it stays; ns= of the RESULT line
 //              carries the growth of the resident set over all of them in
@@ -56,6 +62,22 @@ static uint64_t shape_skynet(uint64_t leaves);
 /// the resident set's growth meanwhile. Returns the requests received (n).
 static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes);
 
+#ifdef SHAPE_CALLS
+/// state and upK, their handlers calls (callstate, callupK).
+static uint64_t shape_call_state(uint64_t n);
+static uint64_t shape_call_up(int up, uint64_t n);
+#else
+static uint64_t shape_call_state(uint64_t n) {
+  (void)n;
+  fprintf(stderr, "no call handlers in this implementation\n");
+  exit(64);
+}
+static uint64_t shape_call_up(int up, uint64_t n) {
+  (void)up;
+  return shape_call_state(n);
+}
+#endif
+
 /// Keeps a recursion a recursion (no accumulator tail call).
 #define SHAPE_KEEP(x) __asm__ volatile("" : "+r"(x))
 
@@ -64,10 +86,11 @@ static int shape_main(int argc, char **argv, const char *impl) {
   const char *v = a.variant ? a.variant : "state";
   uint64_t n = a.n, ops = n, expected;
   int k = 0;
-  if (!strcmp(v, "state")) {
+  if (!strcmp(v, "state") || !strcmp(v, "callstate")) {
     ops = 2 * n;
     expected = n;
-  } else if (sscanf(v, "up%d", &k) == 1 && k >= 1) {
+  } else if ((sscanf(v, "up%d", &k) == 1 || sscanf(v, "callup%d", &k) == 1) &&
+             k >= 1) {
     expected = n * (n + 1) / 2;
   } else if (sscanf(v, "throw%d", &k) == 1 && k >= 0) {
     n = n / 10 ? n / 10 : 1;
@@ -102,6 +125,10 @@ static int shape_main(int argc, char **argv, const char *impl) {
     }
     if (!strcmp(v, "state"))
       got = shape_state(n);
+    else if (!strcmp(v, "callstate"))
+      got = shape_call_state(n);
+    else if (!strncmp(v, "callup", 6))
+      got = shape_call_up(k, n);
     else if (v[0] == 'u')
       got = shape_up(k, n);
     else if (v[0] == 't')

@@ -4,7 +4,10 @@
 # the get/put state loop, a perform handled 1, 5 and 10 handlers up,
 # exceptions by effects through 10 and 100 frames, beside C++ exceptions,
 # a generator by effects, skynet by effects, and the memory of an idle
-# effect coroutine). Not a timed test: the numbers go to a report.
+# effect coroutine); cacs's call handlers in the state and upK shapes
+# (callstate, callupK: no switch, another mechanism, reported apart); and
+# the floor of a round (floor_effects.c: its two switches alone). Not a
+# timed test: the numbers go to a report.
 #
 #   LIBSEFF_DIR=DIR bench/effect/run.sh [--build DIR] [--rounds R] [-n N]
 #
@@ -46,8 +49,10 @@ cpu=${BENCH_CPU:-1}
 
 "$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
   "$here/cacs_effects.c" "$build/runtime/x86_64/libcacs.a" -o "$work/cacs_effects"
+"$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
+  "$here/floor_effects.c" -o "$work/floor_effects"
 "$peer_cxx" -O2 "$here/cxx_throw.cpp" -o "$work/cxx_throw"
-impls="cacs"
+impls="cacs floor"
 if [ -n "${LIBSEFF_DIR:-}" ]; then
   stack=${LIBSEFF_STACK:-segmented}
   src="$work/libseff"
@@ -63,10 +68,11 @@ if [ -n "${LIBSEFF_DIR:-}" ]; then
   # As libseff's Makefile compiles its clients (its warnings off).
   "$peer_cc" -O2 -DNDEBUG -std=gnu11 -pthread $extra -w -I"$src/src" \
     "$here/seff_effects.c" "$src/output/lib/libseff.a" -o "$work/seff_effects"
-  impls="cacs libseff"
+  impls="$impls libseff"
 fi
 
 variants="state up1 up5 up10 throw10 throw100 generator skynet idle"
+variants="$variants callstate callup1 callup10"
 raw="$work/raw.txt"
 : > "$raw"
 load_before=$(uptime)
@@ -74,8 +80,11 @@ r=1
 while [ $r -le "$rounds" ]; do
   for v in $variants; do
     for impl in $impls c++; do
+      case $v in call*) [ "$impl" = cacs ] || continue ;; esac
       case $impl in
         cacs) bin="$work/cacs_effects" ;;
+        floor) case $v in state|up1) bin="$work/floor_effects" ;;
+                 *) continue ;; esac ;;
         libseff) bin="$work/seff_effects" ;;
         c++) case $v in throw*) bin="$work/cxx_throw" ;; *) continue ;; esac ;;
       esac
@@ -98,7 +107,8 @@ for line in open(raw):
     impl, v = f["variant"].split("-", 1)
     per.setdefault((impl, v), []).append(int(f["ns"]) / int(f["ops"]))
 med = {k: statistics.median(x) for k, x in per.items()}
-impls = [i for i in ("cacs", "libseff", "c++") if any(k[0] == i for k in med)]
+impls = [i for i in ("cacs", "libseff", "c++", "floor")
+         if any(k[0] == i for k in med)]
 print("# Effects: cacs against libseff\n")
 print("`bench/effect/run.sh -n %s --rounds %s`: ns per operation, the median"
       " of %s processes per cell, interleaved, pinned (`taskset`), thread"
@@ -115,6 +125,27 @@ for v in ("state", "up1", "up5", "up10", "throw10", "throw100", "generator",
         ratio = " | %.2fx" % (med[("libseff", v)] / med[("cacs", v)])
     print("| %s | %s%s |" % (v, " | ".join(cells), ratio))
 print()
+# Call handlers (cacs_effect_resume_with): another mechanism, no switch;
+# beside the same shape's perform + resume.
+if ("cacs", "callstate") in med:
+    print("Call handlers (a tail-resumptive handler called on the performer's"
+          " stack, no switch: not perform + resume), ns per perform:\n")
+    print("| shape | cacs call | cacs perform + resume | libseff perform +"
+          " resume |")
+    print("|---|---|---|---|")
+    for v in ("state", "up1", "up10"):
+        cv = "call" + v
+        if ("cacs", cv) not in med:
+            continue
+        peer = "%.2f" % med[("libseff", v)] if ("libseff", v) in med else ""
+        print("| %s | %.2f | %.2f | %s |" % (cv, med[("cacs", cv)],
+                                           med[("cacs", v)], peer))
+    print()
+if ("floor", "up1") in med:
+    print("The floor (floor_effects.c: the round's two switches alone):"
+          " up1 %.2f ns, state %.2f ns per round"
+          % (med[("floor", "up1")], med[("floor", "state")]))
+    print()
 # idle: the RESULT line's ns= carries bytes (effect_shapes.h).
 print("Resident memory per idle effect coroutine (suspended in a perform,"
       " n/100 of them at once): " +

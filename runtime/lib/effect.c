@@ -91,6 +91,13 @@ struct saved_entry {
   uint32_t id;
 };
 
+// A call handler of a coroutine's set (cacs_effect_resume_with).
+struct call_entry {
+  uint32_t id;
+  cacs_effect_call_fn fn;
+  void *env;
+};
+
 enum { INLINE_SAVED = 4, TOP_INLINE = CACS_ET_TOP_INLINE };
 
 struct cacs_effect_coro {
@@ -135,7 +142,23 @@ struct cacs_effect_coro {
   const void *asan_caller_lo;
   size_t asan_caller_size;
   void *tsan_caller;
+  // Its call handlers (the rest of its set: their effects are in
+  // saved[] too, so the table gives k for them), on the heap.
+  struct call_entry *calls;
+  uint32_t ncalls, calls_cap;
+  // The coroutine whose stack this one's code runs on while it is the
+  // chain's innermost: NULL for its own, its call's performer's (runs_on)
+  // while a call it resumed runs (call_handler).
+  cacs_effect_coro *phys;
+  // The coroutine whose call runs with this one as the chain's innermost
+  // (call_handler): if this one is freed, that call is abandoned.
+  cacs_effect_coro *calling;
+  // CALL_RUNS: a call of its set runs: it may not be resumed or
+  // destroyed. CALL_ABANDONED: the coroutine that ran it was freed (a
+  // throw out of the call): it may be destroyed, not resumed.
+  unsigned char in_call;
 };
+enum { CALL_RUNS = 1, CALL_ABANDONED = 2 };
 
 struct effect_thread {
   // The entries of ids below TOP_INLINE (slot()). First: a read one past
@@ -185,6 +208,16 @@ _Static_assert(offsetof(cacs_effect_coro, running) == CACS_EK_RUNNING,
                "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, sync_base) == CACS_EK_SYNC_BASE,
                "effect_layout.h");
+#ifdef CACS_EK_CALLS
+_Static_assert(offsetof(cacs_effect_coro, calls) == CACS_EK_CALLS &&
+                   offsetof(cacs_effect_coro, ncalls) == CACS_EK_NCALLS &&
+                   offsetof(cacs_effect_coro, calling) == CACS_EK_CALLING &&
+                   offsetof(cacs_effect_coro, in_call) == CACS_EK_IN_CALL &&
+                   sizeof(struct call_entry) == CACS_CALL_SIZE &&
+                   offsetof(struct call_entry, fn) == CACS_CALL_FN &&
+                   offsetof(struct call_entry, env) == CACS_CALL_ENV,
+               "effect_layout.h: the call path");
+#endif
 _Static_assert(offsetof(struct effect_thread, cur) == CACS_ET_CUR,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, pend) == CACS_ET_PEND,
@@ -312,11 +345,45 @@ static inline int same_set(const cacs_effect_coro *k,
   return handled[n] == NULL;
 }
 
+// A coroutine whose set has call handlers holds this in set[0], which no
+// `handled` list starts with: the fast resumes (same_set, the assembly's)
+// never take it, and its resume goes through install, which re-reads the
+// calls.
+static const cacs_effect calls_mark = {"(call handlers)", 0, NULL};
+#define CALLS_MARK ((cacs_effect *)&calls_mark)
+
+static void set_calls(struct effect_thread *t, cacs_effect_coro *k,
+                      const cacs_effect_call *calls, uint32_t nc,
+                      uint32_t base) {
+  if (nc > k->calls_cap) {
+    struct call_entry *c = malloc(nc * sizeof *c);
+    if (!c)
+      cacs__fatal("cacs: cacs_effect_resume_with: out of memory\n");
+    free(k->calls);
+    k->calls = c;
+    k->calls_cap = nc;
+  }
+  for (uint32_t i = 0; i < nc; ++i) {
+    uint32_t id = effect_id(calls[i].effect);
+    table_reserve(t, id);
+    k->saved[base + i].e = calls[i].effect;
+    k->saved[base + i].id = id;
+    k->calls[i].id = id;
+    k->calls[i].fn = calls[i].fn;
+    k->calls[i].env = calls[i].env;
+  }
+  k->ncalls = nc;
+}
+
 static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
-                        cacs_effect *const *handled) {
-  uint32_t n = 0;
-  while (handled[n])
-    ++n;
+                        cacs_effect *const *handled,
+                        const cacs_effect_call *calls) {
+  uint32_t nh = 0, nc = 0;
+  while (handled && handled[nh])
+    ++nh;
+  while (calls && calls[nc].effect)
+    ++nc;
+  uint32_t n = nh + nc;
   if (n > k->cap) {
     struct saved_entry *s = malloc(n * sizeof *s);
     if (!s)
@@ -326,30 +393,37 @@ static void set_handled(struct effect_thread *t, cacs_effect_coro *k,
     k->saved = s;
     k->cap = n;
   }
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = 0; i < nh; ++i) {
     uint32_t id = effect_id(handled[i]);
     table_reserve(t, id);
     k->saved[i].e = handled[i];
     k->saved[i].id = id;
   }
+  set_calls(t, k, calls, nc, nh);
   k->nsaved = n;
-  k->set[0] = handled[0];
-  k->set[1] = n > 1 ? handled[1] : NULL;
+  k->set[0] = nc ? CALLS_MARK : nh ? handled[0] : NULL;
+  k->set[1] = nh > 1 ? handled[1] : NULL;
+}
+
+// Push the entries of segment k .. k->tail, outermost first.
+static void push_segment(struct effect_thread *t, cacs_effect_coro *k) {
+  for (cacs_effect_coro *c = k;; c = c->child) {
+    push_entries(t, c);
+    if (c == k->tail)
+      break;
+  }
 }
 
 // A resume other than that of the coroutine whose request the handler
 // just got, with the same set: settle, then push k's segment.
 __attribute__((noinline)) static void install(struct effect_thread *t,
                                               cacs_effect_coro *k,
-                                              cacs_effect *const *handled) {
+                                              cacs_effect *const *handled,
+                                              const cacs_effect_call *calls) {
   if (t->pend)
     settle(t);
-  set_handled(t, k, handled);
-  for (cacs_effect_coro *c = k;; c = c->child) {
-    push_entries(t, c);
-    if (c == k->tail)
-      break;
-  }
+  set_handled(t, k, handled, calls);
+  push_segment(t, k);
 }
 
 // --- misuse ---------------------------------------------------------------
@@ -427,6 +501,7 @@ effect_perform_c(cacs_effect *e,
 #define RESUME_C cacs_effect_resume
 #define PERFORM_C cacs_effect_perform
 #endif
+#define RESUME_WITH_C cacs_effect_resume_with
 
 // Whether a tool annotates switches (a link-time fact, internal.h): then
 // perform and resume take the annotated switch, never the tail one. Tested
@@ -438,6 +513,10 @@ effect_perform_c(cacs_effect *e,
 // tool is on without a test.
 static inline int tools_on(void) { return cacs__asan_on() || cacs__tsan_on(); }
 #define SYNC_ANNOTATE (1u << 31) // in sync_base: tools_on() at the resume
+// In sync_base too: k's set has call handlers. A perform that finds k
+// fails the assembly's comparison of depths and reaches the C path, which
+// looks for a call of the effect (find_call) before it compares them.
+#define SYNC_CALLS ((unsigned)CACS_SYNC_CALLS) // effect_layout.h
 
 // The tail jumps of perform and resume. cacs__tail_jump2 binds `from` and
 // `to` to r12 and r13, where these functions receive their first two
@@ -530,11 +609,17 @@ static void effect_main(void *arg, uint64_t first) {
   __builtin_unreachable();
 }
 
+// The coroutine whose stack c's code runs on (see `phys`).
+static inline cacs_effect_coro *runs_on(cacs_effect_coro *c) {
+  return c->phys ? c->phys : c;
+}
+
 // Resume's switch to performer p with the tools' annotations (or without
 // the tail form): the plain switch, which comes back here.
 __attribute__((noinline)) static cacs_effect_request
 resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
   void *fake = NULL, *fiber = NULL;
+  p = runs_on(p); // the stack the switch lands on
   if (cacs__asan_on())
     __sanitizer_start_switch_fiber(
         &fake, p->stack.lo,
@@ -578,6 +663,58 @@ static inline void own(struct effect_thread *t, const cacs_effect_coro *c) {
   }
 }
 
+// A resume other than the fast one, up to its switch: k's checks, its set
+// installed (install), k joined to the chain under c. Returns the sync
+// base to enter with (the tools' and the calls' bits: see tools_on).
+static inline unsigned resume_prepare(struct effect_thread *t,
+                                      cacs_effect_coro *k,
+                                      cacs_effect_coro *c,
+                                      cacs_effect *const *handled,
+                                      const cacs_effect_call *calls) {
+  // pend's head is suspended, though `running` is set until settled;
+  // not while a call of its set runs (in_call).
+  if (__builtin_expect((k->busy != 0 && t->pend != k) || k->in_call, 0))
+    misuse(k, calls ? "cacs_effect_resume_with" : "cacs_effect_resume",
+           k->done ? "the coroutine has returned"
+           : k->in_call == CALL_ABANDONED
+               ? "its call handler was abandoned (the coroutine running it "
+                 "was destroyed): it may only be destroyed"
+               : "the coroutine is running: it, or a coroutine it "
+                 "resumed, is the caller");
+  own(t, c);
+  install(t, k, handled, calls);
+  k->parent = c;
+  if (c)
+    c->child = k;
+  k->running = 1;
+  unsigned base = cacs__syncblk.depth;
+  if (k->ncalls)
+    base |= SYNC_CALLS;
+  if (__builtin_expect(tools_on(), 0))
+    base |= SYNC_ANNOTATE;
+  return base;
+}
+
+// The end of a resume (RESUME_C, RESUME_WITH_C): the switch to k's
+// segment, whose performer is p; the tail form returns from the function
+// whose frame EFFECT_SAVE describes, in the request's registers.
+#if EFFECT_TAIL
+#define RESUME_SWITCH(k, p, result, bp)                                        \
+  do {                                                                         \
+    (void)(p);                                                                 \
+    EFFECT_SAVE(&(k)->caller);                                                 \
+    effect_jump1(&(k)->caller, &(k)->self, (uint64_t)(uintptr_t)(result),     \
+                 bp);                                                          \
+    return (k)->req; /* never reached (see cacs__tail_jump) */                 \
+  } while (0)
+#else
+#define RESUME_SWITCH(k, p, result, bp)                                        \
+  do {                                                                         \
+    (void)(bp);                                                                \
+    return resume_annotated(k, p, result);                                     \
+  } while (0)
+#endif
+
 // noinline: the tail switch describes this function's own frame, and the
 // default-convention symbol below calls it.
 __attribute__((noinline)) cacs_effect_request
@@ -597,33 +734,30 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     t->pend = NULL; // its segment's entries are in place
     p = enter(t, k, cacs__syncblk.depth);
   } else {
-    // pend's head is suspended, though `running` is set until settled.
-    if (__builtin_expect(k->busy != 0, 0) && t->pend != k)
-      misuse(k, "cacs_effect_resume",
-             k->done ? "the coroutine has returned"
-                     : "the coroutine is running: it, or a coroutine it "
-                       "resumed, is the caller");
-    own(t, c);
-    install(t, k, handled);
-    k->parent = c;
-    if (c)
-      c->child = k;
-    k->running = 1;
-    if (__builtin_expect(tools_on(), 0)) {
-      p = enter(t, k, cacs__syncblk.depth | SYNC_ANNOTATE);
+    unsigned base = resume_prepare(t, k, c, handled, NULL);
+    p = enter(t, k, base);
+    if (__builtin_expect(base & SYNC_ANNOTATE, 0)) {
       (void)bp;
       return resume_annotated(k, p, result);
     }
-    p = enter(t, k, cacs__syncblk.depth);
   }
-#if EFFECT_TAIL
-  EFFECT_SAVE(&k->caller);
-  effect_jump1(&k->caller, &k->self, (uint64_t)(uintptr_t)result, bp);
-  return k->req; // never reached (see cacs__tail_jump)
-#else
-  (void)bp;
-  return resume_annotated(k, p, result);
-#endif
+  RESUME_SWITCH(k, p, result, bp);
+}
+
+// The resume with call handlers: always resume_prepare's (the calls are
+// copied each time), then the same switch.
+__attribute__((noinline)) cacs_effect_request
+RESUME_WITH_C(cacs_effect_coro *k, cacs_effect *const *handled,
+              const cacs_effect_call *calls, const void *result) {
+  CACS_SAVE_CALLER_BP(bp);
+  struct effect_thread *t = thread();
+  unsigned base = resume_prepare(t, k, t->cur, handled, calls);
+  cacs_effect_coro *p = enter(t, k, base);
+  if (__builtin_expect(base & SYNC_ANNOTATE, 0)) {
+    (void)bp;
+    return resume_annotated(k, p, result);
+  }
+  RESUME_SWITCH(k, p, result, bp);
 }
 
 // Perform's switch to handler k, as resume_annotated; the request goes
@@ -661,12 +795,82 @@ static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
   t->cur = k->parent;
 }
 
+// The call handler of k for effect `id`, if k's set has one (the first
+// listed, as the x86-64 assembly's test of calls[0] then calls[1]; an
+// effect also in `handled` is called).
+static inline const struct call_entry *find_call(const cacs_effect_coro *k,
+                                                 uint32_t id) {
+  for (uint32_t i = 0; i < k->ncalls; ++i)
+    if (k->calls[i].id == id)
+      return &k->calls[i];
+  return NULL;
+}
+
+// After a call of k for performer p that touched the table (pend is no
+// longer k): the segment k .. p rejoins the chain, above whatever the call
+// left pending (settled first), and p is the innermost again. The x86-64
+// assembly's call path calls it too.
+CACS_HIDDEN void cacs__effect_call_rejoin(cacs_effect_coro *k,
+                                          cacs_effect_coro *p) {
+  struct effect_thread *t = thread();
+  if (t->pend)
+    settle(t);
+  push_segment(t, k);
+  k->running = 1; // settle cleared it
+  if (k->parent)
+    k->parent->child = k; // a resume inside the call may have moved it
+  t->cur = p;
+}
+
+// A perform by p of an effect that k handles by a call: as if k's
+// resumer received the request and resumed k at once with the same set,
+// without the switches. While the call runs, the chain is k's resumer's:
+// the segment k .. p leaves it as a perform's does (leave), its entries
+// kept in place (pend) so that a call that touches no table costs no
+// settle; its own performs and resumes settle it first, as for any pend.
+// k->in_call keeps k from being resumed or destroyed meanwhile (settle
+// makes it look suspended), and the resumer's code runs on p's stack
+// (phys: the tools' annotations of a switch back to it name that stack).
+// After it, the segment rejoins: nothing to do if pend is still k (its
+// entries never left), else they go back on (push_segment), above
+// whatever the call left pending (settled first). Constant time when the
+// call touches no table; else what a resume of the segment costs.
+__attribute__((noinline)) static const void *
+call_handler(struct effect_thread *t, cacs_effect_coro *k,
+             cacs_effect_coro *p, const struct call_entry *ce,
+             void *payload) {
+  cacs_effect_call_fn fn = ce->fn;
+  void *env = ce->env;
+  leave(t, k, p);
+  k->in_call = CALL_RUNS;
+  cacs_effect_coro *up = k->parent, *up_phys = NULL, *up_calling = NULL;
+  if (up) {
+    up_phys = up->phys;
+    up_calling = up->calling;
+    up->phys = runs_on(p);
+    up->calling = k;
+  }
+  const void *r = fn(payload, env);
+  if (up) {
+    up->phys = up_phys;
+    up->calling = up_calling;
+  }
+  k->in_call = 0;
+  if (__builtin_expect(t->pend == k, 1)) {
+    t->pend = NULL; // its entries are in place, k->running still set
+    t->cur = p;
+  } else {
+    cacs__effect_call_rejoin(k, p);
+  }
+  return r;
+}
+
 // A perform whose depth of sync blocks is not its handler's resume's: a
 // block left by the perform, or a tool on (SYNC_ANNOTATE).
 __attribute__((noinline, cold)) static const void *
 perform_slow(struct effect_thread *t, cacs_effect_coro *k, cacs_effect_coro *p,
              cacs_effect *e, void *payload) {
-  if (cacs__syncblk.depth != (k->sync_base & ~SYNC_ANNOTATE))
+  if (cacs__syncblk.depth != (k->sync_base & ~(SYNC_ANNOTATE | SYNC_CALLS)))
     cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
                          "block");
   leave(t, k, p);
@@ -699,7 +903,14 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
   }
   if (__builtin_expect(t->owner != S.current, 0))
     foreign("CACS_PERFORM");
-  if (__builtin_expect(cacs__syncblk.depth != k->sync_base, 0)) {
+  unsigned base = k->sync_base;
+  if (__builtin_expect(base & SYNC_CALLS, 0)) {
+    const struct call_entry *ce = find_call(k, id);
+    if (ce)
+      return call_handler(t, k, p, ce, payload);
+    base &= ~SYNC_CALLS;
+  }
+  if (__builtin_expect(cacs__syncblk.depth != base, 0)) {
     (void)bp;
     return perform_slow(t, k, p, e, payload);
   }
@@ -716,6 +927,11 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
 }
 
 // Default-convention symbols (cacs/detail/bind.h, "Only calls bind").
+CACS__DEFAULT_ENTRY(cacs_effect_request, effect_resume_with,
+                    cacs_effect_resume_with,
+                    (cacs_effect_coro * k, cacs_effect *const *handled,
+                     const cacs_effect_call *calls, const void *result),
+                    (k, handled, calls, result))
 CACS__DEFAULT_ENTRY(const void *, effect_perform, cacs_effect_perform,
                     (cacs_effect * e, void *payload), (e, payload))
 CACS__DEFAULT_ENTRY(cacs_effect_request, effect_resume, cacs_effect_resume,
@@ -781,11 +997,14 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
     __attribute__((weak));
 
 static void coro_free(cacs_effect_coro *k) {
+  if (k->calling) // a call ran with k innermost: no one returns to it
+    k->calling->in_call = CALL_ABANDONED;
   if (!k->done && __asan_unpoison_memory_region)
     __asan_unpoison_memory_region(
         k->stack.lo, (size_t)((char *)k->stack.top - (char *)k->stack.lo));
   if (k->saved != k->inline_saved)
     free(k->saved);
+  free(k->calls);
   cacs__tool_stacks_free(&k->tools);
   cacs_stack_free(&k->stack);
 }
@@ -794,7 +1013,9 @@ void cacs_effect_destroy(cacs_effect_coro *k) {
   if (!k)
     return;
   struct effect_thread *t = thread();
-  if (k->running && t->pend != k) // pend's head: set until settled
+  // pend's head: `running` set until settled; an abandoned call's k is
+  // suspended (its entries left the table when the call performed).
+  if ((k->running && t->pend != k) || k->in_call == CALL_RUNS)
     misuse(k, "cacs_effect_destroy",
            "the coroutine is running: it, or a coroutine it resumed, is "
            "the caller, or it is suspended inside another");

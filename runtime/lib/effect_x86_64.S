@@ -31,6 +31,14 @@
 // k->self, the segment's, gets our caller's resume point; jump to
 // k->caller with the request in rax:rdx.
 //
+// The call path (cacs_effect_resume_with's call handlers), when the
+// sync-depth test above fails only by k's SYNC_CALLS bit and calls[0] or
+// calls[1] of k is e's: effect.c's call_handler without the tools' `phys`
+// (a tool sets SYNC_ANNOTATE, so never here): leave, in_call, the
+// resumer's `calling`, the call with the C convention on our caller's
+// stack, then the segment back (pend still k: in place; else
+// cacs__effect_call_rejoin) and a plain return with the call's result.
+//
 // resume(k = r12, handled = r13, result = r14), fast when:
 //   pend == k (the handler answers the request it just got: k's perform
 //     was the table's last operation, so k is neither running nor done),
@@ -106,7 +114,7 @@ cacs__effect_perform_pn:
         jne     1f
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
-        jne     1f
+        jne     4f
         movq    ET(CACS_ET_CUR), %rdx           // p
         movq    %rdx, CACS_EK_TAIL(%rcx)
         movq    %rcx, ET(CACS_ET_PEND)
@@ -118,6 +126,68 @@ cacs__effect_perform_pn:
         CONTINUE CACS_EK_CALLER, %rcx
 1:
         jmp     cacs__effect_perform_c
+
+        // A call handler (effect.c's call_handler): k's sync base is the
+        // depth with SYNC_CALLS (no tool, no block since its resume), and
+        // calls[0] or calls[1] is e's (find_call).
+4:
+        orl     $CACS_SYNC_CALLS, %eax
+        cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
+        jne     1b
+        movl    CACS_EFFECT_ID(%r12), %eax
+        movq    CACS_EK_CALLS(%rcx), %rdx
+        cmpl    (%rdx), %eax                    // calls[0].id (ncalls >= 1)
+        je      5f
+        cmpl    $2, CACS_EK_NCALLS(%rcx)
+        jb      1b
+        addq    $CACS_CALL_SIZE, %rdx
+        cmpl    (%rdx), %eax                    // calls[1].id
+        jne     1b
+5:
+        // leave: k->tail = p, pend = k, cur = up (k->parent); k->in_call;
+        // up->calling = k, its old value kept in r15. Across the call
+        // (default convention): k in r12, p in r13, up in r14.
+        movq    %r13, %rdi                      // payload
+        movq    CACS_CALL_ENV(%rdx), %rsi
+        movq    CACS_CALL_FN(%rdx), %rax
+        movq    ET(CACS_ET_CUR), %r13           // p
+        movq    %r13, CACS_EK_TAIL(%rcx)
+        movq    %rcx, ET(CACS_ET_PEND)
+        movq    CACS_EK_PARENT(%rcx), %r14      // up
+        movq    %r14, ET(CACS_ET_CUR)
+        movb    $1, CACS_EK_IN_CALL(%rcx)
+        movq    %rcx, %r12
+        testq   %r14, %r14
+        je      6f
+        movq    CACS_EK_CALLING(%r14), %r15
+        movq    %rcx, CACS_EK_CALLING(%r14)
+6:
+        subq    $8, %rsp
+        .cfi_adjust_cfa_offset 8
+        callq   *%rax
+        movb    $0, CACS_EK_IN_CALL(%r12)
+        testq   %r14, %r14
+        je      7f
+        movq    %r15, CACS_EK_CALLING(%r14)
+7:
+        movq    %fs:0, %r11
+        cmpq    %r12, ET(CACS_ET_PEND)
+        jne     8f
+        movq    $0, ET(CACS_ET_PEND)            // the segment's entries
+        movq    %r13, ET(CACS_ET_CUR)           // are in place
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        ret
+8:
+        .cfi_adjust_cfa_offset 8
+        movq    %rax, %r15                      // the call touched the
+        movq    %r12, %rdi                      // table: rejoin in C
+        movq    %r13, %rsi
+        callq   cacs__effect_call_rejoin
+        movq    %r15, %rax
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        ret
         .cfi_endproc
         .size   cacs__effect_perform_pn, .-cacs__effect_perform_pn
 

@@ -1,7 +1,7 @@
 // What a sync block allows at run time is no error at compile time: the
 // I/O waits of cacs/io.h (they block the thread inside a block), directly
 // or through a local function, an effect resume (a nested coroutine that
-// comes back to the block) and a generator's resume (an inline switch).
+// comes back to the block; cacs_effect_resume_with too) and a generator's resume (an inline switch).
 // The same entries libcacs lets through, by one mark on their declarations
 // (cacs/detail/contract.h).
 //
@@ -39,6 +39,22 @@ int sum_effects(cacs_effect_coro *k) {
   CACS_SYNC {
     cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(next), NULL);
     for (; q.effect; q = cacs_effect_resume(k, CACS_HANDLES(next), NULL))
+      s += *(int *)q.payload;
+  }
+  return s;
+}
+
+// The resume with call handlers: the same mark.
+static const void *answer(void *payload, void *env) {
+  (void)payload;
+  return env;
+}
+int sum_effects_with_calls(cacs_effect_coro *k, int *v) {
+  int s = 0;
+  CACS_SYNC {
+    cacs_effect_request q = cacs_effect_resume_with(
+        k, CACS_HANDLES(next), CACS_CALLS(CACS_CALL(next, answer, v)), NULL);
+    if (q.effect)
       s += *(int *)q.payload;
   }
   return s;

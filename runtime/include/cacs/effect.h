@@ -41,6 +41,11 @@
 // handler (cacs_effect_set_default), called like a function on the
 // performer's stack; without one the program aborts naming the effect.
 //
+// Call handlers (cacs_effect_resume_with): a resume may pair effects with
+// functions, which answer a perform of them by a call on the performer's
+// stack, without a switch, as a handler that resumes at once with the
+// same set would (a tail-resumptive handler).
+//
 // Throw: a handler that does not resume the coroutine destroys it
 // (cacs_effect_destroy), which releases its stack and those of the effect
 // coroutines suspended with it (the chain from it down to the performer),
@@ -153,6 +158,48 @@ cacs_effect_request cacs_effect_resume(cacs_effect_coro *k,
 /// form.
 const void *cacs_effect_perform(cacs_effect *e, void *payload);
 
+/// A call handler (a tail-resumptive handler): for effect `effect`, the
+/// function that answers a perform of it by a call. fn(payload, env) runs
+/// on the performer's stack, and what it returns is what the perform
+/// returns: as if the handler had received the request and resumed at once
+/// with the same set and that result, without the two switches.
+typedef const void *(*cacs_effect_call_fn)(void *payload, void *env);
+typedef struct cacs_effect_call {
+  cacs_effect *effect;
+  cacs_effect_call_fn fn;
+  void *env;
+} cacs_effect_call;
+
+/// A call handler for effect `name`: CACS_CALL(get, get_fn, &state).
+#define CACS_CALL(name, fn, env)                                               \
+  { &cacs_effect_##name, (fn), (env) }
+/// A set of call handlers, for cacs_effect_resume_with:
+/// CACS_CALLS(CACS_CALL(get, get_fn, &s), CACS_CALL(put, put_fn, &s)).
+/// Lives in the enclosing block.
+#define CACS_CALLS(...)                                                        \
+  ((const cacs_effect_call[]){__VA_ARGS__, {NULL, NULL, NULL}})
+
+/// cacs_effect_resume with call handlers besides the effects handled by a
+/// request: `handled` (NULL-terminated, or NULL for none) as there, and
+/// `calls` (ended by an entry whose effect is NULL; NULL for none), which
+/// the coroutine copies. A perform that the table gives to `k` for an
+/// effect of `calls` (nearest handler first, as for any effect; an effect
+/// in both lists is called) runs the call on the performer's stack and
+/// returns its result: no switch, no request, constant time. While the
+/// call runs, the chain is the handler's (k's resumer's): what it
+/// performs goes to the handlers above k, or to the default handler, as
+/// from the handler's own code; a resume inside it of k, or of a
+/// coroutine suspended under k, aborts (k is running). The call must
+/// return (no longjmp out of it); in C++ it must not throw (effect.hpp's
+/// cacs::effect_call turns a cancellation into CACS_EFFECT_CANCEL, which
+/// the performer then throws). A sync block around the perform allows
+/// the call (it is no switch). Other effects of `handled` switch as in
+/// cacs_effect_resume.
+cacs_effect_request cacs_effect_resume_with(cacs_effect_coro *k,
+                                            cacs_effect *const *handled,
+                                            const cacs_effect_call *calls,
+                                            const void *result);
+
 /// Set the default handler of effect `e` (NULL: none).
 void cacs_effect_set_default(cacs_effect *e,
                              const void *(*handler)(void *payload));
@@ -199,6 +246,11 @@ CACS__WAIT_DECL CACS__SYNC_BLOCK_ALLOWS cacs_effect_request
 cacs__call_effect_resume(cacs_effect_coro *k, cacs_effect *const *handled,
                          const void *result) CACS__WAIT_ENTRY(effect_resume);
 #define cacs_effect_resume(...) cacs__call_effect_resume(__VA_ARGS__)
+CACS__WAIT_DECL CACS__SYNC_BLOCK_ALLOWS cacs_effect_request
+cacs__call_effect_resume_with(cacs_effect_coro *k, cacs_effect *const *handled,
+                              const cacs_effect_call *calls, const void *result)
+    CACS__WAIT_ENTRY(effect_resume_with);
+#define cacs_effect_resume_with(...) cacs__call_effect_resume_with(__VA_ARGS__)
 #endif
 
 #ifdef __cplusplus

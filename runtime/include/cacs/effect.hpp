@@ -66,10 +66,34 @@ public:
     return Q;
   }
 
+  /// cacs_effect_resume_with: as resume(), with call handlers
+  /// (cacs::effect_call, or CACS_CALLS of C functions).
+  cacs_effect_request resume_with(cacs_effect *const *Handled,
+                                  const cacs_effect_call *Calls,
+                                  const void *Result = nullptr) {
+    Started = true;
+    cacs_effect_request Q = cacs_effect_resume_with(K, Handled, Calls, Result);
+    if (!Q.effect && Q.payload == CACS_EFFECT_CANCEL)
+      throw effect_cancelled{};
+    if (Error)
+      std::rethrow_exception(std::exchange(Error, nullptr));
+    return Q;
+  }
+
   /// Whether the body has returned (cacs_effect_done).
   bool done() const { return cacs_effect_done(K); }
   /// The C handle, for the calls of cacs/effect.h.
   cacs_effect_coro *get() const { return K; }
+
+  /// The function of a cacs_effect_call for callable F (effect_call).
+  template <class F>
+  static const void *call_entry(void *Payload, void *Env) noexcept {
+    try {
+      return (*static_cast<F *>(Env))(Payload);
+    } catch (const effect_cancelled &) {
+      return CACS_EFFECT_CANCEL;
+    }
+  }
 
 private:
   template <class F> static std::function<void *()> wrap(F Body) {
@@ -99,6 +123,17 @@ private:
   bool Started = false;
   std::exception_ptr Error;
 };
+
+/// A call handler (cacs_effect_resume_with) of effect E running F, a
+/// callable `const void *(void *payload)` that outlives the resume: F runs
+/// on the performer's stack. F must not throw, except to let
+/// effect_cancelled pass (a perform inside F whose coroutine is being
+/// destroyed), which the performer's CACS_PERFORM then throws on; any
+/// other exception terminates (it has no handler's frames to reach).
+template <class F>
+cacs_effect_call effect_call(cacs_effect &E, F &Fn) {
+  return {&E, &effect_coro::call_entry<F>, &Fn};
+}
 
 } // namespace cacs
 
