@@ -319,9 +319,16 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   waiter *w = m->waiters.head;
   uint32_t s = m_state(m);
   int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
-  uint64_t now = w || (s & M_WOKEN) ? cacs__now_ns() : 0;
-  uint64_t waited = w ? now - w->since : 0;
-  if (!fifo &&
+  // The head is handed the mutex in place (the rule above): served now,
+  // however long it waited. Only where a waiter may be passed over, or a
+  // starving mutex may end, is the clock read (a call of 60 ns on a
+  // virtual machine's clock, inside the hand-over).
+  int inplace_head = !fifo && w && !(s & (M_WOKEN | ~(M_SPIN1 - 1))) &&
+                     inplace && w->task && !w->timed &&
+                     cacs__pool_handoff_pays(w->task);
+  uint64_t now = !inplace_head && (w || (s & M_WOKEN)) ? cacs__now_ns() : 0;
+  uint64_t waited = w && !inplace_head ? now - w->since : 0;
+  if (!fifo && !inplace_head &&
       (waited > STARVE_NS ||
        ((s & M_WOKEN) &&
         (uint32_t)(now / 1000) -
@@ -341,13 +348,13 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     return;
   }
   q_pop(&m->waiters);
-  if (fifo ||
-      (inplace && w->task && !w->timed && cacs__pool_handoff_pays(w->task))) {
-    // Hand over: held throughout; the flags follow the queue.
+  if (fifo || inplace_head) {
+    // Hand over: held throughout; the flags follow the queue (M_STARVING
+    // is set only under the spin lock: not set here unless `fifo`).
     uint32_t clear = 0;
     if (!m->waiters.head)
       clear = M_QUEUED | M_STARVING;
-    else if (waited < STARVE_NS)
+    else if (fifo && waited < STARVE_NS)
       clear = M_STARVING; // as Go: a waiter served in time ends it
     if (clear)
       __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELAXED);
