@@ -42,6 +42,19 @@ static inline void *self_now(void) {
   return __builtin_expect(t != NULL, 1) ? (void *)t : thread_self();
 }
 
+// A call in tail position that must stay a jump: the fast paths leave
+// their rare cases to out-of-line functions of their own prototype this
+// way, and need no frame. (Without it the optimizer, knowing such a
+// function always returns 0, calls it and returns 0 itself.)
+#if defined(__has_attribute)
+#if __has_attribute(musttail)
+#define CACS_MUSTTAIL __attribute__((musttail))
+#endif
+#endif
+#ifndef CACS_MUSTTAIL
+#define CACS_MUSTTAIL
+#endif
+
 // --- mutex -------------------------------------------------------------------
 //
 // Barging or hand-off. The state word says whether the mutex is held
@@ -259,16 +272,27 @@ __attribute__((noinline)) static int mutex_lock_contended(cacs_pool_mutex *m,
   return ret(r);
 }
 
-// The fast paths: one compare-and-swap each, no call but TSan's when
-// libcacs is linked into a program built with it.
+// Taken on the fast path by a plain thread, or with TSan linked in.
+__attribute__((noinline, cold)) static int lock_taken_rare(cacs_pool_mutex *m,
+                                                           int64_t timeout_us) {
+  (void)timeout_us;
+  m_set_owner(m, self_now());
+  ptsan_acquire(m);
+  return 0;
+}
+
+// The fast paths: one compare-and-swap each, the owner word, and, for a
+// pool coroutine in a program without TSan, no call and no frame; the
+// rest is a tail call away.
 int cacs_pool_mutex_lock(cacs_pool_mutex *m, int64_t timeout_us) {
   uint32_t z = 0;
-  if (__builtin_expect(m_cas(m, &z, M_LOCKED, __ATOMIC_ACQUIRE), 1)) {
-    m_set_owner(m, self_now());
-    ptsan_acquire(m);
-    return 0;
-  }
-  return mutex_lock_contended(m, timeout_us);
+  if (__builtin_expect(!m_cas(m, &z, M_LOCKED, __ATOMIC_ACQUIRE), 0))
+    CACS_MUSTTAIL return mutex_lock_contended(m, timeout_us);
+  cacs__ptask *t = cacs__pool_cur;
+  if (__builtin_expect(!t || ptsan_linked(), 0))
+    CACS_MUSTTAIL return lock_taken_rare(m, timeout_us);
+  m_set_owner(m, t);
+  return 0;
 }
 
 int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
@@ -295,9 +319,16 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   waiter *w = m->waiters.head;
   uint32_t s = m_state(m);
   int fifo = (s & M_STARVING) || m->kind == CACS_POOL_LOCK_DISPATCH;
-  uint64_t now = w || (s & M_WOKEN) ? cacs__now_ns() : 0;
-  uint64_t waited = w ? now - w->since : 0;
-  if (!fifo &&
+  // The head is handed the mutex in place (the rule above): served now,
+  // however long it waited. Only where a waiter may be passed over, or a
+  // starving mutex may end, is the clock read (a call of 60 ns on a
+  // virtual machine's clock, inside the hand-over).
+  int inplace_head = !fifo && w && !(s & (M_WOKEN | ~(M_SPIN1 - 1))) &&
+                     inplace && w->task && !w->timed &&
+                     cacs__pool_handoff_pays(w->task);
+  uint64_t now = !inplace_head && (w || (s & M_WOKEN)) ? cacs__now_ns() : 0;
+  uint64_t waited = w && !inplace_head ? now - w->since : 0;
+  if (!fifo && !inplace_head &&
       (waited > STARVE_NS ||
        ((s & M_WOKEN) &&
         (uint32_t)(now / 1000) -
@@ -317,13 +348,13 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     return;
   }
   q_pop(&m->waiters);
-  if (fifo ||
-      (inplace && w->task && !w->timed && cacs__pool_handoff_pays(w->task))) {
-    // Hand over: held throughout; the flags follow the queue.
+  if (fifo || inplace_head) {
+    // Hand over: held throughout; the flags follow the queue (M_STARVING
+    // is set only under the spin lock: not set here unless `fifo`).
     uint32_t clear = 0;
     if (!m->waiters.head)
       clear = M_QUEUED | M_STARVING;
-    else if (waited < STARVE_NS)
+    else if (fifo && waited < STARVE_NS)
       clear = M_STARVING; // as Go: a waiter served in time ends it
     if (clear)
       __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELAXED);
@@ -380,14 +411,28 @@ __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
   return 0;
 }
 
-int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
-  if (__builtin_expect(m_owner(m) != self_now(), 0))
+// The unlock of a plain thread, of a caller that does not hold `m`, or
+// with TSan linked in.
+__attribute__((noinline, cold)) static int
+mutex_unlock_rare(cacs_pool_mutex *m) {
+  if (m_owner(m) != self_now())
     return cacs__fail(EPERM);
   m_set_owner(m, NULL);
   ptsan_release(m);
   uint32_t s = M_LOCKED;
-  if (__builtin_expect(!m_cas(m, &s, 0, __ATOMIC_RELEASE), 0))
+  if (!m_cas(m, &s, 0, __ATOMIC_RELEASE))
     return mutex_unlock_slow(m);
+  return 0;
+}
+
+int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
+  cacs__ptask *t = cacs__pool_cur;
+  if (__builtin_expect(!t || ptsan_linked() || m_owner(m) != t, 0))
+    CACS_MUSTTAIL return mutex_unlock_rare(m);
+  m_set_owner(m, NULL);
+  uint32_t s = M_LOCKED;
+  if (__builtin_expect(!m_cas(m, &s, 0, __ATOMIC_RELEASE), 0))
+    CACS_MUSTTAIL return mutex_unlock_slow(m);
   return 0;
 }
 

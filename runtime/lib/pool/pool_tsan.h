@@ -30,6 +30,9 @@
 void __tsan_acquire(void *addr) __attribute__((weak));
 void __tsan_release(void *addr) __attribute__((weak));
 // Absent TSan, a load and a branch not taken: no call.
+static inline int ptsan_linked(void) {
+  return !CACS_POOL_TSAN_BUILD && __builtin_expect(__tsan_release != 0, 0);
+}
 static inline void ptsan_release(void *a) {
   if (!CACS_POOL_TSAN_BUILD && __builtin_expect(__tsan_release != 0, 0))
     __tsan_release(a);
