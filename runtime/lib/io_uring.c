@@ -930,8 +930,14 @@ void cacs__uring_forget(int fd) {
   struct ur_fd *r = &U.fds[fd];
   for (struct ur_req *q = r->reqs; q; q = q->next) {
     q->closed = 1;
-    if (!req_unqueue(q))
-      req_cancel(q);
+    if (req_unqueue(q))
+      continue;
+    req_cancel(q);
+    // No room for the cancel (a full queue the kernel would not take):
+    // woken, the waiter tries again every UR_RETRY_US (req_wait), not
+    // only at its own timeout (a read of a quiet pipe may have none).
+    if (!q->canceled)
+      cacs_wake(q->co);
   }
   r->known = 0;
 }

@@ -30,6 +30,12 @@ static cacs_pool_sem go = CACS_POOL_SEM_INIT(0);
 static int unlock_worker, same;
 
 // White box: whether a waiter is queued on `m`, read under its spin lock.
+// The holder yields the CPU between two looks (as well as its worker):
+// polled back to back, the spin lock is free only between a release and
+// the next exchange, so a preempted holder would almost always hold it,
+// and a waiter queueing from the other worker on the same CPU (`taskset
+// -c 0`, a loaded machine) would spin for it for whole time slices
+// (sync-mutex-handoff-rule.c livelocked so).
 static int queued(cacs_pool_mutex *m) {
   while (__atomic_exchange_n(&m->spin, 1, __ATOMIC_ACQUIRE))
     ;
@@ -53,8 +59,10 @@ static void holder(void *arg) {
   for (int r = 0; r < ROUNDS; ++r) {
     H_CHECK(cacs_pool_mutex_lock(&mu, -1) == 0);
     cacs_pool_sem_post(&go);
-    while (!queued(&mu))
+    while (!queued(&mu)) {
       h_yield();
+      sched_yield();
+    }
     unlock_worker = h_worker();
     H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
     // The parallel part: keeps this worker busy, so a waiter that was

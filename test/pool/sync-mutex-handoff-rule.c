@@ -10,12 +10,22 @@
 //   - near: the waiter parked on the holder's worker: the unlock runs it
 //     in place, so it has taken the mutex by the time the unlock returns.
 // With an idle worker instead of the busy one, a hand-off to a waiter
-// parked elsewhere pays (sync-ces-inplace.c). A round in which the holder
-// waited over 0.5 ms between the waiter queueing and the unlock (the busy
-// coroutine slow to start on a loaded machine) is run again, up to 20
-// times: the waiter may have starved, and a starving mutex hands over in
-// place. With the old rule (any waiter of a migrating pool run in place)
-// "far" printed 1. Under 1 s.
+// parked elsewhere pays (sync-ces-inplace.c). A round in which the waiter
+// called lock over 0.5 ms before the unlock (the holder slow to see it
+// queued, or the busy coroutine slow to start, on a loaded machine) is run
+// again, up to 100 times: the waiter may have starved, and a starving mutex
+// hands over in place (at load 17 on 2 CPUs, 1 run in 400 had 20 such
+// rounds in a row, 8 to 60 ms each). With the old rule (any waiter of a
+// migrating pool run in place) "far" printed 1. Under 1 s.
+//
+// Each wait of the test's own for the other worker's thread yields the CPU
+// (sched_yield): the workers may share one CPU (`taskset -c 0`, a loaded
+// machine). Polled back to back, the mutex's spin lock is free only
+// between a release and the next exchange, so a preempted holder almost
+// always held it and the waiter, spinning for it on the same CPU, never
+// queued (a livelock under `taskset -c 0`, as sync-mutex-starve-pool.c
+// had). The busy coroutine yields the CPU, not its worker: it still never
+// parks.
 //
 // RUN: %clang -O2 -fcoroutine-migration -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t 2>&1 | FileCheck %s
@@ -28,10 +38,12 @@
 
 static cacs_pool_mutex mu = CACS_POOL_MUTEX_INIT;
 static int busy_started, busy_done, got, waiter_worker;
+// When the waiter called lock: it has waited at most since then.
+static uint64_t lock_ns;
 // A round's outcome, and whether the waiter waited so long before the
-// unlock (the busy worker slow to start, on a loaded machine) that it may
-// have made the mutex starve, which hands over in place: then the round is
-// run again.
+// unlock (the holder or the busy worker slow, on a loaded machine) that it
+// may have made the mutex starve (pool_sync.c's STARVE_NS, 1 ms), which
+// hands over in place: then the round is run again.
 static int other, ran, slow;
 
 // White box: whether a waiter is queued on `m`, read under its spin lock.
@@ -47,12 +59,13 @@ static void busy(void *arg) {
   (void)arg;
   __atomic_store_n(&busy_started, 1, __ATOMIC_RELEASE);
   while (!__atomic_load_n(&busy_done, __ATOMIC_ACQUIRE))
-    ;
+    sched_yield();
 }
 
 static void waiter(void *arg) {
   (void)arg;
   __atomic_store_n(&waiter_worker, h_worker(), __ATOMIC_RELAXED);
+  __atomic_store_n(&lock_ns, h_now_ns(), __ATOMIC_RELAXED);
   H_CHECK(cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER) == 0);
   __atomic_store_n(&got, 1, __ATOMIC_RELEASE);
   H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
@@ -61,13 +74,13 @@ static void waiter(void *arg) {
 static void start_busy(void) {
   h_spawn(busy, NULL);
   while (!__atomic_load_n(&busy_started, __ATOMIC_ACQUIRE))
-    ;
+    sched_yield();
 }
 
-// The holder's unlock, the waiter queued since `t0`, and what it saw.
-static void unlock_and_see(uint64_t t0) {
+// The holder's unlock, the waiter queued, and what it saw.
+static void unlock_and_see(void) {
   int me = h_worker();
-  slow = h_now_ns() - t0 > 500000;
+  slow = h_now_ns() - __atomic_load_n(&lock_ns, __ATOMIC_RELAXED) > 500000;
   H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   ran = __atomic_load_n(&got, __ATOMIC_ACQUIRE);
   other = __atomic_load_n(&waiter_worker, __ATOMIC_RELAXED) != me;
@@ -80,10 +93,9 @@ static void far(void *arg) {
   H_CHECK(cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER) == 0);
   h_spawn(waiter, NULL);
   while (!queued(&mu))
-    ;
-  uint64_t t0 = h_now_ns();
+    sched_yield();
   start_busy();
-  unlock_and_see(t0);
+  unlock_and_see();
 }
 
 // The busy one takes the other worker first; the waiter, left to this
@@ -95,7 +107,7 @@ static void near(void *arg) {
   h_spawn(waiter, NULL);
   while (!queued(&mu))
     h_yield();
-  unlock_and_see(h_now_ns());
+  unlock_and_see();
 }
 
 static void round_of(void (*holder)(void *), const char *name) {
@@ -104,7 +116,7 @@ static void round_of(void (*holder)(void *), const char *name) {
     busy_started = busy_done = got = 0;
     h_spawn(holder, NULL);
     h_join_all();
-  } while (slow && ++tries < 20);
+  } while (slow && ++tries < 100);
   fprintf(stderr, "%s: %d slow rounds\n", name, tries);
   printf("%s: %s worker %d, waiter ran before the unlock returned %d\n", name,
          holder == far ? "other" : "same", holder == far ? other : !other, ran);

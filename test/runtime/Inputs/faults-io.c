@@ -1,7 +1,8 @@
 // A fault-injection program (scripts/faults): the I/O module on one
 // thread's scheduler: echo over a socketpair and a loopback TCP connection
 // (cacs_accept, cacs_connect, cacs_read/cacs_write with timeouts), a read
-// that times out, a sleeping coroutine beside them, and a wake from another
+// that times out, a sleeping coroutine beside them, a read without a
+// timeout ended by cacs_close, and a wake from another
 // thread while the loop waits; in poll mode on the
 // main thread, then in epoll mode on a thread of its own, then on a thread
 // of the io_uring engine. Every fallible call
@@ -136,6 +137,36 @@ static void test_timeout(void) {
   printf("timeout: done\n");
 }
 
+// A read without a timeout of a quiet pipe, ended by cacs_close from
+// another coroutine of the thread once the read waits (in the kernel, on
+// io_uring): -1 with ECANCELED (cacs/io.h). On io_uring the close cancels
+// the request; a cancel with no room in the queue is tried again (a
+// request left to end by itself would wait for ever).
+static int cw_fd;
+static void cw_closer(void *arg) {
+  (void)arg;
+  check(cacs_sleep(2000) == 0, "cacs_sleep");
+  cacs_close(cw_fd);
+}
+
+static void test_close_waiting(void) {
+  int p[2];
+  if (!check(pipe(p) == 0, "pipe"))
+    return;
+  cw_fd = p[0];
+  cacs_coro *c = cacs_create(cw_closer, NULL, 0);
+  if (check(c != NULL, "cacs_create")) {
+    char ch;
+    check(cacs_read(p[0], &ch, 1, CACS_FOREVER) == -1 && errno == ECANCELED,
+          "cacs_read closed");
+    check(cacs_join(c) == 0, "cacs_join");
+  } else {
+    cacs_close(p[0]);
+  }
+  cacs_close(p[1]);
+  printf("close waiting: done\n");
+}
+
 // A coroutine waiting for a cross-thread semaphore while the thread blocks
 // in its I/O loop: the post (from another thread) must wake the loop.
 static cacs_xsem xs;
@@ -181,6 +212,7 @@ static void *run_all(void *arg) {
   test_pair();
   test_tcp();
   test_timeout();
+  test_close_waiting();
   test_xwake();
   return NULL;
 }
