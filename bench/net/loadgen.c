@@ -27,7 +27,7 @@
 //          io_uring_enter, so one system call serves many connections. On
 //          2 CPUs the server and the load get one each: the load must cost
 //          clearly less CPU per request than the server it measures
-//          (bench/results/net/loadgen33).
+//          (bench/results/net/loadgen35).
 // -a ADDRS: connect from source addresses 127.0.0.1 .. 127.0.0.ADDRS in
 // turn: one address gives a destination about half of the ephemeral port
 // range before connect() slows to a crawl (the kernel looks for a free
@@ -310,8 +310,7 @@ static void run_epoll(conn *cs, int nconn) {
   }
 }
 
-// ---- io_uring
-// -----------------------------------------------------------------
+// ---- io_uring ---------------------------------------------------------------
 
 #ifdef NET_HAVE_URING
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Interleaved CPU-per-request measurement (issue 35, bench/results/net/uring35):
 server pinned to CPU 0, load (net_loadgen or wrk) to CPU 1, both SCHED_RR 10
-(--rt 0: normal priority, as bench/results/net/loadgen33 ran).
+(--rt 0: normal priority, as bench/results/net/loadgen35 ran).
 Over the measured window (after --warm): the server's CPU time from
 /proc/PID/task/*/schedstat (exact), its user/system split from
 /proc/PID/stat (tick-sampled), and the iou-wrk threads' CPU (io-wq); the load generator's the same way
