@@ -163,6 +163,15 @@ __attribute__((constructor)) static void faults_init(void) {
 // thread would (faults-close.c closes a descriptor there).
 void faults_before_call(const char *name) __attribute__((weak));
 
+#ifdef FAULTS_URING
+// A program's hook, called with the timeout (NULL: none) of each of
+// libcacs's waits in an io_uring ring before it waits, and that returns the
+// timeout to wait with: faults-kick.c drops the pool's sweep, so that a
+// wake the ring does not watch for is a hang, not a delay.
+struct __kernel_timespec *faults_ring_wait(struct __kernel_timespec *ts)
+    __attribute__((weak));
+#endif
+
 // Whether this call of `f` is the one to fail (then errno is set).
 static int fail(int f) {
   if (faults_before_call)
@@ -310,15 +319,20 @@ int __wrap_io_uring_submit_and_wait_timeout(struct io_uring *r,
                                             struct io_uring_cqe **c, unsigned n,
                                             struct __kernel_timespec *ts,
                                             sigset_t *m) {
-  return fail(F_io_uring_submit_and_wait_timeout)
-             ? -EINTR
-             : io_uring_submit_and_wait_timeout(r, c, n, ts, m);
+  if (fail(F_io_uring_submit_and_wait_timeout))
+    return -EINTR;
+  if (faults_ring_wait)
+    ts = faults_ring_wait(ts);
+  return io_uring_submit_and_wait_timeout(r, c, n, ts, m);
 }
 int __wrap_io_uring_wait_cqes(struct io_uring *r, struct io_uring_cqe **c,
                               unsigned n, struct __kernel_timespec *ts,
                               sigset_t *m) {
-  return fail(F_io_uring_wait_cqes) ? -EINTR
-                                    : io_uring_wait_cqes(r, c, n, ts, m);
+  if (fail(F_io_uring_wait_cqes))
+    return -EINTR;
+  if (faults_ring_wait)
+    ts = faults_ring_wait(ts);
+  return io_uring_wait_cqes(r, c, n, ts, m);
 }
 int __wrap_io_uring_register_ring_fd(struct io_uring *r) {
   return fail(F_io_uring_register_ring_fd) ? -EBUSY
