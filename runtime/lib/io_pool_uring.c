@@ -138,6 +138,12 @@ struct cacs__pool_ring {
   unsigned char busy;     // the next blocking wait gathers completions
   unsigned char reg_ring; // io_uring_register_ring_fd took the ring
   unsigned char waited;   // WAIT_PLAIN or WAIT_BATCH: reap judges `busy`
+  // The watch of evfd could not be queued (no entry, and the submit that
+  // would make room failed): the next blocking pass tries again, and
+  // sleeps at most RETRY_NS at a time meanwhile (a wake from another
+  // thread would not end the wait before the sweep; as a thread's ring,
+  // io_uring.c's `unwatched`).
+  unsigned char unwatched;
   uint64_t wait_ns;       // how long the last plain wait lasted
 };
 enum { WAIT_PLAIN = 1, WAIT_BATCH = 2 };
@@ -162,6 +168,9 @@ enum { CLOSED = 1, STALE = 2 };
 // How often a ring with requests in flight looks for descriptors closed
 // behind the pool's back (as the epoll poller's sweep, pool_io.c).
 #define SWEEP_NS 1000000000u
+// How soon a watch of the ring's eventfd that could not be queued is tried
+// again (io_uring.c's UR_RETRY_US).
+#define RETRY_NS 1000000u
 
 // The calling worker's ring; NULL on other threads and on a pool's
 // workers that run on epoll.
@@ -185,8 +194,9 @@ static void arm_kick(struct cacs__pool_ring *r) {
   struct io_uring_sqe *s = io_uring_get_sqe(&r->ring);
   if (!s && submit_locked(r, 0) >= 0)
     s = io_uring_get_sqe(&r->ring);
+  r->unwatched = !s;
   if (!s)
-    return; // the wakes fall back on the next pass
+    return; // again at the next blocking pass (cacs__pool_ring_pass)
   io_uring_prep_poll_multishot(s, r->evfd, POLLIN);
   io_uring_sqe_set_data64(s, PR_KICK);
 }
@@ -408,6 +418,16 @@ int cacs__pool_ring_pass(struct cacs__pool_ring *r, int block,
       deadline_ns = r->sweep_at;
   }
   if (block) {
+    // A watch of the eventfd not queued: again; while it is not, the wake
+    // of another thread would not end the wait, which lasts RETRY_NS at
+    // most.
+    if (r->unwatched)
+      arm_kick(r);
+    if (r->unwatched) {
+      uint64_t retry = cacs__now_ns() + RETRY_NS;
+      if (!deadline_ns || deadline_ns > retry)
+        deadline_ns = retry;
+    }
     // Sent here; the wait below submits nothing (a request closed after
     // this must not reach the kernel unlocked). A queue the kernel did not
     // take: no sleep, the next pass sends it.

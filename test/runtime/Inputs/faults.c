@@ -4,11 +4,17 @@
 // come here and the program's, libc's and the sanitizer's do not.
 //
 // CACS_FAULT=NAME:N makes the N-th call of NAME (counted from 1 across all
-// threads) fail as its man page allows; CACS_FAULT_COUNT=1 prints how many
-// calls of each there were. At exit the harness prints one line, which
-// scripts/faults compares with the run without a fault:
-//   faults: injected NAME:N | not reached; fds F; mapped B
-// F: descriptors open; B: bytes mapped through mmap and not unmapped.
+// threads) fail as its man page allows; CACS_FAULT=NAME:N,NAME2:M (up to
+// MAX_POINTS points) makes each of those calls fail, one fault at each
+// point (two points may name the same function). A value that is not such
+// a list ends the program with a line saying what is wrong with it (exit
+// 2). CACS_FAULT_COUNT=1 prints how many calls of each there were. At exit
+// the harness prints one line, which scripts/faults compares with the run
+// without a fault:
+//   faults: injected LIST [(not reached LIST)] | not reached; fds F; mapped B
+// LIST: the points (NAME:N, comma-separated) whose call was made and
+// failed, and those never reached; F: descriptors open; B: bytes mapped
+// through mmap and not unmapped.
 //
 // With FAULTS_URING (the runtime built with liburing, whose objects are
 // linked in and keep their names), liburing's calls fail too, as its man
@@ -19,6 +25,7 @@
 #define _GNU_SOURCE 1
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -89,23 +96,64 @@ static const int errs[] = {
 };
 
 static atomic_long calls[F_COUNT], mapped;
-static int target = -1;
-static long target_n;
-static atomic_int injected;
+enum { MAX_POINTS = 8 };
+static struct {
+  int f;  // F_*
+  long n; // the call of f that fails
+  atomic_int hit;
+} points[MAX_POINTS];
+static int npoints;
 
+__attribute__((noreturn)) static void
+bad_spec(const char *spec, const char *why, int len, const char *point) {
+  fprintf(stderr, "faults: bad CACS_FAULT=%s: %s", spec, why);
+  if (point)
+    fprintf(stderr, " '%.*s'", len, point);
+  fprintf(stderr, " (want NAME:N[,NAME:N...], N >= 1, at most %d points)\n",
+          MAX_POINTS);
+  _exit(2);
+}
+
+// CACS_FAULT: NAME:N, comma-separated.
 __attribute__((constructor)) static void faults_init(void) {
   const char *spec = getenv("CACS_FAULT");
   if (!spec || !*spec)
     return;
-  const char *colon = strchr(spec, ':');
-  for (int i = 0; colon && i < F_COUNT; i++)
-    if (strlen(names[i]) == (size_t)(colon - spec) &&
-        !strncmp(spec, names[i], (size_t)(colon - spec)))
-      target = i;
-  target_n = colon ? atol(colon + 1) : 0;
-  if (target < 0 || target_n <= 0) {
-    fprintf(stderr, "faults: bad CACS_FAULT=%s\n", spec);
-    _exit(2);
+  for (const char *p = spec;; ++p) {
+    const char *end = strchr(p, ',');
+    int len = end ? (int)(end - p) : (int)strlen(p);
+    const char *colon = memchr(p, ':', (size_t)len);
+    if (!len)
+      bad_spec(spec, "an empty point", 0, NULL);
+    if (!colon)
+      bad_spec(spec, "no ':N' in", len, p);
+    if (npoints == MAX_POINTS)
+      bad_spec(spec, "too many points at", len, p);
+    int f = -1;
+    for (int i = 0; i < F_COUNT; i++)
+      if (strlen(names[i]) == (size_t)(colon - p) &&
+          !strncmp(p, names[i], (size_t)(colon - p)))
+        f = i;
+    if (f < 0)
+      bad_spec(spec, "no wrapped function of that name in", len, p);
+    // N: decimal digits only, from 1 to LONG_MAX.
+    long n = 0;
+    int over = 0;
+    const char *d = colon + 1;
+    for (; d < p + len && *d >= '0' && *d <= '9'; ++d) {
+      over |= n > (LONG_MAX - (*d - '0')) / 10;
+      n = over ? 0 : n * 10 + (*d - '0');
+    }
+    if (d == colon + 1 || d != p + len || over || n <= 0)
+      bad_spec(spec, "N is not a number from 1 to LONG_MAX in", len, p);
+    for (int i = 0; i < npoints; i++)
+      if (points[i].f == f && points[i].n == n)
+        bad_spec(spec, "a point given twice:", len, p);
+    points[npoints].f = f;
+    points[npoints++].n = n;
+    if (!end)
+      break;
+    p = end;
   }
 }
 
@@ -115,16 +163,27 @@ __attribute__((constructor)) static void faults_init(void) {
 // thread would (faults-close.c closes a descriptor there).
 void faults_before_call(const char *name) __attribute__((weak));
 
+#ifdef FAULTS_URING
+// A program's hook, called with the timeout (NULL: none) of each of
+// libcacs's waits in an io_uring ring before it waits, and that returns the
+// timeout to wait with: faults-kick.c drops the pool's sweep, so that a
+// wake the ring does not watch for is a hang, not a delay.
+struct __kernel_timespec *faults_ring_wait(struct __kernel_timespec *ts)
+    __attribute__((weak));
+#endif
+
 // Whether this call of `f` is the one to fail (then errno is set).
 static int fail(int f) {
   if (faults_before_call)
     faults_before_call(names[f]);
   long n = atomic_fetch_add(&calls[f], 1) + 1;
-  if (f != target || n != target_n)
-    return 0;
-  atomic_store(&injected, 1);
-  errno = errs[f];
-  return 1;
+  for (int i = 0; i < npoints; i++)
+    if (points[i].f == f && points[i].n == n) {
+      atomic_store(&points[i].hit, 1);
+      errno = errs[f];
+      return 1;
+    }
+  return 0;
 }
 
 static int open_fds(void) {
@@ -143,10 +202,22 @@ __attribute__((destructor)) static void faults_report(void) {
     for (int i = 0; i < F_COUNT; i++)
       fprintf(stderr, "faults: count %s %ld\n", names[i],
               atomic_load(&calls[i]));
-  if (target >= 0 && atomic_load(&injected))
-    fprintf(stderr, "faults: injected %s:%ld", names[target], target_n);
-  else
+  // The points reached, then those not: "injected A:1,B:2 (not reached
+  // C:3)"; "not reached" when none was.
+  int reached = 0, missed = 0;
+  for (int i = 0; i < npoints; i++)
+    if (atomic_load(&points[i].hit))
+      fprintf(stderr, "%s%s:%ld", reached++ ? "," : "faults: injected ",
+              names[points[i].f], points[i].n);
+  if (!reached)
     fprintf(stderr, "faults: not reached");
+  else
+    for (int i = 0; i < npoints; i++)
+      if (!atomic_load(&points[i].hit))
+        fprintf(stderr, "%s%s:%ld", missed++ ? "," : " (not reached ",
+                names[points[i].f], points[i].n);
+  if (missed)
+    fputc(')', stderr);
   fprintf(stderr, "; fds %d; mapped %ld\n", open_fds(), atomic_load(&mapped));
 }
 
@@ -248,15 +319,20 @@ int __wrap_io_uring_submit_and_wait_timeout(struct io_uring *r,
                                             struct io_uring_cqe **c, unsigned n,
                                             struct __kernel_timespec *ts,
                                             sigset_t *m) {
-  return fail(F_io_uring_submit_and_wait_timeout)
-             ? -EINTR
-             : io_uring_submit_and_wait_timeout(r, c, n, ts, m);
+  if (fail(F_io_uring_submit_and_wait_timeout))
+    return -EINTR;
+  if (faults_ring_wait)
+    ts = faults_ring_wait(ts);
+  return io_uring_submit_and_wait_timeout(r, c, n, ts, m);
 }
 int __wrap_io_uring_wait_cqes(struct io_uring *r, struct io_uring_cqe **c,
                               unsigned n, struct __kernel_timespec *ts,
                               sigset_t *m) {
-  return fail(F_io_uring_wait_cqes) ? -EINTR
-                                    : io_uring_wait_cqes(r, c, n, ts, m);
+  if (fail(F_io_uring_wait_cqes))
+    return -EINTR;
+  if (faults_ring_wait)
+    ts = faults_ring_wait(ts);
+  return io_uring_wait_cqes(r, c, n, ts, m);
 }
 int __wrap_io_uring_register_ring_fd(struct io_uring *r) {
   return fail(F_io_uring_register_ring_fd) ? -EBUSY
