@@ -80,16 +80,6 @@ static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
   return tools || (attr->flags & CACS_CORO_SAVE_FPENV);
 }
 
-// RUNNING_ON_VALGRIND, asked once (a relaxed race between threads writes
-// the same answer).
-static int on_valgrind(void) {
-  static int known = -1;
-  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (__builtin_expect(v < 0, 0))
-    __atomic_store_n(&known, v = RUNNING_ON_VALGRIND != 0, __ATOMIC_RELAXED);
-  return v;
-}
-
 // The bytes of the exact stack (stack_exact.h) a coroutine of `entry`
 // created with `stack_flags` runs on, or 0: a guarded one. The one rule of
 // who gets one, for coroutines and pool coroutines (pool_worker.c). Not
@@ -110,7 +100,7 @@ static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
   uint64_t bound;
   if ((stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
-      tools || on_valgrind() ||
+      tools || cacs__on_valgrind() ||
       __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||
       !cacs__stack_bound((const void *)entry, &bound) ||
       bound > ((uint64_t)1 << 40))

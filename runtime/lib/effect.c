@@ -158,7 +158,7 @@ struct cacs_effect_coro {
   // throw out of the call): it may be destroyed, not resumed.
   unsigned char in_call;
 };
-enum { CALL_RUNS = 1, CALL_ABANDONED = 2 };
+enum { CALL_RUNS = CACS_CALL_RUNS, CALL_ABANDONED = 2 };
 
 struct effect_thread {
   // The entries of ids below TOP_INLINE (slot()). First: a read one past
@@ -208,16 +208,17 @@ _Static_assert(offsetof(cacs_effect_coro, running) == CACS_EK_RUNNING,
                "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, sync_base) == CACS_EK_SYNC_BASE,
                "effect_layout.h");
-#ifdef CACS_EK_CALLS
 _Static_assert(offsetof(cacs_effect_coro, calls) == CACS_EK_CALLS &&
                    offsetof(cacs_effect_coro, ncalls) == CACS_EK_NCALLS &&
                    offsetof(cacs_effect_coro, calling) == CACS_EK_CALLING &&
                    offsetof(cacs_effect_coro, in_call) == CACS_EK_IN_CALL &&
+                   sizeof(((cacs_effect_coro *)0)->in_call) == 1 &&
+                   sizeof(((cacs_effect_coro *)0)->ncalls) == 4 &&
                    sizeof(struct call_entry) == CACS_CALL_SIZE &&
+                   offsetof(struct call_entry, id) == CACS_CALL_ID &&
                    offsetof(struct call_entry, fn) == CACS_CALL_FN &&
                    offsetof(struct call_entry, env) == CACS_CALL_ENV,
                "effect_layout.h: the call path");
-#endif
 _Static_assert(offsetof(struct effect_thread, cur) == CACS_ET_CUR,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, pend) == CACS_ET_PEND,
@@ -796,7 +797,7 @@ static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
 }
 
 // The call handler of k for effect `id`, if k's set has one (the first
-// listed, as the x86-64 assembly's test of calls[0] then calls[1]; an
+// listed, as the assembly's test of calls[0] then calls[1]; an
 // effect also in `handled` is called).
 static inline const struct call_entry *find_call(const cacs_effect_coro *k,
                                                  uint32_t id) {
@@ -808,8 +809,8 @@ static inline const struct call_entry *find_call(const cacs_effect_coro *k,
 
 // After a call of k for performer p that touched the table (pend is no
 // longer k): the segment k .. p rejoins the chain, above whatever the call
-// left pending (settled first), and p is the innermost again. The x86-64
-// assembly's call path calls it too.
+// left pending (settled first), and p is the innermost again. The
+// assembly's call paths call it too.
 CACS_HIDDEN void cacs__effect_call_rejoin(cacs_effect_coro *k,
                                           cacs_effect_coro *p) {
   struct effect_thread *t = thread();

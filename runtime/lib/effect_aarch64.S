@@ -21,6 +21,15 @@
 //     side may be resumed by a C path's tail jump, and the C paths' need
 //     no change for this file. The jump is `br`, as the header's: the
 //     target is not the return of the call on this stack.
+//   The call path (effect_x86_64.S's, from the same test: the sync depth
+//     fails only by k's SYNC_CALLS bit, calls[0] or calls[1] is e's):
+//     the call keeps k, p, up and up's old `calling` in x20-x23, which
+//     the C convention preserves (our caller's preserve_none call keeps
+//     nothing there), and x29 and x30 in a frame record on our caller's
+//     stack, as the C convention's call needs; x18 as the C path leaves
+//     it (the call's to keep, as any call of libcacs's). The thread
+//     pointer is read again after the call, which may have moved the
+//     coroutine to another thread (a pool's worker).
 //   Thread-local blocks (local-exec only): the thread pointer (mrs), then
 //     per block its high 12 bits of offset (add); the low 12 go into the
 //     loads and stores, except for effect_thread, whose full address the
@@ -33,9 +42,13 @@
 #include "coro_layout.h"
 #include "entry_asm.h"
 
-// cur, pend and owner are read and written in pairs (ldp, stp).
+// cur, pend and owner are read and written in pairs (ldp, stp), as are a
+// call's fn and env.
 #if CACS_ET_PEND != CACS_ET_CUR + 8 || CACS_ET_OWNER != CACS_ET_PEND + 8
 #error "effect_layout.h: cur, pend and owner are adjacent words"
+#endif
+#if CACS_CALL_ENV != CACS_CALL_FN + 8
+#error "effect_layout.h: a call's fn and env are adjacent words"
 #endif
 
 // x10 = &cacs__effect_thread, from the thread pointer in x9.
@@ -91,7 +104,7 @@ cacs__effect_perform_pn:
         ldr     w14, SYNCBLK(x14, CACS_SYNCBLK_DEPTH)
         ldr     w11, [x12, #CACS_EK_SYNC_BASE]
         cmp     w11, w14
-        b.ne    1f
+        b.ne    4f
         str     x13, [x12, #CACS_EK_TAIL]
         ldr     x11, [x12, #CACS_EK_PARENT]
         stp     x11, x12, [x10, #CACS_ET_CUR]   // cur = k->parent, pend = k
@@ -101,6 +114,76 @@ cacs__effect_perform_pn:
         CONTINUE CACS_EK_CALLER, x12
 1:
         b       cacs__effect_perform_c
+
+        // A call handler (effect.c's call_handler): k's sync base is the
+        // depth with SYNC_CALLS (no tool, no block since its resume), and
+        // calls[0] or calls[1] is e's (find_call).
+4:
+        orr     w14, w14, #CACS_SYNC_CALLS
+        cmp     w11, w14
+        b.ne    1b
+        ldr     w11, [x20, #CACS_EFFECT_ID]
+        ldr     x15, [x12, #CACS_EK_CALLS]
+        ldr     w14, [x15, #CACS_CALL_ID]       // calls[0].id (ncalls >= 1)
+        cmp     w14, w11
+        b.eq    5f
+        ldr     w14, [x12, #CACS_EK_NCALLS]
+        cmp     w14, #2
+        b.lo    1b
+        add     x15, x15, #CACS_CALL_SIZE
+        ldr     w14, [x15, #CACS_CALL_ID]       // calls[1].id
+        cmp     w14, w11
+        b.ne    1b
+5:
+        // leave: k->tail = p, cur = up (k->parent), pend = k; k->in_call;
+        // up->calling = k, its old value kept in x23. Across the call (C
+        // convention): k in x20, p in x21, up in x22.
+        mov     x0, x21                         // payload
+        ldp     x16, x1, [x15, #CACS_CALL_FN]   // fn, env
+        str     x13, [x12, #CACS_EK_TAIL]
+        ldr     x22, [x12, #CACS_EK_PARENT]     // up
+        stp     x22, x12, [x10, #CACS_ET_CUR]
+        mov     w14, #CACS_CALL_RUNS
+        strb    w14, [x12, #CACS_EK_IN_CALL]
+        mov     x20, x12
+        mov     x21, x13
+        cbz     x22, 6f
+        ldr     x23, [x22, #CACS_EK_CALLING]
+        str     x12, [x22, #CACS_EK_CALLING]
+6:
+        stp     x29, x30, [sp, #-16]!
+        .cfi_def_cfa_offset 16
+        .cfi_offset w29, -16
+        .cfi_offset w30, -8
+        blr     x16
+        strb    wzr, [x20, #CACS_EK_IN_CALL]
+        cbz     x22, 7f
+        str     x23, [x22, #CACS_EK_CALLING]
+7:
+        mrs     x9, tpidr_el0
+        ET_ADDR
+        ldr     x11, [x10, #CACS_ET_PEND]
+        cmp     x11, x20
+        b.ne    8f
+        stp     x21, xzr, [x10, #CACS_ET_CUR]   // cur = p, pend = NULL: the
+        .cfi_remember_state                     // segment's entries are in
+        ldp     x29, x30, [sp], #16             // place
+        .cfi_def_cfa_offset 0
+        .cfi_restore w29
+        .cfi_restore w30
+        ret
+8:
+        .cfi_restore_state
+        mov     x22, x0                         // the call touched the
+        mov     x0, x20                         // table: rejoin in C
+        mov     x1, x21
+        bl      cacs__effect_call_rejoin
+        mov     x0, x22
+        ldp     x29, x30, [sp], #16
+        .cfi_def_cfa_offset 0
+        .cfi_restore w29
+        .cfi_restore w30
+        ret
         .cfi_endproc
         .size   cacs__effect_perform_pn, .-cacs__effect_perform_pn
 

@@ -64,17 +64,17 @@
 #define CACS_EK_RUNNING 392   // byte
 #define CACS_EK_SYNC_BASE 396 // 32 bits
 
-// The call handlers' fields, for the x86-64 assembly's call path (where
-// the tool's fields before them have the layout these assume).
-#if defined(__x86_64__)
+// The call handlers' fields, for the assembly's call path (the same on
+// both targets: the tools' fields before them are the same size).
 #define CACS_EK_CALLS 456     // struct call_entry *: k's call handlers
 #define CACS_EK_NCALLS 464    // 32 bits: how many
 #define CACS_EK_CALLING 480   // the coroutine whose call runs with k innermost
-#define CACS_EK_IN_CALL 488   // byte: CALL_RUNS while a call of k's runs
-#define CACS_CALL_SIZE 24     // struct call_entry: id (32 bits) at 0,
+#define CACS_EK_IN_CALL 488   // byte: CACS_CALL_RUNS while a call of k's runs
+#define CACS_CALL_RUNS 1      // effect.c's CALL_RUNS
+#define CACS_CALL_SIZE 24     // struct call_entry:
+#define CACS_CALL_ID 0        // id (32 bits),
 #define CACS_CALL_FN 8        // fn,
-#define CACS_CALL_ENV 16      // env
-#endif
+#define CACS_CALL_ENV 16      // env, right after fn (an ldp on AArch64)
 #define CACS_SYNC_CALLS 0x40000000 // effect.c's SYNC_CALLS (sync_base)
 
 // struct effect_thread (thread-local cacs__effect_thread)

@@ -136,12 +136,12 @@ cacs__effect_perform_pn:
         jne     1b
         movl    CACS_EFFECT_ID(%r12), %eax
         movq    CACS_EK_CALLS(%rcx), %rdx
-        cmpl    (%rdx), %eax                    // calls[0].id (ncalls >= 1)
+        cmpl    CACS_CALL_ID(%rdx), %eax        // calls[0].id (ncalls >= 1)
         je      5f
         cmpl    $2, CACS_EK_NCALLS(%rcx)
         jb      1b
         addq    $CACS_CALL_SIZE, %rdx
-        cmpl    (%rdx), %eax                    // calls[1].id
+        cmpl    CACS_CALL_ID(%rdx), %eax        // calls[1].id
         jne     1b
 5:
         // leave: k->tail = p, pend = k, cur = up (k->parent); k->in_call;
@@ -155,7 +155,7 @@ cacs__effect_perform_pn:
         movq    %rcx, ET(CACS_ET_PEND)
         movq    CACS_EK_PARENT(%rcx), %r14      // up
         movq    %r14, ET(CACS_ET_CUR)
-        movb    $1, CACS_EK_IN_CALL(%rcx)
+        movb    $CACS_CALL_RUNS, CACS_EK_IN_CALL(%rcx)
         movq    %rcx, %r12
         testq   %r14, %r14
         je      6f

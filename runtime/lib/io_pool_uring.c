@@ -207,7 +207,7 @@ int cacs__pool_ring_new(struct cacs__pool_ring **out) {
   // waits in io_uring_enter (no other thread runs), so a worker asleep in
   // its ring would stop the pool (liburing's issue 657). Its epoll poller
   // waits in epoll_wait, which Valgrind knows may block.
-  if (cacs__io_engine_wanted() != CACS_IO_ENGINE_URING || RUNNING_ON_VALGRIND)
+  if (cacs__io_engine_wanted() != CACS_IO_ENGINE_URING || cacs__on_valgrind())
     return 0;
   struct cacs__pool_ring *r = calloc(1, sizeof *r);
   if (!r)

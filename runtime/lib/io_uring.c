@@ -578,7 +578,7 @@ int cacs__io_engine_pick(void) {
   // while a thread waits in io_uring_enter, so no other thread runs (one
   // that would wake this one included: liburing's issue 657). Asked for
   // by name, io_uring is still used (a program of one thread is fine).
-  if (e == CACS_IO_ENGINE_AUTO && RUNNING_ON_VALGRIND)
+  if (e == CACS_IO_ENGINE_AUTO && cacs__on_valgrind())
     e = CACS_IO_ENGINE_EPOLL;
   cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init_off_stack() == 0
                         ? CACS_IO_ENGINE_URING

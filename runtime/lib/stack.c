@@ -148,10 +148,21 @@ static size_t cache_max = CACS_STACK_CACHE_DEFAULT; // cacs_stack_set_cache
 // cacs_stack_set_cache_limit (internal.h: coro.c's table reads it too).
 size_t cacs__cache_limit = CACS_STACK_CACHE_LIMIT_DEFAULT;
 static int batch_ok; // process_madvise(PIDFD_SELF_THREAD, ...) works
-// RUNNING_ON_VALGRIND, asked once: its client requests (a stack's
-// registration, its pages made undefined again) cost some 40 instructions
-// a coroutine, a tenth of its whole life, where they do nothing.
-static int on_valgrind;
+// Valgrind's client requests (a stack's registration, its pages made
+// undefined again) cost some 40 instructions a coroutine, a tenth of its
+// whole life, where they do nothing: made only under it (cacs__on_valgrind,
+// whose answer is kept here for every file of libcacs).
+#ifdef CACS_HAVE_VALGRIND
+signed char cacs__valgrind = -1;
+int cacs__valgrind_ask(void) {
+  int v = RUNNING_ON_VALGRIND != 0;
+  __atomic_store_n(&cacs__valgrind, (signed char)v, __ATOMIC_RELAXED);
+  return v;
+}
+__attribute__((constructor)) static void valgrind_known(void) {
+  cacs__valgrind_ask();
+}
+#endif
 
 static void thread_exit(void *unused);
 static void free_empty_classes(void);
@@ -185,7 +196,7 @@ static int probe_madvise_guard(void) {
 // each range takes a madvise of its own. Valgrind does not know the call
 // (and says so).
 static int probe_batch(void) {
-  if (RUNNING_ON_VALGRIND)
+  if (cacs__on_valgrind())
     return 0;
   char *p = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -244,7 +255,6 @@ static long read_max_map_count(void) {
 static void global_init(void) {
   page_size = (size_t)sysconf(_SC_PAGESIZE);
   max_map_count = read_max_map_count();
-  on_valgrind = RUNNING_ON_VALGRIND != 0;
   batch_ok = probe_batch();
   // CACS_STACK_GUARD=mprotect forces the fallback of kernels before 6.13
   // (tests use it); otherwise the kernel's guard regions when they work.
@@ -702,7 +712,7 @@ stack_place(const stack_layout *l, char *map, slab *from, size_t desc_off,
   size_t guard = l->guard, map_size = l->map_size, hdr_size = l->hdr_size;
   // memcheck may still hold a recycled stack as no-access (it saw the stack
   // pointer leave it); it is plain, undefined memory again.
-  if (on_valgrind)
+  if (cacs__on_valgrind())
     vg_recycled(map + guard, map_size - guard);
   size_t color = 0, range = l->range0;
   if (l->lines) {
@@ -734,7 +744,7 @@ stack_place(const stack_layout *l, char *map, slab *from, size_t desc_off,
   if (range >= 64)
     top -= rng_below(range / 64) * 64;
   s->top = (void *)(top & ~(uintptr_t)15);
-  if (on_valgrind)
+  if (cacs__on_valgrind())
     s->vg_id = vg_register(s->lo, (char *)s->map + map_size);
   s->reg_next = T.live;
   s->reg_prev = NULL;
@@ -1006,7 +1016,7 @@ void cacs_stack_free(cacs_stack *s) {
     T.live = s->reg_next;
   if (s->reg_next)
     s->reg_next->reg_prev = s->reg_prev;
-  if (on_valgrind)
+  if (cacs__on_valgrind())
     vg_deregister(s->vg_id);
 
   char *map = s->map;

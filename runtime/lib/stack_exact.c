@@ -182,7 +182,7 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
     s->free = *(void **)s->free;
   } else {
     p = s->base + (size_t)s->carved++ * slot;
-    if ((size_t)(p + slot - s->base) > s->prefaulted && !RUNNING_ON_VALGRIND) {
+    if ((size_t)(p + slot - s->base) > s->prefaulted && !cacs__on_valgrind()) {
       size_t ahead = s->prefaulted > EXACT_PREFAULT_MIN ? s->prefaulted
                                                         : EXACT_PREFAULT_MIN;
       if (ahead > EXACT_PREFAULT_MAX)

@@ -41,7 +41,6 @@ _Static_assert(SYS_GAP >= 128 + CACS_CORO_SP_TO_FRAME + 16,
 struct sys_bounds {
   char *lo, *hi; // the thread's stack; lo == hi: not known
   int learned;
-  int valgrind; // RUNNING_ON_VALGRIND, asked once
 };
 static CACS_TLS struct sys_bounds sys_bounds;
 
@@ -50,7 +49,6 @@ void cacs__sysstack_learn(void) {
   if (b->learned)
     return;
   b->learned = 1;
-  b->valgrind = RUNNING_ON_VALGRIND != 0;
   pthread_attr_t a;
   void *addr;
   size_t size;
@@ -161,7 +159,7 @@ void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
   cacs__sync_enter(&save, NULL, 0, what);
   // Memcheck, seeing the stack pointer jump, marks nothing below it:
   // without this, the call's first push there is an invalid write.
-  if (sp && __builtin_expect(sys_bounds.valgrind, 0))
+  if (sp && __builtin_expect(cacs__on_valgrind(), 0))
     VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
   if (!sp)
     fn(arg);
@@ -198,7 +196,7 @@ void cacs__deep_call(void (*fn)(void *), void *arg) {
     fn(arg);
     return;
   }
-  if (__builtin_expect(sys_bounds.valgrind, 0)) {
+  if (__builtin_expect(cacs__on_valgrind(), 0)) {
     deep_call_valgrind(fn, arg, sp);
     return;
   }

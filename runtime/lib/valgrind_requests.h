@@ -4,7 +4,8 @@
 // switch, bytes the kernel wrote through a ring marked defined, whether the
 // process runs under it at all), from Valgrind's own headers where they are
 // installed and as no-ops where they are not. One place, so that every file
-// that asks RUNNING_ON_VALGRIND gets the same answer from the same header.
+// that asks whether Valgrind runs gets the same answer from the same
+// header: cacs__on_valgrind(), below; no file asks RUNNING_ON_VALGRIND.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,26 @@
 #define VALGRIND_DISABLE_ERROR_REPORTING ((void)0)
 #define VALGRIND_ENABLE_ERROR_REPORTING ((void)0)
 #define RUNNING_ON_VALGRIND 0
+#endif
+
+// Whether the process runs under Valgrind, for every file of libcacs:
+// RUNNING_ON_VALGRIND asked once (its client request costs instructions,
+// and a 48-byte request block on the stack, at every ask) and kept in one
+// byte, cacs__valgrind: 0 no, 1 yes, -1 not asked yet. A constructor asks
+// (stack.c), so the hot paths find the answer there and the usual one, 0,
+// costs one test of the byte; code that runs before the constructor
+// (another constructor's) asks then, out of line (cold). A relaxed race
+// between threads writes the same answer. Without Valgrind's headers, 0
+// at compile time.
+#ifdef CACS_HAVE_VALGRIND
+extern signed char cacs__valgrind __attribute__((visibility("hidden")));
+__attribute__((visibility("hidden"), cold)) int cacs__valgrind_ask(void);
+static inline int cacs__on_valgrind(void) {
+  signed char v = __atomic_load_n(&cacs__valgrind, __ATOMIC_RELAXED);
+  return __builtin_expect(v != 0, 0) && (v > 0 || cacs__valgrind_ask());
+}
+#else
+static inline int cacs__on_valgrind(void) { return 0; }
 #endif
 
 #endif // CACS_LIB_VALGRIND_REQUESTS_H
