@@ -97,7 +97,7 @@
  * first look runs there too); x86-64 592 a read on its worker's io_uring
  * ring (312 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
  * on x86-64, 88 on AArch64 (744 -> 776 there: the entries spill 32 bytes
- * more around the preserve_none cacs__io_fd_wait). The pool's own calls: x86-64 496, AArch64 704
+ * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The pool's own calls: x86-64 496, AArch64 704
  * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
  * and 240), budgets 576 and 768. */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
@@ -129,7 +129,8 @@
  * 232 timed or first on epoll, 256 first on io_uring (was 392 and 344);
  * AArch64 520 (a cacs_wait_fd in a pool coroutine, its epoll poller), 464
  * (cacs_join), 432 (the channel's), a thread's cacs_wait_fd 384 (was
- * 560). Margins 40 and 64 over those. Valgrind's paths are
+ * 560); LLVM 22's: x86-64 312 (the same), AArch64 512. Margins 40 and 64
+ * over those. Valgrind's paths are
  * left out: its client requests add frames (a deep call's 72 bytes,
  * sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
