@@ -341,6 +341,8 @@ CACS_PRESERVE_NONE void cacs__yield_pn(void);
 CACS__PN_DEF void cacs__park_pn(void);
 CACS__PN_DEF int cacs__park_timeout_pn(int64_t timeout_us);
 CACS__PN_DEF int cacs__sleep_pn(int64_t usec);
+// io_internal.h's cacs__park_until (it binds to this entry or its _bp).
+CACS__PN_DEF int cacs__park_until_pn(uint64_t deadline_ns);
 CACS__PN_DEF int cacs__join_pn(cacs_coro *c);
 // The switch the waiting entries make. Under ASan, which may realign their
 // frames and keep a base pointer in rbx/x19 across it (coro.h takes the

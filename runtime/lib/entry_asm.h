@@ -130,6 +130,7 @@
         SAVE_BP cacs__yield_pn
         SAVE_BP cacs__park_pn
         SAVE_BP cacs__park_timeout_pn
+        SAVE_BP cacs__park_until_pn
         SAVE_BP cacs__sleep_pn
         SAVE_BP cacs__join_pn
 .endm

@@ -4,6 +4,7 @@
 #define CACS_LIB_INTERNAL_H
 
 #include "cacs/stack.h"
+#include "cacs/switch.h" // CACS_PRESERVE_NONE (CACS__IO_PN)
 
 #include <pthread.h>
 #include <signal.h>
@@ -73,6 +74,27 @@ CACS_HIDDEN void cacs__key_create(pthread_key_t *key, void (*dtor)(void *),
 #endif
 #ifndef CACS_ASAN
 #define CACS_ASAN 0
+#endif
+
+/// CACS__IO_PN: a call between an entry and the park that takes arguments
+/// is preserve_none (cacs/switch.h), as the entries are, so that it
+/// pushes none of the six callee-saved registers (x86-64; ten and eight
+/// FP ones on AArch64) below a parked coroutine's wait, which the stack
+/// budgets count (cacs/detail/contract.h): cacs_wait_fd's in a pool
+/// coroutine, 344 -> 296 bytes on x86-64 (test/pool/pool-stack-budget.c);
+/// the thread's cacs__io_fd_wait and its io_uring wait, the pool's request
+/// start on its worker's ring (io_pool_uring.c's preq_start) too. Not
+/// on AArch64 without optimization, where stock clang's FastISel passes
+/// preserve_none arguments in the wrong registers (cacs/detail/bind.h);
+/// nor under AddressSanitizer, whose frames then need a realigned stack
+/// and a base pointer the convention does not keep ("Stack realignment
+/// in presence of dynamic allocas is not supported with this calling
+/// convention", a backend fatal error: test/runtime/park-io-registers.c
+/// builds the runtime with ASan), and exact stacks are off under it.
+#if (defined(__aarch64__) && !defined(__OPTIMIZE__)) || CACS_ASAN
+#define CACS__IO_PN
+#else
+#define CACS__IO_PN CACS_PRESERVE_NONE
 #endif
 
 // --- AddressSanitizer fibers -------------------------------------------------

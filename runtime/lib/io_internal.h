@@ -132,7 +132,8 @@ struct io_deadline {
   uint64_t at_ns; // 0: not started
 };
 
-// What to pass to cacs_park_timeout now; 0 once the deadline has passed.
+// What is left of the call's timeout now (< 0: none); 0 once the
+// deadline has passed. The first call fixes the deadline io_park waits for.
 static inline int64_t remaining_us(struct io_deadline *d) {
   if (d->timeout_us <= 0)
     return d->timeout_us;
@@ -144,12 +145,33 @@ static inline int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
+/// libcacs's own timed park on an absolute deadline (CLOCK_MONOTONIC, ns)
+/// that its caller computed: the I/O engines' waits (io_internal.h's
+/// io_park). 0 if woken (cacs_wake, or the caller's readiness), else
+/// ETIMEDOUT or ENOMEM (no timer). A preserve_none entry with arguments:
+/// libcacs is always built optimized (detail/bind.h's FastISel note).
+CACS__PN_DECL int cacs__park_until(uint64_t deadline_ns)
+    CACS__PN_ENTRY(park_until);
+
+/// The engines' park for a call whose remaining_us(d) was > 0 or < 0 (no
+/// deadline): 0 if woken, else ETIMEDOUT or ENOMEM. On the deadline that
+/// remaining_us fixed, without reading the clock again: the timeout counts
+/// from the call (cacs/io.h).
+static inline __attribute__((always_inline)) int
+io_park(const struct io_deadline *d) {
+  if (d->timeout_us < 0) {
+    cacs_park();
+    return 0;
+  }
+  return cacs__park_until(d->at_ns);
+}
+
 /// Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,
 /// bit DIR_OUT), the deadline passes, the descriptor is closed, or a
 /// cacs_wake. Returns 0 (ready: retry the call) or an errno value. Called
 /// after a system call returned EAGAIN, so only edges to come matter.
-CACS_HIDDEN int cacs__io_fd_wait(int fd, unsigned dirs,
-                                 struct io_deadline *d);
+CACS__IO_PN CACS_HIDDEN int cacs__io_fd_wait(int fd, unsigned dirs,
+                                             struct io_deadline *d);
 /// The wait inside a sync block (cacs/syncblock.h), where no coroutine may
 /// park: block the thread in poll(2) until `fd` is ready in `dirs` or the
 /// deadline passes. 0 (ready: retry the call) or an errno value.
@@ -263,24 +285,6 @@ op_short_drains(const struct io_op *op) {
 
 /// Whether the caller is a pool coroutine.
 __attribute__((noinline, cold)) CACS_HIDDEN int cacs__io_pool_caller(void);
-/// CACS__IO_PN: a call between an entry and the park that takes arguments
-/// is preserve_none (cacs/switch.h), as the entries are, so that it
-/// pushes none of the six callee-saved registers (x86-64; ten and eight
-/// FP ones on AArch64) below a parked coroutine's wait, which the stack
-/// budgets count (cacs/detail/contract.h): cacs_wait_fd's in a pool
-/// coroutine, 344 -> 296 bytes on x86-64 (test/pool/pool-stack-budget.c). Not
-/// on AArch64 without optimization, where stock clang's FastISel passes
-/// preserve_none arguments in the wrong registers (cacs/detail/bind.h);
-/// nor under AddressSanitizer, whose frames then need a realigned stack
-/// and a base pointer the convention does not keep ("Stack realignment
-/// in presence of dynamic allocas is not supported with this calling
-/// convention", a backend fatal error: test/runtime/park-io-registers.c
-/// builds the runtime with ASan), and exact stacks are off under it.
-#if (defined(__aarch64__) && !defined(__OPTIMIZE__)) || CACS_ASAN
-#define CACS__IO_PN
-#else
-#define CACS__IO_PN CACS_PRESERVE_NONE
-#endif
 /// cacs_wait_fd, the calls (io_do: the operation's kind << 32 | its
 /// flags, and the rest of it), cacs_connect and cacs_accept's ending in a
 /// pool coroutine.

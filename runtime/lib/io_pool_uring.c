@@ -504,7 +504,7 @@ static void submit_deep(void *ring) {
 // Queue `q`: `op` on `fd` (NULL: a poll for `mask`) on the calling
 // worker's ring, with a linked timeout at `at_ns` (0: none). 0: queued,
 // park; 1: a cacs_close is under way, yield and try again; -1: errno.
-__attribute__((noinline)) static int
+__attribute__((noinline)) CACS__IO_PN static int
 preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
            int socket, unsigned mask, uint64_t at_ns, struct msghdr *m) {
   struct cacs__pool_ring *r = tls_ring;

@@ -110,7 +110,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
   errno = ENOSYS;
   return -1;
 }
-int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
+CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
   (void)fd, (void)dirs, (void)d;
   return ENOSYS;
 }
@@ -148,7 +148,6 @@ struct ur_req {
   unsigned char done;     // completed: off the list, `res` valid
   unsigned char closed;   // cacs_close or cacs_io_forget: ECANCELED
   unsigned char canceled; // a cancellation is on its way
-  unsigned char flushed;  // req_start sent a full queue to the kernel first
   unsigned char in;       // a receive (or a wait to read): ur_poll's busy
 };
 
@@ -164,7 +163,6 @@ typedef struct ur_loop {
   struct io_uring ring;
   struct ur_fd *fds; // by descriptor number, grown on demand
   size_t nfds;
-  unsigned flushes; // full submission queues sqe_get sent to the kernel
   unsigned inflight; // requests whose completion is not reaped yet
   unsigned reaped_in; // completions of receives ur_reap counted
   // Batching (ur_wait_batch): the kernel has a minimum wait
@@ -269,7 +267,6 @@ static void req_unlink(struct ur_req *q) {
 static struct io_uring_sqe *sqe_get(void) {
   struct io_uring_sqe *s;
   while (!(s = io_uring_get_sqe(&U.ring))) {
-    ++U.flushes;
     int n = io_uring_submit(&U.ring);
     if (n <= 0) {
       errno = n < 0 ? -n : EBUSY;
@@ -570,9 +567,10 @@ static int ring_init_off_stack(void) {
   return r;
 }
 
-int cacs__io_engine_pick(void) {
-  if (cacs__io_engine)
-    return cacs__io_engine;
+// The pick, at a thread's first wait, on the thread's own stack
+// (cacs__deep_call): getenv, and the ring's setup.
+static void engine_pick_deep(void *unused) {
+  (void)unused;
   int e = cacs__io_engine_wanted();
   // Under Valgrind the default is epoll: its Linux port holds its lock
   // while a thread waits in io_uring_enter, so no other thread runs (one
@@ -580,9 +578,14 @@ int cacs__io_engine_pick(void) {
   // by name, io_uring is still used (a program of one thread is fine).
   if (e == CACS_IO_ENGINE_AUTO && cacs__on_valgrind())
     e = CACS_IO_ENGINE_EPOLL;
-  cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init_off_stack() == 0
+  cacs__io_engine = e != CACS_IO_ENGINE_EPOLL && ring_init() == 0
                         ? CACS_IO_ENGINE_URING
                         : CACS_IO_ENGINE_EPOLL;
+}
+
+int cacs__io_engine_pick(void) {
+  if (!cacs__io_engine)
+    cacs__deep_call(engine_pick_deep, NULL);
   return cacs__io_engine;
 }
 
@@ -614,7 +617,6 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   struct ur_fd *r = ur_rec(fd);
   if (!r || cacs__io_wait_begin() != 0)
     return NULL;
-  unsigned flushes = U.flushes;
   struct io_uring_sqe *s = sqe_get();
   if (!s) {
     cacs__io_wait_end();
@@ -623,7 +625,6 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   q->co = self;
   q->fd = fd;
   q->done = q->closed = q->canceled = 0;
-  q->flushed = U.flushes != flushes;
   q->in = 0;
   ++U.inflight;
   q->prev = NULL;
@@ -634,24 +635,20 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
   return s;
 }
 
-// Park until `q` completes. At the deadline `d` (`timeout`, > 0 or -1: none,
-// is what remaining_us(d) gave before req_start) or a cacs_wake the request
+// Park until `q` completes. At the deadline `d` (remaining_us(d) was > 0
+// or -1 before req_start) or a cacs_wake the request
 // is canceled and the wait goes on until its completion: the kernel may use
 // the call's memory until then. 0 (the result is q->res) or an errno value:
 // ECANCELED (closed), ETIMEDOUT, EINTR (a cacs_wake; the request was
 // canceled before it completed), ENOMEM (no timer).
 static inline __attribute__((always_inline)) int
-req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
-  // The timeout counts from the call (cacs/io.h), as the epoll engine's
-  // does: the time req_start spent sending a full queue to the kernel (the
-  // first attempt of every request in it, maybe a preemption) is part of
-  // it, not added to it. Only then is the clock read again.
-  if (q->flushed)
-    timeout = remaining_us(d);
-  int why = 0;
-  if (cacs_park_timeout(timeout) != 0)
-    why = errno;
-  else if (!q->done)
+req_wait(struct ur_req *q, const struct io_deadline *d) {
+  // On the call's deadline (io_park), as the epoll engine's: the time
+  // req_start spent sending a full queue to the kernel (the first attempt
+  // of every request in it, maybe a preemption) is part of the timeout,
+  // not added to it.
+  int why = io_park(d);
+  if (!why && !q->done)
     why = EINTR;
   // A cancel the queue had no room for (a full queue the kernel would not
   // take) is tried again every UR_RETRY_US: the request may never end by
@@ -672,15 +669,14 @@ req_wait(struct ur_req *q, struct io_deadline *d, int64_t timeout) {
 // Wait for `fd` to be ready in `dirs` (bit 0 in, bit 1 out) with a poll
 // request, in the heap for a coroutine on a shared stack (`self` NULL).
 // 0 (ready: try the call) or an errno value.
-static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
-                     cacs_coro *self) {
+CACS__IO_PN static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
+                                 cacs_coro *self) {
   // Inside a sync block no request may park: cacs__io_fd_wait blocks.
   if (cacs_sync_depth() != 0 || ring_ready() != 0)
     return cacs__io_fd_wait(fd, dirs, d);
   if (ur_owns(fd)) // cacs_wait_fd: the ring may be this call's (ur_owns)
     return EBADF;
-  int64_t timeout = remaining_us(d);
-  if (timeout == 0)
+  if (remaining_us(d) == 0)
     return ETIMEDOUT;
   struct ur_req local, *q = &local;
   if (!self) {
@@ -697,7 +693,7 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
         s, fd,
         (dirs & 1 ? POLLIN | POLLPRI | POLLRDHUP : 0) | (dirs & 2 ? POLLOUT : 0));
     io_uring_sqe_set_data(s, q);
-    e = req_wait(q, d, timeout);
+    e = req_wait(q, d);
     // A poll's own error (EBADF, ...); EAGAIN: retry (after fork).
     if (!e && q->res < 0 && q->res != -EAGAIN)
       e = -q->res;
@@ -709,7 +705,7 @@ static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
   return e;
 }
 
-int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
+CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
   return poll_wait(fd, dirs, d, cacs__self_unshared());
 }
 
@@ -817,8 +813,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
   for (;;) {
     if (ring_ready() != 0)
       return io_try_wait(fd, op, socket, d);
-    int64_t timeout = remaining_us(d);
-    if (timeout == 0) {
+    if (remaining_us(d) == 0) {
       errno = ETIMEDOUT;
       return -1;
     }
@@ -830,7 +825,7 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
     q.in = !op_dir(op);
     cacs__uring_op_prep(s, fd, op, socket, &m);
     io_uring_sqe_set_data(s, &q);
-    int e = req_wait(&q, d, timeout);
+    int e = req_wait(&q, d);
     if (!e && q.res >= 0) {
       cacs__uring_op_wrote(op, (size_t)q.res);
       return q.res;

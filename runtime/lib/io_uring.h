@@ -35,7 +35,7 @@ int cacs__io_engine_pick(void);
 /// io_wait.c's cacs__io_fd_wait (0 or an errno value), cacs_accept,
 /// cacs_connect, io_internal.h's fd_forget.
 ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d);
-int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d);
+CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d);
 int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        int64_t timeout_us);
 int cacs__uring_connect(int fd, const struct sockaddr *addr,

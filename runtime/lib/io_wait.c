@@ -94,11 +94,11 @@ static void waiter_unlink(int fd, int dir, struct io_waiter *w) {
 // --- waiting ------------------------------------------------------------
 
 // Park `self` on the records `w` until `fd` is ready in one of the
-// directions `dirs`, `timeout` passes (> 0 or -1), the descriptor is
+// directions `dirs`, the deadline `d` passes (io_park), the descriptor is
 // closed, or a cacs_wake. Inlined into its two callers, so that the common
 // one (cacs__io_fd_wait) keeps `w` in its own frame.
 static inline __attribute__((always_inline)) int
-fd_park(int fd, unsigned dirs, struct io_fd *r, int64_t timeout,
+fd_park(int fd, unsigned dirs, struct io_fd *r, const struct io_deadline *d,
         struct io_waiter *w, cacs_coro *self) {
   for (int dir = 0; dir < 2; dir++) {
     w[dir].co = self;
@@ -108,7 +108,7 @@ fd_park(int fd, unsigned dirs, struct io_fd *r, int64_t timeout,
   }
   int parked = errno = ENOMEM;
   if (cacs__io_interest(fd, r) == 0 && cacs__io_wait_begin() == 0) {
-    parked = cacs_park_timeout(timeout) == 0 ? 0 : errno;
+    parked = io_park(d);
     cacs__io_wait_end();
   }
   // A node the loop or cacs_close did not take is still linked.
@@ -131,11 +131,12 @@ fd_park(int fd, unsigned dirs, struct io_fd *r, int64_t timeout,
 // since the loop writes them while its frames are copied out
 // (cacs/stack.h).
 static __attribute__((noinline, cold)) int
-fd_park_heap(int fd, unsigned dirs, struct io_fd *r, int64_t timeout) {
+fd_park_heap(int fd, unsigned dirs, struct io_fd *r,
+             const struct io_deadline *d) {
   struct io_waiter *w = malloc(2 * sizeof *w);
   if (!w)
     return ENOMEM;
-  int e = fd_park(fd, dirs, r, timeout, w, cacs_self());
+  int e = fd_park(fd, dirs, r, d, w, cacs_self());
   free(w);
   return e;
 }
@@ -182,15 +183,14 @@ fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
 // result.
 static void loop_init_deep(void *arg) { *(int *)arg = cacs__io_loop_init(); }
 
-int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+CACS__IO_PN int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   // Before either engine's park: inside a sync block no engine may switch.
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return fd_wait_blocking(fd, dirs, d);
   if (cacs__io_engine != CACS_IO_ENGINE_EPOLL &&
       cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
     return cacs__uring_wait(fd, dirs, d);
-  int64_t timeout = remaining_us(d);
-  if (timeout == 0)
+  if (remaining_us(d) == 0)
     return ETIMEDOUT;
   if (!io_engine_ready(&L.eng)) {
     int made = -1;
@@ -220,7 +220,7 @@ int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   // stack (the echo server's request path counts it: bench/net).
   cacs_coro *self = cacs__self_unshared();
   if (__builtin_expect(!self, 0))
-    return fd_park_heap(fd, dirs, r, timeout);
+    return fd_park_heap(fd, dirs, r, d);
   struct io_waiter w[2];
-  return fd_park(fd, dirs, r, timeout, w, self);
+  return fd_park(fd, dirs, r, d, w, self);
 }

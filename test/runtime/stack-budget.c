@@ -38,7 +38,8 @@
 // realloc in malloc's deeper paths; with that realloc on the coroutine's
 // stack (io_op.h's fd_table_grow before it moved to the thread's stack) it
 // used 768 bytes of AArch64's budget, then 704, and failed (on x86-64 456
-// on epoll and 472 on io_uring, within the 512 of then; over today's 432).
+// on epoll and 472 on io_uring, within the 512 of then; over the 432 of
+// session 33).
 
 // FIRST: first wait a read: within the budget
 // FIRST-NEXT: PASS

@@ -89,13 +89,15 @@
 /* Measured (LLVM 19's libcacs, -O2): x86-64 yield 272 (the slow switch of
  * a coroutine with its own FP environment; the fast one 64), transfers 624
  * (the first timed wait of a thread, a read on io_uring), the system
- * stack's call 160; AArch64 368, 656 (a thread's read), 160.
- * In a pool coroutine: x86-64 520, AArch64 744 (a read through the pool's
+ * stack's call 160; AArch64 368, 656 (a thread's read; 496 since its
+ * waits' helpers are preserve_none, internal.h's CACS__IO_PN), 160.
+ * In a pool coroutine: x86-64 520, AArch64 776 (a read through the pool's
  * poller; its park switches out first and leaves the timer and the wake's
  * arming to the worker's loop, on the worker's stack, and a descriptor's
  * first look runs there too); x86-64 592 a read on its worker's io_uring
- * ring (376 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
- * on x86-64, 88 on AArch64. The pool's own calls: x86-64 496, AArch64 704
+ * ring (312 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
+ * on x86-64, 88 on AArch64 (744 -> 776 there: the entries spill 32 bytes
+ * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The pool's own calls: x86-64 496, AArch64 704
  * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
  * and 240), budgets 576 and 768. */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
@@ -114,12 +116,21 @@
  * own stack through cacs__deep_call, a tail call; sync.c's waits inline
  * their record's wait into the preserve_none entries (no callee-saved
  * registers pushed below the park) and cacs_cond_wait relocks on its
- * wait's record. Measured (LLVM 19's and LLVM 22's libcacs, -O2):
- * x86-64 392 (a thread's first cacs_wait_fd, also on a high
- * descriptor), 376 (a cacs_wait_fd on a pool worker's io_uring ring),
- * 344 (a timed cacs_wait_fd), 272 (cacs_cond_wait); AArch64 560 (a timed
- * cacs_wait_fd, a thread's first too), 520 (the pool's), 416
- * (cacs_cond_wait). Margins 40 and 64 over those. Valgrind's paths are
+ * wait's record. The I/O module's part runs in preserve_none helpers
+ * (internal.h's CACS__IO_PN: cacs__io_fd_wait, the io_uring wait, the
+ * pool ring's request start), which push no callee-saved registers
+ * below the park; a timed wait parks on the deadline its call fixed
+ * (io_internal.h's io_park), not reading the clock again below the
+ * park (the vDSO's frames: 64 to 112 bytes on x86-64); the engine's pick
+ * (getenv, the ring's setup) runs on the thread's stack. Measured (LLVM
+ * 19's libcacs, -O2): x86-64 312 (a cacs_wait_fd on a pool worker's
+ * io_uring ring), 304 (cacs_chan_recv, cacs_chan_send), 288
+ * (cacs_xsem_wait), 272 (cacs_cond_wait), a thread's cacs_wait_fd 208,
+ * 232 timed or first on epoll, 256 first on io_uring (was 392 and 344);
+ * AArch64 520 (a cacs_wait_fd in a pool coroutine, its epoll poller), 464
+ * (cacs_join), 432 (the channel's), a thread's cacs_wait_fd 384 (was
+ * 560); LLVM 22's: x86-64 312 (the same), AArch64 512. Margins 40 and 64
+ * over those. Valgrind's paths are
  * left out: its client requests add frames (a deep call's 72 bytes,
  * sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
@@ -129,13 +140,13 @@
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
-#define CACS_CONTRACT_PARK_STACK_BUDGET 432
+#define CACS_CONTRACT_PARK_STACK_BUDGET 352
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
-#define CACS_CONTRACT_WAIT_STACK_BUDGET 832
-#define CACS_CONTRACT_PARK_STACK_BUDGET 624
+#define CACS_CONTRACT_WAIT_STACK_BUDGET 864
+#define CACS_CONTRACT_PARK_STACK_BUDGET 584
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif
