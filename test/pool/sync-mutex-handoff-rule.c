@@ -37,7 +37,7 @@
 #include "psync.h"
 
 static cacs_pool_mutex mu = CACS_POOL_MUTEX_INIT;
-static int busy_started, busy_done, got, waiter_worker;
+static int got, waiter_worker;
 // When the waiter called lock: it has waited at most since then.
 static uint64_t lock_ns;
 // A round's outcome, and whether the waiter waited so long before the
@@ -45,22 +45,6 @@ static uint64_t lock_ns;
 // may have made the mutex starve (pool_sync.c's STARVE_NS, 1 ms), which
 // hands over in place: then the round is run again.
 static int other, ran, slow;
-
-// White box: whether a waiter is queued on `m`, read under its spin lock.
-static int queued(cacs_pool_mutex *m) {
-  while (__atomic_exchange_n(&m->spin, 1, __ATOMIC_ACQUIRE))
-    ;
-  int q = m->waiters.head != NULL;
-  __atomic_store_n(&m->spin, 0, __ATOMIC_RELEASE);
-  return q;
-}
-
-static void busy(void *arg) {
-  (void)arg;
-  __atomic_store_n(&busy_started, 1, __ATOMIC_RELEASE);
-  while (!__atomic_load_n(&busy_done, __ATOMIC_ACQUIRE))
-    sched_yield();
-}
 
 static void waiter(void *arg) {
   (void)arg;
@@ -72,8 +56,8 @@ static void waiter(void *arg) {
 }
 
 static void start_busy(void) {
-  h_spawn(busy, NULL);
-  while (!__atomic_load_n(&busy_started, __ATOMIC_ACQUIRE))
+  h_spawn(h_busy, NULL);
+  while (!__atomic_load_n(&h_busy_started, __ATOMIC_ACQUIRE))
     sched_yield();
 }
 
@@ -84,7 +68,7 @@ static void unlock_and_see(void) {
   H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   ran = __atomic_load_n(&got, __ATOMIC_ACQUIRE);
   other = __atomic_load_n(&waiter_worker, __ATOMIC_RELAXED) != me;
-  __atomic_store_n(&busy_done, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&h_busy_done, 1, __ATOMIC_RELEASE);
 }
 
 // The waiter starts on the other worker (idle), the busy one after it.
@@ -92,7 +76,7 @@ static void far(void *arg) {
   (void)arg;
   H_CHECK(cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER) == 0);
   h_spawn(waiter, NULL);
-  while (!queued(&mu))
+  while (!h_mutex_waiters(&mu))
     sched_yield();
   start_busy();
   unlock_and_see();
@@ -105,7 +89,7 @@ static void near(void *arg) {
   H_CHECK(cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER) == 0);
   start_busy();
   h_spawn(waiter, NULL);
-  while (!queued(&mu))
+  while (!h_mutex_waiters(&mu))
     h_yield();
   unlock_and_see();
 }
@@ -113,7 +97,7 @@ static void near(void *arg) {
 static void round_of(void (*holder)(void *), const char *name) {
   int tries = 0;
   do {
-    busy_started = busy_done = got = 0;
+    h_busy_started = h_busy_done = got = 0;
     h_spawn(holder, NULL);
     h_join_all();
   } while (slow && ++tries < 100);

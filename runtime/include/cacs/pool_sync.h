@@ -37,12 +37,16 @@
 // waiter may run on the releasing worker and either its stack is there
 // (homed there; with CACS_POOL_MIGRATE_RUNNING, parked there) or another
 // worker is idle and takes the releaser at once. Otherwise (every worker
-// busy) the waiter is woken to compete and the releaser goes on, where a
+// busy) a waiter is woken to compete and the releaser goes on, where a
 // hand-off would queue the releaser and carry the waiter's stack across
-// caches for each critical section. A waiter that has waited over 1 ms,
-// having lost a race or been passed over by coroutines that kept taking
-// the mutex, makes it strictly first come, first served until the queue
-// drains (Go's starvation mode), which bounds every wait. The dispatch
+// caches for each critical section: among the first few waiters, one on
+// the releasing worker (homed or parked there), which runs once that
+// worker is free, so the mutex and the data it guards stay on one worker
+// while its coroutines keep taking it; else the longest waiter. A waiter
+// that has waited over 1 ms, having lost a race or been passed over by
+// coroutines that kept taking the mutex, makes it strictly first come,
+// first served until the queue drains (Go's starvation mode), which bounds
+// every wait. The dispatch
 // mutex, and every other object
 // here, hands the resource directly to the longest waiter (first come,
 // first served; a newcomer cannot overtake a waiter). Exactly one
@@ -178,8 +182,8 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m);
 /// the longest waiter and runs it now on this worker if that pays (in a
 /// default pool, a waiter homed on this worker; with
 /// CACS_POOL_MIGRATE_RUNNING, one that parked on this worker, or any while
-/// another worker is idle; any other is woken to compete, and the caller
-/// goes on), and the caller returns
+/// another worker is idle; else a waiter is woken to compete, one on this
+/// worker first, and the caller goes on), and the caller returns
 /// later, from the worker's queue, on another worker only with
 /// CACS_POOL_MIGRATE_RUNNING; dispatch hands it over, makes the waiter
 /// runnable and returns at once.

@@ -228,4 +228,25 @@ static inline void h_run_all(void (*body)(void *), int tasks, int plain) {
   h_join_all();
 }
 
+/// White box: the waiters queued on `m`, read under its spin lock: 0, 1,
+/// or 2 for two or more.
+static inline int h_mutex_waiters(cacs_pool_mutex *m) {
+  while (__atomic_exchange_n(&m->spin, 1, __ATOMIC_ACQUIRE))
+    ;
+  int n = !m->waiters.head ? 0 : m->waiters.head == m->waiters.tail ? 1 : 2;
+  __atomic_store_n(&m->spin, 0, __ATOMIC_RELEASE);
+  return n;
+}
+
+/// A task that keeps its worker busy, never parking, from when it sets
+/// h_busy_started until h_busy_done is set. It yields the CPU
+/// (sched_yield), not its worker: the workers may share one CPU.
+static int h_busy_started, h_busy_done;
+static inline void h_busy(void *arg) {
+  (void)arg;
+  __atomic_store_n(&h_busy_started, 1, __ATOMIC_RELEASE);
+  while (!__atomic_load_n(&h_busy_done, __ATOMIC_ACQUIRE))
+    sched_yield();
+}
+
 #endif // PSYNC_H
