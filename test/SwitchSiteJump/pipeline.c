@@ -20,7 +20,7 @@
 // CHECK:         jmp __x86_return_thunk
 // CALL-LABEL: worker:
 // CALL-NOT:     cacs__yield_pn_site
-// CALL:         callq cacs__yield_pn
+// CALL:         callq cacs__yield_pn@PLT{{$}}
 // CALL-NOT:     cacs__yield_pn_site
 // STEP-LABEL: define {{.*}} @worker(
 // STEP:         call preserve_nonecc void @{{.*}}cacs__yield_pn()
