@@ -43,7 +43,13 @@
 // connection (servers run with -x for callgrind). Prints one line:
 //   RESULT bench=echo mode=... conns=... size=... secs=... msgs=... rps=...
 //          mbps=... p50_us=... p90_us=... p99_us=... p999_us=... max_us=...
-//          errors=... closed=... engine=...
+//          errors=... closed=... engine=... conn_min=... conn_p1=...
+//          conn_p50=... conn_max=... conn_idle=...
+// conn_*: the messages each connection completed inside the window, sorted
+// (the least, the 1st percentile, the median, the most); conn_idle: how
+// many completed none. Latency percentiles count messages, so a server that
+// starves most connections and serves a few fast looks good there; these
+// count connections.
 // Exit status 2 if an echo was wrong or a connection failed before the end.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +84,7 @@ typedef struct conn {
   uint8_t *out;
   size_t out_len;
   int send_on, recv_on, dead;
+  uint64_t in_window; // messages of this connection the window counted
 } conn;
 
 static size_t msg_size = NET_MSG;   // bytes sent per request
@@ -130,6 +137,11 @@ static double percentile_us(double q) {
   return (double)max_ns / 1000.0;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
 /// The templates: a message is its sequence number (echo: 8 bytes,
 /// little-endian), then a fixed pattern; HTTP: the request, the response.
 static void init_templates(void) {
@@ -170,6 +182,7 @@ static void take_in(conn *c, const uint8_t *p, size_t n, uint64_t now) {
       uint64_t lat = now - c->t_sent[m % (uint64_t)depth];
       ++hist[bucket_of(lat)];
       ++measured;
+      ++c->in_window;
       if (lat > max_ns)
         max_ns = lat;
     }
@@ -615,17 +628,32 @@ int main(int argc, char **argv) {
     run_epoll(cs, nconn);
   uint64_t now = now_ns();
   uint64_t t_end = now < t_to ? now : t_to;
+  // Fairness: the window's messages per connection, sorted; a server that
+  // serves some connections and starves others shows it here before it
+  // shows in the percentiles (a starved connection completes no messages).
+  uint64_t *per = malloc((size_t)nconn * sizeof *per);
+  if (!per)
+    net_die("malloc");
+  for (int i = 0; i < nconn; ++i)
+    per[i] = cs[i].in_window;
+  qsort(per, (size_t)nconn, sizeof *per, cmp_u64);
+  int idle = 0;
+  while (idle < nconn && per[idle] == 0)
+    ++idle;
   double span = t_end > t_from ? (double)(t_end - t_from) / 1e9 : 1e-9;
   double rps = (double)measured / span;
   printf("RESULT bench=%s mode=%s conns=%d size=%zu depth=%d secs=%.3f "
          "msgs=%" PRIu64 " rps=%.0f mbps=%.2f p50_us=%.1f p90_us=%.1f "
          "p99_us=%.1f p999_us=%.1f max_us=%.1f errors=%" PRIu64
-         " closed=%d engine=%s\n",
+         " closed=%d engine=%s conn_min=%" PRIu64 " conn_p1=%" PRIu64
+         " conn_p50=%" PRIu64 " conn_max=%" PRIu64 " conn_idle=%d\n",
          http ? "http" : "echo", mode, nconn, msg_size, depth, span, measured,
          rps, rps * (double)msg_size / 1e6, percentile_us(0.50),
          percentile_us(0.90), percentile_us(0.99), percentile_us(0.999),
          (double)max_ns / 1000.0, errors, nconn - open_conns,
-         uring ? "uring" : "epoll");
+         uring ? "uring" : "epoll", per[0], per[nconn / 100], per[nconn / 2],
+         per[nconn - 1], idle);
+  free(per);
   fflush(stdout);
   if (errors)
     fprintf(stderr, "loadgen: %" PRIu64 " wrong echoes\n", errors);

@@ -79,6 +79,11 @@ def echo_once(bdir, binary, env, mode, conns, a, proto="echo"):
         rec.update(status="ok", rps=float(kv["rps"]), p50_us=float(kv["p50_us"]),
                    p99_us=float(kv["p99_us"]), msgs=int(kv["msgs"]),
                    engine=kv.get("engine", "epoll"))
+        # Fairness (net_loadgen only; wrk prints none): how many connections
+        # completed nothing inside the window, and the fewest any completed.
+        for k in ("conn_idle", "conn_min"):
+            if k in kv:
+                rec[k] = int(kv[k])
         add_cpu(rec, samples)
         return rec
     finally:
@@ -103,6 +108,11 @@ def summarize(runs):
         if len(vals) == len(ok):
             s[k] = statistics.median(vals)
             s[k + "_min"], s[k + "_max"] = min(vals), max(vals)
+    # The worst run decides: a server that starves connections in one run
+    # of five starves them.
+    if all("conn_idle" in r for r in ok):
+        s["conn_idle"] = max(r["conn_idle"] for r in ok)
+        s["conn_min"] = min(r["conn_min"] for r in ok)
     s["command"] = ok[0].get("command", "")
     s["engine"] = ok[0].get("engine", "")
     s["load1"] = [r["load1"] for r in ok if "load1" in r]

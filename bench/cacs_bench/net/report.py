@@ -38,13 +38,14 @@ def table_points(lines, title, echo):
     for label, pts in echo.items():
         lines.append(f"### {title}, {label}\n")
         lines.append("| server | requests/s (median) | min..max | p50 µs | p99 µs | vs epoll "
-                     "| server CPU µs/req | of which system | load CPU µs/req | busy: server, load |")
-        lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+                     "| server CPU µs/req | of which system | load CPU µs/req | busy: server, load "
+                     "| starved conns |")
+        lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         base = pts.get("net_server_epoll", {})
         for b, p in pts.items():
             name = SERVER_NAME.get(b, b)
             if p.get("status") != "ok":
-                lines.append(f"| {name} | {p.get('status')} | | | | | | | | |")
+                lines.append(f"| {name} | {p.get('status')} | | | | | | | | | |")
                 continue
             rel = (f"{100 * p['rps'] / base['rps']:.0f}%"
                    if base.get("status") == "ok" else "")
@@ -52,8 +53,10 @@ def table_points(lines, title, echo):
                    f"| {p['srv_sys_us']:.2f} | {p['load_us']:.2f} "
                    f"| {p['srv_us'] * p['rps'] / 1e4:.0f}%, {p['load_us'] * p['rps'] / 1e4:.0f}%"
                    if "srv_us" in p else "| | |")
+            starved = (f"{p['conn_idle']} (fewest: {p['conn_min']})"
+                       if "conn_idle" in p else "")
             lines.append(f"| {name} | {p['rps']:.0f} | {p['rps_min']:.0f}..{p['rps_max']:.0f} "
-                         f"| {p['p50_us']:.0f} | {p['p99_us']:.0f} | {rel} | {cpu} |")
+                         f"| {p['p50_us']:.0f} | {p['p99_us']:.0f} | {rel} | {cpu} | {starved} |")
         lines.append("")
 
 
@@ -63,7 +66,12 @@ CPU_NOTE = ("CPU µs/req: the process's CPU time over the measured window (all "
             "share from `/proc/PID/stat` (tick-sampled: indicative); *busy*: "
             "CPU µs/req × requests/s, the share of its CPU each used (medians "
             "multiplied). Where the load is busier than the server, requests/s "
-            "are the load's, not the server's.")
+            "are the load's, not the server's. *Starved conns*: connections "
+            "that completed no request inside the window, in the worst run "
+            "(in brackets the fewest any connection completed; net_loadgen "
+            "only): above 0, the server served some connections and left "
+            "others waiting, and its requests/s and percentiles describe "
+            "only the served ones.")
 
 
 def write_report(outdir, data, a):

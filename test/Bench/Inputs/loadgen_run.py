@@ -3,10 +3,12 @@
 its output; exit with the load generator's status.
 
   loadgen_run.py --server BINARY --mode echo|http -- LOADGEN [ARGS...]
-  loadgen_run.py --bad-echo N -- LOADGEN [ARGS...]
+  loadgen_run.py --bad-echo N [--mute M] -- LOADGEN [ARGS...]
 
 --bad-echo: the server is this script, an echo server that flips one bit of
-every N-th 512-byte message it echoes (the load generator must count it).
+every N-th 512-byte message it echoes (the load generator must count it; 0:
+none). --mute M: it also never answers the M-th, 2M-th, ... connection it
+accepts (the load generator must count them as starved).
 The port is added to the load generator's arguments (-p PORT)."""
 
 import argparse
@@ -23,8 +25,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def bad_echo(listener, every):
-    def serve(c):
+def bad_echo(listener, every, mute):
+    def serve(c, silent):
         seen = 0
         # The load generator hangs up at its end, echoes in flight: a reset
         # ends the connection, it is no error of the test. Uncaught, the
@@ -36,7 +38,9 @@ def bad_echo(listener, every):
                     data = bytearray(c.recv(65536))
                     if not data:
                         return
-                    for i in range(len(data)):
+                    if silent:
+                        continue
+                    for i in range(len(data) if every else 0):
                         if (seen + i) % (512 * every) == 100:
                             data[i] ^= 1
                     seen += len(data)
@@ -44,9 +48,12 @@ def bad_echo(listener, every):
             except OSError:
                 return
 
+    accepted = 0
     while True:
         c, _ = listener.accept()
-        threading.Thread(target=serve, args=(c,), daemon=True).start()
+        accepted += 1
+        silent = bool(mute) and accepted % mute == 0
+        threading.Thread(target=serve, args=(c, silent), daemon=True).start()
 
 
 def main():
@@ -54,16 +61,18 @@ def main():
     ap.add_argument("--server")
     ap.add_argument("--mode", default="echo")
     ap.add_argument("--bad-echo", type=int)
+    ap.add_argument("--mute", type=int, default=0)
     ap.add_argument("load", nargs="+")
     a = ap.parse_args()
     port = free_port()
     srv = None
-    if a.bad_echo:
+    if a.bad_echo is not None:
         ls = socket.socket()
         ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         ls.bind(("127.0.0.1", port))
         ls.listen(128)
-        threading.Thread(target=bad_echo, args=(ls, a.bad_echo), daemon=True).start()
+        threading.Thread(target=bad_echo, args=(ls, a.bad_echo, a.mute),
+                         daemon=True).start()
     else:
         srv = subprocess.Popen([a.server, "-p", str(port), "-m", a.mode])
         for _ in range(200):
