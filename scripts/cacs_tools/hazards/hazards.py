@@ -114,6 +114,25 @@ HAZARDS = [
     _h("cold", BOTH, [], ["HZ_COLD"], note="hz_seed's call rare: through a cold shield"),
     _h("pool-cold", BOTH, [], ["HZ_POOL", "HZ_COLD"], cacs=["-fcoroutine-migration"],
        note="pool, the migrating call through a cold shield"),
+    # I/O waits that park (issue 36; session 34 made the helpers between
+    # the waits' entries and the park preserve_none, internal.h's
+    # CACS__IO_PN, and a timed wait parks on the deadline its call fixed,
+    # cacs__park_until_pn): hz_seed's calls make cacs_read park in turn
+    # untimed, timed, with timeout 0 and -7, until the deadline (between
+    # two fences), closed and woken, from a C-convention function with
+    # values live across the wait, through the bound entry and the
+    # default-convention symbol (HZ_IO, program.py). The thread's engine
+    # by name; io-asan: an ASan program, whose calls bind to the _bp
+    # entries; pool-io: a migrating pool coroutine on its worker's ring
+    # (AArch64's libcacs_io has no io_uring: the pool's poller there).
+    _h("io", BOTH, [], ["HZ_IO", "HZ_IO_LATE"], env={"CACS_IO_ENGINE": "epoll"},
+       note="cacs/io.h waits that park, the thread's epoll engine"),
+    _h("io-uring", (X86,), [], ["HZ_IO"], env={"CACS_IO_ENGINE": "uring"},
+       note="the same on the thread's io_uring engine"),
+    _h("io-asan", (X86,), ["-fsanitize=address"], ["HZ_IO", "HZ_IO_LATE"],
+       env={"CACS_IO_ENGINE": "epoll"}, note="io, an ASan program (the _bp entries)"),
+    _h("pool-io", BOTH, [], ["HZ_POOL", "HZ_IO"], env={"CACS_IO_ENGINE": "uring"},
+       cacs=["-fcoroutine-migration"], note="io in a migrating pool coroutine, workers on rings"),
     # Reserved registers.
     _h("shadow-call-stack", (A64,), ["-fsanitize=shadow-call-stack", "-ffixed-x18"], ["HZ_SCS"]),
     # Sanitizers (this machine has their runtimes for x86-64 only).

@@ -26,6 +26,8 @@ FATAL = ("LLVM ERROR", "fatal error: error in backend", "PLEASE submit a bug rep
          "Assertion", "UNREACHABLE", "Bad machine code")
 CACS_DIAG = re.compile(r"error: .*(preserve_none|preserve-none|cacs)")
 LINK = ("linker command failed", "ld.lld: error", "undefined reference", "/ld: ")
+# The start of a control's answer that is a failure, not a reason to skip.
+RUNTIME_FAILS = "the runtime fails: "
 FAILURES = ("mismatch", "crash", "fatal", "diagnostic", "link-error", "compile-error", "timeout")
 
 
@@ -208,14 +210,24 @@ class Matrix:
         # The library's calls of the pool bind to the executable's libcacs.
         return [[clang] + base + ["-fPIC", "-shared", "-DHZ_PART=1"] + self._sources(hazard, conv) + ["-o", lib],
                 [clang] + base + ["-DHZ_PART=2", os.path.join(self.src, "prog.c"), "-L" + d, "-lhz",
-                                  "-Wl,-rpath," + d] + pool + (["-rdynamic"] if pool else [])
+                                  "-Wl,-rpath," + d] + self._pool_link(arch, hazard, shlib=True)
+                + (["-rdynamic"] if pool else [])
                 + ["-o", exe]], exe
 
-    def _pool_link(self, arch, hazard):
-        """HZ_POOL: the program links the build's libcacs for the target."""
-        if "HZ_POOL" not in hazard.defines:
+    def _pool_link(self, arch, hazard, shlib=False):
+        """HZ_POOL, HZ_IO: the program links the build's libcacs (and its
+        I/O module) for the target. shlib: the executable that the library
+        of the functions under test is linked to; with HZ_IO it takes every
+        object of both archives, since that library calls more of them
+        than main does."""
+        rt = os.path.join(self.tools.build, "runtime", arch)
+        io = [os.path.join(rt, "libcacs_io.a")] if "HZ_IO" in hazard.defines else []
+        if not io and "HZ_POOL" not in hazard.defines:
             return []
-        return [os.path.join(self.tools.build, "runtime", arch, "libcacs.a"), "-lpthread"]
+        libs = io + [os.path.join(rt, "libcacs.a")]
+        if io and shlib:
+            libs = ["-Wl,--whole-archive"] + libs + ["-Wl,--no-whole-archive"]
+        return libs + ["-lpthread"]
 
     def build(self, cmds):
         for cmd in cmds:
@@ -261,15 +273,19 @@ class Matrix:
         if r is not None:
             return "stock clang cannot build it: " + (build_failure(hazard, r)[1] or "timeout")
         r = self.run(arch, hazard, exe)
+        # An I/O row's program checks what libcacs's waits return: there a
+        # failing run is the runtime's (RUNTIME_FAILS), which the cacs side
+        # runs too, not a toolchain that cannot build the flags.
+        blame = RUNTIME_FAILS if "HZ_IO" in hazard.defines else ""
         if not r.ok:
-            return "stock clang's program fails: " + run_failure(r, "")[1]
+            return blame + "stock clang's program fails: " + run_failure(r, "")[1]
         # A pool row's hz_tl is stale after a migration when stock clang
         # reuses its address (-O2 -flto; docs/tls-migration.md): that
         # control asks only that the flags build and run.
         if "HZ_POOL" in hazard.defines and opt != "O0":
             return ""
         if r.out != "".join(self.ref[arch][s.name] for s in self.shapes):
-            return "stock clang's program prints something else"
+            return blame + "stock clang's program prints something else"
         return ""
 
     # common.parallel's work functions (module-level objects: they are

@@ -40,6 +40,32 @@ all:
              and integer and FP values computed from the arguments are
              live across it (they add up to nothing: the output does not
              change)
+  HZ_IO      hz_seed makes an I/O wait of cacs/io.h park (issue 36: the
+             preserve_none helpers between the waits' entries and the park,
+             internal.h's CACS__IO_PN, and the timed park on the deadline
+             the call fixed, cacs__park_until_pn), from hz_io_step, a
+             C-convention function with six integer and two FP values live
+             across it (callee-saved registers where the compiler keeps
+             them), by the bound preserve_none entry or by the
+             default-convention symbol `(cacs_read)(...)`, a case per call
+             in turn: untimed and timed reads woken by a partner's write;
+             timeout 0 (ETIMEDOUT at once, data at once) and a negative
+             timeout other than -1 (waits); a timed read that expires, after
+             a fence coroutine parked before the call with a deadline 1 us
+             shorter has woken; cacs_close of the descriptor while parked
+             (ECANCELED); cacs_wake while parked (EINTR). The partner puts
+             garbage in the callee-saved registers before each switch back.
+             The thread's first wait (the engine's pick and setup on the
+             thread's stack) is inside the first function under test. With
+             HZ_POOL, in a pool coroutine (the pool's poller or its workers'
+             rings): the reads woken by a write, timeout 0 and negative, the
+             expiry. A wrong result or value stops the program (exit 3, a
+             line on stderr naming the case)
+  HZ_IO_LATE (HZ_IO, not HZ_POOL) a second fence coroutine parks after the
+             timed read has, with a deadline 1 us longer, and must find the
+             read timed out when it wakes: the wait's deadline is not later
+             than its call's. Only where the read ends as its timer fires
+             (the epoll engine: io_uring's read waits for its cancel)
   HZ_DLSYM   (HZ_PART 2) main finds the functions under test at run time,
              by their names (dlsym), and calls them through pointers of
              the type its declarations would have: the "other side"
@@ -116,6 +142,13 @@ PRELUDE = r"""
 #include <string.h>
 #ifdef HZ_POOL
 #include "cacs/pool.h"
+#endif
+#ifdef HZ_IO
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "cacs/coro.h"
+#include "cacs/io.h"
 #endif
 #ifndef HZ_PN
 #define HZ_PN
@@ -194,7 +227,208 @@ static inline long hz_helper(long n) { return (n & 15) + 1; }
 #endif
 """
 
-LIB_COMMON = r"""
+# HZ_IO: the waits hz_seed makes (program docstring). In the functions'
+# unit: main's (HZ_PART 2) starts the coroutines and the pool's hz_busy
+# writes for it.
+IO_LIB = r"""
+#ifdef HZ_IO
+#define HZ_IO_T 2000 /* us: the timed read that expires */
+#define HZ_IO_LONG 10000000 /* us: a timeout that is never reached */
+enum { HZ_IO_WRITE = 1, HZ_IO_CLOSE, HZ_IO_WAKE, HZ_IO_FENCE };
+int hz_io_fds[2];       /* the pipe the reads wait on */
+int hz_io_cmd;          /* what the partner (pool: hz_busy) does next */
+int hz_io_stop;         /* the coroutines' end (main) */
+long hz_io_n;           /* hz_seed's calls: the case */
+volatile long hz_io_live[6] = {11, -22, 333, -4444, 55555, -666666};
+volatile double hz_io_livef[2] = {0.5, -7.25};
+HZ_NOINLINE void hz_io_fail(const char *what, long got) {
+  fprintf(stderr, "hz_io: call %ld: %s (got %ld)\n", hz_io_n, what, got);
+  fflush(stdout);
+  exit(3);
+}
+/* One byte from `fd` through the default-convention symbol, from a
+   C-convention function that calls nothing else on its way: it keeps
+   these values in callee-saved registers across the call, which the
+   symbol's own saves (sched.h's CACS__DEFAULT_ENTRY) protect. 1, or minus
+   errno. */
+HZ_NOINLINE long hz_io_read_c(int fd, long timeout) {
+  long v0 = hz_io_live[0], v1 = hz_io_live[1], v2 = hz_io_live[2];
+  long v3 = hz_io_live[3], v4 = hz_io_live[4], v5 = hz_io_live[5];
+  double f0 = hz_io_livef[0], f1 = hz_io_livef[1];
+  char c = 0;
+  long n = (cacs_read)(fd, &c, 1, timeout);
+  if (v0 != hz_io_live[0] || v1 != hz_io_live[1] || v2 != hz_io_live[2] ||
+      v3 != hz_io_live[3] || v4 != hz_io_live[4] || v5 != hz_io_live[5] ||
+      f0 != hz_io_livef[0] || f1 != hz_io_livef[1])
+    hz_io_fail("a value live across the default-convention cacs_read changed",
+               v0 ^ v1 ^ v2 ^ v3 ^ v4 ^ v5);
+  return n < 0 ? -errno : n == 1 ? (long)c : n;
+}
+/* The same through the bound entry (a preserve_none call where io.h binds
+   it), or the default-convention symbol (`direct`). */
+static long hz_io_read(int direct, int fd, long timeout) {
+  char c = 0;
+  long n = direct ? hz_io_read_c(fd, timeout) : cacs_read(fd, &c, 1, timeout);
+  if (!direct && n == 1)
+    n = c;
+  if (n > 0 && n != 'w')
+    hz_io_fail("read a wrong byte", n);
+  return n == 'w' ? 1 : n < 0 && !direct ? -errno : n;
+}
+static void hz_io_want(long got, long want, const char *what) {
+  if (got != want)
+    hz_io_fail(what, got);
+}
+static void hz_io_put(void) {
+  if (write(hz_io_fds[1], "w", 1) != 1)
+    hz_io_fail("write", -errno);
+}
+#ifndef HZ_POOL
+cacs_coro *hz_io_co[3]; /* the coroutine that runs hz_run, the partner, the late fence */
+int hz_io_closing;      /* the descriptor the partner closes */
+volatile int hz_io_fenced, hz_io_late, hz_io_timed_out, hz_io_late_done, hz_io_waiting;
+/* Garbage in the callee-saved registers before a switch back. */
+#if defined(__x86_64__)
+#define HZ_TRASH()                                                             \
+  __asm__ volatile("mov $0x5a5a5a5a, %%ebx\n mov %%rbx, %%r12\n mov %%rbx, %%r13\n" \
+                   "mov %%rbx, %%r14\n mov %%rbx, %%r15" ::: "rbx", "r12", "r13", "r14", "r15")
+#elif defined(__aarch64__)
+#define HZ_TRASH()                                                             \
+  __asm__ volatile("mov x19, #0x5a5a\n mov x20, x19\n mov x21, x19\n mov x22, x19\n"     \
+                   "mov x23, x19\n mov x24, x19\n mov x25, x19\n mov x26, x19\n"         \
+                   "mov x27, x19\n mov x28, x19\n fmov d8, x19\n fmov d9, x19\n"         \
+                   "fmov d10, x19\n fmov d11, x19\n fmov d12, x19\n fmov d13, x19\n"     \
+                   "fmov d14, x19\n fmov d15, x19" ::: "x19", "x20", "x21", "x22", "x23", \
+                   "x24", "x25", "x26", "x27", "x28", "d8", "d9", "d10", "d11", "d12",      \
+                   "d13", "d14", "d15")
+#endif
+void hz_io_partner(void *arg) {
+  (void)arg;
+  while (!hz_io_stop) {
+    int cmd = hz_io_cmd;
+    hz_io_cmd = 0;
+    if (cmd == HZ_IO_WRITE)
+      hz_io_put();
+    else if (cmd == HZ_IO_CLOSE)
+      hz_io_want(cacs_close(hz_io_closing), 0, "cacs_close");
+    else if (cmd == HZ_IO_WAKE)
+      cacs_wake(hz_io_co[0]);
+    else if (cmd == HZ_IO_FENCE) {
+      /* Parked before the read's call, 1 us shorter: wakes first. */
+      hz_io_want(cacs_park_timeout(HZ_IO_T - 1) == -1 && errno == ETIMEDOUT, 1,
+                 "the early fence's park");
+      hz_io_fenced = 1;
+    }
+    HZ_TRASH();
+    cacs_park();
+  }
+}
+void hz_io_late_fence(void *arg) {
+  (void)arg;
+  while (!hz_io_stop) {
+    if (hz_io_late) {
+      hz_io_late = 0;
+      /* Parked after the read did, 1 us longer: the read's timer fired first. */
+      hz_io_want(cacs_park_timeout(HZ_IO_T + 1) == -1 && errno == ETIMEDOUT, 1,
+                 "the late fence's park");
+      if (!hz_io_timed_out)
+        hz_io_fail("a timed read outlived a deadline set after its call", 0);
+      hz_io_late_done = 1;
+      if (hz_io_waiting)
+        cacs_wake(hz_io_co[0]);
+    }
+    HZ_TRASH();
+    cacs_park();
+  }
+}
+static void hz_io_ask(int cmd) {
+  hz_io_cmd = cmd;
+  cacs_wake(hz_io_co[1]);
+}
+#else
+static void hz_io_ask(int cmd) {
+  __atomic_store_n(&hz_io_cmd, cmd, __ATOMIC_RELEASE);
+}
+#endif
+#ifdef HZ_POOL
+#define HZ_IO_CASES 4 /* no cacs_close race, no cacs_wake in a pool */
+#else
+#define HZ_IO_CASES 6
+#endif
+HZ_NOINLINE void hz_io_step(void) {
+  long v0 = hz_io_live[0], v1 = hz_io_live[1], v2 = hz_io_live[2];
+  long v3 = hz_io_live[3], v4 = hz_io_live[4], v5 = hz_io_live[5];
+  double f0 = hz_io_livef[0], f1 = hz_io_livef[1];
+  /* Every case at every call, so that one shape alone (the matrix's
+     rerun of a failed program) makes them all, each way in turn. */
+  int direct = (int)(hz_io_n & 1), rd = hz_io_fds[0];
+  for (int how = 0; how < HZ_IO_CASES; how++)
+  switch (how) {
+  case 0: /* untimed, woken by a write */
+    hz_io_ask(HZ_IO_WRITE);
+    hz_io_want(hz_io_read(direct, rd, -1), 1, "an untimed read");
+    break;
+  case 1: /* timed, woken by a write before the deadline */
+    hz_io_ask(HZ_IO_WRITE);
+    hz_io_want(hz_io_read(direct, rd, HZ_IO_LONG), 1, "a timed read woken by data");
+    break;
+  case 2: /* timeout 0: never waits; a negative one waits for ever */
+    hz_io_want(hz_io_read(direct, rd, 0), -ETIMEDOUT, "timeout 0 on an empty pipe");
+    hz_io_put();
+    hz_io_want(hz_io_read(direct, rd, 0), 1, "timeout 0 with data");
+    hz_io_ask(HZ_IO_WRITE);
+    hz_io_want(hz_io_read(direct, rd, -7), 1, "timeout -7");
+    break;
+  case 3: /* a timed read that expires, from its call */
+#ifndef HZ_POOL
+    hz_io_fenced = hz_io_timed_out = hz_io_late_done = 0;
+    hz_io_ask(HZ_IO_FENCE);
+    cacs_yield(); /* the fence parks first */
+#ifdef HZ_IO_LATE
+    hz_io_late = 1;
+    cacs_wake(hz_io_co[2]);
+#endif
+#endif
+    hz_io_want(hz_io_read(direct, rd, HZ_IO_T), -ETIMEDOUT, "a timed read on an empty pipe");
+#ifndef HZ_POOL
+    if (!hz_io_fenced)
+      hz_io_fail("a timed read ended before a deadline set before its call", 0);
+#ifdef HZ_IO_LATE
+    hz_io_timed_out = 1;
+    while (!hz_io_late_done) {
+      hz_io_waiting = 1;
+      cacs_park();
+      hz_io_waiting = 0;
+    }
+#endif
+#endif
+    break;
+#ifndef HZ_POOL
+  case 4: { /* the descriptor closed while parked */
+    int p[2];
+    hz_io_want(pipe(p), 0, "pipe");
+    hz_io_closing = p[0];
+    hz_io_ask(HZ_IO_CLOSE);
+    hz_io_want(hz_io_read(direct, p[0], HZ_IO_LONG), -ECANCELED, "a read whose descriptor was closed");
+    close(p[1]);
+    break;
+  }
+  case 5: /* woken while parked */
+    hz_io_ask(HZ_IO_WAKE);
+    hz_io_want(hz_io_read(direct, rd, HZ_IO_LONG), -EINTR, "a read ended by cacs_wake");
+    break;
+#endif
+  }
+  hz_io_n++;
+  if (v0 != hz_io_live[0] || v1 != hz_io_live[1] || v2 != hz_io_live[2] ||
+      v3 != hz_io_live[3] || v4 != hz_io_live[4] || v5 != hz_io_live[5] ||
+      f0 != hz_io_livef[0] || f1 != hz_io_livef[1])
+    hz_io_fail("a value live across the wait changed", v0 ^ v1 ^ v2 ^ v3 ^ v4 ^ v5);
+}
+#endif
+"""
+
+LIB_COMMON = IO_LIB + r"""
 __thread long hz_tl;
 long hz_sink;
 HZ_SEED HZ_NOINLINE void hz_seed(long *p) {
@@ -203,9 +437,14 @@ HZ_SEED HZ_NOINLINE void hz_seed(long *p) {
   /* Yield until on the other worker (hz_busy keeps both taking work). */
   long v = hz_tl;
   int w = cacs_pool_worker_index();
+#ifdef HZ_IO
+  hz_io_step(); /* may end on the other worker (the pool's poller) */
+#endif
   for (int i = 0; i < 1000 && cacs_pool_worker_index() == w; i++)
     cacs_pool_yield();
   hz_tl = v;
+#elif defined(HZ_IO)
+  hz_io_step();
 #endif
 }
 """
@@ -214,6 +453,15 @@ MAIN_DECLS = r"""
 extern __thread long hz_tl;
 extern long hz_sink;
 HZ_SEED void hz_seed(long *p);
+#ifdef HZ_IO
+extern int hz_io_fds[2], hz_io_cmd, hz_io_stop;
+void hz_io_fail(const char *what, long got);
+#ifndef HZ_POOL
+extern cacs_coro *hz_io_co[3];
+void hz_io_partner(void *arg);
+void hz_io_late_fence(void *arg);
+#endif
+#endif
 """
 
 SCS_INIT = r"""
@@ -369,6 +617,11 @@ static void hz_body(void *arg) {
 static void hz_busy(void *arg) {
   (void)arg;
   while (!__atomic_load_n(&hz_done, __ATOMIC_ACQUIRE)) {
+#ifdef HZ_IO
+    if (__atomic_exchange_n(&hz_io_cmd, 0, __ATOMIC_ACQ_REL) == 1 /* HZ_IO_WRITE */ &&
+        write(hz_io_fds[1], "w", 1) != 1)
+      hz_io_fail("hz_busy's write", -1);
+#endif
     cacs_pool_yield();
     for (volatile int i = 0; i < 2000; i++)
       ;
@@ -377,12 +630,41 @@ static void hz_busy(void *arg) {
 int main(int argc, char **argv) {
   hz_argc = argc;
   hz_argv = argv;
+#ifdef HZ_IO
+  if (pipe(hz_io_fds) != 0)
+    return 2;
+#endif
   cacs_pool_attr attr = {2, 0, CACS_POOL_MIGRATE_RUNNING};
   cacs_pool *p = cacs_pool_create_ex(&attr);
   cacs_pool_task *busy = cacs_pool_spawn(p, hz_busy, NULL);
   cacs_pool_join(cacs_pool_spawn(p, hz_body, NULL));
   cacs_pool_join(busy);
   return cacs_pool_destroy(p);
+}
+#elif defined(HZ_IO)
+static int hz_argc;
+static char **hz_argv;
+static void hz_body(void *arg) {
+  (void)arg;
+  hz_run(hz_argc, hz_argv);
+}
+int main(int argc, char **argv) {
+  hz_argc = argc;
+  hz_argv = argv;
+  if (pipe(hz_io_fds) != 0)
+    return 2;
+  hz_io_co[1] = cacs_create(hz_io_partner, NULL, 0);
+  hz_io_co[2] = cacs_create(hz_io_late_fence, NULL, 0);
+  hz_io_co[0] = cacs_create(hz_body, NULL, 0);
+  if (!hz_io_co[0] || !hz_io_co[1] || !hz_io_co[2])
+    return 2;
+  cacs_join(hz_io_co[0]);
+  hz_io_stop = 1;
+  cacs_wake(hz_io_co[1]);
+  cacs_wake(hz_io_co[2]);
+  cacs_join(hz_io_co[1]);
+  cacs_join(hz_io_co[2]);
+  return 0;
 }
 #else
 int main(int argc, char **argv) {

@@ -49,6 +49,10 @@ def _wanted(group):
     # shields: an optimized compile, and the decision at the LTO link.
     if hazard in ("pool", "pool-tls-gd", "cold", "pool-cold"):
         return (conv, opt) in (("apn", "O2"), ("list", "lto"))
+    # I/O waits that park: also at -O0, where FastISel makes the calls of
+    # the preserve_none entries (cacs shields them).
+    if hazard in ("io", "pool-io"):
+        return (conv, opt) in (("apn", "O0"), ("attr", "O2"), ("list", "lto"))
     return False
 
 
