@@ -145,14 +145,6 @@ static inline int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
-/// libcacs's own timed park on an absolute deadline (CLOCK_MONOTONIC, ns)
-/// that its caller computed: the I/O engines' waits (io_internal.h's
-/// io_park). 0 if woken (cacs_wake, or the caller's readiness), else
-/// ETIMEDOUT or ENOMEM (no timer). A preserve_none entry with arguments:
-/// libcacs is always built optimized (detail/bind.h's FastISel note).
-CACS__PN_DECL int cacs__park_until(uint64_t deadline_ns)
-    CACS__PN_ENTRY(park_until);
-
 /// The engines' park for a call whose remaining_us(d) was > 0 or < 0 (no
 /// deadline): 0 if woken, else ETIMEDOUT or ENOMEM. On the deadline that
 /// remaining_us fixed, without reading the clock again: the timeout counts
