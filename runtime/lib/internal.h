@@ -83,7 +83,12 @@ CACS_HIDDEN void cacs__key_create(pthread_key_t *key, void (*dtor)(void *),
 /// budgets count (cacs/detail/contract.h): cacs_wait_fd's in a pool
 /// coroutine, 344 -> 296 bytes on x86-64 (test/pool/pool-stack-budget.c);
 /// the thread's cacs__io_fd_wait and its io_uring wait, the pool's request
-/// start on its worker's ring (io_pool_uring.c's preq_start) too. Not
+/// start on its worker's ring (io_pool_uring.c's preq_start) too, and the
+/// pool's waits for cacs_wait_fd (cacs__pool_io_wait_fd,
+/// cacs__pool_ring_wait_fd): a function that default-convention callers
+/// call too (the transfers') gets a variant for them instead, one body in
+/// two conventions, since such a caller saves every callee-saved register
+/// around a preserve_none call (AArch64's pool read: +160 bytes). Not
 /// on AArch64 without optimization, where stock clang's FastISel passes
 /// preserve_none arguments in the wrong registers (cacs/detail/bind.h);
 /// nor under AddressSanitizer, whose frames then need a realigned stack

@@ -145,14 +145,6 @@ static inline int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
-/// libcacs's own timed park on an absolute deadline (CLOCK_MONOTONIC, ns)
-/// that its caller computed: the I/O engines' waits (io_internal.h's
-/// io_park). 0 if woken (cacs_wake, or the caller's readiness), else
-/// ETIMEDOUT or ENOMEM (no timer). A preserve_none entry with arguments:
-/// libcacs is always built optimized (detail/bind.h's FastISel note).
-CACS__PN_DECL int cacs__park_until(uint64_t deadline_ns)
-    CACS__PN_ENTRY(park_until);
-
 /// The engines' park for a call whose remaining_us(d) was > 0 or < 0 (no
 /// deadline): 0 if woken, else ETIMEDOUT or ENOMEM. On the deadline that
 /// remaining_us fixed, without reading the clock again: the timeout counts
@@ -301,14 +293,24 @@ cacs__io_connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
 /// coroutine's worker has a ring; a call on it (`h` the pool's record of
 /// `fd`; the operation as cacs__io_do_pool takes it, bit 63 set for a
 /// socket): its result, or -1 with errno set; a wait for readiness in
-/// `dirs` (0: ready, retry; or an errno value).
+/// `dirs` until `at_ns` (0: none; the caller found it not passed yet):
+/// 0 (ready, retry) or an errno value.
 struct cacs__pool_fd;
 CACS_HIDDEN int cacs__pool_ring_on(void);
 CACS_HIDDEN ssize_t cacs__pool_ring_io(int fd, struct cacs__pool_fd *h,
                                        uint64_t kind_flags, void *buf, size_t n,
                                        struct io_deadline *d);
 CACS_HIDDEN int cacs__pool_ring_wait(int fd, struct cacs__pool_fd *h,
-                                     unsigned dirs, struct io_deadline *d);
+                                     unsigned dirs, uint64_t at_ns);
+/// The same wait for cacs_wait_fd (cacs__io_wait_fd_pool), preserve_none
+/// as its caller is (CACS__IO_PN): its request record lies in a frame
+/// that pushes no callee-saved registers below the park (the waits' park
+/// budget); the transfers keep the call above, whose default-convention
+/// callers would save every callee-saved register around this one.
+CACS__IO_PN CACS_HIDDEN int cacs__pool_ring_wait_fd(int fd,
+                                                    struct cacs__pool_fd *h,
+                                                    unsigned dirs,
+                                                    uint64_t at_ns);
 /// After a wait for a connecting socket to be writable: 0 connected, -1 the
 /// connection failed (errno set), 1 not yet (a wakeup that came early).
 __attribute__((noinline)) CACS_HIDDEN int cacs__io_connect_finished(int fd);

@@ -27,6 +27,7 @@ struct cacs__ptask *cacs__pool_self(void) __attribute__((weak));
 #pragma weak cacs__pool_io_fd
 #pragma weak cacs__pool_io_prepare
 #pragma weak cacs__pool_io_wait
+#pragma weak cacs__pool_io_wait_fd
 
 int cacs__io_pool_caller(void) {
   return cacs__pool_self && cacs__pool_self();
@@ -38,18 +39,25 @@ int cacs__io_pool_caller(void) {
 // poll(2), as a thread's coroutine does (io_wait.c), and the coroutine
 // stays on it. Inlined into its callers: its frame would stay on the
 // coroutine's stack while it is parked (the waits' stack budget,
-// cacs/detail/contract.h).
+// cacs/detail/contract.h). `park` (a constant): the caller is
+// cacs_wait_fd's, preserve_none, and the waits it calls are too (their
+// _fd variants: no callee-saved registers pushed below the park); a
+// transfer's callers, of the default convention, call the others, around
+// which they save nothing more.
 static inline __attribute__((always_inline)) int
 pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
-             struct io_deadline *d) {
+             struct io_deadline *d, int park) {
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return cacs__io_poll_blocking(fd, dirs, d);
   int64_t timeout = remaining_us(d);
   if (timeout == 0)
     return ETIMEDOUT;
+  uint64_t at = timeout < 0 ? 0 : d->at_ns;
   if (cacs__pool_ring_on()) // a poll request on the worker's ring
-    return cacs__pool_ring_wait(fd, r, dirs, d);
-  return cacs__pool_io_wait(r, dirs, gen, timeout < 0 ? 0 : d->at_ns);
+    return park ? cacs__pool_ring_wait_fd(fd, r, dirs, at)
+                : cacs__pool_ring_wait(fd, r, dirs, at);
+  return park ? cacs__pool_io_wait_fd(r, dirs, gen, at)
+              : cacs__pool_io_wait(r, dirs, gen, at);
 }
 
 // cacs_wait_fd: the generation before the look.
@@ -81,7 +89,7 @@ int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
   if (!r)
     return -1;
   struct io_deadline d = {timeout_us, 0};
-  int e = pool_fd_wait(fd, r, dirs, gen, &d);
+  int e = pool_fd_wait(fd, r, dirs, gen, &d, 1);
   if (e) {
     cacs__set_errno(e);
     return -1;
@@ -149,7 +157,7 @@ ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
       cacs__set_errno(err);
       return -1;
     }
-    if ((err = pool_fd_wait(fd, r, 1u << dir, gen, d))) {
+    if ((err = pool_fd_wait(fd, r, 1u << dir, gen, d, 0))) {
       cacs__set_errno(err);
       return -1;
     }
@@ -169,7 +177,7 @@ int cacs__io_connect_pool(int fd, const struct sockaddr *addr,
     return -1;
   struct io_deadline d = {timeout_us, 0};
   for (;;) {
-    int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d);
+    int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d, 0);
     if (e) {
       cacs__set_errno(e);
       return -1;

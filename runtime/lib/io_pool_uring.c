@@ -83,8 +83,13 @@ ssize_t cacs__pool_ring_io(int fd, cacs__pool_fd *h, uint64_t kind_flags,
   return -1;
 }
 int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
-                         struct io_deadline *d) {
-  (void)fd, (void)h, (void)dirs, (void)d;
+                         uint64_t at_ns) {
+  (void)fd, (void)h, (void)dirs, (void)at_ns;
+  return ENOSYS;
+}
+CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
+                                        uint64_t at_ns) {
+  (void)fd, (void)h, (void)dirs, (void)at_ns;
   return ENOSYS;
 }
 
@@ -504,9 +509,13 @@ static void submit_deep(void *ring) {
 // Queue `q`: `op` on `fd` (NULL: a poll for `mask`) on the calling
 // worker's ring, with a linked timeout at `at_ns` (0: none). 0: queued,
 // park; 1: a cacs_close is under way, yield and try again; -1: errno.
-__attribute__((noinline)) CACS__IO_PN static int
-preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
-           int socket, unsigned mask, uint64_t at_ns, struct msghdr *m) {
+// Inlined into the waits for readiness (ring_req's `inline_start`), whose
+// frame has room for it: a call's frame would lie below theirs, the
+// deepest of the park budget's paths (cacs/detail/contract.h); out of
+// line for the transfers (preq_start).
+static inline __attribute__((always_inline)) int
+preq_fill(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
+          int socket, unsigned mask, uint64_t at_ns, struct msghdr *m) {
   struct cacs__pool_ring *r = tls_ring;
   struct io_uring *u = &r->ring;
   unsigned need = at_ns ? 2 : 1;
@@ -571,6 +580,12 @@ preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
   return 0;
 }
 
+__attribute__((noinline)) CACS__IO_PN static int
+preq_start(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
+           int socket, unsigned mask, uint64_t at_ns, struct msghdr *m) {
+  return preq_fill(q, fd, h, op, socket, mask, at_ns, m);
+}
+
 // stale() from a coroutine: its fstat(2) and struct stat on the worker's
 // own stack (cacs__deep_call), outside the waits' stack budget.
 struct stale_call {
@@ -588,17 +603,17 @@ __attribute__((noinline)) static int stale_deep(int fd,
   return c.ret;
 }
 
-// A request and its wait: 0 (the result is q->res), EAGAIN (a close was
-// under way: make the call again), or an errno value (ETIMEDOUT,
-// ECANCELED, EBUSY).
+// A request and its wait until `at` (CLOCK_MONOTONIC ns, 0: none; its
+// caller found it not passed yet): 0 (the result is q->res), EAGAIN (a
+// close was under way: make the call again), or an errno value
+// (ETIMEDOUT, ECANCELED, EBUSY). `inline_start` (a constant): preq_fill
+// in this frame.
 static inline __attribute__((always_inline)) int
 ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
-         int socket, unsigned mask, struct io_deadline *d, struct msghdr *m) {
-  int64_t timeout = remaining_us(d);
-  if (timeout == 0)
-    return ETIMEDOUT;
-  uint64_t at = timeout < 0 ? 0 : d->at_ns;
-  int s = preq_start(q, fd, h, op, socket, mask, at, m);
+         int socket, unsigned mask, uint64_t at, struct msghdr *m,
+         int inline_start) {
+  int s = inline_start ? preq_fill(q, fd, h, op, socket, mask, at, m)
+                       : preq_start(q, fd, h, op, socket, mask, at, m);
   if (s < 0)
     return cacs__errno();
   if (s > 0) {
@@ -626,15 +641,27 @@ static unsigned poll_mask(unsigned dirs) {
          (dirs & 2 ? POLLOUT : 0);
 }
 
-int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
-                         struct io_deadline *d) {
+// A wait for readiness: a poll request (cacs__pool_ring_wait and
+// cacs__pool_ring_wait_fd, io_internal.h: one body in two conventions).
+static inline __attribute__((always_inline)) int
+ring_wait(int fd, cacs__pool_fd *h, unsigned dirs, uint64_t at_ns) {
   struct preq q;
-  int e = ring_req(&q, fd, h, NULL, 0, poll_mask(dirs), d, NULL);
+  int e = ring_req(&q, fd, h, NULL, 0, poll_mask(dirs), at_ns, NULL, 1);
   if (e == EAGAIN)
     return 0; // retry the call
   if (e)
     return e;
   return q.res < 0 ? -q.res : 0;
+}
+
+int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
+                         uint64_t at_ns) {
+  return ring_wait(fd, h, dirs, at_ns);
+}
+
+CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
+                                        uint64_t at_ns) {
+  return ring_wait(fd, h, dirs, at_ns);
 }
 
 // The call tried as the epoll poller's calls are, while a cacs_close is
@@ -659,8 +686,11 @@ ssize_t cacs__pool_ring_io(int fd, cacs__pool_fd *h, uint64_t kind_flags,
   struct msghdr m; // sendmsg's, until the kernel has taken the request
   int poll = 0;
   for (;;) {
-    int e = ring_req(&q, fd, h, poll ? NULL : op, socket,
-                     poll ? poll_mask(1u << op_dir(op)) : 0, d, &m);
+    int64_t timeout = remaining_us(d);
+    int e = timeout == 0 ? ETIMEDOUT
+                         : ring_req(&q, fd, h, poll ? NULL : op, socket,
+                                    poll ? poll_mask(1u << op_dir(op)) : 0,
+                                    timeout < 0 ? 0 : d->at_ns, &m, 0);
     if (e == EAGAIN) {
       // A close was under way: try the call (EBADF once it is done), as
       // the epoll poller's calls do, until the close is done.

@@ -35,6 +35,15 @@ CACS__PN_DECL CACS__PARK_BUDGET int cacs__lib_park_timeout(int64_t timeout_us)
 #define cacs_park_timeout(...) cacs__lib_park_timeout(__VA_ARGS__)
 #endif
 
+/// libcacs's own timed park on an absolute deadline (CLOCK_MONOTONIC, ns)
+/// that its caller computed: the I/O engines' waits (io_internal.h's
+/// io_park) and sync.c's. 0 if woken (cacs_wake, or the caller's
+/// readiness), else ETIMEDOUT or ENOMEM (no timer). A preserve_none entry
+/// with arguments: libcacs is always built optimized (detail/bind.h's
+/// FastISel note).
+CACS__PN_DECL int cacs__park_until(uint64_t deadline_ns)
+    CACS__PN_ENTRY(park_until);
+
 /// Define cacs_<name>, the default-convention symbol of a waiting call
 /// whose preserve_none entry the C expression `entry` reaches (cacs/coro.h,
 /// "Only calls bind"): for gcc callers, CACS_YIELD_FULL_SAVE=1, calls that
@@ -68,6 +77,12 @@ static inline uint64_t cacs__deadline_ns(uint64_t now_ns, int64_t timeout_us) {
     return UINT64_MAX;
   return ns;
 }
+
+/// The deadline `timeout_us` (>= 0) microseconds from now; out of line
+/// (wait.c): the clock's result is not in the frames of the waits that
+/// call it before they park (the waits' stack budget,
+/// cacs/detail/contract.h).
+uint64_t cacs__deadline_in(int64_t timeout_us);
 
 typedef void (*cacs__poll_fn)(int64_t timeout_us);
 
@@ -107,10 +122,11 @@ cacs_coro *cacs__self_unshared(void);
 // those waits still end, up to 1 ms late.
 
 typedef struct cacs__xwait {
-  struct cacs__xwait *next, *prev; // in the owner's inbox, under its lock
-  cacs_coro *coro;
   struct cacs__inbox *inbox; // the owner thread's
   int queued;
+  // Last: sync.c's waiter records share them (its xwaiter).
+  struct cacs__xwait *next, *prev; // in the owner's inbox, under its lock
+  cacs_coro *coro;
 } cacs__xwait;
 
 /// 0, or ENOMEM / EMFILE (no service coroutine or no eventfd).

@@ -38,10 +38,33 @@ struct cacs__waiter {
   void *item; // channel: the sender's item / the receiver's buffer
   int done;   // set by the waker after it took the record off the queue
   int result; // with done: 0, or EPIPE (channel closed)
-  int shared; // xw is registered: wake through cacs__xwake
-  cacs__xwait xw;
+  int shared; // an xwaiter whose xw is registered: wake through cacs__xwake
 };
 typedef struct cacs__waiter waiter;
+
+// The record of a wait on a shared object (a lock `l`): registered with
+// the inbox too (sched.h), by a record whose links and coroutine are the
+// waiter's own (cacs__xwait ends with them). The two pairs of links are
+// never in use together: the waker takes the waiter off the object's
+// queue before it posts the record to the inbox, and a waiter that leaves
+// unserved was never posted. Only the shared objects' waits hold one, 16
+// bytes longer than a waiter: the waits' frames stay small while they
+// park (the waits' stack budget, cacs/detail/contract.h).
+typedef union xwaiter {
+  cacs__xwait xw;
+  struct {
+    char head[offsetof(cacs__xwait, next)];
+    waiter w;
+  } x;
+} xwaiter;
+_Static_assert(offsetof(xwaiter, xw.next) == offsetof(xwaiter, x.w.next) &&
+                   offsetof(xwaiter, xw.prev) == offsetof(xwaiter, x.w.prev) &&
+                   offsetof(xwaiter, xw.coro) == offsetof(xwaiter, x.w.coro),
+               "an xwaiter's inbox record shares the waiter's links");
+
+static cacs__xwait *xw_of(waiter *w) {
+  return (cacs__xwait *)((char *)w - offsetof(xwaiter, x.w));
+}
 
 // A lock for the shared objects; NULL for the one-thread ones.
 typedef pthread_mutex_t *lock_t;
@@ -74,7 +97,7 @@ static void serve(waiter *w, int result) {
   w->result = result;
   w->done = 1;
   if (w->shared)
-    cacs__xwake(&w->xw);
+    cacs__xwake(xw_of(w));
   else
     cacs_wake(w->coro);
 }
@@ -87,32 +110,34 @@ static void serve_all(cacs__waitq *q, int result) {
 
 // --- waiting ---------------------------------------------------------------
 
-// Queue `w` on `q` and wait until a waker serves it or `timeout_us` passes.
-// Called and returns with `l` held. Returns the result the waker gave, or
-// ETIMEDOUT / ENOMEM with `w` off the queue again. timeout_us != 0.
-// Inlined into the entries (preserve_none, cacs/sync.h): a function of
-// the default convention between would save the six callee-saved
-// registers for them below the park (the waits' stack budget,
-// cacs/detail/contract.h).
+// Queue `w` (an xwaiter if `l`) on `q` and wait until a waker serves it or
+// `timeout_us` passes. Called and returns with `l` held. Returns the
+// result the waker gave, or ETIMEDOUT / ENOMEM with `w` off the queue
+// again. timeout_us != 0. Inlined into the entries (preserve_none,
+// cacs/sync.h): a function of the default convention between would save
+// the six callee-saved registers for them below the park (the waits'
+// stack budget, cacs/detail/contract.h). A timed wait parks on the
+// deadline fixed here, after a stray wake-up too: what stays in the frame
+// while it parks is the queue, the lock and the deadline besides the
+// record, and the clock is read once.
 static inline __attribute__((always_inline)) int
 wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   w->coro = cacs_self();
   w->done = 0;
   w->result = 0;
   w->shared = l != NULL;
-  if (w->shared && cacs__xwait_begin(&w->xw) != 0)
+  if (l && cacs__xwait_begin(xw_of(w)) != 0)
     return ENOMEM;
   q_push(q, w);
-  // The clock is read again only after a stray wake-up.
-  uint64_t deadline =
-      timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__now_ns(), timeout_us);
-  int64_t left = timeout_us;
+  uint64_t deadline = timeout_us < 0 ? 0 : cacs__deadline_in(timeout_us);
   int r;
   for (;;) {
     unlock(l);
-    int pr = ETIMEDOUT;
-    if (left != 0)
-      pr = cacs_park_timeout(left) == 0 ? 0 : errno;
+    int pr = 0;
+    if (!deadline)
+      (void)cacs_park_timeout(CACS_FOREVER); // no timer: only a wake
+    else
+      pr = cacs__park_until(deadline);
     lock(l);
     if (w->done) {
       r = w->result; // served: wins over a timeout in the same instant
@@ -123,13 +148,10 @@ wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
       r = pr;
       break;
     }
-    // Woken but not served: a stray cacs_wake. Wait for the rest, rounded
-    // up (never return before the deadline).
-    if (timeout_us >= 0)
-      left = cacs__us_until(deadline, cacs__now_ns());
+    // Woken but not served: a stray cacs_wake. Wait for the rest.
   }
-  if (w->shared)
-    cacs__xwait_end(&w->xw);
+  if (l)
+    cacs__xwait_end(xw_of(w));
   return r;
 }
 
@@ -142,7 +164,7 @@ wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
 // thread, up to SPARE_MAX bytes, freed at thread exit): a round of waits
 // of shared-stack coroutines then allocates nothing.
 #define SPARE_MAX 1024
-static __thread waiter *spare;
+static __thread xwaiter *spare;
 static __thread size_t spare_size;
 static __thread unsigned char spare_armed; // spare_key set on this thread
 static pthread_key_t spare_key; // its destructor frees the thread's spare
@@ -159,16 +181,16 @@ static void spare_key_init(void) {
     spare_key = (pthread_key_t)-1;
 }
 
-static waiter *heap_rec_get(size_t size) {
-  waiter *h = spare;
+static xwaiter *heap_rec_get(size_t size) {
+  xwaiter *h = spare;
   if (h && spare_size >= size) {
     spare = NULL;
     return h;
   }
-  return (waiter *)malloc(size);
+  return (xwaiter *)malloc(size);
 }
 
-static void heap_rec_put(waiter *h, size_t size) {
+static void heap_rec_put(xwaiter *h, size_t size) {
   if (size > SPARE_MAX || (spare && spare_size >= size)) {
     free(h);
     return;
@@ -192,16 +214,17 @@ static __attribute__((noinline, cold)) int wait_heap(cacs__waitq *q, waiter *w,
                                                      int64_t timeout_us,
                                                      lock_t l, size_t item_size,
                                                      int recv) {
-  waiter *h = heap_rec_get(sizeof *h + item_size);
-  if (!h)
+  xwaiter *x = heap_rec_get(sizeof *x + item_size); // an xwaiter if `l`
+  if (!x)
     return ENOMEM;
-  h->item = item_size ? (void *)(h + 1) : NULL;
+  waiter *h = &x->x.w;
+  h->item = item_size ? (void *)(x + 1) : NULL;
   if (item_size && !recv)
     memcpy(h->item, w->item, item_size);
   int r = wait_rec(q, h, timeout_us, l);
   if (item_size && recv && r == 0)
     memcpy(w->item, h->item, item_size);
-  heap_rec_put(h, sizeof *h + item_size);
+  heap_rec_put(x, sizeof *x + item_size);
   return r;
 }
 
@@ -300,8 +323,9 @@ void cacs_cond_broadcast(cacs_cond *c) { serve_all(&c->waiters, 0); }
 
 // --- semaphore (one-thread and shared) ----------------------------------
 
+// On the caller's record `w` (an xwaiter if `l`).
 static inline __attribute__((always_inline)) int
-sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l) {
+sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l, waiter *w) {
   lock(l);
   int r;
   if (s->count > 0) { // units are only free while nobody waits
@@ -310,8 +334,7 @@ sem_wait(cacs_sem *s, int64_t timeout_us, lock_t l) {
   } else if (timeout_us == 0) {
     r = ETIMEDOUT;
   } else {
-    waiter w;
-    r = wait_on(&s->waiters, &w, timeout_us, l); // the poster hands a unit
+    r = wait_on(&s->waiters, w, timeout_us, l); // the poster hands a unit
   }
   unlock(l);
   return r;
@@ -332,10 +355,11 @@ void cacs_sem_init(cacs_sem *s, uint64_t count) {
   s->count = count;
 }
 int cacs_sem_wait(cacs_sem *s, int64_t timeout_us) {
-  return ret(sem_wait(s, timeout_us, NULL));
+  waiter w;
+  return ret(sem_wait(s, timeout_us, NULL, &w));
 }
 int cacs_sem_trywait(cacs_sem *s) {
-  return ret(sem_wait(s, 0, NULL) == 0 ? 0 : EAGAIN);
+  return ret(sem_wait(s, 0, NULL, NULL) == 0 ? 0 : EAGAIN);
 }
 void cacs_sem_post(cacs_sem *s) { sem_post(s, NULL); }
 
@@ -345,10 +369,11 @@ int cacs_xsem_init(cacs_xsem *s, uint64_t count) {
 }
 void cacs_xsem_destroy(cacs_xsem *s) { pthread_mutex_destroy(&s->lock); }
 int cacs_xsem_wait(cacs_xsem *s, int64_t timeout_us) {
-  return ret(sem_wait(&s->sem, timeout_us, &s->lock));
+  xwaiter x;
+  return ret(sem_wait(&s->sem, timeout_us, &s->lock, &x.x.w));
 }
 int cacs_xsem_trywait(cacs_xsem *s) {
-  return ret(sem_wait(&s->sem, 0, &s->lock) == 0 ? 0 : EAGAIN);
+  return ret(sem_wait(&s->sem, 0, &s->lock, NULL) == 0 ? 0 : EAGAIN);
 }
 void cacs_xsem_post(cacs_xsem *s) { sem_post(&s->sem, &s->lock); }
 
@@ -450,17 +475,23 @@ int cacs_chan_destroy(cacs_chan *ch) {
   return 0;
 }
 
-// wait_on for a channel's call; called and returns with the lock held.
+// wait_on for a channel's call, on a record for `item` (the sender's
+// item, the receiver's buffer); called and returns with the lock held.
 // The channel may be gone when a one-thread waiter returns.
 static inline __attribute__((always_inline)) int
-chan_wait(cacs_chan *ch, cacs__waitq *q, waiter *w, int64_t timeout_us) {
+chan_wait(cacs_chan *ch, cacs__waitq *q, void *item, int64_t timeout_us) {
   lock_t l = ch->lock;
   size_t size = ch->item_size;
   int recv = q == &ch->receivers;
-  if (!l)
-    return wait_item(q, w, timeout_us, NULL, size, recv);
+  if (!l) {
+    waiter w;
+    w.item = item;
+    return wait_item(q, &w, timeout_us, NULL, size, recv);
+  }
+  xwaiter x;
+  x.x.w.item = item;
   ch->inside++;
-  int r = wait_item(q, w, timeout_us, l, size, recv);
+  int r = wait_item(q, &x.x.w, timeout_us, l, size, recv);
   ch->inside--;
   return r;
 }
@@ -480,9 +511,8 @@ int cacs_chan_send(cacs_chan *ch, const void *item, int64_t timeout_us) {
   } else if (timeout_us == 0) {
     r = ETIMEDOUT;
   } else {
-    waiter self;
-    self.item = (void *)item; // a receiver copies it out, then serves us
-    r = chan_wait(ch, &ch->senders, &self, timeout_us);
+    // A receiver copies the item out, then serves us.
+    r = chan_wait(ch, &ch->senders, (void *)item, timeout_us);
   }
   unlock(l);
   return ret(r);
@@ -509,9 +539,8 @@ int cacs_chan_recv(cacs_chan *ch, void *item, int64_t timeout_us) {
   } else if (timeout_us == 0) {
     r = ETIMEDOUT;
   } else {
-    waiter self;
-    self.item = item; // a sender copies into it, then serves us
-    r = chan_wait(ch, &ch->receivers, &self, timeout_us);
+    // A sender copies into `item`, then serves us.
+    r = chan_wait(ch, &ch->receivers, item, timeout_us);
   }
   unlock(l);
   return ret(r);

@@ -174,7 +174,11 @@ park_timeout(cacs_coro *self, int64_t timeout_us) {
   }
   if (timeout_us == 0)
     return ETIMEDOUT;
-  return park_until(self, cacs__deadline_ns(cacs__now_ns(), timeout_us));
+  return park_until(self, cacs__deadline_in(timeout_us));
+}
+
+__attribute__((noinline)) uint64_t cacs__deadline_in(int64_t timeout_us) {
+  return cacs__deadline_ns(cacs__now_ns(), timeout_us);
 }
 
 int cacs__park_timeout_pn(int64_t timeout_us) {
@@ -187,12 +191,12 @@ int cacs__park_timeout_pn(int64_t timeout_us) {
   return 0;
 }
 
-// The I/O engines' timed parks (sched.h): their call read the clock for
-// its deadline already, and reading it again here would also put the
-// vDSO's frames (64 to 112 bytes on x86-64) below the park's deepest frame,
-// into every wait's stack budget (cacs/detail/contract.h).
+// The I/O engines' and sync.c's timed parks (sched.h): their call read the
+// clock for its deadline already, and reading it again here would also put
+// the vDSO's frames (64 to 112 bytes on x86-64) below the park's deepest
+// frame, into every wait's stack budget (cacs/detail/contract.h).
 int cacs__park_until_pn(uint64_t deadline_ns) {
-  pool_refuse("a wait of cacs/io.h");
+  pool_refuse("a wait of cacs/io.h or cacs/sync.h");
   return park_until(current(), deadline_ns);
 }
 

@@ -66,12 +66,20 @@
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
 // CHECK-NEXT: mutex_lock: within the budget
+// CHECK-NEXT: mutex_lock, timed: within the budget
 // CHECK-NEXT: cond_wait: within the budget
+// CHECK-NEXT: cond_wait, timed: within the budget
 // CHECK-NEXT: sem_wait: within the budget
+// CHECK-NEXT: sem_wait, timed: within the budget
 // CHECK-NEXT: waitgroup_wait: within the budget
 // CHECK-NEXT: chan_recv: within the budget
+// CHECK-NEXT: chan_recv, timed: within the budget
 // CHECK-NEXT: chan_send: within the budget
+// CHECK-NEXT: chan_send, timed: within the budget
+// CHECK-NEXT: chan_recv, shared: within the budget
+// CHECK-NEXT: chan_recv, shared, timed: within the budget
 // CHECK-NEXT: xsem_wait: within the budget
+// CHECK-NEXT: xsem_wait, timed: within the budget
 // CHECK-NEXT: on_system_stack: within the budget
 // CHECK-NEXT: PASS
 
@@ -101,6 +109,7 @@ static cacs_cond cv;
 static cacs_sem sem;
 static cacs_waitgroup wg;
 static cacs_chan *ch;
+static cacs_chan *sch; // CACS_CHAN_SHARED
 static cacs_xsem xs;
 static volatile int step;
 
@@ -149,15 +158,20 @@ static void partner(void *arg) {
     case 9:
       cacs_xsem_post(&xs);
       break;
+    case 10:
+      cacs_chan_send(sch, &item, -1);
+      break;
     case 100:
       return;
     }
   }
 }
 
-static void quick(void *arg) {
-  (void)arg;
-  cacs_yield();
+// Yields until `turn` is its number.
+static volatile intptr_t turn;
+static void lingerer(void *arg) {
+  while (turn != (intptr_t)arg)
+    cacs_yield();
 }
 
 static volatile int helpers_stop;
@@ -174,6 +188,8 @@ static void on_system(void *arg) {
 
 // Each wait, with the partner releasing it after the prober blocked.
 #define RELEASED(n, call) (step = (n), (call))
+// The timeout of the timed waits: never reached.
+#define LONG (10 * 1000 * 1000)
 
 static int read_first;
 static int high_fd = -1; // pipefd[0]'s copy, numbered 1,000 (wait-fd-high)
@@ -193,7 +209,7 @@ __attribute__((noinline)) static void probe(void) {
     // The same, on a descriptor numbered past every table's first size:
     // the records' tables grow (realloc) inside the wait.
     MEASURE("first wait a wait_fd on a high descriptor", PARK, 1,
-            (RELEASED(2, cacs_wait_fd(high_fd, EPOLLIN, 10 * 1000 * 1000)),
+            (RELEASED(2, cacs_wait_fd(high_fd, EPOLLIN, LONG)),
              (void)!read(high_fd, &c, 1)));
     step = 100;
     return;
@@ -201,7 +217,7 @@ __attribute__((noinline)) static void probe(void) {
   if (read_first == 2) {
     // The same setup in the wait for readiness, timed (the timer heap too).
     MEASURE("first wait a wait_fd", PARK, 1,
-            (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
+            (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
              (void)!read(pipefd[0], &c, 1)));
     step = 100;
     return;
@@ -230,7 +246,14 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("park_timeout", PARK, 0, cacs_park_timeout(1000));
   MEASURE("sleep", PARK, 0, cacs_sleep(1000));
   MEASURE("sleep 0", PARK, 0, cacs_sleep(0));
-  MEASURE("join", PARK, 0, cacs_join(cacs_create(quick, NULL, 0)));
+  {
+    // Each join waits for a coroutine created before the measure (its
+    // creation is not the join's), which ends only once its join began.
+    cacs_coro *q[2] = {cacs_create(lingerer, (void *)1, 0),
+                       cacs_create(lingerer, (void *)2, 0)};
+    intptr_t k = 0;
+    MEASURE("join", PARK, 0, (turn = k + 1, cacs_join(q[k++])));
+  }
   MEASURE("first read", WAIT, 1, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
   MEASURE("read", WAIT, 0, RELEASED(2, cacs_read(pipefd[0], &c, 1, -1)));
   MEASURE("write", WAIT, 0, cacs_write(pipefd[1], &c, 1, -1));
@@ -241,24 +264,45 @@ __attribute__((noinline)) static void probe(void) {
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, -1)),
            (void)!read(pipefd[0], &c, 1)));
   MEASURE("wait_fd, timed", PARK, 0,
-          (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
+          (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
            (void)!read(pipefd[0], &c, 1)));
+  // The waits of cacs/sync.h, each untimed and (but the wait group's)
+  // timed: a deadline's park; on a shared channel too.
   MEASURE("mutex_lock", PARK, 0,
           (step = 3, cacs_yield(), cacs_mutex_lock(&mu, -1),
+           cacs_mutex_unlock(&mu)));
+  MEASURE("mutex_lock, timed", PARK, 0,
+          (step = 3, cacs_yield(), cacs_mutex_lock(&mu, LONG),
            cacs_mutex_unlock(&mu)));
   MEASURE("cond_wait", PARK, 0,
           (cacs_mutex_lock(&mu, -1), RELEASED(4, cacs_cond_wait(&cv, &mu, -1)),
            cacs_mutex_unlock(&mu)));
+  MEASURE("cond_wait, timed", PARK, 0,
+          (cacs_mutex_lock(&mu, -1),
+           RELEASED(4, cacs_cond_wait(&cv, &mu, LONG)),
+           cacs_mutex_unlock(&mu)));
   MEASURE("sem_wait", PARK, 0, RELEASED(5, cacs_sem_wait(&sem, -1)));
+  MEASURE("sem_wait, timed", PARK, 0, RELEASED(5, cacs_sem_wait(&sem, LONG)));
   MEASURE(
       "waitgroup_wait", PARK, 0,
       (cacs_waitgroup_add(&wg, 1), RELEASED(6, cacs_waitgroup_wait(&wg, -1))));
   MEASURE("chan_recv", PARK, 0, RELEASED(7, cacs_chan_recv(ch, &item, -1)));
+  MEASURE("chan_recv, timed", PARK, 0,
+          RELEASED(7, cacs_chan_recv(ch, &item, LONG)));
   MEASURE("chan_send", PARK, 0,
           (cacs_chan_send(ch, &item, -1),
            RELEASED(8, cacs_chan_send(ch, &item, -1)),
            cacs_chan_recv(ch, &item, -1)));
+  MEASURE("chan_send, timed", PARK, 0,
+          (cacs_chan_send(ch, &item, -1),
+           RELEASED(8, cacs_chan_send(ch, &item, LONG)),
+           cacs_chan_recv(ch, &item, -1)));
+  MEASURE("chan_recv, shared", PARK, 0,
+          RELEASED(10, cacs_chan_recv(sch, &item, -1)));
+  MEASURE("chan_recv, shared, timed", PARK, 0,
+          RELEASED(10, cacs_chan_recv(sch, &item, LONG)));
   MEASURE("xsem_wait", PARK, 0, RELEASED(9, cacs_xsem_wait(&xs, -1)));
+  MEASURE("xsem_wait, timed", PARK, 0, RELEASED(9, cacs_xsem_wait(&xs, LONG)));
   MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
           CACS_ON_SYSTEM_STACK(on_system, &item));
   step = 100;
@@ -283,7 +327,8 @@ int main(int argc, char **argv) {
   cacs_sem_init(&sem, 0);
   cacs_waitgroup_init(&wg);
   ch = cacs_chan_create(sizeof(int), 1, 0);
-  if (!ch || cacs_xsem_init(&xs, 0) != 0)
+  sch = cacs_chan_create(sizeof(int), 1, CACS_CHAN_SHARED);
+  if (!ch || !sch || cacs_xsem_init(&xs, 0) != 0)
     return 1;
   prober = cacs_create(prober_main, NULL, 0);
   cacs_coro *p = cacs_create(partner, NULL, 0);

@@ -378,8 +378,10 @@ static void note_registered(struct pool_io *io) {
 
 static void unlock_after(void *arg) { spin_unlock(&((pio_fd *)arg)->lock); }
 
-int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
-                       uint64_t deadline_ns) {
+// cacs__pool_io_wait and cacs__pool_io_wait_fd (pool_io.h): one body in
+// two conventions.
+static inline __attribute__((always_inline)) int
+io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
   pio_fd *r = whole(h);
   cacs__ptask *t = cacs__pool_self();
   struct pool_io *io = r->io;
@@ -459,6 +461,16 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
   if (result >= 0)
     return result; // ready (even if the timer fired too), forgotten, closed
   return parked;   // ETIMEDOUT, ENOMEM
+}
+
+int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
+                       uint64_t deadline_ns) {
+  return io_wait(h, dirs, gen, deadline_ns);
+}
+
+CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *h, unsigned dirs,
+                                      uint64_t gen, uint64_t deadline_ns) {
+  return io_wait(h, dirs, gen, deadline_ns);
 }
 
 // The record of `fd` in `io` if it has one (NULL: never seen).

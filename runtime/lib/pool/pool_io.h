@@ -11,6 +11,8 @@
 #ifndef CACS_LIB_POOL_IO_H
 #define CACS_LIB_POOL_IO_H
 
+#include "../internal.h" // CACS__IO_PN
+
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -107,6 +109,13 @@ static inline void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir,
 /// closed before its first wait).
 int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
                        uint64_t deadline_ns);
+/// The same for cacs_wait_fd (io_pool.c), whose caller is preserve_none:
+/// this one is too (internal.h's CACS__IO_PN), and pushes no callee-saved
+/// registers below the park (the waits' park budget; the transfers keep
+/// the call above, whose default-convention callers would save them all
+/// around a preserve_none call).
+CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *r, unsigned dirs,
+                                      uint64_t gen, uint64_t deadline_ns);
 
 /// The descriptor of `h` was closed behind the pool's back (io_pool_uring.c
 /// found another file, or none, under its number): forget what the record

@@ -95,7 +95,8 @@
  * poller; its park switches out first and leaves the timer and the wake's
  * arming to the worker's loop, on the worker's stack, and a descriptor's
  * first look runs there too); x86-64 592 a read on its worker's io_uring
- * ring (312 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
+ * ring (568 since the ring's wait takes its caller's deadline, session
+ * 35; 248 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
  * on x86-64, 88 on AArch64 (744 -> 776 there: the entries spill 32 bytes
  * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The pool's own calls: x86-64 496, AArch64 704
  * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
@@ -118,19 +119,25 @@
  * registers pushed below the park) and cacs_cond_wait relocks on its
  * wait's record. The I/O module's part runs in preserve_none helpers
  * (internal.h's CACS__IO_PN: cacs__io_fd_wait, the io_uring wait, the
- * pool ring's request start), which push no callee-saved registers
- * below the park; a timed wait parks on the deadline its call fixed
- * (io_internal.h's io_park), not reading the clock again below the
+ * pool ring's request start, the pool's waits for cacs_wait_fd), which
+ * push no callee-saved registers below the park; a timed wait parks on
+ * the deadline its call fixed (io_internal.h's io_park, sync.c's
+ * wait_rec: cacs__park_until), not reading the clock again below the
  * park (the vDSO's frames: 64 to 112 bytes on x86-64); the engine's pick
- * (getenv, the ring's setup) runs on the thread's stack. Measured (LLVM
- * 19's libcacs, -O2): x86-64 312 (a cacs_wait_fd on a pool worker's
- * io_uring ring), 304 (cacs_chan_recv, cacs_chan_send), 288
- * (cacs_xsem_wait), 272 (cacs_cond_wait), a thread's cacs_wait_fd 208,
- * 232 timed or first on epoll, 256 first on io_uring (was 392 and 344);
- * AArch64 520 (a cacs_wait_fd in a pool coroutine, its epoll poller), 464
- * (cacs_join), 432 (the channel's), a thread's cacs_wait_fd 384 (was
- * 560); LLVM 22's: x86-64 312 (the same), AArch64 512. Margins 40 and 64
- * over those. Valgrind's paths are
+ * (getenv, the ring's setup) runs on the thread's stack; sync.c's
+ * one-thread records carry no inbox record, and a shared object's shares
+ * the waiter's links. Measured (LLVM 19's libcacs, -O2, session 35):
+ * x86-64 288 (a thread's first cacs_wait_fd on io_uring), 264 (a timed
+ * cacs_chan_recv/send: the clock's read for its deadline; a thread's
+ * timed or first cacs_wait_fd on epoll), 248 (a pool coroutine's
+ * cacs_wait_fd, either engine, timed or not; was 296 on epoll, 344 on
+ * its worker's ring, 360 timed), 248 (a timed cond_wait or xsem_wait),
+ * the untimed sync.c waits 176-208 (were 272-304; timed 328-360, over
+ * the budget of then); AArch64 384 (a thread's cacs_wait_fd), 368 (a
+ * shared channel's), 360 (a pool coroutine's cacs_wait_fd, was 520),
+ * 352 (the channel's and xsem's, were 432 and 416), 272 (cacs_join);
+ * the runtime built by clang 22: the same maxima (288, 384). Margins 40
+ * and 64 over those. Valgrind's paths are
  * left out: its client requests add frames (a deep call's 72 bytes,
  * sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
@@ -140,13 +147,13 @@
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
-#define CACS_CONTRACT_PARK_STACK_BUDGET 352
+#define CACS_CONTRACT_PARK_STACK_BUDGET 328
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 864
-#define CACS_CONTRACT_PARK_STACK_BUDGET 584
+#define CACS_CONTRACT_PARK_STACK_BUDGET 448
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif
