@@ -53,7 +53,9 @@
 //   - a coroutine that has not started yet: wherever it is taken;
 //   - an I/O wait of cacs/io.h that ends because the descriptor became
 //     ready: the worker that polled the readiness (see "I/O" below),
-//     unless another worker steals it; one that times out: the worker it
+//     unless another worker steals it, or any worker (the shared queue,
+//     behind the coroutines ready before) if a busy worker polled it
+//     between two coroutines; one that times out: the worker it
 //     waited on; one ended by cacs_close: the closer's worker (or any,
 //     from outside the pool).
 // So in that mode every one of these calls is a migration point: the

@@ -136,6 +136,9 @@ struct pool_worker {
   void *after_arg;
   cacs__ptask *handoff; // handed off, switched out: to queue (pool_park.c)
   unsigned tick;
+  // Set while find_work's turn polls (pool_worker.c): the coroutines it
+  // makes ready go behind those ready already (pool_ready.c).
+  unsigned char behind;
   uint64_t starts; // coroutines this worker started (their ids, pool_worker.c)
   uint64_t rng;
   pool_stack *cache; // stacks of this worker to reuse

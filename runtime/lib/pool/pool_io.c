@@ -15,7 +15,8 @@
 // resumes is the pool's rule (cacs/pool.h, pool_internal.h): by default on
 // its home worker (the one that started it), which the wake wakes if it
 // sleeps; with CACS_POOL_MIGRATE_RUNNING on the polling worker's deque,
-// unless an idle worker steals it first.
+// unless an idle worker steals it first, or, polled by a busy worker's
+// turn, on the shared queue, behind what is ready (pool_ready.c).
 //
 // Each descriptor is registered once, edge-triggered, for both directions,
 // the first time a coroutine waits on it (as io_epoll.c's epoll mode). Its record

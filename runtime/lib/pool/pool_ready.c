@@ -182,7 +182,15 @@ ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
 
 // `t` may run; `w` is the calling thread's worker (NULL on other threads).
 // Not started, or free to migrate: on `w`'s deque if it is one of t's
-// pool, else on the shared queue. Started and pinned: at its home. Inlined
+// pool, else on the shared queue; also while `w` polls in its turn
+// (`behind`, pool_worker.c's find_work). The deque's bottom is taken
+// first, and a turn finds about as many ready as the worker ran since the
+// last (each served request brings the next): on the deque, each turn's
+// would go on top of those ready before, which then never ran (an echo
+// server on one worker left connections unanswered for seconds;
+// test/pool/pool-io-fair.c). The shared queue is first in, first out, and
+// read once the deque is empty. Started and pinned: at its home (its own
+// queue, first in, first out, already). Inlined
 // into its two callers (cacs__pool_ready and cacs__pool_ready_on), so that
 // a pool whose coroutines migrate pays one load and branch for the rule.
 static inline __attribute__((always_inline)) void
@@ -193,7 +201,7 @@ make_ready_on(pool_worker *w, cacs__ptask *t) {
     return;
   }
   cacs_pool *p = t->pool;
-  if (!w || w->pool != p || deque_push(&w->dq, t) != 0)
+  if (!w || w->pool != p || w->behind || deque_push(&w->dq, t) != 0)
     inject(p, t);
   cacs__pool_notify(p, 0);
 }

@@ -254,6 +254,8 @@ static cacs__ptask *find_work(pool_worker *w) {
   // and the descriptors (pool_io.c), unless a worker polls them already:
   // readiness is seen while every worker is busy.
   if (++w->tick % 61 == 0) {
+    // What it polls goes behind what is ready (make_ready_on, pool_ready.c).
+    w->behind = 1;
     int zero = 0;
     if (!w->ring && atomic_load_explicit(&p->io, memory_order_relaxed) &&
         !atomic_load_explicit(&p->poller, memory_order_relaxed) &&
@@ -269,6 +271,7 @@ static cacs__ptask *find_work(pool_worker *w) {
     // the completions, while the worker's queues do not run dry.
     if (w->ring)
       cacs__pool_ring_pass(w->ring, 0, 0);
+    w->behind = 0;
     if (w->pin && (t = cacs__pool_take_home(w, 1)))
       return t;
     if ((t = cacs__pool_inject_pop(p)))
