@@ -18,15 +18,23 @@
 // top of the others' deques. Spawns from outside the pool (a plain thread,
 // a cacs_coro, another pool's coroutine) go to the pool's shared queue
 // (first in, first out), which every worker reads when its deque is empty
-// and every 61 coroutines otherwise. By default only coroutines that have
-// not started sit in deques and the shared queue; a started coroutine woken
+// and in its turns (below). By default only coroutines that have not
+// started sit in deques and the shared queue; a started coroutine woken
 // on its home goes to the home's own queue of woken coroutines (first in,
 // first out, read before its deque), one that yields to its queue of
 // yielded ones (read after the deque), and one woken from any other thread
 // to its home's inbox (moved to the woken queue), and that worker is woken.
 // With CACS_POOL_MIGRATE_RUNNING, a coroutine woken by a pool coroutine
 // goes on the waker's deque, and one woken from outside the pool or that
-// yields, on the shared queue. A worker with nothing to run looks for work
+// yields, on the shared queue. Every 61 coroutines a worker takes its turn:
+// one coroutine from the queues it reads last, each first in every third
+// turn: its yielded queue, the shared queue, the top (oldest) of its
+// deque, the last only if the worker started no coroutine off its deque
+// since that queue's previous turn (a spawned tree keeps its depth-first
+// order). So coroutines that keep waking one another on a worker (a
+// channel's ping-pong, sleeps that expire at each turn) delay a coroutine
+// ready there by at most a few hundred coroutines per coroutine ahead of
+// it in its queue, never for as long as they go on. A worker with nothing to run looks for work
 // again for up to 50 µs (pausing, and yielding its CPU now and then) while
 // another worker of the pool runs coroutines, at most half of the workers
 // awake at once, and then sleeps in the kernel (futex, or the pool's

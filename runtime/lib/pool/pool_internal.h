@@ -136,6 +136,9 @@ struct pool_worker {
   void *after_arg;
   cacs__ptask *handoff; // handed off, switched out: to queue (pool_park.c)
   unsigned tick;
+  // Coroutines started off the bottom of `dq` (cacs__pool_deque_take), and
+  // their number at the deque's last turn (pool_ready.c, take_turn).
+  unsigned dq_starts, dq_starts_turn;
   // Set while find_work's turn polls (pool_worker.c): the coroutines it
   // makes ready go behind those ready already (pool_ready.c).
   unsigned char behind;
@@ -267,9 +270,20 @@ CACS_HIDDEN void cacs__pool_ready(cacs__ptask *t);
 CACS_HIDDEN void cacs__pool_yield_ready(pool_worker *w, cacs__ptask *t);
 /// The next coroutine from the pool's shared queue, or NULL.
 CACS_HIDDEN cacs__ptask *cacs__pool_inject_pop(cacs_pool *p);
+/// The bottom of `w`'s deque (its newest), or NULL; one not started yet
+/// counts in `dq_starts`.
+static inline cacs__ptask *cacs__pool_deque_take(pool_worker *w) {
+  cacs__ptask *t = deque_take(&w->dq);
+  if (t && !t->stk)
+    ++w->dq_starts;
+  return t;
+}
 /// On `w`, whose started coroutines stay home: the next of its coroutines
-/// to run (`own_only`: from its own queues only).
-CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w, int own_only);
+/// to run.
+CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w);
+/// find_work's turn (pool_worker.c), the `turn`-th: the next coroutine of
+/// a queue that `w` takes from only when the others are empty, or NULL.
+CACS_HIDDEN cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn);
 
 /// The coroutine's side (pool_park.c): where a pool coroutine starts, on
 /// its stack (cacs_context_init's entry; `arg` is its cacs__ptask).

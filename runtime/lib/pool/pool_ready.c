@@ -122,26 +122,56 @@ static void inbox_drain(pool_worker *w) {
 // deque's bottom gives them first in a pool whose coroutines migrate (a
 // spawned tree then finishes depth first, and its stacks are reused); the
 // deque; yielded ones after it, behind what is ready now; the shared
-// queue. `own_only`: the own queues, yielded then woken (the turn of
-// pool_worker.c's find_work every 61 coroutines). That turn is what
-// bounds a yielded coroutine's wait: coroutines woken by timeouts that
-// expire faster than the worker runs them keep `woken` from ever
-// emptying, and a yield taken only behind them waited for as long as
-// that lasted (test/pool/pool-park-wake.c's timeout mode: a token holder
-// that yielded, starved by 39 waiters timing out every 3 us, took
-// minutes). Out of line: a pool whose coroutines migrate pays one test
-// for it.
-__attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w,
-                                                            int own_only) {
+// queue. What is taken only when all before it are empty gets a turn
+// too (cacs__pool_take_turn). Out of line: a pool whose coroutines
+// migrate pays one test for it.
+__attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w) {
   cacs__ptask *t;
   if (atomic_load_explicit(&w->inbox, memory_order_relaxed))
     inbox_drain(w);
-  if (own_only)
-    return (t = fifo_pop(&w->yielded)) ? t : fifo_pop(&w->woken);
-  if ((t = fifo_pop(&w->woken)) || (t = deque_take(&w->dq)) ||
+  if ((t = fifo_pop(&w->woken)) || (t = cacs__pool_deque_take(w)) ||
       (t = fifo_pop(&w->yielded)))
     return t;
   return cacs__pool_inject_pop(w->pool);
+}
+
+// The turn of pool_worker.c's find_work, every 61 coroutines: one of the
+// queues that the usual order reaches only once those before it are
+// empty, each first in every third turn (`turn`): `w`'s yielded queue
+// (pinned), the shared queue, the top of `w`'s deque (its oldest). The
+// coroutines a worker runs may keep the places it looks at first full
+// for ever: coroutines woken by timeouts that expire faster than the
+// worker runs them kept `woken` from emptying, and a yield waited for as
+// long as that lasted (test/pool/pool-park-wake.c's timeout mode: a token
+// holder that yielded, starved by 39 waiters timing out every 3 us, took
+// minutes); two coroutines that wake each other (a channel's ping-pong,
+// or sleeps that expire at each turn of the loop) keep `woken` or the
+// deque's bottom full, and a coroutine on the shared queue or under them
+// on the deque never ran while they did (test/pool/pool-wake-fair.c).
+// The deque's top only if no coroutine started off its bottom since its
+// last turn: a spawned tree taken depth first starts one at least every
+// few coroutines and must keep its order (test/pool/pool-depth-first.c:
+// taking the top every third turn left 12 of its coroutines live, not
+// 4), while wakes that only feed one another start none. The top is
+// taken as a thief takes it: racing the others' steals, not this
+// worker's own pushes and takes.
+cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn) {
+  cacs__ptask *t = NULL;
+  for (unsigned i = 0; i < 3 && !t; ++i)
+    switch ((turn + i) % 3) {
+    case 0:
+      t = w->pin ? fifo_pop(&w->yielded) : NULL;
+      break;
+    case 1:
+      t = cacs__pool_inject_pop(w->pool);
+      break;
+    default:
+      if (w->dq_starts == w->dq_starts_turn)
+        t = deque_steal(&w->dq);
+      w->dq_starts_turn = w->dq_starts;
+      break;
+    }
+  return t;
 }
 
 // From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`

@@ -239,8 +239,8 @@ static cacs__ptask *steal(pool_worker *w) {
 static cacs__ptask *take_local(pool_worker *w) {
   cacs__ptask *t;
   if (w->pin)
-    return cacs__pool_take_home(w, 0);
-  if ((t = deque_take(&w->dq)) || (t = cacs__pool_inject_pop(w->pool)))
+    return cacs__pool_take_home(w);
+  if ((t = cacs__pool_deque_take(w)) || (t = cacs__pool_inject_pop(w->pool)))
     return t;
   return NULL;
 }
@@ -250,9 +250,10 @@ static cacs__ptask *find_work(pool_worker *w) {
   cacs__ptask *t;
   if (atomic_load_explicit(&w->ntimers, memory_order_relaxed))
     cacs__ptimer_expire(w, cacs__now_ns());
-  // Now and then the shared queue first, so a busy deque cannot starve it,
-  // and the descriptors (pool_io.c), unless a worker polls them already:
-  // readiness is seen while every worker is busy.
+  // Now and then a turn for the queues taken last (cacs__pool_take_turn,
+  // pool_ready.c), so what the running coroutines keep waking cannot
+  // starve them, and the descriptors (pool_io.c), unless a worker polls
+  // them already: readiness is seen while every worker is busy.
   if (++w->tick % 61 == 0) {
     // What it polls goes behind what is ready (make_ready_on, pool_ready.c).
     w->behind = 1;
@@ -272,9 +273,7 @@ static cacs__ptask *find_work(pool_worker *w) {
     if (w->ring)
       cacs__pool_ring_pass(w->ring, 0, 0);
     w->behind = 0;
-    if (w->pin && (t = cacs__pool_take_home(w, 1)))
-      return t;
-    if ((t = cacs__pool_inject_pop(p)))
+    if ((t = cacs__pool_take_turn(w, w->tick / 61)))
       return t;
   }
   if ((t = take_local(w)))
