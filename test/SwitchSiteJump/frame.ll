@@ -3,7 +3,8 @@
 ; the entry's store of rbp overwrite) and keeps the call's 16-byte
 ; alignment (the slow path runs C), with the register allocation of the
 ; call. Without `alignstack` the local below would live at -32(%rsp); without
-; the x87 clobbers the long double would stay on the x87 stack.
+; the x87 clobbers the long double would stay on the x87 stack. (Each yield
+; is in a loop, where the pass lowers it.)
 ;
 ; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
 
@@ -16,17 +17,27 @@ declare preserve_nonecc void @cacs__yield_pn()
 ; CHECK-NEXT:    subq $40, %rsp
 ; CHECK-NEXT:    .cfi_def_cfa_offset 48
 ; CHECK-NEXT:    movq %r12, 8(%rsp)
+; CHECK-NEXT:    .p2align 4
+; CHECK-NEXT:  .LBB0_1:
 ; CHECK-NEXT:    #APP
 ; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
 ; CHECK-NEXT:    notrack jmpq *%rdx
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    movq 8(%rsp), %rax
+; CHECK-NEXT:    testq %rax, %rax
+; CHECK-NEXT:    je .LBB0_1
 ; CHECK-NEXT:    addq $40, %rsp
 define preserve_nonecc i64 @local(i64 %a) {
+entry:
   %x = alloca [4 x i64]
   store volatile i64 %a, ptr %x
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
   %v = load volatile i64, ptr %x
+  %c = icmp eq i64 %v, 0
+  br i1 %c, label %loop, label %done
+done:
   ret i64 %v
 }
 
@@ -35,14 +46,19 @@ define preserve_nonecc i64 @local(i64 %a) {
 ; CHECK-NEXT:    .cfi_startproc
 ; CHECK-NEXT:    pushq %rax
 ; CHECK-NEXT:    .cfi_def_cfa_offset 16
+; CHECK-NEXT:    .p2align 4
+; CHECK-NEXT:  .LBB1_1:
 ; CHECK-NEXT:    #APP
 ; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
 ; CHECK-NEXT:    notrack jmpq *%rdx
 ; CHECK-NEXT:    #NO_APP
-; CHECK-NEXT:    popq %rax
+; CHECK-NEXT:    jmp .LBB1_1
 define preserve_nonecc void @bare() {
+entry:
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
-  ret void
+  br label %loop
 }
 
 ; A long double live across the site is spilled, as across the call: the
@@ -54,10 +70,18 @@ define preserve_nonecc void @bare() {
 ; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
 ; CHECK-NEXT:    notrack jmpq *%rdx
 ; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    cmpb $0, (%rbp)
+; CHECK-NEXT:    jne .LBB2_1
 ; CHECK-NEXT:    fldt
-define x86_fp80 @x87(x86_fp80 %a, x86_fp80 %b) {
+define x86_fp80 @x87(x86_fp80 %a, x86_fp80 %b, ptr %p) {
+entry:
   %m = fmul x86_fp80 %a, %b
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
+  %again = load volatile i1, ptr %p
+  br i1 %again, label %loop, label %done
+done:
   %r = fadd x86_fp80 %m, %a
   ret x86_fp80 %r
 }

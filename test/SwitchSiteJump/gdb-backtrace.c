@@ -36,12 +36,17 @@
 
 #include "cacs/coro.h"
 
-volatile int sink;
+volatile int sink, again;
 __attribute__((noinline)) void marker(int v) { sink = v; }
+// Each yield is in a loop (run once), where the pass makes it a site.
 __attribute__((noinline)) void level2(int v) {
-  cacs_yield();
+  do
+    cacs_yield();
+  while (again);
   marker(v);
-  cacs_yield();
+  do
+    cacs_yield();
+  while (again);
   sink++;
 }
 __attribute__((noinline)) void level1(int v) {

@@ -39,13 +39,19 @@ done:
 
 ; CHECK-LABEL: define internal preserve_nonecc void @infected()
 ; CHECK-SAME:  #[[ATTR]] {
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    br label %loop
+; CHECK:       loop:
 ; CHECK-NEXT:    call void asm sideeffect alignstack "call cacs__yield_pn_site@PLT\0A\09notrack jmpq *%rdx"
 ; CHECK-NEXT:    call void asm sideeffect alignstack "call cacs__yield_pn_site@PLT\0A\09notrack jmpq *%rdx"
-; CHECK-NEXT:    ret void
+; CHECK-NEXT:    br label %loop
 define internal preserve_nonecc void @infected() {
+entry:
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
   tail call preserve_nonecc void @cacs__yield_pn()
-  ret void
+  br label %loop
 }
 
 ; CHECK-LABEL: define void @others()

@@ -10,16 +10,28 @@
 ;
 ; STEP-LABEL: define void @on()
 ; STEP-SAME:  #[[REC:[0-9]+]] {
+; STEP-NEXT:  entry:
+; STEP-NEXT:    br label %loop
+; STEP:       loop:
 ; STEP-NEXT:    call preserve_nonecc void @cacs__yield_pn()
 ; STEP-LABEL: define void @off()
 ; STEP-SAME:  #[[REC]] {
+; STEP-NEXT:  entry:
+; STEP-NEXT:    br label %loop
+; STEP:       loop:
 ; STEP-NEXT:    call preserve_nonecc void @cacs__yield_pn()
 ; STEP: attributes #[[REC]] = { "cacs-switch-site-jumps" }
 ;
 ; LINK-LABEL: define void @on()
 ; LINK-SAME:  #[[ON:[0-9]+]] {
+; LINK-NEXT:  entry:
+; LINK-NEXT:    br label %loop
+; LINK:       loop:
 ; LINK-NEXT:    call void asm sideeffect alignstack "call cacs__yield_pn_site@PLT
 ; LINK-LABEL: define void @off() {
+; LINK-NEXT:  entry:
+; LINK-NEXT:    br label %loop
+; LINK:       loop:
 ; LINK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
 ; LINK: attributes #[[ON]] = { noredzone "cacs-switch-site-jumps" }
 
@@ -28,13 +40,19 @@ target triple = "x86_64-unknown-linux-gnu"
 declare preserve_nonecc void @cacs__yield_pn()
 
 define void @on() #0 {
+entry:
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
-  ret void
+  br label %loop
 }
 
 define void @off() {
+entry:
+  br label %loop
+loop:
   call preserve_nonecc void @cacs__yield_pn()
-  ret void
+  br label %loop
 }
 
 attributes #0 = { "cacs-switch-site-jumps" }

@@ -21,12 +21,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static volatile int sum;
+static volatile int sum, again;
 
 __attribute__((noinline)) static int step(int i) {
   volatile char buf[96];
   buf[i & 63] = (char)i;
-  cacs_yield();
+  do // in a loop (run once), where the pass makes the yield a site
+    cacs_yield();
+  while (again);
   return i + buf[0] * 0;
 }
 static void yields(void *p) {

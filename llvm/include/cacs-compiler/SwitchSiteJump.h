@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's entry
-// becomes `call cacs__yield_pn_site; notrack jmpq *%rdx`: the coroutine
+// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's entry in a
+// loop becomes `call cacs__yield_pn_site; notrack jmpq *%rdx`: the coroutine
 // resumed is entered through a jump at the site that yields, predicted from
 // that site's history, instead of the one jump inside the entry that every
 // site shares (lib/Transforms/SwitchSiteJump.cpp says how and why).
