@@ -134,10 +134,12 @@ struct io_deadline {
 
 // What is left of the call's timeout now (< 0: none); 0 once the
 // deadline has passed. The first call fixes the deadline io_park waits for.
+// The clock is read off the caller's stack (cacs__wait_now_ns, sched.h):
+// the waits' stack budget.
 static inline int64_t remaining_us(struct io_deadline *d) {
   if (d->timeout_us <= 0)
     return d->timeout_us;
-  uint64_t now = cacs__now_ns();
+  uint64_t now = cacs__wait_now_ns();
   if (d->at_ns == 0) {
     d->at_ns = cacs__deadline_ns(now, d->timeout_us);
     return d->timeout_us;

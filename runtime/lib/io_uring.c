@@ -611,9 +611,14 @@ static int ring_ready(void) {
 
 // Start request `q` of the running coroutine `self` for `fd` on the ready
 // ring: the entry to fill (then its user data is set to `q`), or NULL
-// (errno) with nothing started.
-static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
-                                      cacs_coro *self) {
+// (errno) with nothing started. Inlined into the wait for readiness
+// (poll_wait, preserve_none): as a call of the default convention it
+// pushed six callee-saved registers, and a thread's first wait makes its
+// deep calls below it (the table's growth, the service coroutine's
+// creation: 288 bytes of the park budget, cacs/detail/contract.h); out of
+// line for the transfers (req_start).
+static inline __attribute__((always_inline)) struct io_uring_sqe *
+req_fill(struct ur_req *q, int fd, cacs_coro *self) {
   struct ur_fd *r = ur_rec(fd);
   if (!r || cacs__io_wait_begin() != 0)
     return NULL;
@@ -633,6 +638,11 @@ static struct io_uring_sqe *req_start(struct ur_req *q, int fd,
     q->next->prev = q;
   r->reqs = q;
   return s;
+}
+
+__attribute__((noinline)) static struct io_uring_sqe *
+req_start(struct ur_req *q, int fd, cacs_coro *self) {
+  return req_fill(q, fd, self);
 }
 
 // Park until `q` completes. At the deadline `d` (remaining_us(d) was > 0
@@ -686,7 +696,7 @@ CACS__IO_PN static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
     self = cacs_self();
   }
   int e = errno;
-  struct io_uring_sqe *s = req_start(q, fd, self);
+  struct io_uring_sqe *s = req_fill(q, fd, self);
   if (s) {
     q->in = dirs & 1;
     io_uring_prep_poll_add(

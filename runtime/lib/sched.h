@@ -78,10 +78,14 @@ static inline uint64_t cacs__deadline_ns(uint64_t now_ns, int64_t timeout_us) {
   return ns;
 }
 
+/// cacs__now_ns for the waits (wait.c): the clock read on the thread's
+/// own stack, so that its frames are not below a wait's (the waits' stack
+/// budget, cacs/detail/contract.h).
+uint64_t cacs__wait_now_ns(void);
+
 /// The deadline `timeout_us` (>= 0) microseconds from now; out of line
 /// (wait.c): the clock's result is not in the frames of the waits that
-/// call it before they park (the waits' stack budget,
-/// cacs/detail/contract.h).
+/// call it before they park, nor its read below them (cacs__wait_now_ns).
 uint64_t cacs__deadline_in(int64_t timeout_us);
 
 typedef void (*cacs__poll_fn)(int64_t timeout_us);

@@ -119,7 +119,8 @@ static void serve_all(cacs__waitq *q, int result) {
 // stack budget, cacs/detail/contract.h). A timed wait parks on the
 // deadline fixed here, after a stray wake-up too: what stays in the frame
 // while it parks is the queue, the lock and the deadline besides the
-// record, and the clock is read once.
+// record, and the clock is read once, and again only after a stray
+// wake-up.
 static inline __attribute__((always_inline)) int
 wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
   w->coro = cacs_self();
@@ -143,12 +144,18 @@ wait_rec(cacs__waitq *q, waiter *w, int64_t timeout_us, lock_t l) {
       r = w->result; // served: wins over a timeout in the same instant
       break;
     }
+    // Woken but not served (pr 0): a stray cacs_wake. Wait for the rest,
+    // unless the deadline passed meanwhile: parking again would arm a
+    // timer on it for the service coroutine's next round, one switch more
+    // for the same ETIMEDOUT. The clock is read off the stack, as for the
+    // deadline (cacs__wait_now_ns: the waits' stack budget).
+    if (pr == 0 && deadline && cacs__wait_now_ns() >= deadline)
+      pr = ETIMEDOUT;
     if (pr != 0) { // ETIMEDOUT or ENOMEM, and nobody served us
       q_remove(q, w);
       r = pr;
       break;
     }
-    // Woken but not served: a stray cacs_wake. Wait for the rest.
   }
   if (l)
     cacs__xwait_end(xw_of(w));

@@ -177,8 +177,20 @@ park_timeout(cacs_coro *self, int64_t timeout_us) {
   return park_until(self, cacs__deadline_in(timeout_us));
 }
 
+// The clock's read for a wait, on the thread's own stack (cacs__deep_call,
+// internal.h): below a wait's frame it would put clock_gettime's and the
+// vDSO's frames (64 to 112 bytes on x86-64) into every timed wait's stack
+// budget (cacs/detail/contract.h); off it, this frame and the move's 16
+// bytes. A deep call per timed wait: a stack switch, no system call.
+static void now_deep(void *ns) { *(uint64_t *)ns = cacs__now_ns(); }
+__attribute__((noinline)) uint64_t cacs__wait_now_ns(void) {
+  uint64_t ns;
+  cacs__deep_call(now_deep, &ns);
+  return ns;
+}
+
 __attribute__((noinline)) uint64_t cacs__deadline_in(int64_t timeout_us) {
-  return cacs__deadline_ns(cacs__now_ns(), timeout_us);
+  return cacs__deadline_ns(cacs__wait_now_ns(), timeout_us);
 }
 
 int cacs__park_timeout_pn(int64_t timeout_us) {

@@ -123,23 +123,26 @@
  * push no callee-saved registers below the park; a timed wait parks on
  * the deadline its call fixed (io_internal.h's io_park, sync.c's
  * wait_rec: cacs__park_until), not reading the clock again below the
- * park (the vDSO's frames: 64 to 112 bytes on x86-64); the engine's pick
- * (getenv, the ring's setup) runs on the thread's stack; sync.c's
- * one-thread records carry no inbox record, and a shared object's shares
- * the waiter's links. Measured (LLVM 19's libcacs, -O2, session 35):
- * x86-64 288 (a thread's first cacs_wait_fd on io_uring), 264 (a timed
- * cacs_chan_recv/send: the clock's read for its deadline; a thread's
- * timed or first cacs_wait_fd on epoll), 248 (a pool coroutine's
- * cacs_wait_fd, either engine, timed or not; was 296 on epoll, 344 on
- * its worker's ring, 360 timed), 248 (a timed cond_wait or xsem_wait),
- * the untimed sync.c waits 176-208 (were 272-304; timed 328-360, over
- * the budget of then); AArch64 384 (a thread's cacs_wait_fd), 368 (a
- * shared channel's), 360 (a pool coroutine's cacs_wait_fd, was 520),
- * 352 (the channel's and xsem's, were 432 and 416), 272 (cacs_join);
- * the runtime built by clang 22: the same maxima (288, 384). Margins 40
- * and 64 over those. Valgrind's paths are
- * left out: its client requests add frames (a deep call's 72 bytes,
- * sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
+ * park, and the one read that fixes a deadline runs on the thread's
+ * stack too (sched.h's cacs__wait_now_ns: the vDSO's frames, 64 to 112
+ * bytes on x86-64, are not below the wait's); the engine's pick
+ * (getenv, the ring's setup) runs on the thread's stack, and the io_uring
+ * wait makes a thread's first deep calls right below its own frame
+ * (io_uring.c's req_fill); sync.c's one-thread records carry no inbox
+ * record, and a shared object's shares the waiter's links. Measured
+ * (LLVM 19's libcacs, -O2, session 36): x86-64 240 (a thread's first
+ * cacs_wait_fd, either engine, and any on epoll; on io_uring 208, 224
+ * timed; the first on io_uring was 288, timed or first on epoll 264),
+ * 232 (a pool coroutine's cacs_wait_fd, either engine, timed or not;
+ * was 248), 208 (cacs_chan_recv/send, timed or not; timed was 264), 192
+ * (cond_wait, xsem_wait; timed was 248), the other sync.c waits 176;
+ * AArch64 384 (a thread's cacs_wait_fd), 368 (a shared channel's; a
+ * timed channel wait, 352 before: qemu's clock_gettime is shallower than
+ * the deep call), 344 (a pool coroutine's cacs_wait_fd), 352 (the
+ * channel's and xsem's), 272 (cacs_join); the runtime built by clang 22:
+ * the same maxima (240, 384). Margins 40 and 64 over those. Valgrind's
+ * paths are left out: its client requests add frames (a deep call's 72
+ * bytes, sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
  * entry that waits only on these (a server that waits for readiness,
  * then reads on the system stack or with read(2)) gets the smaller
@@ -147,7 +150,7 @@
 #if defined(__x86_64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
-#define CACS_CONTRACT_PARK_STACK_BUDGET 328
+#define CACS_CONTRACT_PARK_STACK_BUDGET 280
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
