@@ -44,9 +44,12 @@
 // worker is free, so the mutex and the data it guards stay on one worker
 // while its coroutines keep taking it; else the longest waiter. A waiter
 // that has waited over 1 ms, having lost a race or been passed over by
-// coroutines that kept taking the mutex, makes it strictly first come,
-// first served until the queue drains (Go's starvation mode), which bounds
-// every wait. The dispatch
+// coroutines that kept taking the mutex, makes every unlock hand it over,
+// newcomers queueing (Go's starvation mode), until the queue drains: to
+// the first few waiters on the releasing worker, back to back, while the
+// longest waiter has waited at most 2 ms, else to the longest waiter, so
+// that the workers take turns by batches instead of waking each other at
+// each critical section; that bounds every wait. The dispatch
 // mutex, and every other object
 // here, hands the resource directly to the longest waiter (first come,
 // first served; a newcomer cannot overtake a waiter). Exactly one

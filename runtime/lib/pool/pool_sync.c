@@ -106,10 +106,18 @@ static inline void *self_now(void) {
 //     waiters and nobody spinning, and at every PASS_LOOK-th release past
 //     them: coroutines that never park, barging by turns, would otherwise
 //     pass a waiter, or the woken one queued behind them, forever). Every
-//     unlock then hands over, first come first served, newcomers queue and
-//     running coroutines park, until the queue empties or a waiter is
-//     served within STARVE_NS (Go's starvation mode). That bounds a wait
-//     (test/pool/sync-mutex-starve*.c).
+//     unlock then hands over, newcomers queue and running coroutines park,
+//     until the queue empties or the head has waited less than STARVE_NS
+//     (Go's starvation mode): to the first of the first LOCAL_LOOK waiters
+//     on the releasing worker, run in place, while the head has waited at
+//     most STRICT_NS, else to the head. Once every worker's coroutines
+//     queue, first come first served alternates between the workers, and
+//     each hand-off across waits for the other worker to wake (its
+//     coroutines all wait: it sleeps), with the mutex held and idle; so
+//     the waiters of one worker are served back to back, then, the
+//     head's turn come, those of the next. The head's STRICT_NS bounds a
+//     wait (test/pool/sync-mutex-starve*.c): every waiter ahead of one
+//     queued before it and is served within STRICT_NS of that.
 // A dispatch mutex (the paper's Figure 3) always hands over and never
 // spins: it stays the reference the CES paper compares with.
 enum {
@@ -134,6 +142,10 @@ enum {
 // Waiters an unlock looks at for one on its own worker to wake (the rule
 // above): the queue's head is usually one of the few that lost a race.
 #define LOCAL_LOOK 8u
+// A starving mutex serves this worker's waiters first while its head has
+// waited at most this long, the head itself after that (the rule above):
+// what bounds a wait.
+#define STRICT_NS (2 * STARVE_NS)
 
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
@@ -370,8 +382,10 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELEASE);
     return;
   }
-  if (!fifo && !inplace_head && inplace) {
-    // To be woken to compete: one of this worker's first (the rule above).
+  if (!inplace_head && inplace && m->kind == CACS_POOL_LOCK_CES &&
+      (!fifo || waited <= STRICT_NS)) {
+    // To be woken to compete, or, starving, handed over in place: one of
+    // this worker's first (the rule above).
     waiter *l = m_local_waiter(m);
     if (l)
       w = l;
