@@ -78,6 +78,12 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
+/// Whether the caller is a pool coroutine of a pool that keeps started
+/// coroutines on their worker (no CACS_POOL_MIGRATE_RUNNING): there an
+/// unlock cannot run a waiter of another worker in place, so a lock's
+/// lockers park rather than spin once others queue (pool_sync.c).
+int cacs__pool_pinned(void);
+
 /// The number of worker threads of the caller's pool; 0 when the caller is
 /// not a pool coroutine. A waiter spins only when another worker may run
 /// the holder meanwhile.

@@ -68,7 +68,8 @@ static inline void *self_now(void) {
 // and run it in place only where that costs no parallelism and moves no
 // stack; otherwise release it and let running coroutines take it. So:
 //   - a locker spinning for it (on another worker, where the holder runs:
-//     spinning needs 2 workers) or a waiter already woken to compete will
+//     spinning needs 2 workers; in a default pool only while nobody is
+//     queued, see below) or a waiter already woken to compete will
 //     take it within a cache miss: the unlock just releases (barging, as
 //     Go's sync.Mutex and glibc's mutex do); a running coroutine that
 //     comes back for it takes it too, without a switch;
@@ -99,7 +100,14 @@ static inline void *self_now(void) {
 //     same reason; issue 37: 1.0 M pairs/s at 500 ns against Go's 1.6 M).
 //     An untimed pool waiter is woken once the spin lock is dropped
 //     (pool_waiter.h, "Lifetimes"), so lockers that queue meanwhile do not
-//     wait behind the wake;
+//     wait behind the wake. For the same reason, in a default pool a
+//     locker that finds waiters queued parks without spinning (unless it
+//     was woken to compete): the mutex is then wanted faster than it is
+//     freed, so a spinner gains no critical section; winning the race
+//     against the releaser's worker, it only moves the mutex and its data
+//     to its own worker, at each critical section, while parked it lets
+//     the worker holding the mutex keep it (with migrating coroutines
+//     an unlock runs such a waiter in place instead, and the spin stays);
 //   - a waiter that has waited more than STARVE_NS sets M_STARVING: when
 //     it loses a race after a wake, or when an unlock finds it at the head
 //     of the queue that long (the unlock looks at each one that finds
@@ -246,7 +254,8 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
       }
       continue;
     }
-    if (may_spin && !spun && !(s & M_STARVING)) {
+    if (may_spin && !spun && !(s & M_STARVING) &&
+        (woken || !(s & M_QUEUED) || !cacs__pool_pinned())) {
       spun = 1;
       if (m_spin(m))
         continue;

@@ -101,6 +101,11 @@ int cacs__pool_handoff_pays(cacs__ptask *u) {
   return 0;
 }
 
+int cacs__pool_pinned(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur && w->pin;
+}
+
 unsigned cacs__pool_workers(void) {
   pool_worker *w = tls_worker;
   return w && w->cur ? w->pool->nworkers : 0;
