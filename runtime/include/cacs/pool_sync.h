@@ -30,8 +30,9 @@
 // glibc's mutex do: an uncontended lock and unlock are one atomic
 // instruction each; a locker finding it held spins briefly (2 us at most,
 // only in a pool of 2 workers or more, where the holder may be running;
-// in a default pool only while no waiter is queued, so that the mutex
-// stays on the worker its holders run on) before it parks; an unlock that finds a spinner, or a waiter already
+// in a default pool only while the holder runs on another worker and no
+// waiter is queued, so that the mutex stays on the worker its holders
+// run on) before it parks; an unlock that finds a spinner, or a waiter already
 // woken, just releases it, so a running coroutine takes it without a
 // switch. An unlock hands it over (CES, run in place) only when nobody is
 // about to take it and the hand-off costs no parallelism: the longest

@@ -181,19 +181,25 @@ static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
   __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
 }
 
-// Spin while the mutex is held, at most SPIN_NS; counted in the state so
-// that an unlock leaves it to us. Returns 1 if it was seen free. A spin
+// Spin while the mutex is held, at most SPIN_NS, and only while its
+// holder may be running (cacs__pool_owner_may_run: in a default pool, on
+// another worker; a holder of this worker cannot free it before this
+// coroutine switches out, and the spin would only delay it and mark the
+// mutex spun out); counted in the state so that an unlock leaves it to
+// us. Returns 1 if it was seen free. A spin
 // that runs out sets `spun_out` (beside the state, whose exact values the
 // fast paths compare with), and lockers then spin only one time in 8 (a
 // probe that clears it when it succeeds): when critical sections outlast
 // the spin, spinning only takes a worker from the parallel parts.
 static int m_spin(cacs_pool_mutex *m) {
+  if (!cacs__pool_owner_may_run(m_owner(m)))
+    return 0;
   uint64_t t0 = cacs__now_ns();
   int out = __atomic_load_n(&m->spun_out, __ATOMIC_RELAXED);
   if (out && ((t0 >> 10) & 7))
     return 0;
   __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
-  int free = 0;
+  int free = 0, stopped = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
     uint32_t s = m_state(m);
@@ -203,11 +209,17 @@ static int m_spin(cacs_pool_mutex *m) {
       free = 1;
       break;
     }
-    if (!(i & 31) && cacs__now_ns() - t0 > SPIN_NS)
-      break;
+    if (!(i & 31)) {
+      if (cacs__now_ns() - t0 > SPIN_NS)
+        break;
+      // The holder switched out: not a critical section outlasting the
+      // spin, so no mark.
+      if ((stopped = !cacs__pool_owner_may_run(m_owner(m))))
+        break;
+    }
   }
   __atomic_fetch_sub(&m->state, M_SPIN1, __ATOMIC_RELAXED);
-  if (out == free)
+  if (out == free && !stopped)
     __atomic_store_n(&m->spun_out, !free, __ATOMIC_RELAXED);
   return free;
 }
