@@ -29,8 +29,10 @@
 // The CES mutex barges where CES does not pay, as Go's sync.Mutex and
 // glibc's mutex do: an uncontended lock and unlock are one atomic
 // instruction each; a locker finding it held spins briefly (2 us at most,
-// only in a pool of 2 workers or more, where the holder may be running)
-// before it parks; an unlock that finds a spinner, or a waiter already
+// only in a pool of 2 workers or more, where the holder may be running;
+// in a default pool only while the holder runs on another worker and no
+// waiter is queued, so that the mutex stays on the worker its holders
+// run on) before it parks; an unlock that finds a spinner, or a waiter already
 // woken, just releases it, so a running coroutine takes it without a
 // switch. An unlock hands it over (CES, run in place) only when nobody is
 // about to take it and the hand-off costs no parallelism: the longest
@@ -44,9 +46,12 @@
 // worker is free, so the mutex and the data it guards stay on one worker
 // while its coroutines keep taking it; else the longest waiter. A waiter
 // that has waited over 1 ms, having lost a race or been passed over by
-// coroutines that kept taking the mutex, makes it strictly first come,
-// first served until the queue drains (Go's starvation mode), which bounds
-// every wait. The dispatch
+// coroutines that kept taking the mutex, makes every unlock hand it over,
+// newcomers queueing (Go's starvation mode), until the queue drains: to
+// the first few waiters on the releasing worker, back to back, while the
+// longest waiter has waited at most 2 ms, else to the longest waiter, so
+// that the workers take turns by batches instead of waking each other at
+// each critical section; that bounds every wait. The dispatch
 // mutex, and every other object
 // here, hands the resource directly to the longest waiter (first come,
 // first served; a newcomer cannot overtake a waiter). Exactly one

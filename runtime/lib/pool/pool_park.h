@@ -78,6 +78,24 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
+/// Whether the caller is a pool coroutine of a pool that keeps started
+/// coroutines on their worker (no CACS_POOL_MIGRATE_RUNNING): there an
+/// unlock cannot run a waiter of another worker in place, so a lock's
+/// lockers park rather than spin once others queue (pool_sync.c).
+int cacs__pool_pinned(void);
+
+/// Whether `owner` (a lock's owner word: a pool coroutine, a thread's
+/// marker, or NULL while it is being set) may run while the calling pool
+/// coroutine spins for the lock: 0 only in a default pool (started
+/// coroutines stay on their worker) when no other worker runs it, where
+/// a holder homed on the caller's worker cannot run before the caller
+/// switches out, and one homed on another worker waits for that worker
+/// to finish what it runs; 1 where the caller cannot tell (NULL; a plain
+/// thread calling) and with migrating coroutines, where a holder just
+/// handed the lock may be taken by an idle worker at once. Compares
+/// `owner` with what the workers run, never reads it: it may be gone.
+int cacs__pool_owner_may_run(const void *owner);
+
 /// The number of worker threads of the caller's pool; 0 when the caller is
 /// not a pool coroutine. A waiter spins only when another worker may run
 /// the holder meanwhile.

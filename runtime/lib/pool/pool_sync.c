@@ -68,7 +68,8 @@ static inline void *self_now(void) {
 // and run it in place only where that costs no parallelism and moves no
 // stack; otherwise release it and let running coroutines take it. So:
 //   - a locker spinning for it (on another worker, where the holder runs:
-//     spinning needs 2 workers) or a waiter already woken to compete will
+//     spinning needs 2 workers; in a default pool only while nobody is
+//     queued, see below) or a waiter already woken to compete will
 //     take it within a cache miss: the unlock just releases (barging, as
 //     Go's sync.Mutex and glibc's mutex do); a running coroutine that
 //     comes back for it takes it too, without a switch;
@@ -99,17 +100,32 @@ static inline void *self_now(void) {
 //     same reason; issue 37: 1.0 M pairs/s at 500 ns against Go's 1.6 M).
 //     An untimed pool waiter is woken once the spin lock is dropped
 //     (pool_waiter.h, "Lifetimes"), so lockers that queue meanwhile do not
-//     wait behind the wake;
+//     wait behind the wake. For the same reason, in a default pool a
+//     locker that finds waiters queued parks without spinning (unless it
+//     was woken to compete): the mutex is then wanted faster than it is
+//     freed, so a spinner gains no critical section; winning the race
+//     against the releaser's worker, it only moves the mutex and its data
+//     to its own worker, at each critical section, while parked it lets
+//     the worker holding the mutex keep it (with migrating coroutines
+//     an unlock runs such a waiter in place instead, and the spin stays);
 //   - a waiter that has waited more than STARVE_NS sets M_STARVING: when
 //     it loses a race after a wake, or when an unlock finds it at the head
 //     of the queue that long (the unlock looks at each one that finds
 //     waiters and nobody spinning, and at every PASS_LOOK-th release past
 //     them: coroutines that never park, barging by turns, would otherwise
 //     pass a waiter, or the woken one queued behind them, forever). Every
-//     unlock then hands over, first come first served, newcomers queue and
-//     running coroutines park, until the queue empties or a waiter is
-//     served within STARVE_NS (Go's starvation mode). That bounds a wait
-//     (test/pool/sync-mutex-starve*.c).
+//     unlock then hands over, newcomers queue and running coroutines park,
+//     until the queue empties or the head has waited less than STARVE_NS
+//     (Go's starvation mode): to the first of the first LOCAL_LOOK waiters
+//     on the releasing worker, run in place, while the head has waited at
+//     most STRICT_NS, else to the head. Once every worker's coroutines
+//     queue, first come first served alternates between the workers, and
+//     each hand-off across waits for the other worker to wake (its
+//     coroutines all wait: it sleeps), with the mutex held and idle; so
+//     the waiters of one worker are served back to back, then, the
+//     head's turn come, those of the next. The head's STRICT_NS bounds a
+//     wait (test/pool/sync-mutex-starve*.c): every waiter ahead of one
+//     queued before it and is served within STRICT_NS of that.
 // A dispatch mutex (the paper's Figure 3) always hands over and never
 // spins: it stays the reference the CES paper compares with.
 enum {
@@ -134,6 +150,10 @@ enum {
 // Waiters an unlock looks at for one on its own worker to wake (the rule
 // above): the queue's head is usually one of the few that lost a race.
 #define LOCAL_LOOK 8u
+// A starving mutex serves this worker's waiters first while its head has
+// waited at most this long, the head itself after that (the rule above):
+// what bounds a wait.
+#define STRICT_NS (2 * STARVE_NS)
 
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
@@ -161,19 +181,25 @@ static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
   __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
 }
 
-// Spin while the mutex is held, at most SPIN_NS; counted in the state so
-// that an unlock leaves it to us. Returns 1 if it was seen free. A spin
+// Spin while the mutex is held, at most SPIN_NS, and only while its
+// holder may be running (cacs__pool_owner_may_run: in a default pool, on
+// another worker; a holder of this worker cannot free it before this
+// coroutine switches out, and the spin would only delay it and mark the
+// mutex spun out); counted in the state so that an unlock leaves it to
+// us. Returns 1 if it was seen free. A spin
 // that runs out sets `spun_out` (beside the state, whose exact values the
 // fast paths compare with), and lockers then spin only one time in 8 (a
 // probe that clears it when it succeeds): when critical sections outlast
 // the spin, spinning only takes a worker from the parallel parts.
 static int m_spin(cacs_pool_mutex *m) {
+  if (!cacs__pool_owner_may_run(m_owner(m)))
+    return 0;
   uint64_t t0 = cacs__now_ns();
   int out = __atomic_load_n(&m->spun_out, __ATOMIC_RELAXED);
   if (out && ((t0 >> 10) & 7))
     return 0;
   __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
-  int free = 0;
+  int free = 0, stopped = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
     uint32_t s = m_state(m);
@@ -183,11 +209,17 @@ static int m_spin(cacs_pool_mutex *m) {
       free = 1;
       break;
     }
-    if (!(i & 31) && cacs__now_ns() - t0 > SPIN_NS)
-      break;
+    if (!(i & 31)) {
+      if (cacs__now_ns() - t0 > SPIN_NS)
+        break;
+      // The holder switched out: not a critical section outlasting the
+      // spin, so no mark.
+      if ((stopped = !cacs__pool_owner_may_run(m_owner(m))))
+        break;
+    }
   }
   __atomic_fetch_sub(&m->state, M_SPIN1, __ATOMIC_RELAXED);
-  if (out == free)
+  if (out == free && !stopped)
     __atomic_store_n(&m->spun_out, !free, __ATOMIC_RELAXED);
   return free;
 }
@@ -234,7 +266,8 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
       }
       continue;
     }
-    if (may_spin && !spun && !(s & M_STARVING)) {
+    if (may_spin && !spun && !(s & M_STARVING) &&
+        (woken || !(s & M_QUEUED) || !cacs__pool_pinned())) {
       spun = 1;
       if (m_spin(m))
         continue;
@@ -370,8 +403,10 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELEASE);
     return;
   }
-  if (!fifo && !inplace_head && inplace) {
-    // To be woken to compete: one of this worker's first (the rule above).
+  if (!inplace_head && inplace && m->kind == CACS_POOL_LOCK_CES &&
+      (!fifo || waited <= STRICT_NS)) {
+    // To be woken to compete, or, starving, handed over in place: one of
+    // this worker's first (the rule above).
     waiter *l = m_local_waiter(m);
     if (l)
       w = l;

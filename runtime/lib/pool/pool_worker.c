@@ -101,6 +101,23 @@ int cacs__pool_handoff_pays(cacs__ptask *u) {
   return 0;
 }
 
+int cacs__pool_owner_may_run(const void *owner) {
+  pool_worker *w = tls_worker;
+  if (!w || !w->cur || !w->pin || !owner)
+    return 1;
+  cacs_pool *p = w->pool;
+  for (unsigned i = 0; i < p->nworkers; ++i)
+    if (&p->w[i] != w && __atomic_load_n(&p->w[i].cur, __ATOMIC_RELAXED) ==
+                             (const cacs__ptask *)owner)
+      return 1;
+  return 0;
+}
+
+int cacs__pool_pinned(void) {
+  pool_worker *w = tls_worker;
+  return w && w->cur && w->pin;
+}
+
 unsigned cacs__pool_workers(void) {
   pool_worker *w = tls_worker;
   return w && w->cur ? w->pool->nworkers : 0;
