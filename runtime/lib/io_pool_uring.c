@@ -21,7 +21,8 @@
 // was submitted to, and its coroutine does not run until that ring's
 // worker has reaped the completion. So nothing but the completion wakes
 // the coroutine: its timeout is a linked timeout on the same ring (the
-// request then completes with ECANCELED), and cacs_close or cacs_io_forget
+// request then completes with ECANCELED; the coroutine waits for the
+// timeout's own completion too, see reap), and cacs_close or cacs_io_forget
 // from any thread marks the descriptor's requests closed and kicks their
 // workers, each of which cancels its own (or turns one not submitted yet
 // into a no-op) in its next pass. Once reaped, the coroutine may resume on
@@ -117,9 +118,10 @@ CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
 
 // Submission and completion queues, as a thread's ring (io_uring.c).
 enum { PR_SQ = 256, PR_CQ = 4096 };
-// Completions that are no request's: linked timeouts, cancellations, and
-// the watch of the ring's eventfd.
-enum { PR_IGNORE = 0, PR_KICK = 1 };
+// Completions that are no request's: cancellations, no-ops, and the watch
+// of the ring's eventfd. A linked timeout's is its request's address with
+// PR_LTIMEOUT set (a struct preq is aligned: the bit is free).
+enum { PR_IGNORE = 0, PR_KICK = 1, PR_LTIMEOUT = 1 };
 
 struct cacs__pool_ring {
   struct io_uring ring;
@@ -168,7 +170,11 @@ struct preq {
   _Atomic unsigned char closed;
   unsigned char cancel_sent;
   unsigned char in; // a receive or a wait to read: cacs__uring_busy's
+  // Completions still to come: the request's, and its linked timeout's
+  // (see reap).
+  unsigned char cqes;
 };
+_Static_assert(_Alignof(struct preq) > PR_LTIMEOUT, "PR_LTIMEOUT is free");
 enum { CLOSED = 1, STALE = 2 };
 // How often a ring with requests in flight looks for descriptors closed
 // behind the pool's back (as the epoll poller's sweep, pool_io.c).
@@ -288,7 +294,6 @@ static void ring_unlink(struct cacs__pool_ring *r, struct preq *q) {
     r->reqs = q->onext;
   if (q->onext)
     q->onext->oprev = q->oprev;
-  --r->inflight;
 }
 
 // The closed requests of this ring (under r->sublock): those not sent to
@@ -299,7 +304,7 @@ static void send_cancels(struct cacs__pool_ring *r) {
   for (struct preq *q = r->reqs; q; q = q->onext)
     // A no-op never names the descriptor (a closed number may be reused
     // at once). Its linked timeout, if any, is left without a request and
-    // fails by itself (EINVAL, ignored).
+    // fails by itself (EINVAL), its completion counted as ever.
     if (!q->cancel_sent &&
         atomic_load_explicit(&q->closed, memory_order_relaxed) &&
         cacs__uring_unqueue(&r->ring, (uint64_t)(uintptr_t)q))
@@ -365,12 +370,25 @@ static int reap(struct cacs__pool_ring *r) {
       rearm |= !(c->flags & IORING_CQE_F_MORE);
       continue;
     }
-    struct preq *q = (struct preq *)(uintptr_t)ud;
-    ++reqs;
-    in += q->in;
-    q->res = c->res;
-    ring_unlink(r, q);
-    fd_unlink(q->h, q);
+    struct preq *q = (struct preq *)(uintptr_t)(ud & ~(uint64_t)PR_LTIMEOUT);
+    if (!(ud & PR_LTIMEOUT)) {
+      ++reqs;
+      in += q->in;
+      q->res = c->res;
+      // Done: off the lists that a forget, the sweep and send_cancels walk.
+      ring_unlink(r, q);
+      fd_unlink(q->h, q);
+    }
+    // A request with a linked timeout is done once both have completed:
+    // a timeout that fires cancels its request by name (the user data,
+    // the request's address) in task work, which may run only after the
+    // request has completed by itself and the coroutine, resumed, has
+    // made its next request from the same frame, under the same name --
+    // which it would cancel (ECANCELED for a wait without a timeout).
+    // The timeout's completion comes after that task work.
+    if (--q->cqes)
+      continue;
+    --r->inflight;
     // The last touch of `q`: the coroutine may run (and return) at once.
     woken += cacs__pool_wake(q->task);
   }
@@ -569,8 +587,9 @@ preq_fill(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
     q->at.tv_sec = (long long)(at_ns / 1000000000u);
     q->at.tv_nsec = (long long)(at_ns % 1000000000u);
     io_uring_prep_link_timeout(t, &q->at, IORING_TIMEOUT_ABS);
-    io_uring_sqe_set_data64(t, PR_IGNORE);
+    io_uring_sqe_set_data64(t, (uint64_t)(uintptr_t)q | PR_LTIMEOUT);
   }
+  q->cqes = at_ns ? 2 : 1;
   q->oprev = NULL;
   q->onext = r->reqs;
   if (q->onext)
@@ -620,7 +639,7 @@ ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
     cacs__pool_yield(); // the closer does not park meanwhile
     return EAGAIN;
   }
-  // Only the completion wakes it. The park inlined: its frames would stay
+  // Only the completions wake it. The park inlined: its frames would stay
   // on the coroutine's stack while it waits (the waits' stack budget,
   // cacs/detail/contract.h; pool_park_inline.h).
   cacs__pool_park_inline(q->task, NULL, NULL, 0);
