@@ -33,6 +33,7 @@
 // RUN: %t timer pinned shared | FileCheck %s
 // CHECK: victim ran while the pair ran ({{[0-9]+}} rounds after it was ready), errors 0
 
+#include "Inputs/ptest.h"
 #include "cacs/pool.h"
 #include "cacs/pool_sync.h"
 
@@ -56,12 +57,6 @@ static _Atomic long ran_at = -1; // `rounds` when the victim ran
 static _Atomic int errors;
 static cacs_pool_task *victim;
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void victim_main(void *arg) {
   (void)arg;
   atomic_store(&ran_at, atomic_load(&rounds));
@@ -79,8 +74,8 @@ static int go_on(void) {
 // 1 us; 3 us of this side's run later, the other's deadline has passed,
 // and the loop's timer check, right after this side parks, wakes it.
 static void timer_turn(void) {
-  uint64_t t0 = now_ns();
-  while (now_ns() - t0 < SPIN_NS)
+  uint64_t t0 = h_now_ns();
+  while (h_now_ns() - t0 < SPIN_NS)
     ;
   if (cacs_pool_sleep(1) != 0)
     atomic_fetch_add(&errors, 1);
