@@ -4,6 +4,11 @@
 // in nanoseconds, used to wrap around into the past, so each of these
 // calls gave up at once (ETIMEDOUT; cacs_sleep returned 0).
 //
+// "woken" is told by order, not by the clock: the helper counts each event
+// just before it makes it, and a wait that gave up before its event sees
+// the count short. (Comparing wall-clock waits with the helper's sleeps
+// failed under load, when the waiter was descheduled for a few ms.)
+//
 // RUN: %clang -O0 -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | FileCheck %s
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t2 && %t2 | FileCheck %s
 //
@@ -37,72 +42,75 @@ static cacs_xsem xs;
 static cacs_chan *ch;
 static int sv[2];
 
-static void report(const char *what, long long r, long long t0) {
-  long long waited = now_us() - t0;
+// How many events the helper has made so far (a single thread: no race).
+static int events;
+
+static void report(const char *what, long long r, int event) {
   printf("%s: %lld%s, %s\n", what, r, r == -1 && errno == EINTR ? " EINTR" : "",
-         waited >= DELAY_US / 2 ? "woken" : "returned at once");
-  EXPECT(waited >= DELAY_US / 2);
+         events == event ? "woken" : "returned at once");
+  EXPECT(events == event);
 }
 
 static void waiter(void *arg) {
   (void)arg;
-  long long t0 = now_us();
-  report("cacs_park_timeout", cacs_park_timeout(INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_sleep", cacs_sleep(INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_mutex_lock", cacs_mutex_lock(&mu, INT64_MAX), t0);
+  report("cacs_park_timeout", cacs_park_timeout(INT64_MAX), 1);
+  report("cacs_sleep", cacs_sleep(INT64_MAX), 2);
+  report("cacs_mutex_lock", cacs_mutex_lock(&mu, INT64_MAX), 3);
   cacs_mutex_unlock(&mu);
   cacs_mutex_lock(&mu, CACS_FOREVER);
-  t0 = now_us();
-  report("cacs_cond_wait", cacs_cond_wait(&cv, &mu, INT64_MAX), t0);
+  report("cacs_cond_wait", cacs_cond_wait(&cv, &mu, INT64_MAX), 4);
   cacs_mutex_unlock(&mu);
-  t0 = now_us();
-  report("cacs_sem_wait", cacs_sem_wait(&sem, INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_waitgroup_wait", cacs_waitgroup_wait(&wg, INT64_MAX), t0);
+  report("cacs_sem_wait", cacs_sem_wait(&sem, INT64_MAX), 5);
+  report("cacs_waitgroup_wait", cacs_waitgroup_wait(&wg, INT64_MAX), 6);
   int v;
-  t0 = now_us();
-  report("cacs_chan_recv", cacs_chan_recv(ch, &v, INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_chan_send", cacs_chan_send(ch, &v, INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_xsem_wait", cacs_xsem_wait(&xs, INT64_MAX), t0);
+  report("cacs_chan_recv", cacs_chan_recv(ch, &v, INT64_MAX), 7);
+  report("cacs_chan_send", cacs_chan_send(ch, &v, INT64_MAX), 8);
+  report("cacs_xsem_wait", cacs_xsem_wait(&xs, INT64_MAX), 9);
   char c;
-  t0 = now_us();
-  report("cacs_read", cacs_read(sv[0], &c, 1, INT64_MAX), t0);
-  t0 = now_us();
-  report("cacs_wait_fd", cacs_wait_fd(sv[0], EPOLLIN, INT64_MAX), t0);
+  report("cacs_read", cacs_read(sv[0], &c, 1, INT64_MAX), 10);
+  report("cacs_wait_fd", cacs_wait_fd(sv[0], EPOLLIN, INT64_MAX), 11);
 }
 
-// Each event DELAY_US after the waiter started its wait.
+// Each event DELAY_US after the waiter started its wait (time for a wait
+// that gives up at once to do so first), counted just before it is made.
 static void helper(void *arg) {
   (void)arg;
   cacs_sleep(DELAY_US);
+  events = 1;
   cacs_wake(waiter_co); // park_timeout
   cacs_sleep(DELAY_US);
+  events = 2;
   cacs_wake(waiter_co); // sleep
   cacs_mutex_lock(&mu, CACS_FOREVER);
   cacs_sleep(DELAY_US);
+  events = 3;
   cacs_mutex_unlock(&mu);
   cacs_sleep(DELAY_US);
   cacs_mutex_lock(&mu, CACS_FOREVER);
+  events = 4;
   cacs_cond_signal(&cv);
   cacs_mutex_unlock(&mu);
   cacs_sleep(DELAY_US);
+  events = 5;
   cacs_sem_post(&sem);
   cacs_sleep(DELAY_US);
+  events = 6;
   cacs_waitgroup_done(&wg);
   int v = 1;
   cacs_sleep(DELAY_US);
+  events = 7;
   EXPECT(cacs_chan_send(ch, &v, CACS_FOREVER) == 0);
   cacs_sleep(DELAY_US);
+  events = 8;
   EXPECT(cacs_chan_recv(ch, &v, CACS_FOREVER) == 0);
   cacs_sleep(DELAY_US);
+  events = 9;
   cacs_xsem_post(&xs);
   cacs_sleep(DELAY_US);
+  events = 10;
   EXPECT(write(sv[1], "x", 1) == 1);
   cacs_sleep(DELAY_US);
+  events = 11;
   EXPECT(write(sv[1], "y", 1) == 1);
 }
 
