@@ -107,7 +107,8 @@ static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
     return 0;
   if (bound < 16)
     bound = 16;
-  return (((size_t)bound + 15) & ~(size_t)15) + CACS_BOUNDED_FRAME;
+  // A multiple of 8 (stack_exact.c packs the slots; the top is aligned).
+  return (((size_t)bound + 7) & ~(size_t)7) + CACS_BOUNDED_FRAME;
 }
 
 size_t cacs__exact_bytes(cacs_entry_fn entry, unsigned stack_flags) {

@@ -6,7 +6,12 @@
 // size. Slots are packed, in multiples of 16 bytes: no guard page (an
 // overflow is impossible by construction), no mapping of their own, no
 // random start and no colour (slots whose size is not a multiple of the
-// page spread their blocks over the cache's sets by themselves).
+// page spread their blocks over the cache's sets by themselves). The stack
+// and its block are multiples of 8 bytes, and only the stack's top (the
+// block's start) needs 16: a stack of 16n + 8 bytes under a block of
+// 16m + 8 fills a slot of 16(n + m + 1) with no padding, the slab's slots
+// starting 8 bytes into it (a class per size and start; x86-64's bounds
+// are multiples of 8: 16 bytes less per coroutine in that case).
 //
 // A slab is one mapping of about EXACT_SLAB_BYTES, carved in order; freed
 // slots go on the slab's free list (the link in the slot's first word) and
@@ -36,6 +41,7 @@
 
 #define EXACT_SLAB_BYTES ((size_t)4 << 20)
 #define EXACT_ALIGN 16 // the stack pointer's alignment on both targets
+#define EXACT_GRAIN 8  // the sizes of a stack and of its block
 // Fresh slots' pages are written ahead, from this many bytes at once up to
 // as many as the slab has carved so far, and never more than MAX: one call
 // instead of a page fault per few slots, a program with a few coroutines
@@ -67,7 +73,8 @@ struct exact_slab {
 };
 
 struct exact_class {
-  size_t slot; // stack + control block
+  size_t slot; // stack + control block, rounded up to EXACT_ALIGN
+  size_t off;  // where the slab's first slot starts: the stacks' tops align
   exact_slab *avail;
   exact_slab *all;
   exact_class *next;
@@ -92,14 +99,15 @@ static void avail_remove(exact_class *c, exact_slab *s) {
   s->in_avail = 0;
 }
 
-static exact_class *find_class(size_t slot) {
+static exact_class *find_class(size_t slot, size_t off) {
   for (exact_class *c = T.exact; c; c = c->next)
-    if (c->slot == slot)
+    if (c->slot == slot && c->off == off)
       return c;
   exact_class *c = calloc(1, sizeof *c);
   if (!c)
     return NULL;
   c->slot = slot;
+  c->off = off;
   c->next = T.exact;
   T.exact = c;
   return c;
@@ -109,12 +117,12 @@ static exact_slab *slab_new(exact_class *c) {
   exact_slab *s = calloc(1, sizeof *s);
   if (!s)
     return NULL;
-  size_t n = EXACT_SLAB_BYTES / c->slot;
+  size_t n = (EXACT_SLAB_BYTES - c->off) / c->slot;
   if (n == 0)
     n = 1;
   if (n > UINT32_MAX)
     n = UINT32_MAX;
-  s->size = cacs__round_up(n * c->slot, page_size);
+  s->size = cacs__round_up(c->off + n * c->slot, page_size);
   s->base = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (s->base == MAP_FAILED) {
@@ -162,15 +170,18 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
   // The short descriptor (stack_exact.h) when the block ends before the
   // name: the pool's 32 bytes less per coroutine.
   int short_desc = hdr_size < desc_off + sizeof(cacs_stack);
-  hdr_size = cacs__round_up(hdr_size, EXACT_ALIGN);
+  hdr_size = cacs__round_up(hdr_size, EXACT_GRAIN);
   size_t slot;
-  if (stack_bytes % EXACT_ALIGN ||
+  if (stack_bytes % EXACT_GRAIN ||
       __builtin_add_overflow(stack_bytes, hdr_size, &slot) ||
       slot > ((size_t)1 << 40)) {
     cacs__set_errno(ENOMEM);
     return NULL;
   }
-  exact_class *c = find_class(slot);
+  slot = cacs__round_up(slot, EXACT_ALIGN);
+  // The top, `stack_bytes` into a slot, 16-byte aligned.
+  exact_class *c = find_class(slot, (EXACT_ALIGN - stack_bytes % EXACT_ALIGN) %
+                                        EXACT_ALIGN);
   exact_slab *s = c ? c->avail : NULL;
   if (c && !s)
     s = slab_new(c);
@@ -181,7 +192,7 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
     p = s->free;
     s->free = *(void **)s->free;
   } else {
-    p = s->base + (size_t)s->carved++ * slot;
+    p = s->base + c->off + (size_t)s->carved++ * slot;
     if ((size_t)(p + slot - s->base) > s->prefaulted && !cacs__on_valgrind()) {
       size_t ahead = s->prefaulted > EXACT_PREFAULT_MIN ? s->prefaulted
                                                         : EXACT_PREFAULT_MIN;
@@ -201,7 +212,7 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
   // memcheck may hold a reused slot's stack as no-access (it saw the stack
   // pointer leave it): plain, undefined memory again.
   VALGRIND_MAKE_MEM_UNDEFINED(p, slot);
-  char *hdr = p + slot - hdr_size;
+  char *hdr = p + stack_bytes; // the rest of the slot, if any, above it
   cacs_stack *d = (cacs_stack *)(hdr + desc_off);
   memset(d, 0, short_desc ? CACS__EXACT_SHORT_DESC_SIZE : sizeof *d);
   d->flags = CACS__STACK_EXACT | CACS_STACK_NOGUARD | CACS_STACK_NORANDOM |
@@ -210,7 +221,7 @@ void *cacs__exact_alloc(size_t stack_bytes, size_t hdr_size, size_t desc_off) {
   d->map = p;
   d->map_size = slot;
   d->lo = p;
-  d->top = hdr; // 16-byte aligned: the slab is, and so are the sizes
+  d->top = hdr; // 16-byte aligned: the slab is, the class's start
   d->vg_id = VALGRIND_STACK_REGISTER(p, p + slot);
   return hdr;
 }

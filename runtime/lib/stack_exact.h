@@ -43,7 +43,7 @@ CACS_HIDDEN size_t cacs__exact_bytes(void (*entry)(void *),
 /// name, which a block may end with (cacs__exact_alloc).
 #define CACS__EXACT_SHORT_DESC_SIZE offsetof(cacs_stack, owner)
 
-/// A stack of `stack_bytes` usable bytes (a multiple of 16) with a control
+/// A stack of `stack_bytes` usable bytes (a multiple of 8) with a control
 /// block of `hdr_size` bytes right above it, the cacs_stack at `desc_off`
 /// of the block (as cacs_stack_alloc_at); NULL with errno set. No guard,
 /// no random start: `top` is the block's address. A block that ends before

@@ -27,7 +27,7 @@
 // exit stack, AArch64's `tiny` writes into its neighbours' names (x86-64's
 // bound includes the 128-byte red zone, which cacs_exit fits in today).
 
-// The stack is the bound rounded up to 16 bytes (at least 16) and the
+// The stack is the bound rounded up to 8 bytes (at least 16) and the
 // start frame's 32 bytes; the control block is the rest of the slot.
 // ALL: deep: exact, bound + {{3[2-9]|4[0-7]}}, no guard, used within the bound, query agrees, ran on it: yes
 // ALL-NEXT: tiny: exact, bound + {{3[2-9]|4[0-7]}}, no guard, used within the bound, query agrees, ran on it: yes

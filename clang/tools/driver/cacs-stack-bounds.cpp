@@ -9,15 +9,26 @@
 // __stack_chk_fail, tail calls), and the backend's .stack_sizes (from
 // -fstack-size-section) the frame of each function. For an entry E:
 //
-//   bound(F) = frame(F) + max over the functions C that F calls or jumps
-//              to outside itself of bound(C)
+//   bound(F) = frame(F) + max(below(F), max over the functions C that F
+//              calls or jumps to outside itself of bound(C))
 //   frame(F) = the .stack_sizes size of F (the frame its prologue sets up;
 //              at least the decrements of the leading prologue run)
 //              + every stack-pointer decrement after the prologue (pushes
 //              of arguments, inline probes, realignment on x86-64)
 //              + the return address its caller pushed (x86-64: 8)
-//   bytes(E) = bound(E) + the red zone a leaf may use below the stack
-//              pointer (x86-64: 128)
+//   below(F) = the red zone F may use below its stack pointer: 128 on
+//              x86-64 when F makes no call, else 0
+//   bytes(E) = bound(E)
+//
+// The red zone is a leaf's alone: a call writes its return address right
+// below the stack pointer, so the compiler keeps nothing there in a
+// function that calls (LLVM's prologue uses the red zone only without
+// calls; the walk sees only LLVM's code: .stack_sizes), and a signal
+// never lands on an exact stack (its policy, stack_bounds.c). So the 128
+// bytes count where a leaf runs, not below the deepest call: an entry
+// whose deepest path ends in a budgeted wait (a server that parks) needs
+// its frames and the budget alone, which counts what libcacs writes below
+// its caller, red zones included (the budget tests' watermark).
 //
 // Anything the walk cannot follow leaves E without a bound, and the
 // reason names the function: a call or a jump through a register or
@@ -128,7 +139,7 @@ private:
   const Func *functionAt(uint64_t Address) const;
   std::string nameOf(uint64_t Address) const;
   Result walk(uint64_t Address);
-  Result frameOf(const Func &F, std::vector<uint64_t> &Callees);
+  Result frameOf(const Func &F, std::vector<uint64_t> &Callees, bool &Calls);
   bool stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
                  uint64_t &Extra, bool &Prologue) const;
 };
@@ -416,8 +427,11 @@ bool Analysis::stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
 }
 
 /// The frame of \p F (see the file comment) and the functions it calls or
-/// jumps to, or why it has none.
-Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees) {
+/// jumps to, or why it has none; \p Calls: whether it makes a call (a jump
+/// is none), so that it may not use the red zone.
+Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
+                         bool &Calls) {
+  Calls = false;
   auto B = Breaks.find(F.Address);
   if (B != Breaks.end())
     return {std::nullopt,
@@ -447,6 +461,7 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees) {
     Off += Len;
     bool Call = MIA->isCall(I), Site = AfterSiteCall;
     AfterSiteCall = false;
+    Calls |= Call;
     if (Call || MIA->isBranch(I)) {
       uint64_t Target;
       bool Direct = MIA->evaluateBranch(I, PC, Len, Target);
@@ -508,9 +523,11 @@ Result Analysis::walk(uint64_t Address) {
   }
   OnPath[Address] = true;
   std::vector<uint64_t> Callees;
-  Result R = frameOf(*F, Callees);
+  bool Calls;
+  Result R = frameOf(*F, Callees, Calls);
   if (R.Bytes) {
-    uint64_t Deepest = 0;
+    // A leaf's red zone (the file comment), or what it jumps to.
+    uint64_t Deepest = X86 && !Calls ? 128 : 0;
     for (uint64_t C : Callees) {
       auto P = OnPath.find(C);
       if (P != OnPath.end() && P->second) {
@@ -548,7 +565,7 @@ std::vector<StackBound> Analysis::run() {
     B.Name = Funcs[E].Name;
     B.Address = E;
     if (R.Bytes)
-      B.Bytes = *R.Bytes + (X86 ? 128 : 0); // The red zone.
+      B.Bytes = *R.Bytes; // a leaf's red zone included (walk)
     B.Why = R.Why;
     Out.push_back(std::move(B));
   }

@@ -29,6 +29,14 @@ __attribute__((noinline)) static int parse(int fd) {
 }
 static void waits(void *p) { sink = parse((int)(long)p); }
 
+// An entry that parks right away: its deepest point is the park's budget,
+// below a frame that calls, which keeps nothing in its red zone (x86-64):
+// its bound is its frame and the budget, without a leaf's 128 bytes.
+static void parks(void *p) {
+  (void)p;
+  cacs_park();
+}
+
 // The C library on the coroutine's stack: no bound.
 static void prints(void *p) { printf("%d\n", (int)(long)p); }
 
@@ -53,6 +61,7 @@ int main(int argc, char **argv) {
     cacs_create(waits, NULL, 0);
     cacs_create(prints, NULL, 0);
     cacs_create(on_system, NULL, 0);
+    cacs_create(parks, NULL, 0);
   }
   // The bound of the entry that waits holds the switches' budget, and
   // that of the one that moves its call, the system stack's.
@@ -62,6 +71,14 @@ int main(int argc, char **argv) {
       printf("waits: %s\n", b->bytes >= CACS_CONTRACT_WAIT_STACK_BUDGET + 300
                                 ? "bound holds the switch budget"
                                 : "bound too small");
+    if (b->entry == (const void *)parks) {
+      int ok = b->bytes >= CACS_CONTRACT_PARK_STACK_BUDGET;
+#if defined(__x86_64__) // the frame that calls is some 8 to 72 bytes
+      ok = ok && b->bytes < CACS_CONTRACT_PARK_STACK_BUDGET + 128;
+#endif
+      printf("parks: %s\n", ok ? "bound is its frame and the park's budget"
+                               : "bound wrong");
+    }
     if (b->entry == (const void *)on_system)
       printf("on_system: %s\n", b->bytes >= CACS_CONTRACT_SYSTEM_STACK_BUDGET
                                     ? "bound holds the system stack's budget"
