@@ -44,7 +44,11 @@
 // caches for each critical section: among the first few waiters, one on
 // the releasing worker (homed or parked there), which runs once that
 // worker is free, so the mutex and the data it guards stay on one worker
-// while its coroutines keep taking it; else the longest waiter. A waiter
+// while its coroutines keep taking it; else the longest waiter. In a
+// default pool a waiter so woken that loses the race, while the holder
+// runs on another worker and others wait, keeps its turn (it yields, its
+// worker stays awake) rather than park to be woken again by the next
+// unlock, a wake across workers at each critical section. A waiter
 // that has waited over 1 ms, having lost a race or been passed over by
 // coroutines that kept taking the mutex, makes every unlock hand it over,
 // newcomers queueing (Go's starvation mode), until the queue drains: to

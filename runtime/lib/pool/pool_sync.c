@@ -107,7 +107,11 @@ static inline void *self_now(void) {
 //     against the releaser's worker, it only moves the mutex and its data
 //     to its own worker, at each critical section, while parked it lets
 //     the worker holding the mutex keep it (with migrating coroutines
-//     an unlock runs such a waiter in place instead, and the spin stays);
+//     an unlock runs such a waiter in place instead, and the spin stays).
+//     And in a default pool a waiter woken to compete that loses the race
+//     while the holder runs on another worker, others queued, keeps
+//     M_WOKEN and its turn, yielding, rather than park again to be woken
+//     again, across workers, by the next unlock (m_keep_turn);
 //   - a waiter that has waited more than STARVE_NS sets M_STARVING: when
 //     it loses a race after a wake, or when an unlock finds it at the head
 //     of the queue that long (the unlock looks at each one that finds
@@ -154,6 +158,10 @@ enum {
 // waited at most this long, the head itself after that (the rule above):
 // what bounds a wait.
 #define STRICT_NS (2 * STARVE_NS)
+// How often a woken waiter keeping its turn (m_keep_turn) reads the state:
+// each read takes the mutex's cache line from the holder's worker, whose
+// next lock or unlock then misses; this rarely, the holder barely notices.
+#define TURN_POLL_NS 8000u
 
 int cacs_pool_mutex_init(cacs_pool_mutex *m, unsigned kind) {
   if (kind > CACS_POOL_LOCK_DISPATCH)
@@ -231,6 +239,39 @@ static inline int m_free_for(uint32_t s, int woken) {
   return !(s & M_LOCKED) && (!(s & M_STARVING) || woken);
 }
 
+// A waiter woken to compete whose spin ran out, in a default pool, while
+// the holder runs on another worker and others are queued: rather than
+// queue and park again, it keeps M_WOKEN and yields between rare looks at
+// the state, until the mutex is free for it, its holder stops running, or
+// the mutex starves (the rule above). Returns 1 if it saw the mutex free
+// for it. Why: parked again, it is woken again at the holder's next
+// unlock, a cross-worker wake (a system call while its worker sleeps) on
+// the holder's path at every round of wake, lose and park, and each unlock
+// meanwhile takes the spin lock and reads the clock; keeping M_WOKEN, the
+// holder's unlocks just release (issue 37: the default pool behind Go at
+// 500 ns-1 us). It yields, so its worker's other coroutines run; its
+// worker would otherwise sleep. The bound is the starvation rule's: a
+// look at an unlock sets M_STARVING once it has waited STARVE_NS, and the
+// mutex is then kept for it, or handed to the queue's head.
+static int m_keep_turn(cacs_pool_mutex *m) {
+  uint64_t last = cacs__now_ns();
+  for (;;) {
+    for (unsigned i = 0; i < 32; ++i)
+      cpu_relax();
+    cacs__pool_yield();
+    uint64_t now = cacs__now_ns();
+    if (now - last < TURN_POLL_NS)
+      continue;
+    last = now;
+    uint32_t s = m_state(m);
+    if (m_free_for(s, 1))
+      return 1;
+    if ((s & M_STARVING) || !(s & M_QUEUED) ||
+        !cacs__pool_owner_may_run(m_owner(m)))
+      return 0;
+  }
+}
+
 // A timed-out waiter leaves the queue; the last one out clears the flags
 // that describe waiters.
 static int cancel_mutex(void *obj, waiter *w) {
@@ -270,6 +311,9 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
         (woken || !(s & M_QUEUED) || !cacs__pool_pinned())) {
       spun = 1;
       if (m_spin(m))
+        continue;
+      if (woken && me && timeout_us < 0 && cacs__pool_pinned() &&
+          (m_state(m) & M_QUEUED) && m_keep_turn(m))
         continue;
     }
     if (timeout_us == 0)
