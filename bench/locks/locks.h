@@ -41,6 +41,16 @@
 //               spawning the first task to joining the last (-d unused)
 //   -n ITERS    counter: lock pairs per task (default 20,000, fewer for
 //               long critical sections: about 1.5 s of them in all)
+//   -W PERCENT  with `counter` (issue 37): the reader-writer lock, PERCENT %
+//               of the pairs writers (the updates above), the others
+//               readers (read the array, check it is consistent, pad)
+//   -u UNITS    with `counter`: a counting semaphore of UNITS units
+//               instead of a lock; the section checks that at most UNITS
+//               tasks are inside, updates a task's own array, pads
+//   -k chan     a channel of capacity -u (0: unbuffered, the default):
+//               half the tasks send -n items each, half receive as many,
+//               20 dependent operations per item on both sides;
+//               throughput is items over the wall-clock time, as counter
 // Output, one line:
 //   RESULT impl=<i> workers=<w> tasks=<t> cs_ns=<c> writers=<W|-> secs=<s>
 //          ops=<n> mops=<m> ok=<0|1>
@@ -69,8 +79,9 @@ typedef struct lk_config {
   double window_ms;
   const char *variant;
   int limit;
-  int counter; ///< -k counter
+  int counter; ///< -k counter (1) or chan (2)
   long iters;  ///< -n, counter: lock pairs per task (0: default)
+  int units;   ///< -u: counter: semaphore units (0: a lock); chan: capacity
 } lk_config;
 
 static inline uint64_t lk_now_ns(void) {
@@ -82,13 +93,14 @@ static inline uint64_t lk_now_ns(void) {
 static inline void lk_usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [-w WORKERS] [-t TASKS] [-c CS_NS] [-d MS] [-W PERCENT] "
-          "[-v VARIANT] [-s LIMIT] [-k fig8|counter] [-n ITERS]\n",
+          "[-v VARIANT] [-s LIMIT] [-k fig8|counter|chan] [-n ITERS] "
+          "[-u UNITS]\n",
           argv0);
   exit(64);
 }
 
 static inline lk_config lk_parse(int argc, char **argv) {
-  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0};
+  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0, 0};
   for (int i = 1; i < argc; ++i) {
     if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)
       lk_usage(argv[0]);
@@ -116,9 +128,12 @@ static inline lk_config lk_parse(int argc, char **argv) {
       c.limit = atoi(v);
       break;
     case 'k':
-      if (strcmp(v, "fig8") && strcmp(v, "counter"))
+      if (strcmp(v, "fig8") && strcmp(v, "counter") && strcmp(v, "chan"))
         lk_usage(argv[0]);
-      c.counter = !strcmp(v, "counter");
+      c.counter = !strcmp(v, "counter") ? 1 : !strcmp(v, "chan") ? 2 : 0;
+      break;
+    case 'u':
+      c.units = atoi(v);
       break;
     case 'n':
       c.iters = atol(v);
@@ -128,8 +143,9 @@ static inline lk_config lk_parse(int argc, char **argv) {
     }
   }
   if (c.workers < 1 || c.tasks < 1 || c.cs_ns < 0 || c.window_ms <= 0 ||
-      c.writers > 10000 || c.limit < 64 || c.iters < 0 ||
-      (c.counter && c.writers >= 0))
+      c.writers > 10000 || c.limit < 64 || c.iters < 0 || c.units < 0 ||
+      (c.units && !c.counter) || (c.units && c.writers >= 0) ||
+      (c.counter == 2 && (c.writers >= 0 || c.tasks < 2 || c.tasks % 2)))
     lk_usage(argv[0]);
   if (c.counter && !c.iters) {
     // 20,000 each, or about 1.5 s of critical sections in all.
@@ -150,10 +166,13 @@ typedef struct lk_state {
   uint32_t *primes;
   double pad_per_ns;  ///< padding loop iterations per nanosecond
   uint64_t pad_iters; ///< for this run's cs_ns
-  int counter;        ///< -k counter
+  int counter;        ///< -k counter (1) or chan (2)
   uint64_t iters;     ///< counter: lock pairs per task
   uint64_t start;     ///< counter: when the first task was spawned
   uint64_t table[16]; ///< counter: the shared array, plain words
+  int units;          ///< counter: semaphore units (0: a lock)
+  int inside;         ///< semaphore: tasks inside now (atomic)
+  struct lk_task *tasks; ///< chan: even ones send, odd ones receive
 } lk_state;
 
 static lk_state lk_g;
@@ -225,6 +244,7 @@ static inline void lk_setup(const lk_config *c) {
   lk_g.pad_iters = (uint64_t)(c->cs_ns * lk_g.pad_per_ns + 0.5);
   lk_g.counter = c->counter;
   lk_g.iters = (uint64_t)c->iters;
+  lk_g.units = c->units;
 }
 
 /// The counter shape's critical section: 16 updates of the shared array.
@@ -234,6 +254,32 @@ static inline void lk_cs_counter(void) {
   lk_g.inserts += 1;
   if (lk_g.pad_iters)
     lk_pad(lk_g.pad_iters);
+}
+
+/// The counter shape's read side (-W): the array must be the same in every
+/// slot (writers update all 16 under the write lock); 0 if not.
+static inline int lk_cs_counter_read(void) {
+  uint64_t v = lk_g.table[0];
+  int ok = 1;
+  for (int k = 1; k < 16; ++k)
+    ok &= lk_g.table[k] == v;
+  if (lk_g.pad_iters)
+    lk_pad(lk_g.pad_iters);
+  return ok;
+}
+
+/// The semaphore's section (-u): at most `units` tasks inside at once, each
+/// updating its own array (the section may run in parallel); 0 if more
+/// were inside. The count of pairs is atomic for the same reason.
+static inline int lk_cs_sem(uint64_t *own) {
+  int ok = __atomic_add_fetch(&lk_g.inside, 1, __ATOMIC_RELAXED) <= lk_g.units;
+  for (int k = 0; k < 16; ++k)
+    own[k] += 1;
+  __atomic_fetch_add(&lk_g.inserts, 1, __ATOMIC_RELAXED);
+  if (lk_g.pad_iters)
+    lk_pad(lk_g.pad_iters);
+  __atomic_fetch_sub(&lk_g.inside, 1, __ATOMIC_RELAXED);
+  return ok;
 }
 
 /// The counter shape's work outside the lock: 20 dependent operations.
@@ -269,29 +315,44 @@ static inline int lk_cs_read(uint32_t p) {
 }
 
 /// Per-task bookkeeping.
-typedef struct lk_task {
+typedef struct lk_task lk_task;
+struct lk_task {
   uint64_t seed;
   uint64_t deadline;
   uint64_t done;   ///< iterations finished before the deadline
   uint64_t writes; ///< write-side critical sections (all of them)
   uint64_t bad;    ///< failed read checks
   uint64_t sink;   ///< the sieves' results, so they are not dropped
-} lk_task;
+};
 
 /// One task's loop. LOCK/UNLOCK (and RLOCK/RUNLOCK for -W) are statements.
 /// `writers` < 0: every iteration writes under LOCK; else writes per 10,000.
 #define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                 \
   do {                                                                         \
     if (lk_g.counter) {                                                        \
-      uint64_t x_ = (t)->seed;                                                 \
+      uint64_t x_ = (t)->seed, own_[16] = {0};                                 \
       for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
-        LOCK;                                                                  \
-        lk_cs_counter();                                                       \
-        UNLOCK;                                                                \
+        if (lk_g.units) {                                                      \
+          LOCK;                                                                \
+          (t)->bad += !lk_cs_sem(own_);                                        \
+          UNLOCK;                                                              \
+          (t)->writes++;                                                       \
+        } else if ((writers) < 0 ||                                            \
+                   (int)(lk_rand(&(t)->seed) % 10000u) < (writers)) {          \
+          LOCK;                                                                \
+          lk_cs_counter();                                                     \
+          UNLOCK;                                                              \
+          (t)->writes++;                                                       \
+        } else {                                                               \
+          RLOCK;                                                               \
+          int ok_ = lk_cs_counter_read();                                      \
+          RUNLOCK;                                                             \
+          (t)->bad += !ok_;                                                    \
+        }                                                                      \
         x_ = lk_outside(x_);                                                   \
       }                                                                        \
-      (t)->sink += x_;                                                         \
-      (t)->writes = (t)->done = lk_g.iters;                                    \
+      (t)->sink += x_ + own_[0];                                               \
+      (t)->done = lk_g.iters;                                                  \
       break;                                                                   \
     }                                                                          \
     for (;;) {                                                                 \
@@ -314,9 +375,36 @@ typedef struct lk_task {
     }                                                                          \
   } while (0)
 
+/// One task of `-k chan`: an even one sends lk_g.iters items (SEND sends
+/// the uint64_t v_), an odd one receives as many (RECV into v_); the sums
+/// sent and received are compared at the end (lk_report).
+#define LK_CHAN_LOOP(t, SEND, RECV)                                            \
+  do {                                                                         \
+    uint64_t x_ = (t)->seed, v_ = 0, sum_ = 0;                                 \
+    if (((t) - lk_g.tasks) % 2 == 0) {                                         \
+      for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
+        x_ = lk_outside(x_);                                                   \
+        v_ = i_ + 1;                                                           \
+        SEND;                                                                  \
+        sum_ += v_;                                                            \
+      }                                                                        \
+      (t)->writes = sum_;                                                      \
+      (t)->done = lk_g.iters;                                                  \
+    } else {                                                                   \
+      for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
+        RECV;                                                                  \
+        sum_ += v_;                                                            \
+        x_ = lk_outside(x_);                                                   \
+      }                                                                        \
+      __atomic_fetch_add(&lk_g.inserts, sum_, __ATOMIC_RELAXED);               \
+    }                                                                          \
+    (t)->sink += x_;                                                           \
+  } while (0)
+
 static inline lk_task *lk_tasks(const lk_config *c, uint64_t start) {
   lk_task *t = (lk_task *)calloc((size_t)c->tasks, sizeof *t);
   lk_g.start = start;
+  lk_g.tasks = t;
   for (int i = 0; i < c->tasks; ++i) {
     t[i].seed = 0x9e3779b97f4a7c15u * (uint64_t)(i + 1);
     t[i].deadline = start + (uint64_t)(c->window_ms * 1e6);
@@ -339,7 +427,7 @@ static inline int lk_report(const char *impl, const lk_config *c,
   if (c->counter) { // every pair counted once in each slot of the table
     secs = (double)(lk_now_ns() - lk_g.start) / 1e9;
     mapsum = writes;
-    for (int k = 0; k < 16; ++k)
+    for (int k = 0; k < 16 && c->counter == 1 && !c->units; ++k)
       if (lk_g.table[k] != writes)
         mapsum = 0;
   }
@@ -349,7 +437,8 @@ static inline int lk_report(const char *impl, const lk_config *c,
     snprintf(w, sizeof w, "%g", c->writers / 100.0);
   printf("RESULT impl=%s shape=%s workers=%d tasks=%d cs_ns=%g writers=%s "
          "secs=%.3f ops=%" PRIu64 " mops=%.4f ok=%d\n",
-         impl, c->counter ? "counter" : "fig8", c->workers, c->tasks, c->cs_ns,
+         impl, c->counter == 2 ? "chan" : c->counter ? "counter" : "fig8",
+         c->workers, c->tasks, c->cs_ns,
          w, secs, ops, (double)ops / secs / 1e6, ok);
   if (!ok)
     fprintf(stderr,

@@ -12,7 +12,9 @@
 // in a pool whose running coroutines may migrate (CES's back-to-back
 // critical sections on one worker), or, with `-default` (`ces-default`,
 // `dispatch-default`), in a default pool, where a started coroutine stays
-// on its worker.
+// on its worker. With -u (issue 37) the counter shape takes a
+// cacs_pool_sem of that many units instead, and `-k chan` passes items
+// through a cacs_pool_chan of capacity -u.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +25,19 @@
 
 static cacs_pool_mutex mu;
 static cacs_pool_rwlock rw;
+static cacs_pool_sem sem;
+static cacs_pool_chan *ch;
 static int writers;
 
 static void task(void *arg) {
   lk_task *t = arg;
-  if (writers < 0)
+  if (ch)
+    LK_CHAN_LOOP(t, cacs_pool_chan_send(ch, &v_, CACS_POOL_FOREVER),
+                 cacs_pool_chan_recv(ch, &v_, CACS_POOL_FOREVER));
+  else if (lk_g.units)
+    LK_TASK_LOOP(t, writers, cacs_pool_sem_wait(&sem, CACS_POOL_FOREVER),
+                 cacs_pool_sem_post(&sem), (void)0, (void)0);
+  else if (writers < 0)
     LK_TASK_LOOP(t, writers, cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER),
                  cacs_pool_mutex_unlock(&mu), (void)0, (void)0);
   else
@@ -56,6 +66,12 @@ int main(int argc, char **argv) {
   if (cacs_pool_mutex_init(&mu, kind) != 0 ||
       cacs_pool_rwlock_init(&rw, kind) != 0)
     return 1;
+  cacs_pool_sem_init(&sem, (uint64_t)c.units);
+  if (c.counter == 2 &&
+      !(ch = cacs_pool_chan_create(sizeof(uint64_t), (size_t)c.units))) {
+    perror("cacs_pool_chan_create");
+    return 1;
+  }
   // Built with -fcoroutine-migration: its running coroutines may move.
   cacs_pool_attr attr = {(unsigned)c.workers, 64 << 10,
                          pinned ? CACS_POOL_MIGRATE_UNSTARTED
@@ -77,6 +93,7 @@ int main(int argc, char **argv) {
   cacs_pool_destroy(p);
   char impl[64];
   snprintf(impl, sizeof impl, "cacs_%.*s%s_%s", (int)n, v,
-           pinned ? "_default" : "", c.writers < 0 ? "mutex" : "rwlock");
+           pinned ? "_default" : "",
+           ch ? "chan" : c.units ? "sem" : c.writers < 0 ? "mutex" : "rwlock");
   return lk_report(impl, &c, t);
 }

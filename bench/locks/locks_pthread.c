@@ -6,7 +6,8 @@
 //
 // The lock benchmark (locks.h) with one OS thread per task, all confined to
 // the first WORKERS CPUs this process may use (the kernel's scheduler is the
-// "executor"): pthread_mutex_t, or pthread_rwlock_t for -W.
+// "executor"): pthread_mutex_t, or pthread_rwlock_t for -W, or a POSIX
+// sem_t of -u units (issue 37). No channel (`-k chan`): exits 64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,14 +16,18 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static sem_t sem;
 static int writers;
 
 static void *task(void *arg) {
   lk_task *t = arg;
-  if (writers < 0)
+  if (lk_g.units)
+    LK_TASK_LOOP(t, writers, sem_wait(&sem), sem_post(&sem), (void)0, (void)0);
+  else if (writers < 0)
     LK_TASK_LOOP(t, writers, pthread_mutex_lock(&mu), pthread_mutex_unlock(&mu),
                  (void)0, (void)0);
   else
@@ -34,7 +39,15 @@ static void *task(void *arg) {
 
 int main(int argc, char **argv) {
   lk_config c = lk_parse(argc, argv);
+  if (c.counter == 2) {
+    fprintf(stderr, "locks_pthread: no channel\n");
+    return 64;
+  }
   lk_setup(&c);
+  if (c.units && sem_init(&sem, 0, (unsigned)c.units) != 0) {
+    perror("sem_init");
+    return 1;
+  }
   writers = c.writers;
   cpu_set_t allowed, use;
   CPU_ZERO(&use);
@@ -66,5 +79,8 @@ int main(int argc, char **argv) {
     }
   for (int i = 0; i < c.tasks; ++i)
     pthread_join(th[i], NULL);
-  return lk_report(c.writers < 0 ? "pthread_mutex" : "pthread_rwlock", &c, t);
+  return lk_report(c.units         ? "posix_sem"
+                   : c.writers < 0 ? "pthread_mutex"
+                                   : "pthread_rwlock",
+                   &c, t);
 }

@@ -7,6 +7,7 @@ critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
                      [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
                      [--limit N] [--shape fig8|counter]
                      [--extra 'LABEL=PATH[:VARIANT]']
+                     [--object mutex|rw|sem|chan] [--arg N,...]
 
 --shape counter (issue 37): the shape of a counter, a cache or a connection
 table behind a lock (locks.h, -k counter): 64 tasks on 2 workers by default,
@@ -16,6 +17,18 @@ millions of lock pairs per second of wall-clock time; the libcacs mutex in a
 pool that lets coroutines migrate and in a default pool; written to
 bench/results/locks/counter/. --extra adds a binary of the same command line
 under a label, e.g. locks_cacs built against an older libcacs.
+
+--object (counter shape only, issue 37) puts another object of the pool in
+the mutex's place, beside its peers, each point once per --arg value:
+  rw    the reader-writer lock, --arg = writers in percent (default 10):
+        writers update the array, readers read it and check it; Go
+        sync.RWMutex, pthread_rwlock_t;
+  sem   a counting semaphore of --arg units (default 1): the section
+        checks that at most that many are inside; Go's buffered channel
+        of that many slots (its idiom), POSIX sem_t;
+  chan  a channel of capacity --arg (default 0: unbuffered): half the
+        tasks send, half receive; Go's channel; throughput in items.
+Written to bench/results/locks/counter-<object>/ unless --out says.
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
 over the window) is the median of REPS runs (processes), the
@@ -58,6 +71,24 @@ IMPLS_COUNTER = IMPLS[:2] + [
     ("cacs dispatch, default pool", "locks_cacs", "dispatch-default", False),
 ] + IMPLS[2:]
 CS_COUNTER = [0, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
+# --object: (label, binary, -v variant) per object; --arg's default; the
+# flag --arg becomes; the label of a point.
+OBJECTS = {
+    "rw": ([("cacs CES", "locks_cacs", "ces"),
+            ("cacs CES, default pool", "locks_cacs", "ces-default"),
+            ("Go sync.RWMutex", "locks_go", None),
+            ("pthread rwlock (OS threads)", "locks_pthread", None)],
+           "10", "-W", "rw, %g %% writers"),
+    "sem": ([("cacs CES", "locks_cacs", "ces"),
+             ("cacs CES, default pool", "locks_cacs", "ces-default"),
+             ("Go buffered-channel semaphore", "locks_go", None),
+             ("POSIX sem_t (OS threads)", "locks_pthread", None)],
+            "1", "-u", "semaphore, %g units"),
+    "chan": ([("cacs CES", "locks_cacs", "ces"),
+              ("cacs CES, default pool", "locks_cacs", "ces-default"),
+              ("Go channel", "locks_go", None)],
+             "0", "-u", "channel, capacity %g"),
+}
 # Built only when the runtime / the peer's library or compiler is there.
 OPTIONAL = {"locks_cacs", "locks_fiber", "locks_go"}
 CS_FULL = [0, 50, 100, 250, 500, 1000, 2500, 5000, 7500]
@@ -77,15 +108,16 @@ def cpus(n):
     return ",".join(str(c) for c in allowed[:n])
 
 
-def run(path, variant, workers, tasks, cs, writers, window, limit=None, shape="fig8"):
+def run(path, variant, workers, tasks, cs, writers, window, limit=None, shape="fig8",
+        obj="mutex"):
     cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window),
-           "-k", shape]
+           "-k", "chan" if obj == "chan" else shape]
     if limit:
         cmd += ["-s", str(limit)]
     if variant:
         cmd += ["-v", variant]
     if writers is not None:
-        cmd += ["-W", str(writers)]
+        cmd += [OBJECTS[obj][2] if obj != "mutex" else "-W", "%g" % writers]
     cl = cpus(workers)
     if cl is None:
         return {"status": "SKIPPED (%d CPUs)" % len(os.sched_getaffinity(0))}
@@ -128,7 +160,13 @@ def main():
     ap.add_argument("--shape", default="fig8", choices=["fig8", "counter"])
     ap.add_argument("--extra", action="append", default=[],
                     help="LABEL=PATH[:VARIANT]: one more binary, same command line")
+    ap.add_argument("--object", default="mutex", choices=["mutex"] + sorted(OBJECTS),
+                    help="counter shape: the object under test (see the top)")
+    ap.add_argument("--arg", default=None,
+                    help="--object's parameter(s), comma-separated")
     a = ap.parse_args()
+    if a.object != "mutex" and a.shape != "counter":
+        ap.error("--object needs --shape counter")
     stored = replot_data(a, "locks/counter" if a.shape == "counter" else "locks")
     if stored:
         log("plots: %s" % ", ".join(plot(stored[0], stored[1]["results"])))
@@ -146,13 +184,16 @@ def main():
     tasks = a.tasks or (64 if counter else 200 if a.quick else 5000)
     out = a.out or os.path.join(ROOT, "bench", "results", "locks",
                                 "quick" if a.quick else "",
-                                "counter" if counter else "")
+                                ("counter" + ("-" + a.object if a.object != "mutex" else ""))
+                                if counter else "")
     bdir = os.path.join(a.build, "bench")
 
     impls = []
     rc = 0
     # --impls names a binary (all its variants) or binary:variant.
     table = IMPLS_COUNTER if counter else IMPLS
+    if a.object != "mutex":
+        table = [(l, b, v, True) for l, b, v in OBJECTS[a.object][0]]
     names = list(dict.fromkeys([b for _, b, _, _ in table] +
                                ["%s:%s" % (b, v) for _, b, v, _ in table if v]))
     keep = set(choose(ap, "--impls", a.impls, names))
@@ -167,28 +208,34 @@ def main():
         else:
             log("locks: %s missing: FAILED" % b)
             rc = 1
+    extras = []
     for e in a.extra:
         label, spec = e.split("=", 1)
         path, _, v = spec.partition(":")
-        impls.append((label, os.path.abspath(path), v or None, False))
+        extras.append((label, os.path.abspath(path), v or None, a.object != "mutex"))
+    # Another object's extras (libcacs builds compared) lead its tables.
+    impls = extras + impls if a.object != "mutex" else impls + extras
     loads = [open("/proc/loadavg").read().strip()]
     recs = []
     points = [(w, cs, None) for w in workers for cs in cs_list]
-    if not a.no_rw:
+    if a.object != "mutex":
+        args = [float(x) for x in (a.arg or OBJECTS[a.object][1]).split(",")]
+        points = [(w, cs, x) for w in workers for x in args for cs in cs_list]
+    elif not a.no_rw:
         points += [(w, cs_list[0], wr) for w in workers for wr in RW_WRITERS]
     for (w, cs, wr) in points:
         todo = [i for i in impls if wr is None or i[3]]
         runs = {i[0]: [] for i in todo}
         for _ in range(reps):
             for label, path, v, _rw in todo:
-                r = run(path, v, w, tasks, cs, wr, window, a.limit, a.shape)
+                r = run(path, v, w, tasks, cs, wr, window, a.limit, a.shape, a.object)
                 runs[label].append(r)
         for label, path, v, _rw in todo:
             rs = runs[label]
             bad = [r for r in rs if r["status"] != "ok"]
             rec = {"impl": label, "binary": os.path.basename(path), "variant": v,
                    "workers": w, "cs_ns": cs, "writers_pct": wr, "tasks": tasks,
-                   "window_ms": window}
+                   "window_ms": window, "object": a.object}
             if bad:
                 rec["status"] = bad[0]["status"]
                 if not bad[0]["status"].startswith("SKIPPED"):
@@ -206,11 +253,18 @@ def main():
                                         for x in rs[0]["cmd"]))
             recs.append(rec)
             log("locks: w=%d cs=%gns %s %-36s %s" % (
-                w, cs, "rw %g%%" % wr if wr is not None else "mutex", label,
+                w, cs, point_name(a.object, wr), label,
                 "%.4f Mops/s" % rec["mops_median"] if rec["status"] == "ok" else rec["status"]))
     loads.append(open("/proc/loadavg").read().strip())
     write(out, recs, a, reps, window, tasks, loads)
     return rc
+
+
+def point_name(obj, arg):
+    """The "lock" column of a point: the object and its parameter."""
+    if obj != "mutex":
+        return OBJECTS[obj][3] % arg
+    return "rw, %g %% writers" % arg if arg is not None else "mutex"
 
 
 def plot(out, recs):
@@ -254,26 +308,35 @@ def plot(out, recs):
         plt.close(fig)
         made.append("locks.png")
     rw = [r for r in ok if r["writers_pct"] is not None]
+    # Another object than the mutex (--object): a bar per point, its
+    # critical-section length included.
+    obj = ok[0].get("object", "mutex")
     if rw:
-        groups = sorted({(r["workers"], r["writers_pct"]) for r in rw})
+        groups = sorted({(r["workers"], r["writers_pct"], r["cs_ns"] if obj != "mutex" else 0)
+                         for r in rw})
         rw_labels = [l for l in labels if any(r["impl"] == l for r in rw)]
-        fig, ax = plt.subplots(figsize=(9, 4))
+        fig, ax = plt.subplots(figsize=(9 if obj == "mutex" else 12, 4))
         width = 0.8 / len(rw_labels)
         for j, lab in enumerate(rw_labels):
-            get = {(r["workers"], r["writers_pct"]): r["mops_median"] for r in rw
-                   if r["impl"] == lab}
+            get = {(r["workers"], r["writers_pct"], r["cs_ns"] if obj != "mutex" else 0):
+                   r["mops_median"] for r in rw if r["impl"] == lab}
             ax.bar([i + j * width for i in range(len(groups))],
                    [get.get(g, 0) for g in groups], width, label=lab)
         ax.set_xticks([i + width * (len(rw_labels) - 1) / 2 for i in range(len(groups))])
-        ax.set_xticklabels(["%d worker%s\n%g %% writers" % (g[0], "s" if g[0] > 1 else "", g[1])
-                            for g in groups])
+        ax.set_xticklabels(["%d worker%s\n%s%s" % (
+            g[0], "s" if g[0] > 1 else "",
+            point_name(obj, g[1]) if obj != "mutex" else "%g %% writers" % g[1],
+            "\ncs %g ns" % g[2] if obj not in ("mutex", "chan") else "") for g in groups],
+            fontsize=7)
         ax.set_ylabel("Mops/s (wall-clock, median)")
-        ax.set_title("reader-writer lock")
+        ax.set_title({"mutex": "reader-writer lock", "rw": "reader-writer lock",
+                      "sem": "semaphore", "chan": "channel"}[obj])
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         fig.tight_layout()
-        fig.savefig(os.path.join(out, "rw.png"), dpi=90, bbox_inches="tight")
+        png = "rw.png" if obj == "mutex" else obj + ".png"
+        fig.savefig(os.path.join(out, png), dpi=90, bbox_inches="tight")
         plt.close(fig)
-        made.append("rw.png")
+        made.append(png)
     return made
 
 
@@ -288,8 +351,12 @@ def write(out, recs, a, reps, window, tasks, loads):
                    "window_ms": window, "tasks": tasks, "results": recs}, f, indent=1)
         f.write("\n")
     counter = a.shape == "counter"
+    title = {"mutex": "Locks in the shape of a counter behind a mutex",
+             "rw": "Reader-writer locks in the shape of a counter",
+             "sem": "Semaphores in the shape of a counter",
+             "chan": "Channels, half the tasks sending, half receiving"}
     L = ["# %s%s\n" % (
-        "Locks in the shape of a counter behind a mutex" if counter
+        title[a.object] if counter
         else "The CES paper's lock microbenchmark",
         " (quick smoke run: tiny sizes, numbers meaningless)" if a.quick else "")]
     L.append("Generated by `%s` on %s; load average before / after: `%s` / `%s`. "
@@ -302,6 +369,21 @@ def write(out, recs, a, reps, window, tasks, loads):
                  "`-k counter`). Throughput: millions of lock pairs per second of wall-clock "
                  "time from the first spawn to the last join, median of %d interleaved runs "
                  "(min..max); W workers = the first W CPUs by `taskset`.\n" % (tasks, reps))
+        L.append({
+            "mutex": "",
+            "rw": "The reader-writer lock in the mutex's place (`-W`): each pair a writer "
+                  "(the updates above) with the given percentage, else a reader, which "
+                  "reads the array and checks that its slots agree, padded alike.\n",
+            "sem": "A counting semaphore in the mutex's place (`-u`): the section checks "
+                   "that at most that many tasks are inside and updates the task's own "
+                   "array (sections may overlap); Go's peer is its idiom, a buffered "
+                   "channel of that many slots.\n",
+            "chan": "No lock (`-k chan`): the even tasks send 20,000 items each into one "
+                    "channel of the given capacity (0: unbuffered), the odd ones receive "
+                    "as many, 20 dependent operations per item on each side; the sums "
+                    "sent and received must agree. Throughput: millions of items per "
+                    "second; the critical-section column does not apply.\n",
+        }[a.object])
     else:
         L.append("%d tasks, each looping: a random prime, a shared map updated under the lock "
                "with the critical section padded to the given length (calibrated busy work), "
@@ -327,14 +409,16 @@ def write(out, recs, a, reps, window, tasks, loads):
     for (w, isrw, wr, cs) in keys:
         wrv = wr if isrw else None
         L.append("| %d | %s | %g ns | %s |" % (
-            w, "rw, %g %% writers" % wr if isrw else "mutex", cs,
+            w, point_name(a.object, wrv), cs,
             " | ".join(cell(get.get((l, w, cs, wrv))) for l in labels)))
-    # CES over each other lock, where both are there.
-    others = [l for l in labels if l != "cacs CES"]
+    # CES (or the first implementation: with --object, the first --extra)
+    # over each other lock, where both are there.
+    base = "cacs CES" if "cacs CES" in labels else labels[0]
+    others = [l for l in labels if l != base]
     ratios = []
     for (w, isrw, wr, cs) in keys:
         wrv = wr if isrw else None
-        ces = get.get(("cacs CES", w, cs, wrv))
+        ces = get.get((base, w, cs, wrv))
         if not ces or ces["status"] != "ok":
             continue
         row = []
@@ -343,7 +427,7 @@ def write(out, recs, a, reps, window, tasks, loads):
             row.append("%.2fx" % (ces["mops_median"] / o["mops_median"])
                        if o and o["status"] == "ok" and o["mops_median"] > 0 else "-")
         ratios.append("| %d | %s | %g ns | %s |" % (
-            w, "rw %g %%" % wr if isrw else "mutex", cs, " | ".join(row)))
+            w, point_name(a.object, wrv), cs, " | ".join(row)))
     if any("mops_per_cpu_s" in r for r in recs):
         L.append("\nThe same runs per CPU-second: iterations finished in the window over "
                  "the process's CPU time (all its threads, its set-up and tear-down "
@@ -359,10 +443,11 @@ def write(out, recs, a, reps, window, tasks, loads):
                     return "-"
                 return "%.4f" % r["mops_per_cpu_s"]
             L.append("| %d | %s | %g ns | %s |" % (
-                w, "rw, %g %% writers" % wr if isrw else "mutex", cs,
+                w, point_name(a.object, wrv), cs,
                 " | ".join(pcell(get.get((l, w, cs, wrv))) for l in labels)))
     if ratios:
-        L.append("\nCES throughput over each other lock (above 1: CES faster):\n")
+        L.append("\n%s throughput over each other lock (above 1: %s faster):\n" % (
+            base, base))
         L.append("| workers | lock | critical section | " + " | ".join(others) + " |")
         L.append("|---|---|---|" + "---|" * len(others))
         L += ratios

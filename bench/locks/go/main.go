@@ -1,6 +1,8 @@
 // The lock benchmark of bench/locks/locks.h in Go: one goroutine per task,
-// GOMAXPROCS = workers, sync.Mutex (or sync.RWMutex for -W). Same task,
-// same map, same padding and sieve, same output line.
+// GOMAXPROCS = workers, sync.Mutex (or sync.RWMutex for -W; with -k counter
+// and -u UNITS a buffered channel of UNITS slots as the semaphore, Go's
+// idiom; with -k chan a channel of capacity -u). Same task, same map, same
+// padding and sieve, same output line.
 package main
 
 import (
@@ -9,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -83,6 +86,36 @@ func outside(x uint64) uint64 {
 	return x
 }
 
+// The counter shape's read side (-W): every slot of the array alike.
+func csCounterRead() bool {
+	v := table[0]
+	ok := true
+	for k := 1; k < len(table); k++ {
+		ok = ok && table[k] == v
+	}
+	if padIters != 0 {
+		pad(padIters)
+	}
+	return ok
+}
+
+// The semaphore's section (-u): at most `units` inside, each updating its
+// own array.
+var inside, atomicInserts int64
+
+func csSem(own *[16]uint64, units int64) bool {
+	ok := atomic.AddInt64(&inside, 1) <= units
+	for k := range own {
+		own[k]++
+	}
+	atomic.AddInt64(&atomicInserts, 1)
+	if padIters != 0 {
+		pad(padIters)
+	}
+	atomic.AddInt64(&inside, -1)
+	return ok
+}
+
 func csRead(p uint32) bool {
 	h := (p * 2654435761) & (mapSlots - 1)
 	for keys[h] != 0 && keys[h] != p {
@@ -116,12 +149,19 @@ func main() {
 	windowMs := flag.Float64("d", 1000, "window, ms")
 	writersPct := flag.Float64("W", -1, "reader-writer variant: writers in percent")
 	limit := flag.Int("s", 4096, "primes from [LIMIT/2, LIMIT)")
-	shape := flag.String("k", "fig8", "fig8 or counter (bench/locks/locks.h)")
+	shape := flag.String("k", "fig8", "fig8, counter or chan (bench/locks/locks.h)")
 	itersFlag := flag.Int64("n", 0, "counter: lock pairs per task")
+	units := flag.Int("u", 0, "counter: semaphore units (0: a lock); chan: capacity")
 	flag.Parse()
-	counter := *shape == "counter"
+	isChan := *shape == "chan"
+	counter := *shape == "counter" || isChan
 	if !counter && *shape != "fig8" {
-		fmt.Fprintln(os.Stderr, "locks: -k must be fig8 or counter")
+		fmt.Fprintln(os.Stderr, "locks: -k must be fig8, counter or chan")
+		os.Exit(64)
+	}
+	if *units < 0 || (*units > 0 && (!counter || *writersPct >= 0)) ||
+		(isChan && (*writersPct >= 0 || *tasks < 2 || *tasks%2 != 0)) {
+		fmt.Fprintln(os.Stderr, "locks: bad -u / -k chan combination")
 		os.Exit(64)
 	}
 	iters := *itersFlag
@@ -174,6 +214,9 @@ func main() {
 
 	var mu sync.Mutex
 	var rw sync.RWMutex
+	sem := make(chan struct{}, *units)
+	ch := make(chan uint64, *units)
+	var received uint64
 	ts := make([]task, *tasks)
 	start := time.Now()
 	window := time.Duration(*windowMs * 1e6)
@@ -181,18 +224,66 @@ func main() {
 	for i := range ts {
 		ts[i].seed = 0x9e3779b97f4a7c15 * uint64(i+1)
 		wg.Add(1)
+		if isChan {
+			// Even goroutines send, odd ones receive (locks.h, LK_CHAN_LOOP).
+			go func(t *task, send bool) {
+				defer wg.Done()
+				x, sum := t.seed, uint64(0)
+				for i := int64(0); i < iters; i++ {
+					if send {
+						x = outside(x)
+						ch <- uint64(i + 1)
+						sum += uint64(i + 1)
+					} else {
+						sum += <-ch
+						x = outside(x)
+					}
+				}
+				if send {
+					t.writes = sum
+					t.done = uint64(iters)
+				} else {
+					atomic.AddUint64(&received, sum)
+				}
+				t.sink += x
+			}(&ts[i], i%2 == 0)
+			continue
+		}
 		if counter {
 			go func(t *task) {
 				defer wg.Done()
 				x := t.seed
+				var own [16]uint64
 				for i := int64(0); i < iters; i++ {
-					mu.Lock()
-					csCounter()
-					mu.Unlock()
+					if *units > 0 {
+						sem <- struct{}{}
+						if !csSem(&own, int64(*units)) {
+							t.bad++
+						}
+						<-sem
+						t.writes++
+					} else if writers < 0 || int(t.rand()%10000) < writers {
+						if writers < 0 {
+							mu.Lock()
+							csCounter()
+							mu.Unlock()
+						} else {
+							rw.Lock()
+							csCounter()
+							rw.Unlock()
+						}
+						t.writes++
+					} else {
+						rw.RLock()
+						ok := csCounterRead()
+						rw.RUnlock()
+						if !ok {
+							t.bad++
+						}
+					}
 					x = outside(x)
 				}
-				t.sink += x
-				t.writes = uint64(iters)
+				t.sink += x + own[0]
 				t.done = uint64(iters)
 			}(&ts[i])
 			continue
@@ -243,15 +334,24 @@ func main() {
 		secs = time.Since(start).Seconds()
 		mapsum = writes
 		for k := range table {
-			if table[k] != writes {
+			if table[k] != writes && !isChan && *units == 0 {
 				mapsum = 0
 			}
+		}
+		if isChan {
+			inserts = received
+		} else if *units > 0 {
+			inserts = uint64(atomicInserts)
 		}
 	}
 	ok := writes == inserts && writes == mapsum && bad == 0
 	w := "-"
 	impl := "go_mutex"
-	if writers >= 0 {
+	if isChan {
+		impl = "go_chan"
+	} else if *units > 0 {
+		impl = "go_chansem"
+	} else if writers >= 0 {
 		w = fmt.Sprint(float64(writers) / 100)
 		impl = "go_rwmutex"
 	}
