@@ -6,9 +6,7 @@
 // get/put loop, two rounds per iteration. x86-64 only; the other shapes
 // are not this file's (exit 64).
 
-#include "effect_shapes.h"
-
-#include <stdlib.h>
+#include <stdint.h>
 
 #if !defined(__x86_64__)
 #error "floor_effects.c: x86-64 only"
@@ -38,25 +36,12 @@ __asm__(".text\n"
         "  jmpq *-8(%rsp)\n"
         ".size floor_switch, .-floor_switch\n");
 
-static fctx self, caller;
-static uint64_t count;
-static int state_shape;
-static _Alignas(16) char stack[1 << 16];
-
-__attribute__((preserve_none, noreturn)) static void body(void) {
-  uint64_t acc = 0;
-  if (state_shape) {
-    for (uint64_t i = 0; i < count; ++i) {
-      uint64_t v = floor_switch(&self, &caller, 0); // get
-      floor_switch(&self, &caller, v + 1);          // put
-    }
-  } else {
-    for (uint64_t i = 0; i < count; ++i)
-      acc += floor_switch(&self, &caller, i);
-  }
-  floor_switch(&self, &caller, acc); // done
-  abort();                           // never resumed
-}
+#define FLOOR_CTX fctx
+#define FLOOR_IMPL "floor"
+#define FLOOR_RESUME floor_switch
+#define FLOOR_PERFORM floor_switch
+#define FLOOR_BODY_ATTRS __attribute__((preserve_none))
+#include "floor_rounds.h"
 
 static void start(void) {
   void **sp = (void **)(stack + sizeof stack - 8); // as after a call
@@ -66,53 +51,3 @@ static void start(void) {
   self.fp = NULL;
   self.bp = NULL;
 }
-
-static uint64_t shape_up(int up, uint64_t n) {
-  (void)up; // no handlers between: the floor has no depth
-  count = n;
-  state_shape = 0;
-  start();
-  uint64_t v = floor_switch(&caller, &self, 0);
-  for (uint64_t i = 0; i < n; ++i)
-    v = floor_switch(&caller, &self, v + 1);
-  return v;
-}
-
-static uint64_t shape_state(uint64_t n) {
-  count = n;
-  state_shape = 1;
-  start();
-  uint64_t value = 0, q = floor_switch(&caller, &self, 0);
-  for (uint64_t i = 0; i < 2 * n; ++i) {
-    if (i % 2 == 0) {
-      q = floor_switch(&caller, &self, value); // answer get
-    } else {
-      value = q;                           // put's payload
-      q = floor_switch(&caller, &self, 0); // answer put
-    }
-  }
-  return value;
-}
-
-static uint64_t unsupported(void) {
-  fprintf(stderr, "floor_effects: only the shapes state and upK\n");
-  exit(64);
-}
-static uint64_t shape_throw(int frames, uint64_t n) {
-  (void)frames, (void)n;
-  return unsupported();
-}
-static uint64_t shape_generator(uint64_t n) {
-  (void)n;
-  return unsupported();
-}
-static uint64_t shape_skynet(uint64_t leaves) {
-  (void)leaves;
-  return unsupported();
-}
-static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes) {
-  (void)n, (void)rss_bytes;
-  return unsupported();
-}
-
-int main(int argc, char **argv) { return shape_main(argc, argv, "floor"); }

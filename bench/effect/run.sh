@@ -6,8 +6,15 @@
 # a generator by effects, skynet by effects, and the memory of an idle
 # effect coroutine); cacs's call handlers in the state and upK shapes
 # (callstate, callupK: no switch, another mechanism, reported apart); and
-# the floor of a round (floor_effects.c: its two switches alone). Not a
-# timed test: the numbers go to a report.
+# the floor of a round (floor_effects.c: its two switches alone, a called
+# switch with one shared jump) and the same rounds switched otherwise
+# (floor_sites.c: `sites` inlined at each site; `sitecall` a call and the
+# site's jump, as -fswitch-site-jumps lowers a yield; `sharedjump` one
+# shared switch entered by a jump, not a call; `perdir` floor_effects.c's
+# switch, a copy per direction, as perform and resume each have one;
+# `perdirpc` the same through a pc kept in the context; `jmpentry`
+# floor_effects.c's switch entered by a jump, not a call). Not a timed
+# test: the numbers go to a report.
 #
 #   LIBSEFF_DIR=DIR bench/effect/run.sh [--build DIR] [--rounds R] [-n N]
 #
@@ -51,8 +58,16 @@ cpu=${BENCH_CPU:-1}
   "$here/cacs_effects.c" "$build/runtime/x86_64/libcacs.a" -o "$work/cacs_effects"
 "$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
   "$here/floor_effects.c" -o "$work/floor_effects"
+for site_call in 0 1 2 3 4 5; do
+  case $site_call in
+    0) bin=floor_sites ;; 1) bin=floor_sitecall ;; 2) bin=floor_sharedjump ;;
+    3) bin=floor_perdir ;; 4) bin=floor_perdirpc ;; 5) bin=floor_jmpentry ;;
+  esac
+  "$cc" -O2 -fauto-preserve-none -mno-red-zone -DFLOOR_SITE_CALL=$site_call \
+    -I"$root/runtime/include" "$here/floor_sites.c" -o "$work/$bin"
+done
 "$peer_cxx" -O2 "$here/cxx_throw.cpp" -o "$work/cxx_throw"
-impls="cacs floor"
+impls="cacs floor perdir perdirpc jmpentry sites sitecall sharedjump"
 if [ -n "${LIBSEFF_DIR:-}" ]; then
   stack=${LIBSEFF_STACK:-segmented}
   src="$work/libseff"
@@ -85,6 +100,9 @@ while [ $r -le "$rounds" ]; do
         cacs) bin="$work/cacs_effects" ;;
         floor) case $v in state|up1) bin="$work/floor_effects" ;;
                  *) continue ;; esac ;;
+        perdir*|jmpentry|sites|sitecall|sharedjump)
+          case $v in state|up1) bin="$work/floor_$impl" ;;
+                 *) continue ;; esac ;;
         libseff) bin="$work/seff_effects" ;;
         c++) case $v in throw*) bin="$work/cxx_throw" ;; *) continue ;; esac ;;
       esac
@@ -107,7 +125,9 @@ for line in open(raw):
     impl, v = f["variant"].split("-", 1)
     per.setdefault((impl, v), []).append(int(f["ns"]) / int(f["ops"]))
 med = {k: statistics.median(x) for k, x in per.items()}
-impls = [i for i in ("cacs", "libseff", "c++", "floor")
+impls = [i for i in ("cacs", "libseff", "c++", "floor", "perdir", "perdirpc", "jmpentry",
+                              "sites",
+                              "sitecall", "sharedjump")
          if any(k[0] == i for k in med)]
 print("# Effects: cacs against libseff\n")
 print("`bench/effect/run.sh -n %s --rounds %s`: ns per operation, the median"
@@ -145,6 +165,23 @@ if ("floor", "up1") in med:
     print("The floor (floor_effects.c: the round's two switches alone):"
           " up1 %.2f ns, state %.2f ns per round"
           % (med[("floor", "up1")], med[("floor", "state")]))
+    print()
+if ("sites", "up1") in med:
+    print("The floor switched otherwise (floor_sites.c): inlined (sites)"
+          " up1 %.2f, state %.2f; a call and the site's jump (sitecall) up1"
+          " %.2f, state %.2f; one shared switch entered by a jump (sharedjump)"
+          " up1 %.2f, state %.2f ns per round"
+          % (med[("sites", "up1")], med[("sites", "state")],
+             med[("sitecall", "up1")], med[("sitecall", "state")],
+             med[("sharedjump", "up1")], med[("sharedjump", "state")]))
+    print("floor_effects.c's switch, a copy per direction (perdir): up1"
+          " %.2f, state %.2f; the same through a pc in the context"
+          " (perdirpc): up1 %.2f, state %.2f ns per round"
+          % (med[("perdir", "up1")], med[("perdir", "state")],
+             med[("perdirpc", "up1")], med[("perdirpc", "state")]))
+    print("floor_effects.c's switch entered by a jump, not a call"
+          " (jmpentry): up1 %.2f, state %.2f ns per round"
+          % (med[("jmpentry", "up1")], med[("jmpentry", "state")]))
     print()
 # idle: the RESULT line's ns= carries bytes (effect_shapes.h).
 print("Resident memory per idle effect coroutine (suspended in a perform,"
