@@ -54,30 +54,16 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
   }
   if ((size_t)fd >= L.nfds && cacs__io_pool_caller())
     return cacs__io_wait_fd_pool(fd, events, dirs, timeout_us);
-  // Level semantics: the edges already consumed do not come again.
-  struct pollfd p = {fd,
-                     (short)((events & EPOLLIN ? POLLIN : 0) |
-                             (events & EPOLLOUT ? POLLOUT : 0)),
-                     0};
-  int n;
-  while ((n = poll(&p, 1, 0)) < 0 && errno == EINTR) {
-  }
-  if (n < 0)
-    return -1;
-  if (n > 0) {
-    if (p.revents & POLLNVAL) {
-      errno = EBADF;
-      return -1;
-    }
-    return 0;
-  }
-  struct io_deadline d = {timeout_us, 0};
-  int e = cacs__io_fd_wait(fd, dirs, &d);
-  if (e) {
-    errno = e;
-    return -1;
-  }
-  return 0;
+  int ready = cacs__io_poll_now(fd, events);
+  if (ready)
+    return ready < 0 ? -1 : 0;
+  // Each wait a tail call, so that this frame is not below the park: the
+  // ring's, or the epoll loop's, which inside a sync block blocks in
+  // poll(2) instead (before either engine would park).
+  if (cacs__io_engine != CACS_IO_ENGINE_EPOLL && cacs_sync_depth() == 0 &&
+      cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
+    return cacs__uring_wait_fd(fd, dirs, timeout_us);
+  return cacs__io_wait_fd_thread(fd, dirs, timeout_us);
 }
 
 // --- the calls ------------------------------------------------------------

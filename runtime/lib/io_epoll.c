@@ -106,10 +106,36 @@ static int pset_add(int fd, short events) {
   return (int)++L.eng.npfds;
 }
 
+// The poll set's growth, or the move to epoll mode once it would hold
+// more than poll_max descriptors: realloc, or free and an epoll_ctl(2)
+// per descriptor, on the thread's own stack (cacs__deep_call), which the
+// waits' park budget (cacs/detail/contract.h) need not hold. `arg`: the
+// descriptor, its events, and the result out (0, or -1 with errno).
+struct interest_call {
+  int fd;
+  short events;
+  int ret;
+};
+static void interest_add_deep(void *arg) {
+  struct interest_call *c = (struct interest_call *)arg;
+  struct io_fd *r = &L.fds[c->fd];
+  if (L.eng.npfds >= L.eng.poll_max) {
+    switch_to_epoll();
+    c->ret = r->eng.registered ? 0 : cacs__io_register(c->fd, r);
+    return;
+  }
+  int n = pset_add(c->fd, c->events);
+  if (n > 0)
+    r->eng.pidx = (unsigned)n;
+  c->ret = n < 0 ? -1 : 0;
+}
+
 // Poll mode: make the poll set watch `fd` for the directions it has
 // waiters in (and drop it when it has none); epoll mode watches every
-// registered descriptor for both. 0, or -1 with errno.
-int cacs__io_interest(int fd, struct io_fd *r) {
+// registered descriptor for both. 0, or -1 with errno. One body in two
+// conventions: cacs__io_interest_pn for the waits (io_internal.h).
+static inline __attribute__((always_inline)) int interest(int fd,
+                                                          struct io_fd *r) {
   if (L.eng.use_epoll)
     return 0;
   short events =
@@ -132,15 +158,20 @@ int cacs__io_interest(int fd, struct io_fd *r) {
   }
   if (!events)
     return 0;
-  if (L.eng.npfds >= L.eng.poll_max) {
-    switch_to_epoll();
-    return r->eng.registered ? 0 : cacs__io_register(fd, r);
+  if (L.eng.npfds >= L.eng.poll_max || L.eng.npfds == L.eng.cap_pfds) {
+    struct interest_call c = {fd, events, 0};
+    cacs__deep_call(interest_add_deep, &c);
+    return c.ret;
   }
-  int n = pset_add(fd, events);
-  if (n < 0)
-    return -1;
-  r->eng.pidx = (unsigned)n;
+  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
+  r->eng.pidx = (unsigned)++L.eng.npfds;
   return 0;
+}
+
+int cacs__io_interest(int fd, struct io_fd *r) { return interest(fd, r); }
+
+CACS__IO_PN int cacs__io_interest_pn(int fd, struct io_fd *r) {
+  return interest(fd, r);
 }
 
 void cacs__io_unwatch(int fd, struct io_fd *r, int deregister) {

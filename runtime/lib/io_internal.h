@@ -147,6 +147,23 @@ static inline int64_t remaining_us(struct io_deadline *d) {
   return cacs__us_until(d->at_ns, now);
 }
 
+// io_park's parks: the plain preserve_none entries (core.h), not the _bp
+// ones that cacs_park() and cacs__park_until bind to where the compiler
+// may keep a base pointer in rbx / x19 across such a call (detail/bind.h:
+// stock clang before 22): libcacs's frames keep none (no realignment, no
+// dynamic alloca), and the _bp entry's save and call would lie below the
+// wait's frame (16 bytes of the park budget on x86-64). Under ASan, whose
+// frames may keep one, the _bp ones (core.h's switch_pn, same rule).
+#if !CACS_ASAN
+CACS__PN_DEF void cacs__park_pn(void);
+CACS__PN_DEF int cacs__park_until_pn(uint64_t deadline_ns);
+#define CACS__IO_PARK() cacs__park_pn()
+#define CACS__IO_PARK_UNTIL(ns) cacs__park_until_pn(ns)
+#else
+#define CACS__IO_PARK() cacs_park()
+#define CACS__IO_PARK_UNTIL(ns) cacs__park_until(ns)
+#endif
+
 /// The engines' park for a call whose remaining_us(d) was > 0 or < 0 (no
 /// deadline): 0 if woken, else ETIMEDOUT or ENOMEM. On the deadline that
 /// remaining_us fixed, without reading the clock again: the timeout counts
@@ -154,10 +171,10 @@ static inline int64_t remaining_us(struct io_deadline *d) {
 static inline __attribute__((always_inline)) int
 io_park(const struct io_deadline *d) {
   if (d->timeout_us < 0) {
-    cacs_park();
+    CACS__IO_PARK();
     return 0;
   }
-  return cacs__park_until(d->at_ns);
+  return CACS__IO_PARK_UNTIL(d->at_ns);
 }
 
 /// Park until `fd` is ready in one of the directions `dirs` (bit DIR_IN,
@@ -166,6 +183,20 @@ io_park(const struct io_deadline *d) {
 /// after a system call returned EAGAIN, so only edges to come matter.
 CACS__IO_PN CACS_HIDDEN int cacs__io_fd_wait(int fd, unsigned dirs,
                                              struct io_deadline *d);
+/// cacs_wait_fd's look (io_wait.c): poll(2) of `fd` for `events` (EPOLLIN,
+/// EPOLLOUT) without waiting, level-triggered (the edges already consumed
+/// do not come again): 1 ready, 0 not, -1 with errno set. Out of line,
+/// so that its struct pollfd is not in the frame of a caller that then
+/// waits, and that caller's wait can be a tail call.
+__attribute__((noinline)) CACS_HIDDEN int cacs__io_poll_now(int fd,
+                                                            uint32_t events);
+/// cacs_wait_fd's wait on the thread's epoll loop (io_wait.c), after its
+/// look: 0, or -1 with errno set. Preserve_none, as cacs_wait_fd's entry
+/// is, which reaches it by a tail call: its frame, with the wait of
+/// cacs__io_fd_wait inlined, is the only one below the caller's while it
+/// is parked (the park budget).
+CACS__IO_PN CACS_HIDDEN int cacs__io_wait_fd_thread(int fd, unsigned dirs,
+                                                    int64_t timeout_us);
 /// The wait inside a sync block (cacs/syncblock.h), where no coroutine may
 /// park: block the thread in poll(2) until `fd` is ready in `dirs` or the
 /// deadline passes. 0 (ready: retry the call) or an errno value.
@@ -193,6 +224,11 @@ CACS_HIDDEN void cacs__io_loop_free_at_exit(void);
 /// waiters in, and no more (a wait adds them, readiness and the wait's end
 /// remove them). 0, or -1 with errno.
 CACS_HIDDEN int cacs__io_interest(int fd, struct io_fd *r);
+/// The same for a wait (io_wait.c's fd_park), preserve_none as its caller
+/// is (CACS__IO_PN): it pushes no callee-saved registers below the wait's
+/// frame (the park budget), and its rare growth of the poll set runs on
+/// the thread's own stack.
+CACS__IO_PN CACS_HIDDEN int cacs__io_interest_pn(int fd, struct io_fd *r);
 /// `r`'s waiters are gone and it is being forgotten: stop watching `fd`,
 /// and with `deregister` drop what the kernel holds for it.
 CACS_HIDDEN void cacs__io_unwatch(int fd, struct io_fd *r, int deregister);
@@ -308,7 +344,9 @@ CACS_HIDDEN int cacs__pool_ring_wait(int fd, struct cacs__pool_fd *h,
 /// as its caller is (CACS__IO_PN): its request record lies in a frame
 /// that pushes no callee-saved registers below the park (the waits' park
 /// budget); the transfers keep the call above, whose default-convention
-/// callers would save every callee-saved register around this one.
+/// callers would save every callee-saved register around this one. Its
+/// result is cacs_wait_fd's (0, or -1 with errno set): its caller's call
+/// is a tail call, whose frame is gone before the park.
 CACS__IO_PN CACS_HIDDEN int cacs__pool_ring_wait_fd(int fd,
                                                     struct cacs__pool_fd *h,
                                                     unsigned dirs,

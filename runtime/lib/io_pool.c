@@ -37,16 +37,14 @@ int cacs__io_pool_caller(void) {
 // (pool_io.h), under the call's deadline: 0 (try again) or an errno value.
 // Inside a sync block the coroutine may not park: the worker blocks in
 // poll(2), as a thread's coroutine does (io_wait.c), and the coroutine
-// stays on it. Inlined into its callers: its frame would stay on the
-// coroutine's stack while it is parked (the waits' stack budget,
-// cacs/detail/contract.h). `park` (a constant): the caller is
-// cacs_wait_fd's, preserve_none, and the waits it calls are too (their
-// _fd variants: no callee-saved registers pushed below the park); a
-// transfer's callers, of the default convention, call the others, around
-// which they save nothing more.
+// stays on it. Inlined into the transfers' callers, of the default
+// convention, which call the default-convention waits (around a
+// preserve_none call they would save every callee-saved register);
+// cacs_wait_fd's (below) makes the same choices and ends in a tail call
+// of the preserve_none waits.
 static inline __attribute__((always_inline)) int
 pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
-             struct io_deadline *d, int park) {
+             struct io_deadline *d) {
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return cacs__io_poll_blocking(fd, dirs, d);
   int64_t timeout = remaining_us(d);
@@ -54,10 +52,25 @@ pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
     return ETIMEDOUT;
   uint64_t at = timeout < 0 ? 0 : d->at_ns;
   if (cacs__pool_ring_on()) // a poll request on the worker's ring
-    return park ? cacs__pool_ring_wait_fd(fd, r, dirs, at)
-                : cacs__pool_ring_wait(fd, r, dirs, at);
-  return park ? cacs__pool_io_wait_fd(r, dirs, gen, at)
-              : cacs__pool_io_wait(r, dirs, gen, at);
+    return cacs__pool_ring_wait(fd, r, dirs, at);
+  return cacs__pool_io_wait(r, dirs, gen, at);
+}
+
+// cacs_wait_fd's result for a wait's 0 or errno value.
+static int wait_fd_result(int e) {
+  if (!e)
+    return 0;
+  cacs__set_errno(e);
+  return -1;
+}
+
+// cacs_wait_fd inside a sync block (pool_fd_wait's first case), out of
+// line: its deadline's address is taken, which would keep the caller's
+// waits from being tail calls.
+__attribute__((noinline, cold)) static int
+wait_fd_blocking(int fd, unsigned dirs, int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  return wait_fd_result(cacs__io_poll_blocking(fd, dirs, &d));
 }
 
 // cacs_wait_fd: the generation before the look.
@@ -70,31 +83,22 @@ int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
   if (!r && cacs__errno() == EBADF)
     return -1;
   uint64_t gen = r ? cacs__pool_io_gen(r) : 0;
-  struct pollfd p = {fd,
-                     (short)((events & EPOLLIN ? POLLIN : 0) |
-                             (events & EPOLLOUT ? POLLOUT : 0)),
-                     0};
-  int n;
-  while ((n = poll(&p, 1, 0)) < 0 && cacs__errno() == EINTR) {
-  }
-  if (n < 0)
-    return -1;
-  if (n > 0) {
-    if (p.revents & POLLNVAL) {
-      cacs__set_errno(EBADF);
-      return -1;
-    }
-    return 0;
-  }
+  int ready = cacs__io_poll_now(fd, events);
+  if (ready)
+    return ready < 0 ? -1 : 0;
   if (!r)
     return -1;
-  struct io_deadline d = {timeout_us, 0};
-  int e = pool_fd_wait(fd, r, dirs, gen, &d, 1);
-  if (e) {
-    cacs__set_errno(e);
-    return -1;
-  }
-  return 0;
+  // pool_fd_wait's choices, each wait a tail call that sets errno itself
+  // (pool_io.h): this frame is not on the stack while the caller parks.
+  if (__builtin_expect(cacs_sync_depth() != 0, 0))
+    return wait_fd_blocking(fd, dirs, timeout_us);
+  if (timeout_us == 0) // poll(2) said not ready
+    return wait_fd_result(ETIMEDOUT);
+  uint64_t at =
+      timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__wait_now_ns(), timeout_us);
+  if (cacs__pool_ring_on())
+    return cacs__pool_ring_wait_fd(fd, r, dirs, at);
+  return cacs__pool_io_wait_fd(r, dirs, gen, at);
 }
 
 // op_try in a pool coroutine, errno read on the thread that made the call.
@@ -157,7 +161,7 @@ ssize_t cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
       cacs__set_errno(err);
       return -1;
     }
-    if ((err = pool_fd_wait(fd, r, 1u << dir, gen, d, 0))) {
+    if ((err = pool_fd_wait(fd, r, 1u << dir, gen, d))) {
       cacs__set_errno(err);
       return -1;
     }
@@ -177,7 +181,7 @@ int cacs__io_connect_pool(int fd, const struct sockaddr *addr,
     return -1;
   struct io_deadline d = {timeout_us, 0};
   for (;;) {
-    int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d, 0);
+    int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d);
     if (e) {
       cacs__set_errno(e);
       return -1;

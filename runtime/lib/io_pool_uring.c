@@ -91,7 +91,8 @@ int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
 CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
                                         uint64_t at_ns) {
   (void)fd, (void)h, (void)dirs, (void)at_ns;
-  return ENOSYS;
+  cacs__set_errno(ENOSYS);
+  return -1;
 }
 
 #else // CACS_HAVE_LIBURING
@@ -621,6 +622,11 @@ __attribute__((noinline)) static int stale_deep(int fd,
   cacs__deep_call(stale_deep_call, &c);
   return c.ret;
 }
+// cacs__pool_io_stale from a coroutine: its wakes of the record's other
+// waiters (a lock, a sleeping worker's futex) on the worker's own stack.
+static void stale_forget_deep(void *h) {
+  cacs__pool_io_stale((cacs__pool_fd *)h);
+}
 
 // A request and its wait until `at` (CLOCK_MONOTONIC ns, 0: none; its
 // caller found it not passed yet): 0 (the result is q->res), EAGAIN (a
@@ -651,7 +657,7 @@ ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
     closed = STALE;
   }
   if (closed == STALE)
-    cacs__pool_io_stale(h);
+    cacs__deep_call(stale_forget_deep, h);
   return closed == STALE ? EBADF : closed ? ECANCELED : 0;
 }
 
@@ -680,7 +686,11 @@ int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
 
 CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
                                         uint64_t at_ns) {
-  return ring_wait(fd, h, dirs, at_ns);
+  int e = ring_wait(fd, h, dirs, at_ns);
+  if (!e)
+    return 0;
+  cacs__set_errno(e);
+  return -1;
 }
 
 // The call tried as the epoll poller's calls are, while a cacs_close is

@@ -114,6 +114,11 @@ CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
   (void)fd, (void)dirs, (void)d;
   return ENOSYS;
 }
+CACS__IO_PN int cacs__uring_wait_fd(int fd, unsigned dirs, int64_t timeout_us) {
+  (void)fd, (void)dirs, (void)timeout_us;
+  errno = ENOSYS;
+  return -1;
+}
 int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        int64_t timeout_us) {
   (void)lfd, (void)addr, (void)addrlen, (void)timeout_us;
@@ -679,8 +684,11 @@ req_wait(struct ur_req *q, const struct io_deadline *d) {
 // Wait for `fd` to be ready in `dirs` (bit 0 in, bit 1 out) with a poll
 // request, in the heap for a coroutine on a shared stack (`self` NULL).
 // 0 (ready: try the call) or an errno value.
-CACS__IO_PN static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
-                                 cacs_coro *self) {
+// Inlined into both callers (cacs_wait_fd's keeps the deadline in its
+// frame, and a call would add this frame's saves below it: the park
+// budget).
+static inline __attribute__((always_inline)) int
+poll_wait(int fd, unsigned dirs, struct io_deadline *d, cacs_coro *self) {
   // Inside a sync block no request may park: cacs__io_fd_wait blocks.
   if (cacs_sync_depth() != 0 || ring_ready() != 0)
     return cacs__io_fd_wait(fd, dirs, d);
@@ -717,6 +725,15 @@ CACS__IO_PN static int poll_wait(int fd, unsigned dirs, struct io_deadline *d,
 
 CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
   return poll_wait(fd, dirs, d, cacs__self_unshared());
+}
+
+CACS__IO_PN int cacs__uring_wait_fd(int fd, unsigned dirs, int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  int e = poll_wait(fd, dirs, &d, cacs__self_unshared());
+  if (!e)
+    return 0;
+  errno = e;
+  return -1;
 }
 
 // --- the calls ---------------------------------------------------------------

@@ -36,6 +36,10 @@ int cacs__io_engine_pick(void);
 /// cacs_connect, io_internal.h's fd_forget.
 ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d);
 CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d);
+/// cacs_wait_fd's wait on the thread's ring (its poll found `fd` not
+/// ready, outside a sync block): 0, or -1 with errno set; its caller's
+/// call is a tail call, and its deadline lives in this frame.
+CACS__IO_PN int cacs__uring_wait_fd(int fd, unsigned dirs, int64_t timeout_us);
 int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        int64_t timeout_us);
 int cacs__uring_connect(int fd, const struct sockaddr *addr,

@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 
 CACS_TLS io_loop cacs__io_loop = IO_LOOP_INIT;
 
@@ -46,10 +47,23 @@ static void rec_grow_deep(void *arg) {
   *fd = 0;
 }
 
-struct io_fd *cacs__io_rec_grow(int fd) {
+// One body in two conventions: the preserve_none one for fd_wait
+// (preserve_none itself), so that it pushes no callee-saved registers below
+// the wait's frame
+// (a thread's first wait: the park budget).
+static inline __attribute__((always_inline)) struct io_fd *rec_grow(int fd) {
   int r = fd;
   cacs__deep_call(rec_grow_deep, &r);
   return r < 0 ? NULL : &L.fds[fd];
+}
+
+struct io_fd *cacs__io_rec_grow(int fd) {
+  return rec_grow(fd);
+}
+
+__attribute__((noinline, cold)) CACS__IO_PN static struct io_fd *
+rec_grow_pn(int fd) {
+  return rec_grow(fd);
 }
 
 struct io_fd *cacs__io_fd_setup(int fd) {
@@ -107,7 +121,7 @@ fd_park(int fd, unsigned dirs, struct io_fd *r, const struct io_deadline *d,
       waiter_link(fd, dir, &w[dir]);
   }
   int parked = errno = ENOMEM;
-  if (cacs__io_interest(fd, r) == 0 && cacs__io_wait_begin() == 0) {
+  if (cacs__io_interest_pn(fd, r) == 0 && cacs__io_wait_begin() == 0) {
     parked = io_park(d);
     cacs__io_wait_end();
   }
@@ -121,7 +135,7 @@ fd_park(int fd, unsigned dirs, struct io_fd *r, const struct io_deadline *d,
     else if (result != ECANCELED)
       result = w[dir].result;
   }
-  cacs__io_interest(fd, &L.fds[fd]); // drop what the waiters left
+  cacs__io_interest_pn(fd, &L.fds[fd]); // drop what the waiters left
   if (result >= 0)
     return result; // ready (even if the timer fired too), or closed
   return parked != 0 ? parked : EINTR; // timeout, no memory, or cacs_wake
@@ -183,7 +197,9 @@ fd_wait_blocking(int fd, unsigned dirs, struct io_deadline *d) {
 // result.
 static void loop_init_deep(void *arg) { *(int *)arg = cacs__io_loop_init(); }
 
-CACS__IO_PN int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+// cacs__io_fd_wait's body, inlined into cacs__io_wait_fd_thread too.
+static inline __attribute__((always_inline)) int
+fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   // Before either engine's park: inside a sync block no engine may switch.
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return fd_wait_blocking(fd, dirs, d);
@@ -211,7 +227,8 @@ CACS__IO_PN int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
       return EBADF;
     }
   }
-  struct io_fd *r = fd_rec(fd);
+  struct io_fd *r =
+      __builtin_expect((size_t)fd < L.nfds, 1) ? &L.fds[fd] : rec_grow_pn(fd);
   if (!r)
     return errno;
   if (io_engine_watch(&L.eng, &r->eng, fd, r) != 0)
@@ -223,4 +240,35 @@ CACS__IO_PN int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
     return fd_park_heap(fd, dirs, r, d);
   struct io_waiter w[2];
   return fd_park(fd, dirs, r, d, w, self);
+}
+
+CACS__IO_PN int cacs__io_fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
+  return fd_wait(fd, dirs, d);
+}
+
+int cacs__io_poll_now(int fd, uint32_t events) {
+  struct pollfd p = {fd,
+                     (short)((events & EPOLLIN ? POLLIN : 0) |
+                             (events & EPOLLOUT ? POLLOUT : 0)),
+                     0};
+  int n;
+  while ((n = poll(&p, 1, 0)) < 0 && cacs__errno() == EINTR) {
+  }
+  if (n <= 0)
+    return n;
+  if (p.revents & POLLNVAL) {
+    cacs__set_errno(EBADF);
+    return -1;
+  }
+  return 1;
+}
+
+int cacs__io_wait_fd_thread(int fd, unsigned dirs, int64_t timeout_us) {
+  struct io_deadline d = {timeout_us, 0};
+  int e = fd_wait(fd, dirs, &d);
+  if (e) {
+    errno = e;
+    return -1;
+  }
+  return 0;
 }

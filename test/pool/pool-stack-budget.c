@@ -63,6 +63,7 @@ static int bad;
 
 #define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
 #define PARK CACS_CONTRACT_PARK_STACK_BUDGET
+#define WAIT_FD CACS_CONTRACT_WAIT_FD_STACK_BUDGET
 #define POOL_WAIT CACS_CONTRACT_POOL_WAIT_STACK_BUDGET
 
 static int pipefd[2];
@@ -96,10 +97,10 @@ __attribute__((noinline)) static void probe(void) {
   char two[2];
   if (read(pipefd[0], two, 2) != 2) // what the writes wrote
     bad = 1;
-  MEASURE("wait_fd", PARK, 0,
+  MEASURE("wait_fd", WAIT_FD, 0,
           (RELEASED(cacs_wait_fd(pipefd[0], EPOLLIN, -1)),
            (void)!read(pipefd[0], &c, 1)));
-  MEASURE("wait_fd, timed", PARK, 0,
+  MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
            (void)!read(pipefd[0], &c, 1)));
   MEASURE("yield", CACS_CONTRACT_YIELD_STACK_BUDGET, 0, cacs_yield());

@@ -100,6 +100,7 @@
 #define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
 #define WAIT CACS_CONTRACT_WAIT_STACK_BUDGET
 #define PARK CACS_CONTRACT_PARK_STACK_BUDGET
+#define WAIT_FD CACS_CONTRACT_WAIT_FD_STACK_BUDGET
 
 static int bad;
 static cacs_coro *prober;
@@ -208,7 +209,7 @@ __attribute__((noinline)) static void probe(void) {
   if (read_first == 3) {
     // The same, on a descriptor numbered past every table's first size:
     // the records' tables grow (realloc) inside the wait.
-    MEASURE("first wait a wait_fd on a high descriptor", PARK, 1,
+    MEASURE("first wait a wait_fd on a high descriptor", WAIT_FD, 1,
             (RELEASED(2, cacs_wait_fd(high_fd, EPOLLIN, LONG)),
              (void)!read(high_fd, &c, 1)));
     step = 100;
@@ -216,7 +217,7 @@ __attribute__((noinline)) static void probe(void) {
   }
   if (read_first == 2) {
     // The same setup in the wait for readiness, timed (the timer heap too).
-    MEASURE("first wait a wait_fd", PARK, 1,
+    MEASURE("first wait a wait_fd", WAIT_FD, 1,
             (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
              (void)!read(pipefd[0], &c, 1)));
     step = 100;
@@ -260,10 +261,10 @@ __attribute__((noinline)) static void probe(void) {
   char two[2];
   if (read(pipefd[0], two, 2) != 2) // what the writes wrote
     bad = 1;
-  MEASURE("wait_fd", PARK, 0,
+  MEASURE("wait_fd", WAIT_FD, 0,
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, -1)),
            (void)!read(pipefd[0], &c, 1)));
-  MEASURE("wait_fd, timed", PARK, 0,
+  MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
            (void)!read(pipefd[0], &c, 1)));
   // The waits of cacs/sync.h, each untimed and (but the wait group's)

@@ -379,13 +379,52 @@ static void note_registered(struct pool_io *io) {
 
 static void unlock_after(void *arg) { spin_unlock(&((pio_fd *)arg)->lock); }
 
+// The system calls of a wait (under r->lock), each on the worker's own
+// stack (cacs__deep_call): epoll_ctl(2) and timerfd_settime(2) take their
+// arguments in memory, which would otherwise be in the wait's frame, and
+// that frame stays on the coroutine's stack while it is parked (the waits'
+// stack budget, cacs/detail/contract.h). `e`: the result.
+struct rec_call {
+  pio_fd *r;
+  int e;
+};
+
+// A record's first wait: both directions, once (the readiness found now
+// comes as an event), and the sweeps are due. 0, or epoll_ctl's errno.
+static void register_deep(void *arg) {
+  struct rec_call *c = arg;
+  pio_fd *r = c->r;
+  int e = ctl(r->io, EPOLL_CTL_ADD, r);
+  c->e = e && e != EEXIST ? e : 0; // EPERM: a file epoll cannot wait for
+  if (c->e)
+    return;
+  r->registered = 1;
+  note_registered(r->io);
+}
+
+// A timed-out wait: was the descriptor closed behind the pool's back
+// (close(2) without cacs_close)? The kernel then dropped it from the
+// epoll set, so no event will ever come: EBADF (closed) or ENOENT (its
+// number is now another file's) from a re-arm tells, at one system call
+// per timeout. Every waiter then fails with EBADF, and the record starts
+// afresh (`e` EBADF; else 0).
+static void stale_deep(void *arg) {
+  struct rec_call *c = arg;
+  pio_fd *r = c->r;
+  int e = ctl(r->io, EPOLL_CTL_MOD, r);
+  c->e = 0;
+  if (e == EBADF || e == ENOENT) {
+    reset(r, EBADF);
+    c->e = EBADF;
+  }
+}
+
 // cacs__pool_io_wait and cacs__pool_io_wait_fd (pool_io.h): one body in
 // two conventions.
 static inline __attribute__((always_inline)) int
 io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
   pio_fd *r = whole(h);
   cacs__ptask *t = cacs__pool_self();
-  struct pool_io *io = r->io;
   spin_lock(&r->lock);
   if (r->closing) {
     // A cacs_close forgot the descriptor and has not closed it yet: a wait
@@ -397,14 +436,12 @@ io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
     return 0;
   }
   if (!r->registered) {
-    // Both directions, once; the readiness found now comes as an event.
-    int e = ctl(io, EPOLL_CTL_ADD, r);
-    if (e && e != EEXIST) { // EPERM: a file epoll cannot wait for
+    struct rec_call c = {r, 0};
+    cacs__deep_call(register_deep, &c);
+    if (c.e) {
       spin_unlock(&r->lock);
-      return e;
+      return c.e;
     }
-    r->registered = 1;
-    note_registered(io);
   }
   uint64_t now = gens(r);
   if (((dirs & 1) && gen_of(now, DIR_IN) != gen_of(gen, DIR_IN)) ||
@@ -412,51 +449,48 @@ io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
     spin_unlock(&r->lock);
     return 0; // an event came since the caller's attempt: try again
   }
-  struct pio_waiter w[2];
-  for (int dir = 0; dir < 2; ++dir) {
-    w[dir].task = t;
-    atomic_store_explicit(&w[dir].result, WAIT_PENDING, memory_order_relaxed);
-    if (dirs & (1u << dir)) {
-      w[dir].prev = NULL;
-      w[dir].next = r->waiters[dir];
-      if (w[dir].next)
-        w[dir].next->prev = &w[dir];
-      r->waiters[dir] = &w[dir];
+  int parked, result = -1;
+  { // The nodes' scope: what follows may share their stack slots.
+    struct pio_waiter w[2];
+    for (int dir = 0; dir < 2; ++dir) {
+      w[dir].task = t;
+      atomic_store_explicit(&w[dir].result, WAIT_PENDING, memory_order_relaxed);
+      if (dirs & (1u << dir)) {
+        w[dir].prev = NULL;
+        w[dir].next = r->waiters[dir];
+        if (w[dir].next)
+          w[dir].next->prev = &w[dir];
+        r->waiters[dir] = &w[dir];
+      }
+    }
+    parked = cacs__pool_park_inline(t, unlock_after, r, deadline_ns);
+    // Woken (not timed out) in one direction: the wake that won is the one
+    // that unlinked the node and wrote its result (pool_park.h: only a wake
+    // of this park may wake it), and it touches neither again: no lock.
+    if (parked == 0 && dirs != 3) {
+      int d = dirs == 1 ? DIR_IN : DIR_OUT;
+      int res = atomic_load_explicit(&w[d].result, memory_order_relaxed);
+      if (res != WAIT_PENDING)
+        return res;
+    }
+    if (parked != ENOMEM) // ENOMEM: did not park, the lock is still held
+      spin_lock(&r->lock);
+    for (int dir = 0; dir < 2; ++dir) {
+      if (!(dirs & (1u << dir)))
+        continue;
+      int res = atomic_load_explicit(&w[dir].result, memory_order_relaxed);
+      if (res == WAIT_PENDING)
+        unlink_waiter(r, dir, &w[dir]);
+      else if (result != ECANCELED)
+        result = res;
     }
   }
-  int parked = cacs__pool_park_inline(t, unlock_after, r, deadline_ns);
-  // Woken (not timed out) in one direction: the wake that won is the one
-  // that unlinked the node and wrote its result (pool_park.h: only a wake
-  // of this park may wake it), and it touches neither again: no lock.
-  if (parked == 0 && dirs != 3) {
-    int d = dirs == 1 ? DIR_IN : DIR_OUT;
-    int res = atomic_load_explicit(&w[d].result, memory_order_relaxed);
-    if (res != WAIT_PENDING)
-      return res;
-  }
-  if (parked != ENOMEM) // ENOMEM: did not park, the lock is still held
-    spin_lock(&r->lock);
-  int result = -1;
-  for (int dir = 0; dir < 2; ++dir) {
-    if (!(dirs & (1u << dir)))
-      continue;
-    int res = atomic_load_explicit(&w[dir].result, memory_order_relaxed);
-    if (res == WAIT_PENDING)
-      unlink_waiter(r, dir, &w[dir]);
-    else if (result != ECANCELED)
-      result = res;
-  }
-  // Timed out: was the descriptor closed behind the pool's back (close(2)
-  // without cacs_close)? The kernel then dropped it from the epoll set, so
-  // no event will ever come: EBADF (closed) or ENOENT (its number is now
-  // another file's) from a re-arm tells, at one system call per timeout.
-  // Every waiter then fails with EBADF, and the record starts afresh.
+  // Timed out: closed behind the pool's back?
   if (result < 0 && parked == ETIMEDOUT && r->registered) {
-    int e = ctl(io, EPOLL_CTL_MOD, r);
-    if (e == EBADF || e == ENOENT) {
-      reset(r, EBADF);
-      result = EBADF;
-    }
+    struct rec_call c = {r, 0};
+    cacs__deep_call(stale_deep, &c);
+    if (c.e)
+      result = c.e;
   }
   spin_unlock(&r->lock);
   if (result >= 0)
@@ -471,7 +505,11 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
 
 CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *h, unsigned dirs,
                                       uint64_t gen, uint64_t deadline_ns) {
-  return io_wait(h, dirs, gen, deadline_ns);
+  int e = io_wait(h, dirs, gen, deadline_ns);
+  if (!e)
+    return 0;
+  cacs__set_errno(e);
+  return -1;
 }
 
 // The record of `fd` in `io` if it has one (NULL: never seen).

@@ -113,7 +113,9 @@ int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
 /// this one is too (internal.h's CACS__IO_PN), and pushes no callee-saved
 /// registers below the park (the waits' park budget; the transfers keep
 /// the call above, whose default-convention callers would save them all
-/// around a preserve_none call).
+/// around a preserve_none call). Its result is cacs_wait_fd's: 0, or -1
+/// with errno set, so that its caller reaches it by a tail call and keeps
+/// no frame of its own below the park.
 CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *r, unsigned dirs,
                                       uint64_t gen, uint64_t deadline_ns);
 

@@ -103,6 +103,9 @@
 #define CACS__WAIT_BUDGET CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_STACK_BUDGET)
 // The waits that park and move no data (detail/contract.h): the smaller.
 #define CACS__PARK_BUDGET CACS__STACK_BUDGET(CACS_CONTRACT_PARK_STACK_BUDGET)
+// cacs_wait_fd's (detail/contract.h): smaller still where it is measured.
+#define CACS__WAIT_FD_BUDGET                                                   \
+  CACS__STACK_BUDGET(CACS_CONTRACT_WAIT_FD_STACK_BUDGET)
 
 // libcacs's own definitions of preserve_none entries (lib/*.c). Under ASan,
 // stock clang 19 stops with a backend fatal error at an x86-64

@@ -66,9 +66,11 @@
  * entries carry the bytes they use on the coroutine's stack before the
  * switch, while suspended and after the resume: cacs_yield
  * CACS_CONTRACT_YIELD_STACK_BUDGET (the fast switch, or the slow one's C
- * code), the waits that park and move no data (cacs/coro.h's, cacs/sync.h's,
- * cacs_wait_fd) CACS_CONTRACT_PARK_STACK_BUDGET (the scheduler's C code,
- * the primitives' queues, a descriptor's registration; below), the I/O
+ * code), the waits that park and move no data (cacs/coro.h's, cacs/sync.h's)
+ * CACS_CONTRACT_PARK_STACK_BUDGET (the scheduler's C code, the
+ * primitives' queues; below), cacs_wait_fd its own
+ * CACS_CONTRACT_WAIT_FD_STACK_BUDGET (the same park and a descriptor's
+ * registration; below), the I/O
  * calls that transfer (cacs_read, cacs_write, ..., cacs_accept,
  * cacs_connect) CACS_CONTRACT_WAIT_STACK_BUDGET (their system calls,
  * retries and engines' requests too); the pool's own calls (the waits
@@ -76,9 +78,9 @@
  * pool coroutine may run on an exact stack too, the smaller
  * CACS_CONTRACT_POOL_WAIT_STACK_BUDGET (below). In a pool coroutine the
  * calls above take the pool's paths; test/pool/pool-stack-budget.c and
- * test/pool/pool-sync-stack-budget.c measure them there. cacs_on_system_stack carries
- * CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's stack
- * around the move (the call itself runs on the thread's stack). Measured,
+ * test/pool/pool-sync-stack-budget.c measure them there. cacs_on_system_stack
+ * carries CACS_CONTRACT_SYSTEM_STACK_BUDGET: what it runs on the coroutine's
+ * stack around the move (the call itself runs on the thread's stack). Measured,
  * with a margin, by test/runtime/stack-budget.c, which fails when libcacs
  * uses more. A misuse they abort on (a single-thread wait in a pool
  * coroutine, a switch in a sync block) writes its message on the thread's
@@ -98,9 +100,10 @@
  * ring (568 since the ring's wait takes its caller's deadline, session
  * 35; 248 a cacs_wait_fd there). The wait budget keeps a margin of 80 bytes
  * on x86-64, 88 on AArch64 (744 -> 776 there: the entries spill 32 bytes
- * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The pool's own calls: x86-64 496, AArch64 704
- * (a contended mutex of cacs/pool_sync.h; its waits of cacs/pool.h 160
- * and 240), budgets 576 and 768. */
+ * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The
+ * pool's own calls: x86-64 496, AArch64 704 (a contended mutex of
+ * cacs/pool_sync.h; its waits of cacs/pool.h 160 and 240), budgets 576 and 768.
+ */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
  * paths (its park, queues and timer heap; a plain thread's futex outside a
@@ -108,11 +111,13 @@
  * and an entry that waits only on them gets the smaller bound. */
 /* The waits that park and move no data carry
  * CACS_CONTRACT_PARK_STACK_BUDGET: cacs/coro.h's (cacs_join, cacs_park,
- * cacs_park_timeout, cacs_sleep), every wait of cacs/sync.h and
- * cacs_wait_fd. They run the scheduler's park and, for cacs_wait_fd, the
- * I/O module's registration, not a transfer's system call, retries and
- * readiness cache; the rare deep calls of a thread's first wait (the
- * loop's or the ring's setup, the timer heap's growth, the service
+ * cacs_park_timeout, cacs_sleep) and every wait of cacs/sync.h;
+ * cacs_wait_fd carries CACS_CONTRACT_WAIT_FD_STACK_BUDGET, by the same
+ * rule (its paths' measured maximum and the margin), its own since its
+ * paths were cut below the others' (session 38). They run the scheduler's park
+ * and, for cacs_wait_fd, the I/O module's registration, not a transfer's system
+ * call, retries and readiness cache; the rare deep calls of a thread's first
+ * wait (the loop's or the ring's setup, the timer heap's growth, the service
  * coroutine's creation, the records' tables' growth) run on the thread's
  * own stack through cacs__deep_call, a tail call; sync.c's waits inline
  * their record's wait into the preserve_none entries (no callee-saved
@@ -140,7 +145,20 @@
  * timed channel wait, 352 before: qemu's clock_gettime is shallower than
  * the deep call), 344 (a pool coroutine's cacs_wait_fd), 352 (the
  * channel's and xsem's), 272 (cacs_join); the runtime built by clang 22:
- * the same maxima (240, 384). Margins 40 and 64 over those. Valgrind's
+ * the same maxima (240, 384). Margins 40 and 64 over those. cacs_wait_fd
+ * since (session 38, x86-64): its entry reaches each engine's wait by a
+ * tail call, after its poll(2) in a frame of its own (io_wait.c's
+ * cacs__io_poll_now), and each wait sets errno itself, so one frame (the
+ * wait's) is below the caller while it is parked; the pool's epoll
+ * registration and its timed-out re-arm run on the worker's stack, the
+ * thread's poll set's growth on the thread's, the thread's parks call the
+ * plain preserve_none entries (io_internal.h's io_park, not the _bp ones)
+ * and its records' growth is preserve_none, the ring's poll wait is
+ * inlined into it: 208 (a thread's first, either engine, or timed on
+ * epoll; was 240), 200 (a pool coroutine's on io_uring; was 248), 192 (a
+ * thread's on either engine), 168 (a pool coroutine's on epoll; was 232);
+ * budget 248 (was the park budget's 280). AArch64 keeps the park
+ * budget's 448 (not re-measured). Valgrind's
  * paths are left out: its client requests add frames (a deep call's 72
  * bytes, sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
@@ -151,12 +169,14 @@
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 384
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 704
 #define CACS_CONTRACT_PARK_STACK_BUDGET 280
+#define CACS_CONTRACT_WAIT_FD_STACK_BUDGET 248
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 576
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #elif defined(__aarch64__)
 #define CACS_CONTRACT_YIELD_STACK_BUDGET 512
 #define CACS_CONTRACT_WAIT_STACK_BUDGET 864
 #define CACS_CONTRACT_PARK_STACK_BUDGET 448
+#define CACS_CONTRACT_WAIT_FD_STACK_BUDGET 448
 #define CACS_CONTRACT_POOL_WAIT_STACK_BUDGET 768
 #define CACS_CONTRACT_SYSTEM_STACK_BUDGET 256
 #endif

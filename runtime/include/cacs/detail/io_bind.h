@@ -11,7 +11,7 @@
 #define CACS_DETAIL_IO_BIND_H
 
 #if CACS__WAIT_BIND
-CACS__WAIT_DECL CACS__PARK_BUDGET CACS__SYNC_BLOCK_ALLOWS int
+CACS__WAIT_DECL CACS__WAIT_FD_BUDGET CACS__SYNC_BLOCK_ALLOWS int
 cacs__call_wait_fd(int fd, uint32_t events, int64_t timeout_us)
     CACS__WAIT_ENTRY(wait_fd);
 #define cacs_wait_fd(...) cacs__call_wait_fd(__VA_ARGS__)
