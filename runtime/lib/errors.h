@@ -38,4 +38,7 @@ static inline int cacs__fail(int e) {
   return -1;
 }
 
+/// A call's result for a wait's 0 or errno value: 0, or cacs__fail(e).
+static inline int cacs__result(int e) { return e ? cacs__fail(e) : 0; }
+
 #endif // CACS_LIB_ERRORS_H

@@ -56,21 +56,13 @@ pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
   return cacs__pool_io_wait(r, dirs, gen, at);
 }
 
-// cacs_wait_fd's result for a wait's 0 or errno value.
-static int wait_fd_result(int e) {
-  if (!e)
-    return 0;
-  cacs__set_errno(e);
-  return -1;
-}
-
 // cacs_wait_fd inside a sync block (pool_fd_wait's first case), out of
 // line: its deadline's address is taken, which would keep the caller's
 // waits from being tail calls.
 __attribute__((noinline, cold)) static int
 wait_fd_blocking(int fd, unsigned dirs, int64_t timeout_us) {
   struct io_deadline d = {timeout_us, 0};
-  return wait_fd_result(cacs__io_poll_blocking(fd, dirs, &d));
+  return cacs__result(cacs__io_poll_blocking(fd, dirs, &d));
 }
 
 // cacs_wait_fd: the generation before the look.
@@ -93,7 +85,7 @@ int cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return wait_fd_blocking(fd, dirs, timeout_us);
   if (timeout_us == 0) // poll(2) said not ready
-    return wait_fd_result(ETIMEDOUT);
+    return cacs__result(ETIMEDOUT);
   uint64_t at =
       timeout_us < 0 ? 0 : cacs__deadline_ns(cacs__wait_now_ns(), timeout_us);
   if (cacs__pool_ring_on())

@@ -686,11 +686,7 @@ int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
 
 CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
                                         uint64_t at_ns) {
-  int e = ring_wait(fd, h, dirs, at_ns);
-  if (!e)
-    return 0;
-  cacs__set_errno(e);
-  return -1;
+  return cacs__result(ring_wait(fd, h, dirs, at_ns));
 }
 
 // The call tried as the epoll poller's calls are, while a cacs_close is

@@ -265,10 +265,5 @@ int cacs__io_poll_now(int fd, uint32_t events) {
 
 int cacs__io_wait_fd_thread(int fd, unsigned dirs, int64_t timeout_us) {
   struct io_deadline d = {timeout_us, 0};
-  int e = fd_wait(fd, dirs, &d);
-  if (e) {
-    errno = e;
-    return -1;
-  }
-  return 0;
+  return cacs__result(fd_wait(fd, dirs, &d));
 }

@@ -505,11 +505,7 @@ int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
 
 CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *h, unsigned dirs,
                                       uint64_t gen, uint64_t deadline_ns) {
-  int e = io_wait(h, dirs, gen, deadline_ns);
-  if (!e)
-    return 0;
-  cacs__set_errno(e);
-  return -1;
+  return cacs__result(io_wait(h, dirs, gen, deadline_ns));
 }
 
 // The record of `fd` in `io` if it has one (NULL: never seen).
