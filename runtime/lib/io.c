@@ -60,8 +60,7 @@ int cacs_wait_fd(int fd, uint32_t events, int64_t timeout_us) {
   // Each wait a tail call, so that this frame is not below the park: the
   // ring's, or the epoll loop's, which inside a sync block blocks in
   // poll(2) instead (before either engine would park).
-  if (cacs__io_engine != CACS_IO_ENGINE_EPOLL && cacs_sync_depth() == 0 &&
-      cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
+  if (cacs_sync_depth() == 0 && cacs__io_on_ring())
     return cacs__uring_wait_fd(fd, dirs, timeout_us);
   return cacs__io_wait_fd_thread(fd, dirs, timeout_us);
 }

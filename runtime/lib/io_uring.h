@@ -13,6 +13,7 @@
 #define CACS_LIB_IO_URING_H
 
 #include "internal.h"
+#include "cacs/io.h"
 
 #include <stdint.h>
 #include <sys/socket.h>
@@ -30,6 +31,13 @@ extern CACS_TLS int cacs__io_engine;
 /// can be made, else epoll.
 /// \return the engine, now in cacs__io_engine.
 int cacs__io_engine_pick(void);
+
+/// Whether the calling thread's waits go to its ring: its engine, picked at
+/// its first call (a thread on epoll does not call the pick again).
+static inline int cacs__io_on_ring(void) {
+  return cacs__io_engine != CACS_IO_ENGINE_EPOLL &&
+         cacs__io_engine_pick() == CACS_IO_ENGINE_URING;
+}
 
 /// The calls of cacs/io.h on the calling thread's ring: as io.c's io_do,
 /// io_wait.c's cacs__io_fd_wait (0 or an errno value), cacs_accept,

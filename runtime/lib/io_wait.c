@@ -203,8 +203,7 @@ fd_wait(int fd, unsigned dirs, struct io_deadline *d) {
   // Before either engine's park: inside a sync block no engine may switch.
   if (__builtin_expect(cacs_sync_depth() != 0, 0))
     return fd_wait_blocking(fd, dirs, d);
-  if (cacs__io_engine != CACS_IO_ENGINE_EPOLL &&
-      cacs__io_engine_pick() == CACS_IO_ENGINE_URING)
+  if (cacs__io_on_ring())
     return cacs__uring_wait(fd, dirs, d);
   if (remaining_us(d) == 0)
     return ETIMEDOUT;
