@@ -14,6 +14,7 @@
 
 #include "pool_tsan.h"
 
+#include <sched.h>
 #include <stdint.h>
 
 static inline void cpu_relax(void) {
@@ -31,10 +32,26 @@ static inline void cpu_relax(void) {
 // when libcacs is built without it (pool_tsan.h); a program built with
 // TSan then sees its data, protected by these objects, as ordered
 // (test/pool/sync-tsan-edges.c).
+// Pauses a locker spins for a held lock between two sched_yield calls. A
+// holder keeps it for a few instructions, or a parking waiter until its
+// worker has switched it out: held this long, its holder is not running,
+// preempted, maybe for this very thread when two workers share a CPU (a
+// loaded machine puts them there), and spinning on only takes the CPU it
+// waits for, until the kernel's time slice ends. The rwlock takes its
+// spin lock at every rdlock and rdunlock, so a preemption often lands
+// inside it: in a default pool of 2 workers at 10 M pairs/s, 0-3 spins
+// of 100,000 pauses (milliseconds each) per run of 320,000 pairs (issue
+// 37). 1-12 us on x86 (a pause takes 10-140 cycles, by model).
+#define SPIN_YIELD_PAUSES 256u
+
 static inline void spin_lock(uint32_t *s) {
   while (__atomic_exchange_n(s, 1, __ATOMIC_ACQUIRE))
-    while (__atomic_load_n(s, __ATOMIC_RELAXED))
-      cpu_relax();
+    for (unsigned n = 1; __atomic_load_n(s, __ATOMIC_RELAXED); ++n) {
+      if (n % SPIN_YIELD_PAUSES)
+        cpu_relax();
+      else
+        sched_yield();
+    }
   ptsan_acquire(s);
 }
 

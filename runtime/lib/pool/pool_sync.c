@@ -655,8 +655,10 @@ int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind) {
 
 // Grant the lock to the waiters at the head of the queue while they are
 // compatible (a writer alone; readers up to the next writer); the first
-// one granted may run in place.
-static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace) {
+// one granted may run in place, the other readers are woken once the
+// caller drops the spin lock (*later; NULL: now).
+static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace,
+                     waiter **later) {
   waiter *w;
   while ((w = rw->waiters.head)) {
     if (w->kind == W_WRITER) {
@@ -664,14 +666,14 @@ static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace) {
         return;
       q_pop(&rw->waiters);
       rw->writer = w->self;
-      serve(w, 0, inplace);
+      serve_later(w, 0, inplace, later);
       return;
     }
     if (rw->writer)
       return;
     q_pop(&rw->waiters);
     rw->readers++;
-    serve(w, 0, inplace);
+    serve_later(w, 0, inplace, later);
   }
 }
 
@@ -680,7 +682,7 @@ static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace) {
 static int cancel_rw(void *obj, waiter *w) {
   cacs_pool_rwlock *rw = obj;
   q_remove(w->q, w);
-  rw_grant(rw, NULL);
+  rw_grant(rw, NULL, NULL);
   return 1;
 }
 
@@ -754,9 +756,11 @@ int cacs_pool_rwlock_rdunlock(cacs_pool_rwlock *rw) {
   int ces = rw->kind == CACS_POOL_LOCK_CES;
   // Other readers still in: the caller goes on. The last one out hands the
   // lock to the writer at the head (in place with CES).
+  waiter *later = NULL;
   if (--rw->readers == 0)
-    rw_grant(rw, ces ? &next : NULL);
+    rw_grant(rw, ces ? &next : NULL, &later);
   spin_unlock(&rw->spin);
+  wake_later(later);
   run_served(next, 1);
   return 0;
 }
@@ -772,8 +776,10 @@ int cacs_pool_rwlock_wrunlock(cacs_pool_rwlock *rw) {
   int ces = rw->kind == CACS_POOL_LOCK_CES;
   rw->writer = NULL;
   // The next writer, or the readers up to it (the first in place with CES).
-  rw_grant(rw, ces ? &next : NULL);
+  waiter *later = NULL;
+  rw_grant(rw, ces ? &next : NULL, &later);
   spin_unlock(&rw->spin);
+  wake_later(later);
   run_served(next, 1);
   return 0;
 }
@@ -838,12 +844,14 @@ void cacs_pool_waitgroup_add(cacs_pool_waitgroup *wg, int64_t n) {
     cacs__fatal("cacs: pool wait group counter below 0\n");
   }
   cacs__ptask *next = NULL;
+  waiter *later = NULL;
   if (wg->count == 0) {
     waiter *w;
     while ((w = q_pop(&wg->waiters)))
-      serve(w, 0, &next);
+      serve_later(w, 0, &next, &later);
   }
   spin_unlock(&wg->spin);
+  wake_later(later);
   run_served(next, 1);
 }
 

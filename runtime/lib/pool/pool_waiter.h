@@ -158,6 +158,42 @@ static inline void serve(waiter *w, int result, cacs__ptask **inplace) {
   }
 }
 
+// serve(), but a waiter that serve() would wake now, under the lock, and
+// that may be woken later (a pool task with no timeout: see "Lifetimes")
+// goes on the list *later instead (linked through its record, off its
+// queue now), for wake_later() to wake once the caller has dropped the
+// spin lock. A wake may be a system call (a futex wake of the sleeping
+// worker the task is homed on), and the kernel may switch to the thread
+// it wakes at once: on a CPU shared by two workers the other then spins
+// for the lock its whole time slice while its holder waits to run. The
+// rwlock served its readers this way, and in a default pool fell to 30 us
+// per lock pair in 2 runs of 5 (issue 37; the mutex's `later`, and the
+// single waiter of the other objects, are woken after the lock already).
+static inline void serve_later(waiter *w, int result, cacs__ptask **inplace,
+                               waiter **later) {
+  if (w->task && !w->timed && later && !(inplace && !*inplace)) {
+    w->result = result;
+    __atomic_store_n(&w->served, 1, __ATOMIC_RELEASE);
+    w->next = *later;
+    *later = w;
+    return;
+  }
+  serve(w, result, inplace);
+}
+
+// After the spin lock is dropped: wake the waiters serve_later() listed
+// (last listed first: all are served already, and each runs when its
+// worker takes it). A record lives on its waiter's stack, which may return once woken: the
+// link and the task are read before the wake.
+static inline void wake_later(waiter *w) {
+  while (w) {
+    waiter *next = w->next;
+    cacs__ptask *t = w->task;
+    cacs__pool_wake(t);
+    w = next;
+  }
+}
+
 // After the spin lock is dropped: run the waiter chosen by serve() in the
 // caller's place (CES: the caller is queued on its worker) when the caller
 // is a pool coroutine, else make it runnable.
