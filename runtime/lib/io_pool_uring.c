@@ -642,7 +642,9 @@ ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
   if (s < 0)
     return cacs__errno();
   if (s > 0) {
-    cacs__pool_yield(); // the closer does not park meanwhile
+    // The closer does not park meanwhile. Inlined: a call's frame would
+    // lie below this one (pool_park_inline.h).
+    cacs__pool_yield_inline(cacs__pool_self());
     return EAGAIN;
   }
   // Only the completions wake it. The park inlined: its frames would stay
