@@ -6,7 +6,8 @@
 // cacs_on_system_stack finds the worker's stack), and each uses no more of
 // the caller's stack, below the stack pointer at the call, than its
 // budget: the first wait of the pool (its poller's creation), a read, a
-// write, a wait for readiness (untimed and timed), a timed read (the
+// write, a wait for readiness (untimed, timed and timing out: the
+// check for a descriptor closed behind the pool's back), a timed read (the
 // worker's timer heap; on io_uring a linked timeout); and
 // the pool's own waits, which carry the pool's wait budget (cacs/pool.h):
 // cacs_pool_yield, cacs_pool_sleep, cacs_pool_join of a coroutine still
@@ -35,6 +36,7 @@
 // CHECK-NEXT: write: within the budget
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
+// CHECK-NEXT: wait_fd, timed out: within the budget
 // CHECK-NEXT: yield: within the budget
 // CHECK-NEXT: on_system_stack: within the budget
 // CHECK-NEXT: pool_yield: within the budget
@@ -103,6 +105,8 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
            (void)!read(pipefd[0], &c, 1)));
+  MEASURE("wait_fd, timed out", WAIT_FD, 0,
+          (void)(cacs_wait_fd(pipefd[0], EPOLLIN, 1000) == 0 && (bad = 1)));
   MEASURE("yield", CACS_CONTRACT_YIELD_STACK_BUDGET, 0, cacs_yield());
   MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
           CACS_ON_SYSTEM_STACK(on_system, &item));

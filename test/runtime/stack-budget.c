@@ -23,13 +23,18 @@
 // RUN: env CACS_IO_ENGINE=epoll %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 // RUN: env CACS_IO_ENGINE=epoll %t/p wait-fd-high | FileCheck %s --check-prefix=HIGHFD
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %t/p | FileCheck %s
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=1 %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p wait-fd-high | FileCheck %s --check-prefix=HIGHFD %}
 // RUN: %if qemu-aarch64 %{ \
 // RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 | FileCheck %s && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 read-first | FileCheck %s --check-prefix=FIRST && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD && \
-// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-high | FileCheck %s --check-prefix=HIGHFD %}
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-high | FileCheck %s --check-prefix=HIGHFD && \
+// RUN:   env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD && \
+// RUN:   env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=1 %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 //
 // Breaking it: a budget of 64 bytes (contract.h) makes every wait exceed
 // it; a 2 KiB local array in cacs__park_timeout_pn's path makes the
@@ -39,7 +44,11 @@
 // stack (io_op.h's fd_table_grow before it moved to the thread's stack) it
 // used 768 bytes of AArch64's budget, then 704, and failed (on x86-64 456
 // on epoll and 472 on io_uring, within the 512 of then; over the 432 of
-// session 33).
+// session 33). The epoll engine's rarer modes: CACS_IO_POLL_MAX=0 (epoll
+// mode from the start: each descriptor's registration inside its first
+// wait) and 1 (the move from poll(2) to epoll inside the thread's first
+// wait, as the poll set's growth past its size runs: the same deep call).
+// Waits that time out: their deadline's end and unlinking.
 
 // FIRST: first wait a read: within the budget
 // FIRST-NEXT: PASS
@@ -65,6 +74,7 @@
 // CHECK-NEXT: write: within the budget
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
+// CHECK-NEXT: wait_fd, timed out: within the budget
 // CHECK-NEXT: mutex_lock: within the budget
 // CHECK-NEXT: mutex_lock, timed: within the budget
 // CHECK-NEXT: cond_wait: within the budget
@@ -267,6 +277,8 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
            (void)!read(pipefd[0], &c, 1)));
+  MEASURE("wait_fd, timed out", WAIT_FD, 0,
+          (void)(cacs_wait_fd(pipefd[0], EPOLLIN, 1000) == 0 && (bad = 1)));
   // The waits of cacs/sync.h, each untimed and (but the wait group's)
   // timed: a deadline's park; on a shared channel too.
   MEASURE("mutex_lock", PARK, 0,

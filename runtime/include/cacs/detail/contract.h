@@ -158,7 +158,16 @@
  * epoll; was 240), 200 (a pool coroutine's on io_uring; was 248), 192 (a
  * thread's on either engine), 168 (a pool coroutine's on epoll; was 232);
  * budget 248 (was the park budget's 280). AArch64 keeps the park
- * budget's 448 (not re-measured). Valgrind's
+ * budget's 448. Its rare paths (session 39), measured since: a pool
+ * coroutine's wait on a descriptor a cacs_close has forgotten and not yet
+ * closed yields (its yield now inlined, as the park: 248 on io_uring
+ * before, the parked 200 now; AArch64 448 -> 336), a timed-out wait
+ * (the pool's check for a descriptor closed behind its back: 240 on
+ * io_uring, 216 now), the epoll engine's epoll mode (a registration in
+ * the wait: 216, 208 now) and its move from poll(2) to epoll (224, 208
+ * now): x86-64 216 (LLVM 19; 208 LLVM 22), a margin of 32 under 248;
+ * AArch64 352 (either LLVM; io_uring unmeasured there: qemu has none,
+ * so 448 stays). Valgrind's
  * paths are left out: its client requests add frames (a deep call's 72
  * bytes, sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
