@@ -75,6 +75,8 @@
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
 // CHECK-NEXT: wait_fd, timed out: within the budget
+// CHECK-NEXT: accept: within the budget
+// CHECK-NEXT: connect: within the budget
 // CHECK-NEXT: mutex_lock: within the budget
 // CHECK-NEXT: mutex_lock, timed: within the budget
 // CHECK-NEXT: cond_wait: within the budget
@@ -105,6 +107,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "Inputs/stack-budget-net.h"
 #include "Inputs/stack-budget.h"
 
 #define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
@@ -123,6 +126,8 @@ static cacs_chan *ch;
 static cacs_chan *sch; // CACS_CHAN_SHARED
 static cacs_xsem xs;
 static volatile int step;
+static int lfd = -1; // a TCP listener on the loopback
+static struct sockaddr_in laddr;
 
 // The prober's partner: each round it lets the prober block, then
 // releases it the way the round needs.
@@ -172,6 +177,13 @@ static void partner(void *arg) {
     case 10:
       cacs_chan_send(sch, &item, -1);
       break;
+    case 11: { // accept: a connection (the loopback's completes at once)
+      int s = socket(AF_INET, SOCK_STREAM, 0);
+      if (s < 0 || connect(s, (struct sockaddr *)&laddr, sizeof laddr) != 0)
+        bad = 1;
+      close(s);
+      break;
+    }
     case 100:
       return;
     }
@@ -279,6 +291,7 @@ __attribute__((noinline)) static void probe(void) {
            (void)!read(pipefd[0], &c, 1)));
   MEASURE("wait_fd, timed out", WAIT_FD, 0,
           (void)(cacs_wait_fd(pipefd[0], EPOLLIN, 1000) == 0 && (bad = 1)));
+  MEASURE_ACCEPT_CONNECT(lfd, laddr, WAIT, step = 11, bad);
   // The waits of cacs/sync.h, each untimed and (but the wait group's)
   // timed: a deadline's park; on a shared channel too.
   MEASURE("mutex_lock", PARK, 0,
@@ -339,6 +352,8 @@ int main(int argc, char **argv) {
   cacs_cond_init(&cv);
   cacs_sem_init(&sem, 0);
   cacs_waitgroup_init(&wg);
+  if ((lfd = budget_listener(&laddr)) < 0)
+    return puts("no loopback listener"), 1;
   ch = cacs_chan_create(sizeof(int), 1, 0);
   sch = cacs_chan_create(sizeof(int), 1, CACS_CHAN_SHARED);
   if (!ch || !sch || cacs_xsem_init(&xs, 0) != 0)

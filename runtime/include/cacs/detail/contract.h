@@ -103,6 +103,11 @@
  * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The
  * pool's own calls: x86-64 496, AArch64 704 (a contended mutex of
  * cacs/pool_sync.h; its waits of cacs/pool.h 160 and 240), budgets 576 and 768.
+ * cacs_accept and cacs_connect, measured since session 39: a thread's
+ * accept on io_uring 672 on x86-64 (cacs_accept's frame, which holds the
+ * epoll loop's inlined wait, was below the ring's; 560 since the ring's
+ * accept is a tail call), a pool coroutine's 552 (568 LLVM 22), connect
+ * 392; AArch64 800 (a pool coroutine's accept), connect 576.
  */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
