@@ -90,7 +90,14 @@ __attribute__((noinline, cold)) static void switch_to_epoll(void) {
   L.eng.npfds = L.eng.cap_pfds = 0;
 }
 
-// Append `fd` to the poll set; 0, or -1 with errno ENOMEM.
+// Append `fd` to the poll set, which has room: its entry's 1 + index.
+static inline unsigned pset_append(int fd, short events) {
+  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
+  return (unsigned)++L.eng.npfds;
+}
+
+// Append `fd` to the poll set, growing it; 1 + its index, or -1 with errno
+// ENOMEM.
 static int pset_add(int fd, short events) {
   if (L.eng.npfds == L.eng.cap_pfds) {
     size_t cap = L.eng.cap_pfds ? 2 * L.eng.cap_pfds : 64;
@@ -102,8 +109,7 @@ static int pset_add(int fd, short events) {
     L.eng.pfds = t;
     L.eng.cap_pfds = cap;
   }
-  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
-  return (int)++L.eng.npfds;
+  return (int)pset_append(fd, events);
 }
 
 // The directions `r` has waiters in, as poll(2) names them.
@@ -164,8 +170,7 @@ static inline __attribute__((always_inline)) int interest(int fd,
     cacs__deep_call(interest_add_deep, (void *)(intptr_t)fd);
     return r->eng.pidx || r->eng.registered ? 0 : -1;
   }
-  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
-  r->eng.pidx = (unsigned)++L.eng.npfds;
+  r->eng.pidx = pset_append(fd, events);
   return 0;
 }
 
