@@ -90,7 +90,14 @@ __attribute__((noinline, cold)) static void switch_to_epoll(void) {
   L.eng.npfds = L.eng.cap_pfds = 0;
 }
 
-// Append `fd` to the poll set; 0, or -1 with errno ENOMEM.
+// Append `fd` to the poll set, which has room: its entry's 1 + index.
+static inline unsigned pset_append(int fd, short events) {
+  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
+  return (unsigned)++L.eng.npfds;
+}
+
+// Append `fd` to the poll set, growing it; 1 + its index, or -1 with errno
+// ENOMEM.
 static int pset_add(int fd, short events) {
   if (L.eng.npfds == L.eng.cap_pfds) {
     size_t cap = L.eng.cap_pfds ? 2 * L.eng.cap_pfds : 64;
@@ -102,32 +109,35 @@ static int pset_add(int fd, short events) {
     L.eng.pfds = t;
     L.eng.cap_pfds = cap;
   }
-  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
-  return (int)++L.eng.npfds;
+  return (int)pset_append(fd, events);
+}
+
+// The directions `r` has waiters in, as poll(2) names them.
+static short poll_events(const struct io_fd *r) {
+  return (short)((r->waiters[DIR_IN] ? POLLIN | POLLPRI | POLLRDHUP : 0) |
+                 (r->waiters[DIR_OUT] ? POLLOUT : 0));
 }
 
 // The poll set's growth, or the move to epoll mode once it would hold
 // more than poll_max descriptors: realloc, or free and an epoll_ctl(2)
 // per descriptor, on the thread's own stack (cacs__deep_call), which the
 // waits' park budget (cacs/detail/contract.h) need not hold. `arg`: the
-// descriptor, its events, and the result out (0, or -1 with errno).
-struct interest_call {
-  int fd;
-  short events;
-  int ret;
-};
+// descriptor (the pointer's value); the answer is in its record (watched
+// or not: interest), errno set if not, so that the wait's frame holds no
+// argument block for the call (224 bytes of cacs_wait_fd's budget of 248
+// with one, x86-64).
 static void interest_add_deep(void *arg) {
-  struct interest_call *c = (struct interest_call *)arg;
-  struct io_fd *r = &L.fds[c->fd];
+  int fd = (int)(intptr_t)arg;
+  struct io_fd *r = &L.fds[fd];
   if (L.eng.npfds >= L.eng.poll_max) {
     switch_to_epoll();
-    c->ret = r->eng.registered ? 0 : cacs__io_register(c->fd, r);
+    if (!r->eng.registered)
+      cacs__io_register(fd, r);
     return;
   }
-  int n = pset_add(c->fd, c->events);
+  int n = pset_add(fd, poll_events(r));
   if (n > 0)
     r->eng.pidx = (unsigned)n;
-  c->ret = n < 0 ? -1 : 0;
 }
 
 // Poll mode: make the poll set watch `fd` for the directions it has
@@ -138,9 +148,7 @@ static inline __attribute__((always_inline)) int interest(int fd,
                                                           struct io_fd *r) {
   if (L.eng.use_epoll)
     return 0;
-  short events =
-      (short)((r->waiters[DIR_IN] ? POLLIN | POLLPRI | POLLRDHUP : 0) |
-              (r->waiters[DIR_OUT] ? POLLOUT : 0));
+  short events = poll_events(r);
   if (r->eng.pidx) {
     size_t i = r->eng.pidx - 1;
     if (events) {
@@ -159,12 +167,10 @@ static inline __attribute__((always_inline)) int interest(int fd,
   if (!events)
     return 0;
   if (L.eng.npfds >= L.eng.poll_max || L.eng.npfds == L.eng.cap_pfds) {
-    struct interest_call c = {fd, events, 0};
-    cacs__deep_call(interest_add_deep, &c);
-    return c.ret;
+    cacs__deep_call(interest_add_deep, (void *)(intptr_t)fd);
+    return r->eng.pidx || r->eng.registered ? 0 : -1;
   }
-  L.eng.pfds[L.eng.npfds] = (struct pollfd){fd, events, 0};
-  r->eng.pidx = (unsigned)++L.eng.npfds;
+  r->eng.pidx = pset_append(fd, events);
   return 0;
 }
 
@@ -306,6 +312,10 @@ static void loop_key_init(void) {
 void cacs__io_loop_free_at_exit(void) {
   pthread_once(&loop_key_once, loop_key_init);
   pthread_setspecific(loop_key, &L);
+}
+
+void cacs__io_register_deep(void *fd) {
+  cacs__io_register((int)(intptr_t)fd, &L.fds[(intptr_t)fd]);
 }
 
 int cacs__io_register(int fd, struct io_fd *r) {

@@ -62,10 +62,23 @@ static inline int io_engine_owns(const struct io_loop_engine *e, int fd) {
   return e->epfd >= 0 && (fd == e->epfd || fd == e->own_wake_fd);
 }
 
+/// cacs__io_register of the descriptor `fd` (the pointer's value) and its
+/// record, for cacs__deep_call.
+CACS_HIDDEN void cacs__io_register_deep(void *fd);
+
+// Epoll mode's registration, inside a wait: on the thread's own stack
+// (cacs__deep_call, the descriptor in the pointer, the answer in the
+// record), as the poll set's growth is: a call of cacs__io_register would
+// put its frame, its epoll_event and epoll_ctl's below the wait's (216
+// bytes of cacs_wait_fd's budget of 248, x86-64, a thread's first wait).
 static inline int io_engine_watch(const struct io_loop_engine *e,
                                   const struct io_fd_engine *fe, int fd,
                                   struct io_fd *r) {
-  return e->use_epoll && !fe->registered ? cacs__io_register(fd, r) : 0;
+  (void)r;
+  if (!e->use_epoll || fe->registered)
+    return 0;
+  cacs__deep_call(cacs__io_register_deep, (void *)(intptr_t)fd);
+  return fe->registered ? 0 : -1; // errno: epoll_ctl's, on this thread
 }
 
 #endif // CACS_LIB_IO_EPOLL_H

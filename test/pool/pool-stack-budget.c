@@ -6,7 +6,9 @@
 // cacs_on_system_stack finds the worker's stack), and each uses no more of
 // the caller's stack, below the stack pointer at the call, than its
 // budget: the first wait of the pool (its poller's creation), a read, a
-// write, a wait for readiness (untimed and timed), a timed read (the
+// write, a wait for readiness (untimed, timed and timing out: the
+// check for a descriptor closed behind the pool's back), an accept and a
+// connect, a timed read (the
 // worker's timer heap; on io_uring a linked timeout); and
 // the pool's own waits, which carry the pool's wait budget (cacs/pool.h):
 // cacs_pool_yield, cacs_pool_sleep, cacs_pool_join of a coroutine still
@@ -35,6 +37,9 @@
 // CHECK-NEXT: write: within the budget
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
+// CHECK-NEXT: wait_fd, timed out: within the budget
+// CHECK-NEXT: accept: within the budget
+// CHECK-NEXT: connect: within the budget
 // CHECK-NEXT: yield: within the budget
 // CHECK-NEXT: on_system_stack: within the budget
 // CHECK-NEXT: pool_yield: within the budget
@@ -57,6 +62,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "../runtime/Inputs/stack-budget-net.h"
 #include "../runtime/Inputs/stack-budget.h"
 
 static int bad;
@@ -67,8 +73,11 @@ static int bad;
 #define POOL_WAIT CACS_CONTRACT_POOL_WAIT_STACK_BUDGET
 
 static int pipefd[2];
-// The main thread writes a byte once the prober asks (it then waits).
-static volatile int want_byte;
+// The main thread writes a byte once the prober asks (it then waits), or
+// connects to the listener (want_conn).
+static volatile int want_byte, want_conn;
+static int lfd = -1; // a TCP listener on the loopback
+static struct sockaddr_in laddr;
 
 static cacs_pool *pool;
 
@@ -103,6 +112,10 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(cacs_wait_fd(pipefd[0], EPOLLIN, 10 * 1000 * 1000)),
            (void)!read(pipefd[0], &c, 1)));
+  MEASURE("wait_fd, timed out", WAIT_FD, 0,
+          (void)(cacs_wait_fd(pipefd[0], EPOLLIN, 1000) == 0 && (bad = 1)));
+  MEASURE_ACCEPT_CONNECT(
+      lfd, laddr, WAIT, __atomic_store_n(&want_conn, 1, __ATOMIC_RELEASE), bad);
   MEASURE("yield", CACS_CONTRACT_YIELD_STACK_BUDGET, 0, cacs_yield());
   MEASURE("on_system_stack", CACS_CONTRACT_SYSTEM_STACK_BUDGET, 0,
           CACS_ON_SYSTEM_STACK(on_system, &item));
@@ -132,11 +145,20 @@ int main(int argc, char **argv) {
   cacs_pool_attr a = {
       2, 0, running ? CACS_POOL_MIGRATE_RUNNING : CACS_POOL_MIGRATE_UNSTARTED,
       0};
+  if ((lfd = budget_listener(&laddr)) < 0)
+    return puts("no loopback listener"), 1;
   cacs_pool *p = pool = cacs_pool_create_ex(&a);
   cacs_pool_task *t = p ? cacs_pool_spawn(p, prober, NULL) : NULL;
   if (!t)
     return 1;
   while (!done) {
+    if (__atomic_exchange_n(&want_conn, 0, __ATOMIC_ACQUIRE)) {
+      usleep(2000); // let it park
+      int s = socket(AF_INET, SOCK_STREAM, 0);
+      if (s < 0 || connect(s, (struct sockaddr *)&laddr, sizeof laddr) != 0)
+        return 1;
+      close(s);
+    }
     if (__atomic_exchange_n(&want_byte, 0, __ATOMIC_ACQUIRE)) {
       usleep(2000); // let it park
       char c = 'x';

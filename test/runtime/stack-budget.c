@@ -23,13 +23,18 @@
 // RUN: env CACS_IO_ENGINE=epoll %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 // RUN: env CACS_IO_ENGINE=epoll %t/p wait-fd-high | FileCheck %s --check-prefix=HIGHFD
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %t/p | FileCheck %s
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
+// RUN: env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=1 %t/p wait-fd-first | FileCheck %s --check-prefix=FIRSTFD
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p wait-fd-high | FileCheck %s --check-prefix=HIGHFD %}
 // RUN: %if qemu-aarch64 %{ \
 // RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 | FileCheck %s && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 read-first | FileCheck %s --check-prefix=FIRST && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD && \
-// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-high | FileCheck %s --check-prefix=HIGHFD %}
+// RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 wait-fd-high | FileCheck %s --check-prefix=HIGHFD && \
+// RUN:   env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=0 %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD && \
+// RUN:   env CACS_IO_ENGINE=epoll CACS_IO_POLL_MAX=1 %run_aarch64 %t/a64 wait-fd-first | FileCheck %s --check-prefix=FIRSTFD %}
 //
 // Breaking it: a budget of 64 bytes (contract.h) makes every wait exceed
 // it; a 2 KiB local array in cacs__park_timeout_pn's path makes the
@@ -39,7 +44,11 @@
 // stack (io_op.h's fd_table_grow before it moved to the thread's stack) it
 // used 768 bytes of AArch64's budget, then 704, and failed (on x86-64 456
 // on epoll and 472 on io_uring, within the 512 of then; over the 432 of
-// session 33).
+// session 33). The epoll engine's rarer modes: CACS_IO_POLL_MAX=0 (epoll
+// mode from the start: each descriptor's registration inside its first
+// wait) and 1 (the move from poll(2) to epoll inside the thread's first
+// wait, as the poll set's growth past its size runs: the same deep call).
+// Waits that time out: their deadline's end and unlinking.
 
 // FIRST: first wait a read: within the budget
 // FIRST-NEXT: PASS
@@ -65,6 +74,9 @@
 // CHECK-NEXT: write: within the budget
 // CHECK-NEXT: wait_fd: within the budget
 // CHECK-NEXT: wait_fd, timed: within the budget
+// CHECK-NEXT: wait_fd, timed out: within the budget
+// CHECK-NEXT: accept: within the budget
+// CHECK-NEXT: connect: within the budget
 // CHECK-NEXT: mutex_lock: within the budget
 // CHECK-NEXT: mutex_lock, timed: within the budget
 // CHECK-NEXT: cond_wait: within the budget
@@ -95,6 +107,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "Inputs/stack-budget-net.h"
 #include "Inputs/stack-budget.h"
 
 #define YIELD CACS_CONTRACT_YIELD_STACK_BUDGET
@@ -113,6 +126,8 @@ static cacs_chan *ch;
 static cacs_chan *sch; // CACS_CHAN_SHARED
 static cacs_xsem xs;
 static volatile int step;
+static int lfd = -1; // a TCP listener on the loopback
+static struct sockaddr_in laddr;
 
 // The prober's partner: each round it lets the prober block, then
 // releases it the way the round needs.
@@ -162,6 +177,13 @@ static void partner(void *arg) {
     case 10:
       cacs_chan_send(sch, &item, -1);
       break;
+    case 11: { // accept: a connection (the loopback's completes at once)
+      int s = socket(AF_INET, SOCK_STREAM, 0);
+      if (s < 0 || connect(s, (struct sockaddr *)&laddr, sizeof laddr) != 0)
+        bad = 1;
+      close(s);
+      break;
+    }
     case 100:
       return;
     }
@@ -267,6 +289,9 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE("wait_fd, timed", WAIT_FD, 0,
           (RELEASED(2, cacs_wait_fd(pipefd[0], EPOLLIN, LONG)),
            (void)!read(pipefd[0], &c, 1)));
+  MEASURE("wait_fd, timed out", WAIT_FD, 0,
+          (void)(cacs_wait_fd(pipefd[0], EPOLLIN, 1000) == 0 && (bad = 1)));
+  MEASURE_ACCEPT_CONNECT(lfd, laddr, WAIT, step = 11, bad);
   // The waits of cacs/sync.h, each untimed and (but the wait group's)
   // timed: a deadline's park; on a shared channel too.
   MEASURE("mutex_lock", PARK, 0,
@@ -327,6 +352,8 @@ int main(int argc, char **argv) {
   cacs_cond_init(&cv);
   cacs_sem_init(&sem, 0);
   cacs_waitgroup_init(&wg);
+  if ((lfd = budget_listener(&laddr)) < 0)
+    return puts("no loopback listener"), 1;
   ch = cacs_chan_create(sizeof(int), 1, 0);
   sch = cacs_chan_create(sizeof(int), 1, CACS_CHAN_SHARED);
   if (!ch || !sch || cacs_xsem_init(&xs, 0) != 0)

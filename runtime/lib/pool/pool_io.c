@@ -431,8 +431,10 @@ io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
     // registered now would leave the epoll set unseen at the close and
     // never end. Let the closer finish (it does not park in between), then
     // the caller retries: EBADF, or the new file that took the number.
+    // The yield inlined, as the park is: a call's frames would lie below
+    // this one, past the wait's budget (pool_park_inline.h).
     spin_unlock(&r->lock);
-    cacs__pool_yield();
+    cacs__pool_yield_inline(t);
     return 0;
   }
   if (!r->registered) {

@@ -1,7 +1,8 @@
 //===- lib/pool/pool_park_inline.h - The park inlined in a wait -*- C -*-===//
 //
-// cacs__pool_park's body (pool_park.h), for the waits whose frame an exact
-// stack must hold (the descriptor wait, pool_io.c): inlined there, the
+// cacs__pool_park's body (pool_park.h), and cacs__pool_yield's, for the
+// waits whose frame an exact stack must hold (the descriptor waits,
+// pool_io.c and io_pool_uring.c): inlined there, the
 // switch's register saves share the wait's own, where a call of
 // cacs__pool_park would add two frames (the park's and the switch's,
 // which saves every callee-saved register again: 56 bytes on x86-64, 160
@@ -21,6 +22,23 @@
 
 #include <stdatomic.h>
 
+/// The switch home of `t`, the calling pool coroutine, on worker `w`, with
+/// `cmd` (CMD_PARK or CMD_YIELD), inlined: the loop carries the command out
+/// once `t` has switched out; returns when it is resumed.
+static inline __attribute__((always_inline)) void
+cacs__pool_switch_home_inline(cacs__ptask *t, pool_worker *w, uint64_t cmd) {
+  cacs__sync_check("a wait of a pool coroutine");
+  asan_to_home(w, t, 0);
+  tsan_to(w->tsan_home);
+  uint64_t how = cacs_switch(&t->ctx, &w->home, cmd);
+  // Resumed by the loop with no ASan to tell: no call, no frame below the
+  // wait's own (a hand-off queues the coroutine that handed off).
+  if (__builtin_expect(how != RESUME_FROM_LOOP || cacs__asan_on(), 0))
+    cacs__pool_resumed(t, how);
+  else
+    ptsan_acquire(t);
+}
+
 /// cacs__pool_park for `t`, the calling pool coroutine.
 static inline __attribute__((always_inline)) int
 cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
@@ -33,17 +51,21 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
   t->deadline = deadline_ns; // armed by the loop (cacs__pool_parked)
   w->after = after;
   w->after_arg = arg;
-  cacs__sync_check("a wait of a pool coroutine");
-  asan_to_home(w, t, 0);
-  tsan_to(w->tsan_home);
-  uint64_t how = cacs_switch(&t->ctx, &w->home, CMD_PARK);
-  // Resumed by the loop with no ASan to tell: no call, no frame below the
-  // wait's own (a hand-off queues the coroutine that handed off).
-  if (__builtin_expect(how != RESUME_FROM_LOOP || cacs__asan_on(), 0))
-    cacs__pool_resumed(t, how);
-  else
-    ptsan_acquire(t);
+  cacs__pool_switch_home_inline(t, w, CMD_PARK);
   return t->wake_result;
+}
+
+/// cacs__pool_yield for `t`, the calling pool coroutine, for a wait's rare
+/// yield (a descriptor a cacs_close has forgotten and not yet closed:
+/// pool_io.c, io_pool_uring.c). A call of cacs__pool_yield there would put
+/// its frame and the switch's register saves below the wait's, past what
+/// the wait's park uses (48 bytes on x86-64, a pool coroutine's
+/// cacs_wait_fd on io_uring: its whole budget): inlined, the yield uses
+/// the park's saves, and the wait's budget holds
+/// (test/pool/pool-stack-budget-closing.c).
+static inline __attribute__((always_inline)) void
+cacs__pool_yield_inline(cacs__ptask *t) {
+  cacs__pool_switch_home_inline(t, cacs__pool_worker(), CMD_YIELD);
 }
 
 #endif // CACS_LIB_POOL_PARK_INLINE_H

@@ -1,9 +1,10 @@
 //===- Inputs/stack-budget.h - Measure a call's stack below the caller -===//
 //
-// Shared by test/runtime/stack-budget.c and test/pool/pool-stack-budget.c:
+// Shared by test/runtime/stack-budget.c and test/pool/pool-stack-budget*.c:
 // MEASURE(what, budget, once, call) prints "<what>: within the budget" or
 // "<what>: OVER the budget (...)" (and sets `budget_bad`) for the bytes
-// `call` used below the caller's stack pointer; the numbers go to stderr.
+// `call` used below the caller's stack pointer (also in `budget_last`); the
+// numbers go to stderr.
 // With STACK_BUDGET_WORDS=1 in the environment it also prints, to stderr,
 // each word of that area that points into the program's code, as
 // "word <what> <offset below sp> <address - load base>", for addr2line -f
@@ -37,8 +38,11 @@ __attribute__((noinline)) static void fill(int v) {
 #endif
 
 static int budget_bad;
+// The bytes the last MEASURE found (a test compares two paths).
+static size_t budget_last;
 
 static void report(const char *what, size_t used, size_t budget) {
+  budget_last = used;
   fprintf(stderr, "%s: used %zu, budget %zu\n", what, used, budget);
   if (used > budget) {
     printf("%s: OVER the budget (%zu > %zu)\n", what, used, budget);

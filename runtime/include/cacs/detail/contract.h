@@ -103,6 +103,11 @@
  * more around the preserve_none cacs__io_fd_wait; LLVM 22's 752 -> 784). The
  * pool's own calls: x86-64 496, AArch64 704 (a contended mutex of
  * cacs/pool_sync.h; its waits of cacs/pool.h 160 and 240), budgets 576 and 768.
+ * cacs_accept and cacs_connect, measured since session 39: a thread's
+ * accept on io_uring 672 on x86-64 (cacs_accept's frame, which holds the
+ * epoll loop's inlined wait, was below the ring's; 560 since the ring's
+ * accept is a tail call), a pool coroutine's 552 (568 LLVM 22), connect
+ * 392; AArch64 800 (a pool coroutine's accept), connect 576.
  */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
@@ -158,7 +163,16 @@
  * epoll; was 240), 200 (a pool coroutine's on io_uring; was 248), 192 (a
  * thread's on either engine), 168 (a pool coroutine's on epoll; was 232);
  * budget 248 (was the park budget's 280). AArch64 keeps the park
- * budget's 448 (not re-measured). Valgrind's
+ * budget's 448. Its rare paths (session 39), measured since: a pool
+ * coroutine's wait on a descriptor a cacs_close has forgotten and not yet
+ * closed yields (its yield now inlined, as the park: 248 on io_uring
+ * before, the parked 200 now; AArch64 448 -> 336), a timed-out wait
+ * (the pool's check for a descriptor closed behind its back: 240 on
+ * io_uring, 216 now), the epoll engine's epoll mode (a registration in
+ * the wait: 216, 208 now) and its move from poll(2) to epoll (224, 208
+ * now): x86-64 216 (LLVM 19; 208 LLVM 22), a margin of 32 under 248;
+ * AArch64 352 (either LLVM; io_uring unmeasured there: qemu has none,
+ * so 448 stays). Valgrind's
  * paths are left out: its client requests add frames (a deep call's 72
  * bytes, sysstack.c, and io_uring.c's: 472 on x86-64, 640 on AArch64), so
  * libcacs uses no exact stack under Valgrind (coro.c's exact_rule). An
