@@ -153,7 +153,7 @@
 1:
         ret
 2:
-.L\name\()_slow:                // cacs__yield_pn_site's slow branch too
+.L\name\()_slow:                // cacs__yield_pn_jmp's slow branch too
         // A sync block is open (syncblock.c): no switch, even alone.
         testb   $CACS_SCHED_SLOW_SYNC, SCHED(CACS_SCHED_SLOW)
         jne     cacs__sync_yield_abort
@@ -188,67 +188,69 @@
         // Only for calls with the empty register mask (coro.h).
         YIELD cacs__yield_pn_none
 
-// cacs__yield_pn_site: the entry of a switch site, which the compiler
+// cacs__yield_pn_jmp: the entry of a jump-entered yield, which the compiler
 // makes of a call of cacs__yield_pn under -fswitch-site-jumps
 // (SwitchSiteJump.cpp; cacs/detail/contract.h):
 //
-//   site:   call cacs__yield_pn_site
-//           notrack jmpq *%rdx          (3 bytes)
-//   resume:
+//   site:   leaq 1f(%rip), %r11
+//           movq %r11, -8(%rsp)         (the resume address, where a call
+//           jmp  cacs__yield_pn_jmp      would have pushed it)
+//   1:
 //
-// The same switch as cacs__yield_pn, but it resumes `next` in two jumps,
-// each predicted: a `ret` to our own call site (the return stack buffer's
-// top entry is that call), on `next`'s stack, with `next`'s resume address
-// in rdx; then the site's `jmp *%rdx`. Each site has a jump of its own, so
-// in a ring of different functions or a ping-pong of two each jump sees one
-// target, where the one `jmp *%rdx` of cacs__yield_pn sees them all and
-// mispredicts at every switch (bench/results/ANALYSIS.md, "The yield's
-// chain"). Hot path, 15 instructions, and the site's two.
+// cacs__yield_pn's switch, entered by a jump instead of a call. A `call`
+// that is never returned to (cacs__yield_pn leaves by `pop; jmp`) cost ~2 ns
+// per switch on AMD Zen 5 against the same switch entered by a jump
+// (bench/results/switch-returns/jmp-entry.md): ping-pong 3.7 -> 2.2-2.4 ns,
+// a ring of ten different functions at the inline switch's speed, for 3
+// instructions more (the site's lea and store, our lea). Hot path, 13
+// instructions, and the site's 3.
 //
-// The suspended layout is cacs__yield_pn's: the saved sp points at the
-// resume address, which is `resume` above (the return address plus the
-// jump's length), so every resumer (cacs__yield_pn's `pop; jmp`, the slow
-// path's `ret`, cacs__coro_resume) lands after the site's jump, and this
-// entry resumes what any of them suspended (a fresh coroutine's first
-// frame included): its jump goes wherever their `pop; jmp` would.
-// The slow branch first moves the return address past the site's jump, then
-// is cacs__yield_pn's: whatever it does returns (or resumes us) there.
+// After `leaq -8(%rsp), %rsp` rsp points at the resume address as after a
+// call, and the rest is cacs__yield_pn's (its slow branch included), so the
+// suspended layout is the same and any entry resumes what any other
+// suspended. The lea sits after the scheduler's loads (it changes no flag),
+// as measured; the slow branch makes the same adjustment first.
 //
-// Unwinding: from the stack switch to the site's jump the stack is next's
-// and the code ours; until the store of r10 next's resume address is the
-// return address, so a backtrace shows next's frames; for the `ret` and the
-// site's jump (two instructions) an asynchronous unwinder would apply our
-// site's frame to next's stack. Suspended coroutines unwind as with
-// cacs__yield_pn (the resume address is in the caller's frame, after the
-// call). CET: IBT as above (the site's jump is notrack; this entry starts
-// with endbr64 under IBT); no shadow stack (the `ret` would match, but the
-// site's jump then leaves the shadow stack to another coroutine's returns):
-// the compiler does not lower under -fcf-protection=return.
+// The site's rsp is 16-byte aligned: the compiler makes the site an
+// `alignstack` statement, which the backend treats as a call (an aligned
+// frame even in a function that calls nothing, and no red zone: the store
+// above writes the word a red zone would use, and the function is
+// `noredzone` too), so after the lea the slow path's C runs with a call's
+// alignment.
+//
+// Unwinding: from our first instruction to the lea the CFA is rsp itself,
+// the return address in the word below it (the site's store); after the
+// lea, as in any function entered by a call. At the site nothing moves rsp,
+// so the caller's own CFI holds up to the jump. Suspended coroutines unwind
+// as with cacs__yield_pn (the resume address is in the site's function,
+// after the jump; an unwinder looks up the address before it, the jump).
+// CET: IBT: entered by a direct jump (the ENTRY_LANDING is for a jump
+// through a shared libcacs's PLT); the resume point `1:` has no endbr64,
+// which every resumer reaches by a `notrack` jump or a `ret`, as for
+// cacs__yield_pn's return sites. No shadow stack: the compiler does not
+// lower under -fcf-protection=return.
         .p2align 4
-        .globl  cacs__yield_pn_site
-        .type   cacs__yield_pn_site,@function
-cacs__yield_pn_site:
+        .globl  cacs__yield_pn_jmp
+        .type   cacs__yield_pn_jmp,@function
+cacs__yield_pn_jmp:
         .cfi_startproc
+        .cfi_def_cfa_offset 0
         SWITCH_HEAD
-        // Alone on the ring: as in cacs__yield_pn, the switch to itself
-        // stores and reloads the same words; rdx is then our own resume
-        // point, right after the site's jump.
+        leaq    -8(%rsp), %rsp
+        .cfi_def_cfa_offset 8
         movq    %rcx, SCHED(CACS_SCHED_CURRENT)
         movq    %rbp, -8(%rsp)
-        movq    (%rsp), %r10            // the site's jump
-        leaq    CACS_CONTRACT_SITE_JUMP_BYTES(%r10), %r9
-        movq    %r9, (%rsp)             // our resume point: after it
         movq    %rsp, CACS_CORO_SP(%rax)
         movq    CACS_CORO_SP(%rcx), %rsp
         movq    -8(%rsp), %rbp
-        movq    (%rsp), %rdx            // where next resumes
-        movq    %r10, (%rsp)
-        ret                             // to our site, on next's stack
+        RESUME
 2:
-        addq    $CACS_CONTRACT_SITE_JUMP_BYTES, (%rsp)
+        .cfi_def_cfa_offset 0
+        leaq    -8(%rsp), %rsp
+        .cfi_def_cfa_offset 8
         jmp     .Lcacs__yield_pn_slow
         .cfi_endproc
-        .size   cacs__yield_pn_site, .-cacs__yield_pn_site
+        .size   cacs__yield_pn_jmp, .-cacs__yield_pn_jmp
 
 // The _bp entries of cacs_yield and of the waiting calls (entry_asm.h).
         CORE_SAVE_BP

@@ -1,10 +1,12 @@
-; The backend treats a site as the call it was: the frame holds the values
-; live across it (never the red zone below rsp, which the site's call and
-; the entry's store of rbp overwrite) and keeps the call's 16-byte
-; alignment (the slow path runs C), with the register allocation of the
-; call. Without `alignstack` the local below would live at -32(%rsp); without
-; the x87 clobbers the long double would stay on the x87 stack. (Each yield
-; is in a loop, where the pass lowers it.)
+; The backend treats a jump-entered yield as the call it was: the frame
+; holds the values live across it (never the red zone below rsp, which the
+; site's store of its resume address and the entry's store of rbp
+; overwrite) and keeps the call's 16-byte alignment at the site (the
+; entry's lea then leaves rsp as a call would, and its slow path runs C),
+; with the register allocation of the call. Without `alignstack` the local
+; below would live at -32(%rsp) and `bare` would have no frame (rsp 8 mod
+; 16 at the site); without the x87 clobbers the long double would stay on
+; the x87 stack. The resume address is the label right after the jump.
 ;
 ; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
 
@@ -20,8 +22,10 @@ declare preserve_nonecc void @cacs__yield_pn()
 ; CHECK-NEXT:    .p2align 4
 ; CHECK-NEXT:  .LBB0_1:
 ; CHECK-NEXT:    #APP
-; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
-; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    movq 8(%rsp), %rax
 ; CHECK-NEXT:    testq %rax, %rax
@@ -41,7 +45,8 @@ done:
   ret i64 %v
 }
 
-; No frame of its own: one push keeps the alignment, as for the call.
+; A leaf but for the yield, no frame of its own: one push keeps the
+; alignment, as for the call.
 ; CHECK-LABEL: bare:
 ; CHECK-NEXT:    .cfi_startproc
 ; CHECK-NEXT:    pushq %rax
@@ -49,8 +54,10 @@ done:
 ; CHECK-NEXT:    .p2align 4
 ; CHECK-NEXT:  .LBB1_1:
 ; CHECK-NEXT:    #APP
-; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
-; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    jmp .LBB1_1
 define preserve_nonecc void @bare() {
@@ -67,8 +74,10 @@ loop:
 ; CHECK-LABEL: x87:
 ; CHECK:         fstpt
 ; CHECK:         #APP
-; CHECK-NEXT:    callq cacs__yield_pn_site@PLT
-; CHECK-NEXT:    notrack jmpq *%rdx
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    cmpb $0, (%rbp)
 ; CHECK-NEXT:    jne .LBB2_1

@@ -1,21 +1,21 @@
-// gdb shows a coroutine's frames after it was resumed through a switch
-// site: from a function called after the site, and from the instruction
-// right after the site's jump (the resume point the entry saved), where the
-// frames are the yielding function's and its callers', down to the start
-// trampoline.
+// gdb shows a coroutine's frames after it was resumed through a
+// jump-entered yield: from a function called after the site, and from the
+// instruction right after the site's jump (the resume point the site
+// stored), where the frames are the yielding function's and its callers',
+// down to the start trampoline.
 // REQUIRES: gdb
 // RUN: %clang -O2 -g -fswitch-site-jumps -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=level2 %t > %t.dis
 // RUN: FileCheck %s --check-prefix=SITE < %t.dis
-// The second site's resume point: its jump's address plus the jump's 3
-// bytes, as an offset into level2.
+// The second site's resume point: the instruction after its jump, as an
+// offset into level2.
 // RUN: s=$(awk '/<level2>:/ {print $1}' %t.dis); \
-// RUN: j=$(awk '/jmpq.*%rdx/ {sub(":", "", $1); a = $1} END {print a}' %t.dis); \
+// RUN: j=$(awk 'n {sub(":", "", $1); a = $1; n = 0} /jmp.*<cacs__yield_pn_jmp>/ {n = 1} END {print a}' %t.dis); \
 // RUN: gdb -q -batch -ex 'break marker' -ex run -ex bt \
-// RUN:   -ex "break *level2+$((0x$j + 3 - 0x$s))" -ex continue -ex bt -ex continue %t 2>&1 | FileCheck %s
+// RUN:   -ex "break *level2+$((0x$j - 0x$s))" -ex continue -ex bt -ex continue %t 2>&1 | FileCheck %s
 //
-// SITE: callq {{.*}} <cacs__yield_pn_site>
-// SITE-NEXT: jmpq *%rdx
+// SITE: movq %r11, -0x8(%rsp)
+// SITE-NEXT: jmp {{.*}} <cacs__yield_pn_jmp>
 //
 // CHECK: Breakpoint 1, marker
 // CHECK: #0 {{.*}}marker
@@ -38,7 +38,6 @@
 
 volatile int sink, again;
 __attribute__((noinline)) void marker(int v) { sink = v; }
-// Each yield is in a loop (run once), where the pass makes it a site.
 __attribute__((noinline)) void level2(int v) {
   do
     cacs_yield();

@@ -49,10 +49,10 @@ define void @dynamic(i64 %n) {
   ret void
 }
 
-; -mretpoline: the site's jump would be an indirect branch without a thunk.
+; -mretpoline: hardened builds keep the plain call (SwitchSiteJump.cpp).
 ; CHECK-LABEL: define void @retpoline()
 ; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
-; REMARK: remark: <unknown>:0:0: cacs_yield stays a call: the function is hardened against indirect-branch speculation (-mretpoline, -mlvi-cfi, -mharden-sls, SLH), which the site's jump would bypass
+; REMARK: remark: <unknown>:0:0: cacs_yield stays a call: the function is hardened against indirect-branch speculation (-mretpoline, -mlvi-cfi, -mharden-sls, SLH)
 define void @retpoline() "target-features"="+retpoline-indirect-branches,+retpoline-indirect-calls" {
   call preserve_nonecc void @cacs__yield_pn()
   ret void

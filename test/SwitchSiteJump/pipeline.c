@@ -13,15 +13,17 @@
 //
 // CHECK-LABEL: worker:
 // CHECK:         #APP
-// CHECK-NEXT:    callq cacs__yield_pn_site@PLT
-// CHECK-NEXT:    notrack jmpq *%rdx
+// CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+// CHECK-NEXT:    movq %r11, -8(%rsp)
+// CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+// CHECK-NEXT:  [[RESUME]]:
 // CHECK-NEXT:    #NO_APP
 // CHECK-NOT:     ret
 // CHECK:         jmp __x86_return_thunk
 // CALL-LABEL: worker:
-// CALL-NOT:     cacs__yield_pn_site
+// CALL-NOT:     cacs__yield_pn_jmp
 // CALL:         callq cacs__yield_pn@PLT{{$}}
-// CALL-NOT:     cacs__yield_pn_site
+// CALL-NOT:     cacs__yield_pn_jmp
 // STEP-LABEL: define {{.*}} @worker(
 // STEP:         call preserve_nonecc void @{{.*}}cacs__yield_pn()
 // STEP:       attributes #{{[0-9]+}} = { {{.*}}"cacs-switch-site-jumps"

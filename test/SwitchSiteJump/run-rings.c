@@ -1,4 +1,4 @@
-// Programs whose yields resume through a jump at each site compute what
+// Programs whose yields are entered by a jump compute what
 // stock clang -O0 computes: a ping-pong of two different functions, a ring
 // of ten different functions, values of every register class live across
 // each switch (integers in more registers than survive a call, a double, a
@@ -7,7 +7,9 @@
 // entry resumes what the other suspended, and a coroutine with its own FP
 // environment, which sends every switch through the slow path for a while.
 // With -fswitch-site-jumps at -O2, with APN, with full LTO (the link
-// lowers), under -fcf-protection=branch (the jump is notrack), and
+// lowers), under -fcf-protection=branch (the resume point has no endbr64:
+// every resumer reaches it by a notrack jump or a ret) and =full (the calls
+// stay, with a warning: no shadow stacks), and
 // linked with objects built without the flag.
 //
 // RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t.ref
@@ -20,35 +22,33 @@
 // RUN: %t.lto | diff %t.want -
 // RUN: %clang -O2 -fswitch-site-jumps -fcf-protection=branch -I%cacs_include %s %cacs_rt_x86_64 -o %t.ibt
 // RUN: %t.ibt | diff %t.want -
+// RUN: %clang -O2 -fswitch-site-jumps -fcf-protection=full -I%cacs_include %s %cacs_rt_x86_64 -o %t.full 2>/dev/null
+// RUN: %t.full | diff %t.want -
 // RUN: %clang -O2 -fswitch-site-jumps -DPART=1 -I%cacs_include -c %s -o %t.p1.o
 // RUN: %clang -O2 -fno-switch-site-jumps -DPART=2 -I%cacs_include -c %s -o %t.p2.o
 // RUN: %clang %t.p1.o %t.p2.o %cacs_rt_x86_64 -o %t.mix
 // RUN: %t.mix | diff %t.want -
 //
-// The yields are sites (each function's own), the optnone one a call:
+// The yields are jump-entered (each function's own site), the optnone one a
+// call:
 // RUN: llvm-objdump -d --no-show-raw-insn %t.o2 | FileCheck %s
-// The jump is notrack (3e: the entry's resume offset is its 3 bytes; this
-// llvm-objdump does not print the prefix):
-// RUN: llvm-objdump -d --disassemble-symbols=ping %t.o2 | FileCheck %s --check-prefix=BYTES
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=ping %t.lto | FileCheck %s --check-prefix=LTO
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=pong %t.mix | FileCheck %s --check-prefix=MIX
 // CHECK-LABEL: <ping>:
-// CHECK:         callq {{.*}} <cacs__yield_pn_site>
-// CHECK-NEXT:    jmpq *%rdx
+// CHECK:         movq %r11, -0x8(%rsp)
+// CHECK-NEXT:    jmp {{.*}} <cacs__yield_pn_jmp>
 // CHECK-LABEL: <pong>:
-// CHECK:         callq {{.*}} <cacs__yield_pn_site>
-// CHECK-NEXT:    jmpq *%rdx
+// CHECK:         movq %r11, -0x8(%rsp)
+// CHECK-NEXT:    jmp {{.*}} <cacs__yield_pn_jmp>
 // CHECK-LABEL: <ring_plain>:
-// CHECK-NOT:     cacs__yield_pn_site
+// CHECK-NOT:     cacs__yield_pn_jmp
 // CHECK:         callq {{.*}} <cacs__yield_pn>
-// CHECK-LABEL: <cacs__yield_pn_site>:
-// BYTES: e8 {{.*}} callq {{.*}} <cacs__yield_pn_site>
-// BYTES-NEXT: 3e ff e2 jmpq *%rdx
+// CHECK-LABEL: <cacs__yield_pn_jmp>:
 // LTO-LABEL: <ping>:
-// LTO:         callq {{.*}} <cacs__yield_pn_site>
-// LTO-NEXT:    jmpq *%rdx
+// LTO:         movq %r11, -0x8(%rsp)
+// LTO-NEXT:    jmp {{.*}} <cacs__yield_pn_jmp>
 // MIX-LABEL: <pong>:
-// MIX-NOT:     cacs__yield_pn_site
+// MIX-NOT:     cacs__yield_pn_jmp
 // MIX:         callq {{.*}} <cacs__yield_pn>
 
 #include "cacs/coro.h"
@@ -177,7 +177,7 @@ __attribute__((noinline, optnone)) void ring_plain(void *arg) {
 #if IN1
 
 // Alive for part of the run: while it lives every switch takes the slow
-// path, whose return must skip the site's jump.
+// path, which the jump entry enters after its own adjustment of rsp.
 __attribute__((noinline)) void fpenv(void *arg) {
   uint64_t a = (uintptr_t)arg;
   for (uint64_t i = 0; i < ROUNDS / 4; ++i) {

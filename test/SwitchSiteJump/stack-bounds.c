@@ -1,9 +1,8 @@
-// -fcacs-stack-bounds still proves the bound of an entry whose yield is a
-// switch site: the compile records the call of cacs_yield's entry with its
-// budget before the site replaces it, and the link's walk gives the site
-// entry that budget and takes the jump after a call of it as the switch,
-// not as a jump through a register. The bound holds the yield's budget,
-// and the coroutine runs on its exact stack.
+// -fcacs-stack-bounds still proves the bound of an entry whose yield is
+// jump-entered: the compile records the call of cacs_yield's entry with its
+// budget before the site replaces it, and the link's walk gives the jump
+// entry that budget and follows the jump to it as to a callee. The bound
+// holds the yield's budget, and the coroutine runs on its exact stack.
 //
 // RUN: %clang -O2 -fswitch-site-jumps -fcacs-stack-bounds -Rpass=cacs-stack-bound -Rpass-missed=cacs-stack-bound -I%cacs_include %s %cacs_rt_x86_64 -o %t 2>&1 | FileCheck %s
 // RUN: %t | FileCheck %s --check-prefix=PROG
@@ -13,8 +12,8 @@
 // CHECK-NOT: no stack bound
 // PROG: yields: bound holds the yield budget
 // PROG-NEXT: sum 4950
-// SITE: callq {{.*}} <cacs__yield_pn_site>
-// SITE-NEXT: jmpq *%rdx
+// SITE: movq %r11, -0x8(%rsp)
+// SITE-NEXT: jmp {{.*}} <cacs__yield_pn_jmp>
 
 #include "cacs/coro.h"
 
@@ -26,7 +25,7 @@ static volatile int sum, again;
 __attribute__((noinline)) static int step(int i) {
   volatile char buf[96];
   buf[i & 63] = (char)i;
-  do // in a loop (run once), where the pass makes the yield a site
+  do // in a loop (run once)
     cacs_yield();
   while (again);
   return i + buf[0] * 0;

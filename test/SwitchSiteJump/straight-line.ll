@@ -1,10 +1,11 @@
-; A yield that is not in a loop of its function stays a call, with a missed
-; remark: a function that yields once and returns (a handler's read, a
-; nested wait), where the site lost to the plain entry on AMD Zen 5
-; (bench/results/ANALYSIS.md, "Switch sites in loops"). A yield before or
-; after a loop is not in it; the one inside is lowered.
+; A yield that is not in a loop of its function is lowered as one in a loop
+; is, with a remark: a function that yields once and returns (a handler's
+; read, a nested wait). The earlier lowering (a call of a site entry and a
+; jump at each site) lost there and kept the call; the jump entry has no
+; per-site jump (bench/results/switch-returns/jmp-entry.md). Yields before,
+; in and after a loop are all lowered.
 ;
-; RUN: %opt_cacs -passes=switch-site-jump -pass-remarks-missed=switch-site-jump -S %s -o - 2>%t.err | FileCheck %s
+; RUN: %opt_cacs -passes=switch-site-jump -pass-remarks=switch-site-jump -pass-remarks-missed=switch-site-jump -S %s -o - 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.err
 
 target triple = "x86_64-unknown-linux-gnu"
@@ -14,10 +15,10 @@ declare void @use(i32)
 
 ; CHECK-LABEL: define i32 @read(i32 %x)
 ; CHECK-NEXT:    call void @use(i32 %x)
-; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
+; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmp cacs__yield_pn_jmp@PLT\0A1:"
 ; CHECK-NEXT:    %r = add i32 %x, 1
 ; CHECK-NEXT:    ret i32 %r
-; REMARK: remark: read.c:4:3: cacs_yield stays a call: the yield is not in a loop of its function
+; REMARK: remark: read.c:4:3: cacs_yield is entered by a jump at this site
 define i32 @read(i32 %x) !dbg !5 {
   call void @use(i32 %x)
   call preserve_nonecc void @cacs__yield_pn(), !dbg !8
@@ -27,17 +28,18 @@ define i32 @read(i32 %x) !dbg !5 {
 
 ; CHECK-LABEL: define void @around(i32 %n)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
+; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmp cacs__yield_pn_jmp@PLT\0A1:"
 ; CHECK-NEXT:    br label %body
 ; CHECK:       body:
 ; CHECK-NEXT:    %i = phi i32 [ 0, %entry ], [ %next, %body ]
-; CHECK-NEXT:    call void asm sideeffect alignstack "call cacs__yield_pn_site@PLT
+; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmp cacs__yield_pn_jmp@PLT\0A1:"
 ; CHECK-NEXT:    %next = add i32 %i, 1
 ; CHECK:       done:
-; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
+; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmp cacs__yield_pn_jmp@PLT\0A1:"
 ; CHECK-NEXT:    ret void
-; REMARK: remark: read.c:10:3: cacs_yield stays a call: the yield is not in a loop of its function
-; REMARK-NEXT: remark: read.c:12:3: cacs_yield stays a call: the yield is not in a loop of its function
+; REMARK-NEXT: remark: read.c:10:3: cacs_yield is entered by a jump at this site
+; REMARK-NEXT: remark: read.c:11:3: cacs_yield is entered by a jump at this site
+; REMARK-NEXT: remark: read.c:12:3: cacs_yield is entered by a jump at this site
 ; REMARK-NOT: remark
 define void @around(i32 %n) !dbg !9 {
 entry:

@@ -1,21 +1,26 @@
 // Where -fswitch-site-jumps cannot work it does nothing, says so, and the
-// compile succeeds: AArch64 (a warning), a sanitizer (a missed
+// compile succeeds: AArch64 and -fcf-protection=full (a shadow stack, which
+// cacs does not support: a warning), a sanitizer (a missed
 // remark per call under TSan; under ASan cacs_yield binds to the `_bp`
 // entry, which has no site; libcacs's annotated slow path switches there).
 //
 // RUN: %clang --target=aarch64-linux-gnu -O2 -fswitch-site-jumps -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=A64
 // RUN: %clang -O2 -fswitch-site-jumps -fsanitize=thread -Rpass-missed=switch-site-jump -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=TSAN
 // RUN: %clang -O2 -fswitch-site-jumps -fsanitize=address -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=ASAN
+// RUN: %clang -O2 -fswitch-site-jumps -fcf-protection=full -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=FULL
 //
 // A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield stay calls
-// A64-NOT: cacs__yield_pn_site
+// A64-NOT: cacs__yield_pn_jmp
 // A64: bl cacs__yield_pn
 // TSAN: remark: cacs_yield stays a call: the function is instrumented by a sanitizer [-Rpass-missed=switch-site-jump]
-// TSAN-NOT: cacs__yield_pn_site
+// TSAN-NOT: cacs__yield_pn_jmp
 // TSAN: callq cacs__yield_pn
-// ASAN-NOT: cacs__yield_pn_site
+// ASAN-NOT: cacs__yield_pn_jmp
 // ASAN: callq cacs__yield_pn_bp
-// ASAN-NOT: cacs__yield_pn_site
+// ASAN-NOT: cacs__yield_pn_jmp
+// FULL: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield stay calls
+// FULL-NOT: cacs__yield_pn_jmp
+// FULL: callq cacs__yield_pn
 
 #include "cacs/coro.h"
 

@@ -15,12 +15,14 @@
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t0 && %t0 | FileCheck %s
 // RUN: %clang -O2 -fauto-preserve-none -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %t2 && %t2 | FileCheck %s
 // RUN: %stock_clang -O2 -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %ts && %ts | FileCheck %s
-// The same through cacs__yield_pn_site (each path returns past the site's
-// jump):
+// The same through cacs__yield_pn_jmp (each path returns to the address the
+// site stored below its rsp, the fresh thread's and the alone slow path's by
+// a `ret`):
 // RUN: %clang -O2 -fswitch-site-jumps -I%cacs_include %s %cacs_rt_x86_64 -lpthread -o %tj && %tj | FileCheck %s
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=yield_n %tj | FileCheck %s --check-prefix=SITE
-// SITE: callq {{.*}} <cacs__yield_pn_site>
-// SITE-NEXT: jmpq *%rdx
+// SITE: leaq {{.*}}(%rip), %r11
+// SITE-NEXT: movq %r11, -0x8(%rsp)
+// SITE-NEXT: jmp {{.*}} <cacs__yield_pn_jmp>
 //
 // CHECK: fresh thread: ok, idle untouched
 // CHECK-NEXT: main alone: ok

@@ -131,9 +131,9 @@ private:
   std::unique_ptr<MCDisassembler> Dis;
   std::unique_ptr<MCInstrAnalysis> MIA;
   MCRegister SP, FP;
-  /// cacs_yield's entry and the switch-site entry (-fswitch-site-jumps,
+  /// cacs_yield's entry and its jump-entered one (-fswitch-site-jumps,
   /// cacs/detail/contract.h), or 0.
-  uint64_t YieldEntry = 0, SiteEntry = 0;
+  uint64_t YieldEntry = 0, JumpEntry = 0;
 
   void readSections();
   const Func *functionAt(uint64_t Address) const;
@@ -229,8 +229,8 @@ void Analysis::readSections() {
       Budgets[*Addr] = 0;
     if (*Name == YieldEntryName)
       YieldEntry = *Addr;
-    if (*Name == CACS_CONTRACT_SITE_ENTRY)
-      SiteEntry = *Addr;
+    if (*Name == CACS_CONTRACT_JUMP_ENTRY)
+      JumpEntry = *Addr;
     uint64_t Offset = *Addr - (*Sec)->getAddress();
     if (Offset + S.getSize() > Contents->size() || Funcs.count(*Addr))
       continue;
@@ -288,12 +288,12 @@ void Analysis::readSections() {
     consumeError(C.takeError());
   }
   sort(Entries);
-  // A switch site's entry is cacs_yield's switch, called from a site the
-  // compile lowered after it recorded the call of cacs_yield's entry with
-  // its budget (SwitchSiteJump.cpp): the same budget.
+  // The jump-entered yield is cacs_yield's switch, jumped to from a site
+  // the compile lowered after it recorded the call of cacs_yield's entry
+  // with its budget (SwitchSiteJump.cpp): the same budget.
   auto Yield = Budgets.find(YieldEntry);
-  if (SiteEntry && YieldEntry && Yield != Budgets.end())
-    Budgets[SiteEntry] = std::max(Budgets[SiteEntry], Yield->second);
+  if (JumpEntry && YieldEntry && Yield != Budgets.end())
+    Budgets[JumpEntry] = std::max(Budgets[JumpEntry], Yield->second);
 #if LLVM_VERSION_MAJOR >= 20
   std::vector<ELFPltEntry> Plt = Obj.getPltEntries(*STI);
 #else
@@ -448,7 +448,7 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
                 "-fcacs-stack-bounds, is assembly, or allocates stack "
                 "dynamically"};
   uint64_t Lead = 0, Extra = 0;
-  bool Prologue = true, AfterSiteCall = false;
+  bool Prologue = true;
   for (uint64_t Off = 0; Off < F.Size;) {
     MCInst I;
     uint64_t Len = 0;
@@ -459,19 +459,11 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
       return {std::nullopt, "'" + F.Name + "' has code at 0x" + utohexstr(PC) +
                                 " that the walk does not decode"};
     Off += Len;
-    bool Call = MIA->isCall(I), Site = AfterSiteCall;
-    AfterSiteCall = false;
+    bool Call = MIA->isCall(I);
     Calls |= Call;
     if (Call || MIA->isBranch(I)) {
       uint64_t Target;
       bool Direct = MIA->evaluateBranch(I, PC, Len, Target);
-      // A switch site's jump (`call <site entry>; jmp *%rdx`) enters the
-      // coroutine resumed, on its own stack: the entry's budget counts
-      // the switch.
-      if (!Direct && !Call && Site)
-        continue;
-      if (Direct && Call && SiteEntry && Target == SiteEntry)
-        AfterSiteCall = true;
       if (!Direct)
         return {std::nullopt,
                 "'" + F.Name + "' " +

@@ -1,14 +1,13 @@
-//===- SwitchSiteJump.h - A resume jump at each yield site ------*- C++ -*-===//
+//===- SwitchSiteJump.h - Yields entered by a jump --------------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
 //
-// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's entry in a
-// loop becomes `call cacs__yield_pn_site; notrack jmpq *%rdx`: the coroutine
-// resumed is entered through a jump at the site that yields, predicted from
-// that site's history, instead of the one jump inside the entry that every
-// site shares (lib/Transforms/SwitchSiteJump.cpp says how and why).
+// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's entry becomes
+// a jump-entered yield: `leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmp
+// cacs__yield_pn_jmp; 1:`, the same switch without the call that it never
+// returns to (lib/Transforms/SwitchSiteJump.cpp says how and why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +20,7 @@
 
 namespace cacs {
 
-/// The entry whose calls become sites: cacs_yield's (cacs/coro.h binds it).
+/// The entry whose calls are lowered: cacs_yield's (cacs/coro.h binds it).
 /// The `_bp` entry (callers whose compiler may keep rbx live) and the
 /// `_none` one (the empty register mask) keep their calls.
 inline constexpr const char *YieldEntryName =

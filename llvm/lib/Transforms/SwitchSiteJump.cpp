@@ -1,32 +1,30 @@
-//===- SwitchSiteJump.cpp - A resume jump at each yield site --------------===//
+//===- SwitchSiteJump.cpp - Yields entered by a jump ----------------------===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
 //
-// cacs__yield_pn resumes the next coroutine with `pop %rdx; jmp *%rdx`
-// (yield_x86_64.S): one indirect jump that every switch of the thread takes,
-// whose target is whichever site the resumed coroutine yielded from. Where
-// the coroutines yield at different sites (a ping-pong of two functions, a
-// ring of different functions, any server) its target changes at every
-// switch and it mispredicts; an inline switch, with a jump at each site, is
-// twice as fast there (bench/results/ANALYSIS.md, "The yield's chain").
+// cacs__yield_pn is entered by a `call` that it never returns to: it leaves
+// into the resumed coroutine by `pop %rdx; jmp *%rdx` (yield_x86_64.S). On
+// AMD Zen 5 that unreturned call costs ~2 ns per switch against the same
+// switch entered by a jump (bench/results/switch-returns/jmp-entry.md).
 //
 // Under -fswitch-site-jumps this pass lowers each call of cacs_yield's entry
-// (`call preserve_nonecc void @cacs__yield_pn()`) that is in a loop of its
-// function (callReason says why only those) to
+// (`call preserve_nonecc void @cacs__yield_pn()`) to
 //
-//   call cacs__yield_pn_site@PLT
-//   notrack jmpq *%rdx
+//   leaq 1f(%rip), %r11
+//   movq %r11, -8(%rsp)
+//   jmp  cacs__yield_pn_jmp@PLT
+//   1:
 //
-// in one inline assembly statement. cacs__yield_pn_site switches as
-// cacs__yield_pn does, then returns (a `ret`, which the return stack buffer
-// predicts: its top entry is this call) to this site on the new coroutine's
-// stack with that coroutine's resume address in rdx; the site's own jump
-// goes there. Each site's jump sees the targets that follow that site, one
-// in a ring. The entry saves the address after the jump as the resume point
-// (cacs/detail/contract.h), so the suspended layout is cacs__yield_pn's and
-// any entry resumes any other's coroutines.
+// in one inline assembly statement: the site stores its resume address
+// where a call would have pushed it and jumps; the entry moves rsp down to
+// that word and is cacs__yield_pn from there, so the suspended layout is
+// cacs__yield_pn's and any entry resumes any other's coroutines
+// (cacs/detail/contract.h). Every call is lowered, in a loop or not: there
+// is no per-site cost beyond the site's two instructions (the earlier
+// lowering, a call of a site entry and a jump at each site, lost where a
+// yield was not in a loop; this one does not: jmp-entry.md).
 //
 // Why it is sound, and where it does nothing:
 //  - Registers: the statement clobbers every register the preserve_none
@@ -36,12 +34,13 @@
 //    base pointer (mayHaveDynamicStack) keep the call: the safety pass
 //    shields those calls, and rbx is reserved there.
 //  - The stack: `alignstack` makes the backend treat the statement as a
-//    call (the frame keeps the call's 16-byte alignment; no red zone, where
-//    the entry stores rbp below its return address); `noredzone` says so
-//    too.
-//  - Nothing runs between the call and the jump: the entry returns onto the
-//    other coroutine's stack, and the resume offset is the jump's length.
-//    One statement guarantees both.
+//    call (the frame keeps the call's 16-byte alignment, also in a function
+//    that calls nothing, so that the entry's slow path runs C with a call's
+//    alignment; no red zone, where the site stores its resume address and
+//    the entry rbp); `noredzone` says so too.
+//  - The resume address is the label after the jump, in the same statement:
+//    nothing can be scheduled between the store and the jump, or between
+//    the jump and the label.
 //  - It runs last, after AutoPreserveNone, the safety checks, the sync-block
 //    check, SwitchReturns and the stack-bound record have seen the call
 //    (walkSwitchCallers, the one rule of what reaches a switch, follows
@@ -49,18 +48,21 @@
 //    (the link's walks see the calls across units, then lower); ThinLTO
 //    keeps the calls (its backends cannot be told from compile steps on
 //    LLVM 19). Not at -O0 (the pipeline does not add it).
-//  - CET: IBT: the jump is `notrack` (the resume point has no endbr64, as
-//    after cacs__yield_pn's jump). A shadow stack (-fcf-protection=return,
-//    full) is unsupported by cacs; the pass keeps the calls there.
+//  - CET: IBT: the site's jump is direct; the resume point has no endbr64,
+//    as a call's return site has none: every resumer reaches it by a `ret`
+//    or a `notrack` jump (yield_x86_64.S). A shadow stack
+//    (-fcf-protection=return, full) is unsupported by cacs; the pass keeps
+//    the calls there.
 //  - Sanitizers (ASan, TSan, MSan, HWASan): the calls stay (libcacs switches
 //    through its annotated slow path under them anyway).
 //  - -fcacs-stack-bounds: StackBoundRecord, before this pass, recorded the
-//    call of cacs__yield_pn with its budget; the link's walk gives the
-//    site entry that budget and takes the jump after a call of it as the
-//    switch (cacs-stack-bounds.cpp).
+//    call of cacs__yield_pn with its budget; the link's walk gives the jump
+//    entry that budget and follows the jump to it as to a callee
+//    (cacs-stack-bounds.cpp).
 //  - Indirect-branch hardening (-mretpoline, -mlvi-cfi, -mharden-sls=all,
-//    speculative load hardening): the calls stay; the site's jump would be
-//    an unhardened indirect branch in the user's code.
+//    speculative load hardening): the calls stay, as with the earlier
+//    lowering, whose site had an indirect jump of its own; this one has
+//    none, but these builds ask for safety, not the last nanosecond.
 //  - Not x86-64 ELF (AArch64), the large code model: the calls stay, with a
 //    warning.
 //
@@ -73,7 +75,6 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
-#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
@@ -148,15 +149,14 @@ const char *functionReason(const Function &F) {
   // APX's extra registers: the clobber list below does not name them.
   if (hasTargetFeature(F, "+egpr"))
     return "the function may use APX registers";
-  // The site's jump is a plain indirect jump, which these would have made
-  // a thunk or followed by a speculation barrier.
+  // Builds that harden indirect branches keep the plain call (the file
+  // comment).
   if (hasTargetFeature(F, "+retpoline-indirect-branches") ||
       hasTargetFeature(F, "+lvi-cfi") ||
       hasTargetFeature(F, "+harden-sls-ijmp") ||
       F.hasFnAttribute(Attribute::SpeculativeLoadHardening))
     return "the function is hardened against indirect-branch speculation "
-           "(-mretpoline, -mlvi-cfi, -mharden-sls, SLH), which the site's "
-           "jump would bypass";
+           "(-mretpoline, -mlvi-cfi, -mharden-sls, SLH)";
   switch (F.getCallingConv()) {
   case CallingConv::C:
   case CallingConv::Fast:
@@ -170,21 +170,11 @@ const char *functionReason(const Function &F) {
 }
 
 /// Why \p CI, a call of the yield entry, stays a call, or null: the rule of
-/// what is lowered. Besides functionReason's: a site costs five
-/// instructions and a call/ret pair more than the plain entry and gains
-/// where the entry's one shared jump mispredicts. On AMD Zen 5 it gained
-/// 0.1-1.2 ns per switch where the coroutine yields in a loop (it resumes at
-/// the site it left and yields from it again: a ping-pong, a ring, a
-/// pipeline stage, a wait loop) and lost 0.2-1.6 ns where the yield is in
-/// straight-line code of a function that returns after it (a handler's
-/// read, a nested wait; bench/results/ANALYSIS.md, "Switch sites in
-/// loops"), so only the first are lowered.
-const char *callReason(const CallInst &CI, const LoopInfo &LI) {
-  if (const char *Why = functionReason(*CI.getFunction()))
-    return Why;
-  if (!LI.getLoopFor(CI.getParent()))
-    return "the yield is not in a loop of its function";
-  return nullptr;
+/// what is lowered, functionReason's. Every call, in a loop or not: the
+/// jump entry is cacs__yield_pn's switch without its call, which gained
+/// wherever measured (bench/results/switch-returns/jmp-entry.md).
+const char *callReason(const CallInst &CI) {
+  return functionReason(*CI.getFunction());
 }
 
 /// The clobbers of the statement: what a preserve_none call clobbers on
@@ -208,11 +198,13 @@ std::string clobbers(const Function &F) {
   return C;
 }
 
-/// Replaces \p CI with the site.
+/// Replaces \p CI with the jump-entered yield.
 void lower(CallInst &CI) {
   Function &F = *CI.getFunction();
-  std::string Asm = (Twine("call ") + CACS_CONTRACT_SITE_ENTRY +
-                     "@PLT\n\t" CACS_CONTRACT_SITE_JUMP)
+  std::string Asm = (Twine("leaq 1f(%rip), %r11\n\t"
+                           "movq %r11, -8(%rsp)\n\t"
+                           "jmp ") +
+                     CACS_CONTRACT_JUMP_ENTRY + "@PLT\n1:")
                         .str();
   auto *IA = InlineAsm::get(CI.getFunctionType(), Asm, clobbers(F),
                             /*hasSideEffects=*/true, /*isAlignStack=*/true);
@@ -258,9 +250,8 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
     if (Calls.empty())
       continue;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    auto &LI = FAM.getResult<LoopAnalysis>(F);
     for (CallInst *CI : Calls) {
-      if (const char *Why = callReason(*CI, LI)) {
+      if (const char *Why = callReason(*CI)) {
         ORE.emit([&] {
           return OptimizationRemarkMissed(DEBUG_TYPE, "KeptCall", CI)
                  << "cacs_yield stays a call: " << Why;
@@ -269,7 +260,7 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
       }
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Lowered", CI)
-               << "cacs_yield resumes through a jump at this site";
+               << "cacs_yield is entered by a jump at this site";
       });
       lower(*CI);
       Changed = true;

@@ -216,20 +216,15 @@
 #define CACS_CONTRACT_ENTRY_SUFFIX_BP "_pn_bp"
 #define CACS_CONTRACT_ENTRY_SUFFIX_NONE "_pn_none"
 
-/* A switch site (-fswitch-site-jumps, x86-64: SwitchSiteJump.cpp): the
- * compiler lowers a call of cacs_yield's entry to
- *   call CACS_CONTRACT_SITE_ENTRY@PLT; CACS_CONTRACT_SITE_JUMP
- * and the entry (yield_x86_64.S) returns to the site on the stack of the
- * coroutine it resumes, with that coroutine's resume address in rdx, which
- * the site's own jump then takes: one indirect jump per site, predicted
- * from that site's history, where the plain entry's one jump serves every
- * site. The entry saves as the caller's resume point the address after the
- * site's jump: its return address plus CACS_CONTRACT_SITE_JUMP_BYTES, the
- * length of that jump (3e ff e2; `notrack` so that it needs no endbr64
- * under IBT, as the plain entry's jump; a DS prefix elsewhere). */
-#define CACS_CONTRACT_SITE_ENTRY "cacs__yield_pn_site"
-#define CACS_CONTRACT_SITE_JUMP "notrack jmpq *%rdx"
-#define CACS_CONTRACT_SITE_JUMP_BYTES 3
+/* A jump-entered yield (-fswitch-site-jumps, x86-64: SwitchSiteJump.cpp):
+ * the compiler lowers a call of cacs_yield's entry to
+ *   leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmp CACS_CONTRACT_JUMP_ENTRY
+ *   1:
+ * and the entry (yield_x86_64.S) moves rsp down to that word, where a call
+ * would have pushed its return address, then switches as cacs_yield's
+ * entry does: the same suspended layout, without the call that the switch
+ * never returns to. */
+#define CACS_CONTRACT_JUMP_ENTRY "cacs__yield_pn_jmp"
 
 /* The first line of the inline assembly of a marked in-stack yield (x86-64,
  * compiled by cacs): the InstackYield pass matches it character for character
