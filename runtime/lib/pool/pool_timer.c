@@ -82,6 +82,22 @@ void cacs__ptimer_expire(pool_worker *w, uint64_t now) {
     }
   }
   pthread_mutex_unlock(&w->tlock);
+  // `won` holds the latest deadline first. The coroutines run in deadline
+  // order, as those that expire in passes of their own do: a migrating
+  // pool's worker takes its deque's last pushed first (pool_ready.c), so
+  // the latest is voted first there; a pinned worker runs what wakes first
+  // in, first out, so there the list is turned round
+  // (test/pool/pool-sleep-late.c: a busy worker past four deadlines).
+  if (w->pin) {
+    cacs__ptask *fwd = NULL;
+    while (won) {
+      cacs__ptask *t = won;
+      won = t->qnext;
+      t->qnext = fwd;
+      fwd = t;
+    }
+    won = fwd;
+  }
   while (won) {
     cacs__ptask *t = won;
     won = t->qnext;
