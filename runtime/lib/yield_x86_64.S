@@ -130,6 +130,20 @@
         jne     2f
 .endm
 
+// The switch itself, after SWITCH_HEAD with rsp at our resume address:
+// next becomes current, our sp (and rbp, by SAVE_RBP: its store, or
+// nothing) is saved, next's loaded, and next resumed. One body for every
+// entry of cacs_yield (call- or jump-entered), so their suspended layouts
+// cannot drift apart: any entry resumes what any other suspended.
+.macro SWITCH_TO SAVE_RBP:vararg
+        movq    %rcx, SCHED(CACS_SCHED_CURRENT)
+        \SAVE_RBP
+        movq    %rsp, CACS_CORO_SP(%rax)
+        movq    CACS_CORO_SP(%rcx), %rsp
+        movq    -8(%rsp), %rbp
+        RESUME
+.endm
+
 // The entries differ in whether they store rbp; the rest is one macro.
 // SAVE_RBP is the instruction that stores it, or nothing.
 .macro YIELD name, SAVE_RBP:vararg
@@ -144,12 +158,7 @@
         // our caller. The yields before the thread's scheduler is set up
         // (current == &cacs__idle, one global for all threads, which must
         // not be written) take the slow branch: S.slow starts set (sched.c).
-        movq    %rcx, SCHED(CACS_SCHED_CURRENT)
-        \SAVE_RBP
-        movq    %rsp, CACS_CORO_SP(%rax)
-        movq    CACS_CORO_SP(%rcx), %rsp
-        movq    -8(%rsp), %rbp
-        RESUME
+        SWITCH_TO \SAVE_RBP
 1:
         ret
 2:
@@ -238,12 +247,7 @@ cacs__yield_pn_jmp:
         SWITCH_HEAD
         leaq    -8(%rsp), %rsp
         .cfi_def_cfa_offset 8
-        movq    %rcx, SCHED(CACS_SCHED_CURRENT)
-        movq    %rbp, -8(%rsp)
-        movq    %rsp, CACS_CORO_SP(%rax)
-        movq    CACS_CORO_SP(%rcx), %rsp
-        movq    -8(%rsp), %rbp
-        RESUME
+        SWITCH_TO movq %rbp, -8(%rsp)
 2:
         .cfi_def_cfa_offset 0
         leaq    -8(%rsp), %rsp
