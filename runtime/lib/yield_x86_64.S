@@ -203,8 +203,12 @@
 //
 //   site:   leaq 1f(%rip), %r11
 //           movq %r11, -8(%rsp)         (the resume address, where a call
-//           jmp  cacs__yield_pn_jmp      would have pushed it)
+//           jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)   would have pushed it)
 //   1:
+//
+// (never through a PLT, whose lazy resolver would push over the resume
+// address; the linker makes the jump direct where this entry is in the
+// same module: SwitchSiteJump.cpp.)
 //
 // cacs__yield_pn's switch, entered by a jump instead of a call. A `call`
 // that is never returned to (cacs__yield_pn leaves by `pop; jmp`) cost ~2 ns
@@ -233,8 +237,8 @@
 // so the caller's own CFI holds up to the jump. Suspended coroutines unwind
 // as with cacs__yield_pn (the resume address is in the site's function,
 // after the jump; an unwinder looks up the address before it, the jump).
-// CET: IBT: entered by a direct jump (the ENTRY_LANDING is for a jump
-// through a shared libcacs's PLT); the resume point `1:` has no endbr64,
+// CET: IBT: entered by a direct jump, or an indirect one from another
+// module (ENTRY_LANDING); the resume point `1:` has no endbr64,
 // which every resumer reaches by a `notrack` jump or a `ret`, as for
 // cacs__yield_pn's return sites. No shadow stack: the compiler does not
 // lower under -fcf-protection=return.

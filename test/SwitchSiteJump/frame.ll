@@ -24,7 +24,7 @@ declare preserve_nonecc void @cacs__yield_pn()
 ; CHECK-NEXT:    #APP
 ; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
 ; CHECK-NEXT:    movq %r11, -8(%rsp)
-; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 ; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    movq 8(%rsp), %rax
@@ -56,7 +56,7 @@ done:
 ; CHECK-NEXT:    #APP
 ; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
 ; CHECK-NEXT:    movq %r11, -8(%rsp)
-; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 ; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    jmp .LBB1_1
@@ -76,7 +76,7 @@ loop:
 ; CHECK:         #APP
 ; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
 ; CHECK-NEXT:    movq %r11, -8(%rsp)
-; CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 ; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
 ; CHECK-NEXT:    cmpb $0, (%rbp)

@@ -15,7 +15,7 @@
 // CHECK:         #APP
 // CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
 // CHECK-NEXT:    movq %r11, -8(%rsp)
-// CHECK-NEXT:    jmp cacs__yield_pn_jmp@PLT
+// CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 // CHECK-NEXT:  [[RESUME]]:
 // CHECK-NEXT:    #NO_APP
 // CHECK-NOT:     ret

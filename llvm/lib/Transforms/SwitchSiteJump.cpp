@@ -14,7 +14,7 @@
 //
 //   leaq 1f(%rip), %r11
 //   movq %r11, -8(%rsp)
-//   jmp  cacs__yield_pn_jmp@PLT
+//   jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 //   1:
 //
 // in one inline assembly statement: the site stores its resume address
@@ -41,6 +41,15 @@
 //  - The resume address is the label after the jump, in the same statement:
 //    nothing can be scheduled between the store and the jump, or between
 //    the jump and the label.
+//  - Nothing may write below rsp between the store and the entry, so the
+//    jump never goes through a PLT: glibc's lazy resolver pushes there (the
+//    PLT entry's `push $index`) and would overwrite the resume address at
+//    the first yield of a shared object that links libcacs (built with
+//    -DCACS_TLS_INITIAL_EXEC). The jump reads the entry from the GOT, which
+//    the dynamic linker fills at load time; where the entry is in the same
+//    module (libcacs linked into the executable) the linker relaxes it to
+//    a direct `jmp` (R_X86_64_GOTPCRELX), as -fno-plt does for calls
+//    (test/SwitchSiteJump/shared-lazy.c).
 //  - It runs last, after AutoPreserveNone, the safety checks, the sync-block
 //    check, SwitchReturns and the stack-bound record have seen the call
 //    (walkSwitchCallers, the one rule of what reaches a switch, follows
@@ -48,9 +57,10 @@
 //    (the link's walks see the calls across units, then lower); ThinLTO
 //    keeps the calls (its backends cannot be told from compile steps on
 //    LLVM 19). Not at -O0 (the pipeline does not add it).
-//  - CET: IBT: the site's jump is direct; the resume point has no endbr64,
-//    as a call's return site has none: every resumer reaches it by a `ret`
-//    or a `notrack` jump (yield_x86_64.S). A shadow stack
+//  - CET: IBT: the entry starts with endbr64 (an indirect jump reaches it
+//    from another module); the resume point has no endbr64, as a call's
+//    return site has none: every resumer reaches it by a `ret` or a
+//    `notrack` jump (yield_x86_64.S). A shadow stack
 //    (-fcf-protection=return, full) is unsupported by cacs; the pass keeps
 //    the calls there.
 //  - Sanitizers (ASan, TSan, MSan, HWASan): the calls stay (libcacs switches
@@ -60,9 +70,8 @@
 //    entry that budget and follows the jump to it as to a callee
 //    (cacs-stack-bounds.cpp).
 //  - Indirect-branch hardening (-mretpoline, -mlvi-cfi, -mharden-sls=all,
-//    speculative load hardening): the calls stay, as with the earlier
-//    lowering, whose site had an indirect jump of its own; this one has
-//    none, but these builds ask for safety, not the last nanosecond.
+//    speculative load hardening): the calls stay; the site's jump is
+//    indirect where the entry is in another module.
 //  - Not x86-64 ELF (AArch64), the large code model: the calls stay, with a
 //    warning.
 //
@@ -113,7 +122,8 @@ const char *moduleReason(const Module &M) {
     return "it is implemented for x86-64 ELF only";
   if (moduleFlagSet(M, "cf-protection-return"))
     return "cacs does not support shadow stacks (-fcf-protection=return)";
-  // The site's call is rel32, which the large code model cannot assume.
+  // The site's rip-relative operands (its resume label, the GOT slot) are
+  // 32-bit, which the large code model cannot assume.
   if (M.getCodeModel() == CodeModel::Large)
     return "the site's call does not reach everywhere in the large code "
            "model";
@@ -203,8 +213,8 @@ void lower(CallInst &CI) {
   Function &F = *CI.getFunction();
   std::string Asm = (Twine("leaq 1f(%rip), %r11\n\t"
                            "movq %r11, -8(%rsp)\n\t"
-                           "jmp ") +
-                     CACS_CONTRACT_JUMP_ENTRY + "@PLT\n1:")
+                           "jmpq *") +
+                     CACS_CONTRACT_JUMP_ENTRY + "@GOTPCREL(%rip)\n1:")
                         .str();
   auto *IA = InlineAsm::get(CI.getFunctionType(), Asm, clobbers(F),
                             /*hasSideEffects=*/true, /*isAlignStack=*/true);

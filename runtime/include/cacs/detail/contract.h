@@ -218,8 +218,11 @@
 
 /* A jump-entered yield (-fswitch-site-jumps, x86-64: SwitchSiteJump.cpp):
  * the compiler lowers a call of cacs_yield's entry to
- *   leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmp CACS_CONTRACT_JUMP_ENTRY
+ *   leaq 1f(%rip), %r11; movq %r11, -8(%rsp);
+ *   jmpq *CACS_CONTRACT_JUMP_ENTRY@GOTPCREL(%rip)
  *   1:
+ * (through the GOT, never a lazily bound PLT entry, whose resolver writes
+ * below rsp; the linker makes it a direct jump within a module)
  * and the entry (yield_x86_64.S) moves rsp down to that word, where a call
  * would have pushed its return address, then switches as cacs_yield's
  * entry does: the same suspended layout, without the call that the switch
