@@ -38,9 +38,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "effect_layout.h"
+#if defined(__aarch64__)
+#include "entry_asm.h"
+#endif
 #if CACS_EFFECT_ASM && defined(__aarch64__)
 #include "coro_layout.h"
-#include "entry_asm.h"
 
 // cur, pend and owner are read and written in pairs (ldp, stp), as are a
 // call's fn and env.
@@ -234,6 +236,12 @@ cacs__effect_resume_pn:
         b       cacs__effect_resume_c
         .cfi_endproc
         .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
-
-        ENTRY_NOTES
 #endif // CACS_EFFECT_ASM && __aarch64__
+
+// The notes whether or not the assembly is built (the C paths serve
+// otherwise: effect_layout.h): an object without them would make every
+// program that links libcacs lose IBT / BTI and get an executable stack
+// (the linker's default for an object with no .note.GNU-stack).
+#if defined(__aarch64__)
+        ENTRY_NOTES
+#endif

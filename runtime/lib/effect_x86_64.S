@@ -65,9 +65,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "effect_layout.h"
+#if defined(__x86_64__)
+#include "entry_asm.h"
+#endif
 #if CACS_EFFECT_ASM && defined(__x86_64__)
 #include "coro_layout.h"
-#include "entry_asm.h"
 
 // The three thread-local blocks through one base register, the thread
 // pointer (yield_x86_64.S, "The chain"): local-exec only (CACS_EFFECT_ASM).
@@ -234,6 +236,12 @@ cacs__effect_resume_pn:
         jmp     cacs__effect_resume_c
         .cfi_endproc
         .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
-
-        ENTRY_NOTES
 #endif // CACS_EFFECT_ASM && __x86_64__
+
+// The notes whether or not the assembly is built (the C paths serve
+// otherwise: effect_layout.h): an object without them would make every
+// program that links libcacs lose IBT / BTI and get an executable stack
+// (the linker's default for an object with no .note.GNU-stack).
+#if defined(__x86_64__)
+        ENTRY_NOTES
+#endif
