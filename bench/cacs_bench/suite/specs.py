@@ -45,7 +45,7 @@ PAT_N, PAT_QUICK, PAT_CG = 10_000_000, 20_000, 200_000
 PATTERNS = ["pingpong", "pipeline", "ring2", "ring10", "ring10same", "ring100",
             "ring10000", "chain", "server", "server-hinted"]
 PAT_RUNTIMES = [("pat_cacs", "libcacs cacs_yield"),
-                ("pat_cacs_site", "libcacs, switch sites (-fswitch-site-jumps)"),
+                ("pat_cacs_site", "libcacs, jump-entered yields (-fswitch-site-jumps)"),
                 ("pat_asm", "inline-asm switch (cacs_switch inlined, no scheduler)"),
                 ("pat_boost", "Boost jump_fcontext"),
                 ("pat_fiber", "Boost.Fiber")]
