@@ -9,8 +9,11 @@
 // __stack_chk_fail, tail calls), and the backend's .stack_sizes (from
 // -fstack-size-section) the frame of each function. For an entry E:
 //
-//   bound(F) = frame(F) + max(below(F), max over the functions C that F
-//              calls or jumps to outside itself of bound(C))
+//   bound(F) = max(frame(F) + max(below(F), max over the functions C
+//                  that F calls (or jumps to where the depths below do
+//                  not hold) of bound(C)),
+//                  max over the functions C that F only jumps to (tail
+//                  calls) of depth(F at the jump) + bound(C))
 //   frame(F) = the deepest the stack pointer goes in F below its value
 //              at F's entry, followed instruction by instruction along
 //              every path of F's code (deepest(): pushes, decrements and
@@ -23,6 +26,11 @@
 //              size (at least the decrements of the leading prologue run)
 //              + every stack-pointer decrement after the prologue
 //              + the return address
+//
+// A tail call runs its target from F's own return address, at the depth
+// of the jump (0 for a tail call proper): on x86-64 the target's bound
+// counts that return address, which frame(F) counts too, so the jump
+// counts its depth and the target's bound, not F's whole frame above it.
 //
 // The paths' depth is what counts a shrink-wrapped frame once: the
 // backend's prologue (the pushes of callee-saved registers, the
@@ -152,7 +160,11 @@ private:
   const Func *functionAt(uint64_t Address) const;
   std::string nameOf(uint64_t Address) const;
   Result walk(uint64_t Address);
-  Result frameOf(const Func &F, std::vector<uint64_t> &Callees, bool &Calls);
+  /// The functions a function jumps to (tail calls) and never calls, with
+  /// the deepest its stack pointer is at those jumps.
+  using JumpDepths = std::map<uint64_t, uint64_t>;
+  Result frameOf(const Func &F, std::vector<uint64_t> &Callees, bool &Calls,
+                 JumpDepths &Jumps);
   bool stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
                  uint64_t &Extra, bool &Prologue) const;
   /// One decoded instruction of a function.
@@ -168,8 +180,8 @@ private:
     bool operator==(const Depth &O) const { return SP == O.SP && FP == O.FP; }
   };
   bool depthMove(const MCInst &I, Depth &D) const;
-  std::optional<uint64_t> deepest(const Func &F,
-                                  const std::vector<Inst> &Code) const;
+  std::optional<uint64_t> deepest(const Func &F, const std::vector<Inst> &Code,
+                                  JumpDepths &Jumps) const;
 };
 
 bool Analysis::init(std::string &Error) {
@@ -462,8 +474,9 @@ bool Analysis::stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
 /// jumps to, or why it has none; \p Calls: whether it makes a call (a jump
 /// is none), so that it may not use the red zone.
 Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
-                         bool &Calls) {
+                         bool &Calls, JumpDepths &Jumps) {
   Calls = false;
+  Jumps.clear();
   auto B = Breaks.find(F.Address);
   if (B != Breaks.end())
     return {std::nullopt,
@@ -482,6 +495,7 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
   uint64_t Lead = 0, Extra = 0;
   bool Prologue = true;
   std::vector<Inst> Code;
+  std::vector<uint64_t> CallTargets;
   for (uint64_t Off = 0; Off < F.Size;) {
     MCInst I;
     uint64_t Len = 0;
@@ -509,6 +523,8 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
         continue;
       if (!is_contained(Callees, Target))
         Callees.push_back(Target);
+      if (Call)
+        CallTargets.push_back(Target);
       Prologue = false;
       continue;
     }
@@ -522,8 +538,13 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
                                 "walk does not follow, at 0x" +
                                 utohexstr(PC)};
   }
-  if (std::optional<uint64_t> Deepest = deepest(F, Code))
+  if (std::optional<uint64_t> Deepest = deepest(F, Code, Jumps)) {
+    // A target also called counts as a call (below the whole frame).
+    for (uint64_t T : CallTargets)
+      Jumps.erase(T);
     return {std::max(Size->second, *Deepest) + (X86 ? 8 : 0), ""};
+  }
+  Jumps.clear();
   // The leading decrements are the frame's, but never count for less than
   // they are: an argument pushed before the frame is set up.
   return {std::max(Size->second, Lead) + Extra + (X86 ? 8 : 0), ""};
@@ -653,7 +674,8 @@ bool Analysis::depthMove(const MCInst &I, Depth &D) const {
 /// the unwinder enters at its call's depth, is such code: it may run, but
 /// at a depth a path reached, unless it moves the stack pointer).
 std::optional<uint64_t> Analysis::deepest(const Func &F,
-                                          const std::vector<Inst> &Code) const {
+                                          const std::vector<Inst> &Code,
+                                          JumpDepths &Jumps) const {
   std::map<uint64_t, size_t> At;
   for (size_t K = 0; K < Code.size(); ++K)
     At[Code[K].PC] = K;
@@ -685,6 +707,9 @@ std::optional<uint64_t> Analysis::deepest(const Func &F,
         auto T = At.find(Target);
         if (T == At.end() || !Reach(T->second, D))
           return std::nullopt;
+      } else {
+        uint64_t &J = Jumps[Target];
+        J = std::max<uint64_t>(J, D.SP < 0 ? 0 : D.SP);
       }
       if (MIA->isUnconditionalBranch(C.I))
         continue;
@@ -725,10 +750,13 @@ Result Analysis::walk(uint64_t Address) {
   OnPath[Address] = true;
   std::vector<uint64_t> Callees;
   bool Calls;
-  Result R = frameOf(*F, Callees, Calls);
+  JumpDepths Jumps;
+  Result R = frameOf(*F, Callees, Calls, Jumps);
   if (R.Bytes) {
-    // A leaf's red zone (the file comment), or what it jumps to.
-    uint64_t Deepest = X86 && !Calls ? 128 : 0;
+    // A leaf's red zone (the file comment), or what it calls; what it
+    // jumps to from a known depth (a tail call) runs that deep, from the
+    // same return address (Jumps, deepest()): not below the whole frame.
+    uint64_t Deepest = X86 && !Calls ? 128 : 0, Jumped = 0;
     for (uint64_t C : Callees) {
       auto P = OnPath.find(C);
       if (P != OnPath.end() && P->second) {
@@ -745,10 +773,14 @@ Result Analysis::walk(uint64_t Address) {
           R.Why = "'" + F->Name + "': " + CR.Why.substr(3);
         break;
       }
-      Deepest = std::max(Deepest, *CR.Bytes);
+      auto J = Jumps.find(C);
+      if (J != Jumps.end())
+        Jumped = std::max(Jumped, J->second + *CR.Bytes);
+      else
+        Deepest = std::max(Deepest, *CR.Bytes);
     }
     if (R.Bytes)
-      R.Bytes = *R.Bytes + Deepest;
+      R.Bytes = std::max(*R.Bytes + Deepest, Jumped);
   }
   OnPath[Address] = false;
   // A recursion found below a function of the cycle is a fact of the
