@@ -15,11 +15,11 @@
 // As test/pool/pool-stack-budget.c, linked as -fcacs-stack-bounds links.
 //
 // RUN: rm -rf %t && mkdir %t
-// RUN: %clang -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t/p
+// RUN: %clang -O2 -mllvm -cacs-cold-call-shield=false -Wl,-z,now -I%cacs_include %s %cacs_io_x86_64 %cacs_rt_x86_64 -lpthread -o %t/p
 // RUN: env CACS_IO_ENGINE=epoll %t/p | FileCheck %s
 // RUN: %if io-uring %{ env CACS_IO_ENGINE=uring %t/p | FileCheck %s %}
 // RUN: %if qemu-aarch64 %{ \
-// RUN:   %clang %aarch64_flags -O2 -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
+// RUN:   %clang %aarch64_flags -O2 -mllvm -cacs-cold-call-shield=false -Wl,-z,now -I%cacs_include %s %cacs_io_aarch64 %cacs_rt_aarch64 -lpthread -o %t/a64 && \
 // RUN:   env CACS_IO_ENGINE=epoll %run_aarch64 %t/a64 | FileCheck %s %}
 //
 // Breaking it: with the yield a call of cacs__pool_yield (its frame and

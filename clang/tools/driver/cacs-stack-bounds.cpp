@@ -9,13 +9,34 @@
 // __stack_chk_fail, tail calls), and the backend's .stack_sizes (from
 // -fstack-size-section) the frame of each function. For an entry E:
 //
-//   bound(F) = frame(F) + max(below(F), max over the functions C that F
-//              calls or jumps to outside itself of bound(C))
-//   frame(F) = the .stack_sizes size of F (the frame its prologue sets up;
-//              at least the decrements of the leading prologue run)
-//              + every stack-pointer decrement after the prologue (pushes
-//              of arguments, inline probes, realignment on x86-64)
+//   bound(F) = max(frame(F) + max(below(F), max over the functions C
+//                  that F calls (or jumps to where the depths below do
+//                  not hold) of bound(C)),
+//                  max over the functions C that F only jumps to (tail
+//                  calls) of depth(F at the jump) + bound(C))
+//   frame(F) = the deepest the stack pointer goes in F below its value
+//              at F's entry, followed instruction by instruction along
+//              every path of F's code (deepest(): pushes, decrements and
+//              their undoing, the frame pointer's restores), at least the
+//              .stack_sizes size of F
 //              + the return address its caller pushed (x86-64: 8)
+//              or, where that walk of paths does not hold (two paths
+//              meet at different depths, a realignment, code no path
+//              reaches that moves the stack pointer), the .stack_sizes
+//              size (at least the decrements of the leading prologue run)
+//              + every stack-pointer decrement after the prologue
+//              + the return address
+//
+// A tail call runs its target from F's own return address, at the depth
+// of the jump (0 for a tail call proper): on x86-64 the target's bound
+// counts that return address, which frame(F) counts too, so the jump
+// counts its depth and the target's bound, not F's whole frame above it.
+//
+// The paths' depth is what counts a shrink-wrapped frame once: the
+// backend's prologue (the pushes of callee-saved registers, the
+// decrement) may sit after an early exit, past F's first instruction,
+// where the fallback counts its pushes as decrements after the prologue
+// and again in the frame size.
 //   below(F) = the red zone F may use below its stack pointer: 128 on
 //              x86-64 when F makes no call, else 0
 //   bytes(E) = bound(E)
@@ -139,9 +160,28 @@ private:
   const Func *functionAt(uint64_t Address) const;
   std::string nameOf(uint64_t Address) const;
   Result walk(uint64_t Address);
-  Result frameOf(const Func &F, std::vector<uint64_t> &Callees, bool &Calls);
+  /// The functions a function jumps to (tail calls) and never calls, with
+  /// the deepest its stack pointer is at those jumps.
+  using JumpDepths = std::map<uint64_t, uint64_t>;
+  Result frameOf(const Func &F, std::vector<uint64_t> &Callees, bool &Calls,
+                 JumpDepths &Jumps);
   bool stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
                  uint64_t &Extra, bool &Prologue) const;
+  /// One decoded instruction of a function.
+  struct Inst {
+    MCInst I;
+    uint64_t PC, Len;
+  };
+  /// The stack pointer's depth below the function's entry, and the frame
+  /// pointer's when a path set it from the stack pointer.
+  struct Depth {
+    int64_t SP = 0;
+    std::optional<int64_t> FP;
+    bool operator==(const Depth &O) const { return SP == O.SP && FP == O.FP; }
+  };
+  bool depthMove(const MCInst &I, Depth &D) const;
+  std::optional<uint64_t> deepest(const Func &F, const std::vector<Inst> &Code,
+                                  JumpDepths &Jumps) const;
 };
 
 bool Analysis::init(std::string &Error) {
@@ -331,6 +371,18 @@ std::string Analysis::nameOf(uint64_t Address) const {
   return "0x" + utohexstr(Address);
 }
 
+/// Operand \p N of \p I, a register (or none) or an immediate (or 0).
+static MCRegister regOperand(const MCInst &I, unsigned N) {
+  if (N < I.getNumOperands() && I.getOperand(N).isReg())
+    return I.getOperand(N).getReg();
+  return MCRegister();
+}
+static int64_t immOperand(const MCInst &I, unsigned N) {
+  return N < I.getNumOperands() && I.getOperand(N).isImm()
+             ? I.getOperand(N).getImm()
+             : 0;
+}
+
 /// How \p I moves the stack pointer, if it does: a decrement of the
 /// prologue (the leading run of prologue instructions) goes into \p Lead,
 /// which the frame size holds; any other into \p Extra. \p Prologue ends
@@ -341,16 +393,8 @@ bool Analysis::stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
   StringRef Op = MII->getName(I.getOpcode());
   const MCInstrDesc &Desc = MII->get(I.getOpcode());
   bool DefsSP = Desc.hasDefOfPhysReg(I, SP, *MRI);
-  auto Reg = [&](unsigned N) -> MCRegister {
-    if (N < I.getNumOperands() && I.getOperand(N).isReg())
-      return I.getOperand(N).getReg();
-    return MCRegister();
-  };
-  auto Imm = [&](unsigned N) -> int64_t {
-    return N < I.getNumOperands() && I.getOperand(N).isImm()
-               ? I.getOperand(N).getImm()
-               : 0;
-  };
+  auto Reg = [&](unsigned N) { return regOperand(I, N); };
+  auto Imm = [&](unsigned N) { return immOperand(I, N); };
   // A decrement: the prologue's (\p Lead) if a prologue's kind in the
   // leading run of them; extra otherwise (set PrologueKind first).
   bool PrologueKind = false;
@@ -430,8 +474,9 @@ bool Analysis::stackMove(const MCInst &I, bool InPrologue, uint64_t &Lead,
 /// jumps to, or why it has none; \p Calls: whether it makes a call (a jump
 /// is none), so that it may not use the red zone.
 Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
-                         bool &Calls) {
+                         bool &Calls, JumpDepths &Jumps) {
   Calls = false;
+  Jumps.clear();
   auto B = Breaks.find(F.Address);
   if (B != Breaks.end())
     return {std::nullopt,
@@ -449,6 +494,8 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
                 "dynamically"};
   uint64_t Lead = 0, Extra = 0;
   bool Prologue = true;
+  std::vector<Inst> Code;
+  std::vector<uint64_t> CallTargets;
   for (uint64_t Off = 0; Off < F.Size;) {
     MCInst I;
     uint64_t Len = 0;
@@ -459,6 +506,7 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
       return {std::nullopt, "'" + F.Name + "' has code at 0x" + utohexstr(PC) +
                                 " that the walk does not decode"};
     Off += Len;
+    Code.push_back({I, PC, Len});
     bool Call = MIA->isCall(I);
     Calls |= Call;
     if (Call || MIA->isBranch(I)) {
@@ -475,6 +523,8 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
         continue;
       if (!is_contained(Callees, Target))
         Callees.push_back(Target);
+      if (Call)
+        CallTargets.push_back(Target);
       Prologue = false;
       continue;
     }
@@ -488,9 +538,193 @@ Result Analysis::frameOf(const Func &F, std::vector<uint64_t> &Callees,
                                 "walk does not follow, at 0x" +
                                 utohexstr(PC)};
   }
+  if (std::optional<uint64_t> Deepest = deepest(F, Code, Jumps)) {
+    // A target also called counts as a call (below the whole frame).
+    for (uint64_t T : CallTargets)
+      Jumps.erase(T);
+    return {std::max(Size->second, *Deepest) + (X86 ? 8 : 0), ""};
+  }
+  Jumps.clear();
   // The leading decrements are the frame's, but never count for less than
   // they are: an argument pushed before the frame is set up.
   return {std::max(Size->second, Lead) + Extra + (X86 ? 8 : 0), ""};
+}
+
+/// How \p I moves the stack pointer (and the frame pointer) from \p D:
+/// false for a move whose result the paths' walk does not know (then the
+/// fallback of frameOf counts the function).
+bool Analysis::depthMove(const MCInst &I, Depth &D) const {
+  StringRef Op = MII->getName(I.getOpcode());
+  const MCInstrDesc &Desc = MII->get(I.getOpcode());
+  bool DefsSP = Desc.hasDefOfPhysReg(I, SP, *MRI);
+  bool DefsFP = Desc.hasDefOfPhysReg(I, FP, *MRI);
+  auto Reg = [&](unsigned N) { return regOperand(I, N); };
+  auto Imm = [&](unsigned N) { return immOperand(I, N); };
+  if (X86) {
+    if (Op == "PUSH64r" || Op == "PUSH64i32" || Op == "PUSH64i8" ||
+        Op == "PUSH64rmm" || Op == "PUSHF64") {
+      D.SP += 8;
+      return true;
+    }
+    if (Op == "POP64r" || Op == "POPF64") {
+      D.SP -= 8;
+      if (DefsFP)
+        D.FP.reset(); // pop %rbp: the caller's frame pointer
+      return true;
+    }
+    if (Op == "LEAVE64") {
+      if (!D.FP)
+        return false;
+      D.SP = *D.FP - 8;
+      D.FP.reset();
+      return true;
+    }
+    if (Op == "MOV64rr" && Reg(0) == FP && Reg(1) == SP) {
+      D.FP = D.SP;
+      return true;
+    }
+    if (DefsFP && !DefsSP) {
+      D.FP.reset(); // %rbp as a general register
+      return true;
+    }
+    if (!DefsSP)
+      return true;
+    if (Op.starts_with("SUB64ri") && Reg(0) == SP) {
+      D.SP += Imm(2);
+      return true;
+    }
+    if (Op.starts_with("ADD64ri") && Reg(0) == SP) {
+      D.SP -= Imm(2);
+      return true;
+    }
+    if (Op == "MOV64rr" && Reg(0) == SP && Reg(1) == FP && D.FP) {
+      D.SP = *D.FP;
+      return true;
+    }
+    // lea disp(%rbp|%rsp), %rsp: operands base, scale, index, disp, seg.
+    if (Op == "LEA64r" && Reg(0) == SP && !Reg(3) && !Reg(5)) {
+      if (Reg(1) == SP) {
+        D.SP -= Imm(4);
+        return true;
+      }
+      if (Reg(1) == FP && D.FP) {
+        D.SP = *D.FP - Imm(4);
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Pre = Op.ends_with("pre"), Post = Op.ends_with("post");
+  if (!DefsSP) {
+    // mov x29, sp (add x29, sp, #imm): the frame pointer's depth.
+    if (Op == "ADDXri" && Reg(0) == FP && Reg(1) == SP) {
+      D.FP = D.SP - (Imm(2) << Imm(3));
+      return true;
+    }
+    if (DefsFP)
+      D.FP.reset();
+    return true;
+  }
+  if (Pre || Post) {
+    // Writeback of the base: the offset is the last operand, in units of
+    // the access: a pair of X or D registers 8, of W or S 4, of Q 16; a
+    // single register's (STR, LDR) in bytes.
+    StringRef Kind = Op.drop_back(Pre ? 3 : 4);
+    int64_t Scale;
+    if (Kind == "STPX" || Kind == "LDPX" || Kind == "STPD" || Kind == "LDPD")
+      Scale = 8;
+    else if (Kind == "STPW" || Kind == "LDPW" || Kind == "STPS" ||
+             Kind == "LDPS")
+      Scale = 4;
+    else if (Kind == "STPQ" || Kind == "LDPQ")
+      Scale = 16;
+    else if (Kind.starts_with("STR") || Kind.starts_with("LDR"))
+      Scale = 1;
+    else
+      return false;
+    D.SP -= Imm(I.getNumOperands() - 1) * Scale;
+    if (DefsFP)
+      D.FP.reset();
+    return true;
+  }
+  if (Op == "SUBXri" && Reg(0) == SP && Reg(1) == SP) {
+    D.SP += Imm(2) << Imm(3);
+    return true;
+  }
+  if (Op == "ADDXri" && Reg(0) == SP && Reg(1) == SP) {
+    D.SP -= Imm(2) << Imm(3);
+    return true;
+  }
+  if ((Op == "ADDXri" || Op == "SUBXri") && Reg(0) == SP && Reg(1) == FP &&
+      D.FP) {
+    int64_t Off = Imm(2) << Imm(3);
+    D.SP = Op == "ADDXri" ? *D.FP - Off : *D.FP + Off;
+    return true;
+  }
+  return false;
+}
+
+/// The deepest the stack pointer goes in \p F (its decoded \p Code)
+/// below its value at F's entry, along every path from the entry: a
+/// branch inside F goes on at its target (a conditional one at both), a
+/// call at the next instruction, a return or a jump out of F ends the
+/// path. None when a path moves the stack pointer in a way depthMove does
+/// not know, when two paths reach one instruction at different depths, or
+/// when code no path reaches moves the stack pointer (a landing pad, which
+/// the unwinder enters at its call's depth, is such code: it may run, but
+/// at a depth a path reached, unless it moves the stack pointer).
+std::optional<uint64_t> Analysis::deepest(const Func &F,
+                                          const std::vector<Inst> &Code,
+                                          JumpDepths &Jumps) const {
+  std::map<uint64_t, size_t> At;
+  for (size_t K = 0; K < Code.size(); ++K)
+    At[Code[K].PC] = K;
+  std::vector<std::optional<Depth>> In(Code.size());
+  std::vector<size_t> Work;
+  int64_t Most = 0;
+  auto Reach = [&](size_t K, const Depth &D) {
+    if (In[K])
+      return *In[K] == D;
+    In[K] = D;
+    Work.push_back(K);
+    return true;
+  };
+  if (Code.empty() || !Reach(0, Depth()))
+    return std::nullopt;
+  while (!Work.empty()) {
+    size_t K = Work.back();
+    Work.pop_back();
+    const Inst &C = Code[K];
+    Depth D = *In[K];
+    if (MIA->isReturn(C.I))
+      continue;
+    bool Call = MIA->isCall(C.I);
+    if (!Call && MIA->isBranch(C.I)) {
+      uint64_t Target;
+      if (!MIA->evaluateBranch(C.I, C.PC, C.Len, Target))
+        return std::nullopt;
+      if (Target >= F.Address && Target < F.Address + F.Size) {
+        auto T = At.find(Target);
+        if (T == At.end() || !Reach(T->second, D))
+          return std::nullopt;
+      } else {
+        uint64_t &J = Jumps[Target];
+        J = std::max<uint64_t>(J, D.SP < 0 ? 0 : D.SP);
+      }
+      if (MIA->isUnconditionalBranch(C.I))
+        continue;
+    } else if (!Call && !depthMove(C.I, D)) {
+      return std::nullopt;
+    }
+    Most = std::max(Most, D.SP);
+    if (K + 1 < Code.size() && !Reach(K + 1, D))
+      return std::nullopt;
+  }
+  for (size_t K = 0; K < Code.size(); ++K)
+    if (!In[K] &&
+        MII->get(Code[K].I.getOpcode()).hasDefOfPhysReg(Code[K].I, SP, *MRI))
+      return std::nullopt;
+  return uint64_t(Most);
 }
 
 Result Analysis::walk(uint64_t Address) {
@@ -516,10 +750,13 @@ Result Analysis::walk(uint64_t Address) {
   OnPath[Address] = true;
   std::vector<uint64_t> Callees;
   bool Calls;
-  Result R = frameOf(*F, Callees, Calls);
+  JumpDepths Jumps;
+  Result R = frameOf(*F, Callees, Calls, Jumps);
   if (R.Bytes) {
-    // A leaf's red zone (the file comment), or what it jumps to.
-    uint64_t Deepest = X86 && !Calls ? 128 : 0;
+    // A leaf's red zone (the file comment), or what it calls; what it
+    // jumps to from a known depth (a tail call) runs that deep, from the
+    // same return address (Jumps, deepest()): not below the whole frame.
+    uint64_t Deepest = X86 && !Calls ? 128 : 0, Jumped = 0;
     for (uint64_t C : Callees) {
       auto P = OnPath.find(C);
       if (P != OnPath.end() && P->second) {
@@ -536,10 +773,14 @@ Result Analysis::walk(uint64_t Address) {
           R.Why = "'" + F->Name + "': " + CR.Why.substr(3);
         break;
       }
-      Deepest = std::max(Deepest, *CR.Bytes);
+      auto J = Jumps.find(C);
+      if (J != Jumps.end())
+        Jumped = std::max(Jumped, J->second + *CR.Bytes);
+      else
+        Deepest = std::max(Deepest, *CR.Bytes);
     }
     if (R.Bytes)
-      R.Bytes = *R.Bytes + Deepest;
+      R.Bytes = std::max(*R.Bytes + Deepest, Jumped);
   }
   OnPath[Address] = false;
   // A recursion found below a function of the cycle is a fact of the

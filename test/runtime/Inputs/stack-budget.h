@@ -75,7 +75,10 @@ static void dump_words(const char *what, size_t n) {
 }
 
 // The bytes `call` used below the stack pointer of the function that
-// makes it (the call's own stack pointer there), seen after it returned as
+// makes it (the call's own stack pointer there: the function that expands
+// MEASURE must make the call itself, not through a shield of the safety
+// pass, whose frame would count too; the tests build with
+// -mllvm -cacs-cold-call-shield=false), seen after it returned as
 // the lowest byte that lost its fill. Two fills where the call can be
 // repeated (ONCE 0): a byte written with the fill's value would hide.
 #define MEASURE(what, budget, once, call)                                      \
