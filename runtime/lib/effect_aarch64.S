@@ -38,9 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "effect_layout.h"
-#if defined(__aarch64__)
 #include "entry_asm.h"
-#endif
 #if CACS_EFFECT_ASM && defined(__aarch64__)
 #include "coro_layout.h"
 
@@ -238,10 +236,8 @@ cacs__effect_resume_pn:
         .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
 #endif // CACS_EFFECT_ASM && __aarch64__
 
-// The notes whether or not the assembly is built (the C paths serve
-// otherwise: effect_layout.h): an object without them would make every
-// program that links libcacs lose IBT / BTI and get an executable stack
-// (the linker's default for an object with no .note.GNU-stack).
-#if defined(__aarch64__)
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
         ENTRY_NOTES
-#endif

@@ -1,7 +1,8 @@
 //===- lib/entry_asm.h - Shared by the assembly entries ---------*- asm -*-===//
 //
-// Included by the assembly files (yield_<arch>.S, io_entries.S) for the
-// architecture being assembled:
+// Included by every assembly file of libcacs (<name>_<arch>.S,
+// io_entries.S), also where the file's own architecture is not the one
+// being assembled (the file is then empty but for ENTRY_NOTES):
 //
 //   ENTRY_LANDING     endbr64 / bti c, when the build enables CET IBT / BTI
 //   SAVE_BP entry     defines entry_bp: `entry` for callers whose compiler
@@ -121,6 +122,13 @@
         .long   1               // GNU_PROPERTY_AARCH64_FEATURE_1_BTI
         .p2align 3
 #endif
+        .section .note.GNU-stack,"",%progbits
+.endm
+
+#else
+
+// Another target: the files are empty there; still no executable stack.
+.macro ENTRY_NOTES
         .section .note.GNU-stack,"",%progbits
 .endm
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__aarch64__)
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define BTI_C hint #34
@@ -68,17 +69,10 @@ cacs__isg_cancelled_c:
         .set    .Lcancelled_len, . - .Lcancelled_msg - 1
         .text
 
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-        .section .note.gnu.property,"a"
-        .p2align 3
-        .long   4
-        .long   16
-        .long   5
-        .asciz  "GNU"
-        .long   0xc0000000
-        .long   4
-        .long   1
-        .p2align 3
-#endif
-        .section .note.GNU-stack,"",%progbits
 #endif // __aarch64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

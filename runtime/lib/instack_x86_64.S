@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__x86_64__)
 #if defined(__CET__) && (__CET__ & 1)
 #define ENDBR endbr64
@@ -72,17 +73,10 @@ cacs__isg_cancelled_c:
         .set    .Lcancelled_len, . - .Lcancelled_msg - 1
         .text
 
-#if defined(__CET__) && (__CET__ & 1)
-        .section .note.gnu.property,"a"
-        .p2align 3
-        .long   4
-        .long   16
-        .long   5
-        .asciz  "GNU"
-        .long   0xc0000002
-        .long   4
-        .long   1
-        .p2align 3
-#endif
-        .section .note.GNU-stack,"",@progbits
 #endif // __x86_64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

@@ -19,5 +19,6 @@
         SAVE_BP cacs__write_all_pn
         SAVE_BP cacs__accept_pn
         SAVE_BP cacs__connect_pn
-        ENTRY_NOTES
 #endif
+
+        ENTRY_NOTES

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if defined(__aarch64__)
 #include "entry_asm.h"
+#if defined(__aarch64__)
 
         .text
         .p2align 2
@@ -45,5 +45,10 @@ cacs__sysstack_call:
         .cfi_endproc
         .size   cacs__sysstack_call, .-cacs__sysstack_call
 
-        ENTRY_NOTES
 #endif // __aarch64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

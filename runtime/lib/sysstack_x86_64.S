@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if defined(__x86_64__)
 #include "entry_asm.h"
+#if defined(__x86_64__)
 
         .text
         .p2align 4
@@ -43,5 +43,10 @@ cacs__sysstack_call:
         .cfi_endproc
         .size   cacs__sysstack_call, .-cacs__sysstack_call
 
-        ENTRY_NOTES
 #endif // __x86_64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__aarch64__)
 #include "coro_layout.h"
-#include "entry_asm.h"
 
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define JUMP_LANDING hint #36
@@ -99,5 +99,10 @@ cacs__pool_bounded_start:
         .cfi_endproc
         .size   cacs__pool_bounded_start, .-cacs__pool_bounded_start
 
-        ENTRY_NOTES
 #endif // __aarch64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

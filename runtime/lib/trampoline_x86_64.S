@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__x86_64__)
 #include "coro_layout.h"
-#include "entry_asm.h"
 
         .text
         .p2align 4
@@ -95,5 +95,10 @@ cacs__pool_bounded_start:
         .cfi_endproc
         .size   cacs__pool_bounded_start, .-cacs__pool_bounded_start
 
-        ENTRY_NOTES
 #endif // __x86_64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

@@ -36,9 +36,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__aarch64__)
 #include "coro_layout.h"
-#include "entry_asm.h"
 
 #ifdef CACS_TLS_INITIAL_EXEC
 #define TLS_SETUP                                                              \
@@ -152,5 +152,10 @@ cacs__shared_start:
         .cfi_endproc
         .size   cacs__shared_start, .-cacs__shared_start
 
-        ENTRY_NOTES
 #endif // __aarch64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES

@@ -89,10 +89,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "entry_asm.h"
 #if defined(__x86_64__)
 #include "cacs/detail/contract.h"
 #include "coro_layout.h"
-#include "entry_asm.h"
 
 // Resume the coroutine whose saved sp (pointing at its resume address) was
 // just loaded into rsp.
@@ -352,5 +352,10 @@ cacs_yield:
         .cfi_endproc
         .size   cacs_yield, .-cacs_yield
 
-        ENTRY_NOTES
 #endif // __x86_64__
+
+// The notes in every build of this file, for whichever architecture it is
+// assembled (entry_asm.h): libcacs holds both architectures' files, and one
+// object without them gives a program that links the archive whole
+// (--whole-archive) an executable stack and drops IBT / BTI for all of it.
+        ENTRY_NOTES
