@@ -9,7 +9,7 @@
 // RUN: %clang -O2 -fswitch-site-jumps -fsanitize=address -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=ASAN
 // RUN: %clang -O2 -fswitch-site-jumps -fcf-protection=full -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=FULL
 //
-// A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield stay calls
+// A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
 // A64-NOT: cacs__yield_pn_jmp
 // A64: bl cacs__yield_pn
 // TSAN: remark: cacs_yield stays a call: the function is instrumented by a sanitizer [-Rpass-missed=switch-site-jump]
@@ -18,7 +18,7 @@
 // ASAN-NOT: cacs__yield_pn_jmp
 // ASAN: callq cacs__yield_pn_bp
 // ASAN-NOT: cacs__yield_pn_jmp
-// FULL: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield stay calls
+// FULL: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
 // FULL-NOT: cacs__yield_pn_jmp
 // FULL: callq cacs__yield_pn
 
