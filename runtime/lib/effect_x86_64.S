@@ -116,7 +116,8 @@
 // branch moves rsp down to the resume address first (`leaq -8(%rsp), %rsp`,
 // or 8 more in the call handler's frame), so that the C paths and the call
 // handler run as if called, with a call's alignment (the site is an
-// `alignstack` statement: rsp is 16-byte aligned there). So the suspended
+// `alignstack` statement: rsp is 16-byte aligned there); the call handler
+// returns by a jump, not a `ret` (CALL_RETURN). So the suspended
 // layout is the same, and any entry resumes what any other suspended.
 // Unwinding: in the jump entry the CFA is rsp itself (the return address in
 // the word below, the site's store) until a slow branch's lea, then as in
@@ -125,6 +126,24 @@
 // indirect jump reaches it only where IBT is off: CACS_EFFECT_ASM is 0
 // under IBT, and then the fallback entries at the end of this file take
 // every case through effect.c.
+
+// The call handler's return to the performer, from its frame (CFA =
+// rsp+16). Entered by a call: `ret`. Entered by a jump: no call pushed the
+// resume address, so a `ret` would miss the return stack buffer every time
+// (callstate 4.4 -> 14.2 ns in bench/results/effect/jump-entry.md's first
+// run); jump to it, as CONTINUE does (the word below rsp: signal frames
+// skip the red zone on x86-64).
+.macro CALL_RETURN jmp
+.if \jmp
+        addq    $16, %rsp
+        .cfi_adjust_cfa_offset -16
+        jmpq    *-8(%rsp)
+.else
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        ret
+.endif
+.endm
 
 .macro PERFORM name, jmp
         .p2align 4
@@ -220,19 +239,15 @@
         jne     8f
         movq    $0, ET(CACS_ET_PEND)            // the segment's entries
         movq    %r13, ET(CACS_ET_CUR)           // are in place
-        addq    $8, %rsp
-        .cfi_adjust_cfa_offset -8
-        ret
+        CALL_RETURN \jmp
 8:
-        .cfi_adjust_cfa_offset 8
+        .cfi_def_cfa_offset 16
         movq    %rax, %r15                      // the call touched the
         movq    %r12, %rdi                      // table: rejoin in C
         movq    %r13, %rsi
         callq   cacs__effect_call_rejoin
         movq    %r15, %rax
-        addq    $8, %rsp
-        .cfi_adjust_cfa_offset -8
-        ret
+        CALL_RETURN \jmp
         .cfi_endproc
         .size   \name, .-\name
 .endm

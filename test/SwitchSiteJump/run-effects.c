@@ -35,6 +35,7 @@ CACS_EFFECT(get, int, int);
 CACS_EFFECT(put, int, int);
 CACS_EFFECT(next, long, int);
 CACS_EFFECT(raise, int, int);
+CACS_EFFECT(note, int, int);
 CACS_EFFECT(l0, int, int);
 CACS_EFFECT(l1, int, int);
 CACS_EFFECT(l2, int, int);
@@ -194,12 +195,45 @@ static void calls(void) {
   cacs_effect_request r =
       cacs_effect_resume_with(k, CACS_HANDLES(get), c, NULL);
   while (r.effect) {
-    out = cell;
+    out = cell % 1000;
     i++;
     r = cacs_effect_resume_with(k, CACS_HANDLES(get), c, &out);
   }
   printf("calls: returned %ld, cell %d, %d gets\n", (long)r.payload, cell, i);
   cacs_effect_destroy(k);
+}
+
+// A call handler that switches: put's call performs `note`, which main
+// handles, so the table changes under the call and the performer rejoins
+// its segment in C before it returns (effect_x86_64.S's rejoin branch).
+static const void *noting_put(void *payload, void *env) {
+  *(int *)env += CACS_PERFORM(note, *(int *)payload);
+  return env;
+}
+static void *middle(void *arg) {
+  int cell = 0, out = 0, n = 0;
+  cacs_effect_coro *k = cacs_effect_create(counter, arg, 0);
+  const cacs_effect_call *c = CACS_CALLS(CACS_CALL(put, noting_put, &cell));
+  cacs_effect_request r =
+      cacs_effect_resume_with(k, CACS_HANDLES(get), c, NULL);
+  while (r.effect) {
+    out = cell % 1000;
+    n++;
+    r = cacs_effect_resume_with(k, CACS_HANDLES(get), c, &out);
+  }
+  cacs_effect_destroy(k);
+  return (void *)(long)(cell * 100 + n);
+}
+static void rejoin(void) {
+  cacs_effect_coro *m = cacs_effect_create(middle, (void *)20, 0);
+  int notes = 0, answer = 0;
+  cacs_effect_request r = resume_any(notes, m, CACS_HANDLES(note), NULL);
+  while (r.effect) {
+    answer = *(int *)r.payload % 7;
+    r = resume_any(++notes, m, CACS_HANDLES(note), &answer);
+  }
+  printf("rejoin: %ld, %d notes\n", (long)r.payload, notes);
+  cacs_effect_destroy(m);
 }
 
 int main(void) {
@@ -208,5 +242,6 @@ int main(void) {
   generator();
   throws();
   calls();
+  rejoin();
   return 0;
 }
