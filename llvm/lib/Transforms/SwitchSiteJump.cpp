@@ -24,10 +24,11 @@
 // entries, with the call's arguments bound to the preserve_none argument
 // registers (r12, r13, r14, ... on x86-64) and its results to the return
 // registers (rax, rdx): the statement is the call, minus the call. One rule
-// for all three (callReason). The site stores its resume address
-// where a call would have pushed it and jumps; the entry moves rsp down to
-// that word and is cacs__yield_pn from there, so the suspended layout is
-// cacs__yield_pn's and any entry resumes any other's coroutines
+// for all three (callReason). The site stores its resume address where a
+// call would have pushed it and jumps; the jump entry treats rsp as 8 above
+// that word (the yield's moves rsp down to it and is cacs__yield_pn from
+// there; the effect ones do so on their slow branches), so the suspended
+// layout is the call entry's and any entry resumes any other's coroutines
 // (cacs/detail/contract.h). Every call is lowered, in a loop or not: there
 // is no per-site cost beyond the site's two instructions (the earlier
 // lowering, a call of a site entry and a jump at each site, lost where a
@@ -40,11 +41,12 @@
 //    the call are kept as around the call. The registers that carry
 //    arguments are inputs and, since the call clobbers them, outputs too
 //    (discarded); those of the results are outputs; no register is both
-//    bound and in the clobber list. The eleventh argument register, r11,
-//    is the site's scratch: calls that would need it stay (none of the
-//    entries has more than three arguments). Functions that may use rbx as a
-//    base pointer (mayHaveDynamicStack) keep the call: the safety pass
-//    shields those calls, and rbx is reserved there.
+//    bound and in the clobber list. Calls with more than six arguments
+//    (the seventh is in rdx, a result register; the eleventh in r11, the
+//    site's scratch) stay calls: none of the entries has more than three.
+//    Functions that may use rbx as a base pointer (mayHaveDynamicStack)
+//    keep the call: the safety pass shields those calls, and rbx is
+//    reserved there.
 //  - The stack: `alignstack` makes the backend treat the statement as a
 //    call (the frame keeps the call's 16-byte alignment, also in a function
 //    that calls nothing, so that the entry's slow path runs C with a call's
@@ -146,11 +148,12 @@ const char *moduleReason(const Module &M) {
   return nullptr;
 }
 
-/// The registers of preserve_none's integer arguments on x86-64 (LLVM 19
-/// and 22, X86CallingConv.td: CC_X86_64_Preserve_None) up to r9; the next
-/// one, r11, is the site's scratch.
-constexpr const char *ArgRegs[] = {"r12", "r13", "r14", "r15", "rdi",
-                                   "rsi", "rdx", "rcx", "r8",  "r9"};
+/// The first registers of preserve_none's integer arguments on x86-64
+/// (X86CallingConv.td's CC_X86_64_Preserve_None: r12, r13, r14, r15, rdi,
+/// rsi, rdx, rcx, r8, r9, r11, rax): the six that are neither a result
+/// register (rdx, rax: an argument there would be bound twice) nor the
+/// site's scratch (r11). The entries take three at most.
+constexpr const char *ArgRegs[] = {"r12", "r13", "r14", "r15", "rdi", "rsi"};
 /// The registers of its integer results (RetCC_X86_64_C's).
 constexpr const char *RetRegs[] = {"rax", "rdx"};
 
@@ -310,7 +313,8 @@ void lower(CallInst &CI, const char *Jump) {
                             Asm, Constraints,
                             /*hasSideEffects=*/true, /*isAlignStack=*/true);
   auto *Site = CallInst::Create(
-      IA, Args, AsmRet->isVoidTy() || !CI.hasName() ? "" : CI.getName() + ".site",
+      IA, Args,
+      AsmRet->isVoidTy() || !CI.hasName() ? "" : CI.getName() + ".site",
       CI.getIterator());
   Site->setDebugLoc(CI.getDebugLoc());
   Site->addFnAttr(Attribute::NoUnwind);
