@@ -106,8 +106,12 @@
 //
 //   site:   leaq 1f(%rip), %r11
 //           movq %r11, -8(%rsp)         (the resume address, where a call
-//           jmp  cacs__effect_<op>_pn_jmp    would have pushed it)
-//   1:
+//           jmpq *cacs__effect_<op>_pn_jmp@GOTPCREL(%rip)   would have
+//   1:                                                      pushed it)
+//
+// (never through a PLT, whose lazy resolver would push over the resume
+// address; the linker makes the jump direct where this entry is in the
+// same module: SwitchSiteJump.cpp.)
 //
 // with the arguments and results in the call's registers. The jump entry's
 // rsp is the call entry's plus 8, and that is the only difference: its fast
@@ -121,8 +125,9 @@
 // layout is the same, and any entry resumes what any other suspended.
 // Unwinding: in the jump entry the CFA is rsp itself (the return address in
 // the word below, the site's store) until a slow branch's lea, then as in
-// the call entry. CET: the site's jump is direct; the resume point `1:` has
-// no endbr64, as for the call entries' return sites. CONTINUE's plain
+// the call entry. CET: the site's jump is direct, or an indirect one from
+// another module (ENTRY_LANDING); the resume point `1:` has no endbr64, as
+// for the call entries' return sites. CONTINUE's plain
 // indirect jump reaches it only where IBT is off: CACS_EFFECT_ASM is 0
 // under IBT, and then the fallback entries at the end of this file take
 // every case through effect.c.
@@ -320,7 +325,9 @@
 // cacs__effect_perform_pn and cacs__effect_resume_pn; a program compiled
 // with -fswitch-site-jumps still jumps to the _jmp entries. These move rsp
 // to the site's resume address, as if called, and are the C entries from
-// there. CFI as in the jump entries above.
+// there (in a shared libcacs that jump may go through a lazily bound PLT
+// entry: its resolver pushes below the resume address, as for a call).
+// CFI as in the jump entries above.
 .macro JUMP_TO name, to
         .p2align 4
         .globl  \name

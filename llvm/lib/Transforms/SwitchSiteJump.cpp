@@ -55,15 +55,17 @@
 //  - The resume address is the label after the jump, in the same statement:
 //    nothing can be scheduled between the store and the jump, or between
 //    the jump and the label.
-//  - Nothing may write below rsp between the store and the entry, so the
-//    jump never goes through a PLT: glibc's lazy resolver pushes there (the
-//    PLT entry's `push $index`) and would overwrite the resume address at
-//    the first yield of a shared object that links libcacs (built with
-//    -DCACS_TLS_INITIAL_EXEC). The jump reads the entry from the GOT, which
-//    the dynamic linker fills at load time; where the entry is in the same
+//  - Nothing may write below rsp between the store and the entry, so no
+//    site's jump (the yield's, the perform's, the resume's: siteAsm, one
+//    rule for every entry) goes through a PLT: glibc's lazy resolver
+//    pushes there (the PLT entry's `push $index`) and would overwrite the
+//    resume address at the first switch of a shared object that links
+//    libcacs (built with -DCACS_TLS_INITIAL_EXEC) or calls the libcacs of
+//    the executable. The jump reads the entry from the GOT, which the
+//    dynamic linker fills at load time; where the entry is in the same
 //    module (libcacs linked into the executable) the linker relaxes it to
-//    a direct `jmp` (R_X86_64_GOTPCRELX), as -fno-plt does for calls
-//    (test/SwitchSiteJump/shared-lazy.c).
+//    a direct `jmp` and a `nop` (R_X86_64_GOTPCRELX), as -fno-plt does for
+//    calls (test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
 //  - It runs last, after AutoPreserveNone, the safety checks, the sync-block
 //    check, SwitchReturns and the stack-bound record have seen the call
 //    (walkSwitchCallers, the one rule of what reaches a switch, follows
@@ -278,6 +280,19 @@ std::string clobbers(const Function &F, ArrayRef<const char *> Bound) {
   return C;
 }
 
+/// The text of a site that jumps to the jump entry \p Jump, the one place
+/// that spells a jump to a runtime entry: the resume address stored where a
+/// call would have pushed it, then the jump through the GOT, never through
+/// a PLT entry, whose lazy resolver would push over that address (the
+/// header comment; test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
+std::string siteAsm(StringRef Jump) {
+  return (Twine("leaq 1f(%rip), %r11\n\t"
+                "movq %r11, -8(%rsp)\n\t"
+                "jmpq *") +
+          Jump + "@GOTPCREL(%rip)\n1:")
+      .str();
+}
+
 /// Replaces \p CI with the site that jumps to \p Jump: outputs the result
 /// words (rax, rdx), then the argument registers (clobbered: discarded);
 /// inputs the arguments in those registers.
@@ -303,14 +318,9 @@ void lower(CallInst &CI, const char *Jump) {
                  : Outs.size() == 1 ? Outs[0]
                                     : StructType::get(F.getContext(), Outs);
 
-  std::string Asm = (Twine("leaq 1f(%rip), %r11\n\t"
-                           "movq %r11, -8(%rsp)\n\t"
-                           "jmpq *") +
-                     Jump + "@GOTPCREL(%rip)\n1:")
-                        .str();
   SmallVector<Value *, 4> Args(CI.args());
   auto *IA = InlineAsm::get(FunctionType::get(AsmRet, FTy->params(), false),
-                            Asm, Constraints,
+                            siteAsm(Jump), Constraints,
                             /*hasSideEffects=*/true, /*isAlignStack=*/true);
   auto *Site = CallInst::Create(
       IA, Args,
