@@ -1,4 +1,7 @@
 // The shapes of effect_shapes.h on cacs/effect.h (libcacs's public API).
+// SHAPE_IMPL names the build in the report: run.sh builds this file twice,
+// as "cacs" (perform and resume entered by calls) and as "cacsjmp"
+// (-fswitch-site-jumps: entered by jumps, SwitchSiteJump.cpp).
 
 #define SHAPE_CALLS 1
 #include "cacs/effect.h"
@@ -235,4 +238,10 @@ static uint64_t shape_idle(uint64_t n, uint64_t *rss_bytes) {
   return got;
 }
 
-int main(int argc, char **argv) { return shape_main(argc, argv, "cacs"); }
+#ifndef SHAPE_IMPL
+#define SHAPE_IMPL "cacs"
+#endif
+
+int main(int argc, char **argv) {
+  return shape_main(argc, argv, SHAPE_IMPL);
+}

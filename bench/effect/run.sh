@@ -4,8 +4,10 @@
 # the get/put state loop, a perform handled 1, 5 and 10 handlers up,
 # exceptions by effects through 10 and 100 frames, beside C++ exceptions,
 # a generator by effects, skynet by effects, and the memory of an idle
-# effect coroutine); cacs's call handlers in the state and upK shapes
-# (callstate, callupK: no switch, another mechanism, reported apart); and
+# effect coroutine), with cacs's performs and resumes entered by calls
+# (cacs) and by jumps (cacsjmp: -fswitch-site-jumps); cacs's call handlers
+# in the state and upK shapes (callstate, callupK: no switch, another
+# mechanism, reported apart); and
 # the floor of a round (floor_effects.c: its two switches alone, a called
 # switch with one shared jump) and the same rounds switched otherwise
 # (floor_sites.c: `sites` inlined at each site; `sitecall` a call and the
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     -n) n=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "bench/effect/run.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +58,9 @@ cpu=${BENCH_CPU:-1}
 
 "$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
   "$here/cacs_effects.c" "$build/runtime/x86_64/libcacs.a" -o "$work/cacs_effects"
+"$cc" -O2 -fauto-preserve-none -fswitch-site-jumps -DSHAPE_IMPL='"cacsjmp"' \
+  -I"$root/runtime/include" "$here/cacs_effects.c" \
+  "$build/runtime/x86_64/libcacs.a" -o "$work/cacsjmp_effects"
 "$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
   "$here/floor_effects.c" -o "$work/floor_effects"
 for site_call in 0 1 2 3 4 5; do
@@ -67,7 +72,7 @@ for site_call in 0 1 2 3 4 5; do
     -I"$root/runtime/include" "$here/floor_sites.c" -o "$work/$bin"
 done
 "$peer_cxx" -O2 "$here/cxx_throw.cpp" -o "$work/cxx_throw"
-impls="cacs floor perdir perdirpc jmpentry sites sitecall sharedjump"
+impls="cacs cacsjmp floor perdir perdirpc jmpentry sites sitecall sharedjump"
 if [ -n "${LIBSEFF_DIR:-}" ]; then
   stack=${LIBSEFF_STACK:-segmented}
   src="$work/libseff"
@@ -95,9 +100,10 @@ r=1
 while [ $r -le "$rounds" ]; do
   for v in $variants; do
     for impl in $impls c++; do
-      case $v in call*) [ "$impl" = cacs ] || continue ;; esac
+      case $v in call*) case $impl in cacs*) ;; *) continue ;; esac ;; esac
       case $impl in
         cacs) bin="$work/cacs_effects" ;;
+        cacsjmp) bin="$work/cacsjmp_effects" ;;
         floor) case $v in state|up1) bin="$work/floor_effects" ;;
                  *) continue ;; esac ;;
         perdir*|jmpentry|sites|sitecall|sharedjump)
@@ -125,7 +131,7 @@ for line in open(raw):
     impl, v = f["variant"].split("-", 1)
     per.setdefault((impl, v), []).append(int(f["ns"]) / int(f["ops"]))
 med = {k: statistics.median(x) for k, x in per.items()}
-impls = [i for i in ("cacs", "libseff", "c++", "floor", "perdir", "perdirpc", "jmpentry",
+impls = [i for i in ("cacs", "cacsjmp", "libseff", "c++", "floor", "perdir", "perdirpc", "jmpentry",
                               "sites",
                               "sitecall", "sharedjump")
          if any(k[0] == i for k in med)]
@@ -134,15 +140,17 @@ print("`bench/effect/run.sh -n %s --rounds %s`: ns per operation, the median"
       " of %s processes per cell, interleaved, pinned (`taskset`), thread"
       " CPU time. Load before: `%s`; after: `%s` (a shared machine).\n"
       % (n, rounds, rounds, before.strip(), after.strip()))
+peer = "libseff" in impls
 print("| shape | " + " | ".join(impls) +
-      (" | libseff / cacs |" if "libseff" in impls else " |"))
-print("|---" * (len(impls) + 1 + ("libseff" in impls)) + "|")
+      (" | libseff / cacs | libseff / cacsjmp |" if peer else " |"))
+print("|---" * (len(impls) + 1 + 2 * peer) + "|")
 for v in ("state", "up1", "up5", "up10", "throw10", "throw100", "generator",
           "skynet"):
     cells = ["%.2f" % med[(i, v)] if (i, v) in med else "" for i in impls]
     ratio = ""
     if ("libseff", v) in med:
-        ratio = " | %.2fx" % (med[("libseff", v)] / med[("cacs", v)])
+        ratio = " | %.2fx | %.2fx" % (med[("libseff", v)] / med[("cacs", v)],
+                                      med[("libseff", v)] / med[("cacsjmp", v)])
     print("| %s | %s%s |" % (v, " | ".join(cells), ratio))
 print()
 # Call handlers (cacs_effect_resume_with): another mechanism, no switch;
@@ -150,16 +158,17 @@ print()
 if ("cacs", "callstate") in med:
     print("Call handlers (a tail-resumptive handler called on the performer's"
           " stack, no switch: not perform + resume), ns per perform:\n")
-    print("| shape | cacs call | cacs perform + resume | libseff perform +"
-          " resume |")
-    print("|---|---|---|---|")
+    print("| shape | cacs call | cacsjmp call | cacs perform + resume |"
+          " cacsjmp perform + resume | libseff perform + resume |")
+    print("|---|---|---|---|---|---|")
     for v in ("state", "up1", "up10"):
         cv = "call" + v
         if ("cacs", cv) not in med:
             continue
         peer = "%.2f" % med[("libseff", v)] if ("libseff", v) in med else ""
-        print("| %s | %.2f | %.2f | %s |" % (cv, med[("cacs", cv)],
-                                           med[("cacs", v)], peer))
+        print("| %s | %.2f | %.2f | %.2f | %.2f | %s |"
+              % (cv, med[("cacs", cv)], med[("cacsjmp", cv)], med[("cacs", v)],
+                 med[("cacsjmp", v)], peer))
     print()
 if ("floor", "up1") in med:
     print("The floor (floor_effects.c: the round's two switches alone):"
@@ -189,11 +198,14 @@ print("Resident memory per idle effect coroutine (suspended in a perform,"
       ", ".join("%s %.0f bytes" % (i, med[(i, "idle")]) for i in impls
                 if (i, "idle") in med))
 print()
-up = [med[("cacs", "up%d" % k)] for k in (1, 10)]
-print("cacs, 10 handlers up / 1 up: %.2fx (target <= 1.2x)" % (up[1] / up[0]))
+for i in ("cacs", "cacsjmp"):
+    up = [med[(i, "up%d" % k)] for k in (1, 10)]
+    print("%s, 10 handlers up / 1 up: %.2fx (target <= 1.2x)"
+          % (i, up[1] / up[0]))
 if ("libseff", "up1") in med:
-    for v in ("state", "up1"):
-        print("perform + resume (%s), libseff / cacs: %.2fx (target >= 2x)"
-              % (v, med[("libseff", v)] / med[("cacs", v)]))
+    for i in ("cacs", "cacsjmp"):
+        for v in ("state", "up1"):
+            print("perform + resume (%s), libseff / %s: %.2fx (target >= 2x)"
+                  % (v, i, med[("libseff", v)] / med[(i, v)]))
 PY
 cat "$work/results.md"

@@ -78,10 +78,15 @@
 // Suspend our caller into the cacs_context at \off(\base): the stack
 // pointer our return would leave (effect.c's CACS__TAIL_SAVE), rbp and
 // rbx; not the pc, our return address, which stays the word below that
-// stack pointer (effect.c's EFFECT_JUMP_ASM).
-.macro SUSPEND off, base
+// stack pointer (effect.c's EFFECT_JUMP_ASM). Entered by a jump (\jmp = 1),
+// rsp is that stack pointer already.
+.macro SUSPEND off, base, jmp
+.if \jmp
+        movq    %rsp, \off+CACS_CTX_SP(\base)
+.else
         leaq    8(%rsp), %rax
         movq    %rax, \off+CACS_CTX_SP(\base)
+.endif
         movq    %rbp, \off+CACS_CTX_FP(\base)
         movq    %rbx, \off+CACS_CTX_BP(\base)
 .endm
@@ -93,12 +98,67 @@
         jmpq    *-8(%rsp)
 .endm
 
-        .text
+// The entries come in pairs: cacs__effect_<op>_pn, entered by a call, and
+// cacs__effect_<op>_pn_jmp (\jmp = 1), entered by a jump from a site the
+// compiler made of a call under -fswitch-site-jumps (SwitchSiteJump.cpp;
+// cacs/detail/contract.h), as cacs__yield_pn_jmp is (yield_x86_64.S, whose
+// comment says why: the call is never returned to, and costs there):
+//
+//   site:   leaq 1f(%rip), %r11
+//           movq %r11, -8(%rsp)         (the resume address, where a call
+//           jmpq *cacs__effect_<op>_pn_jmp@GOTPCREL(%rip)   would have
+//   1:                                                      pushed it)
+//
+// (never through a PLT, whose lazy resolver would push over the resume
+// address; the linker makes the jump direct where this entry is in the
+// same module: SwitchSiteJump.cpp.)
+//
+// with the arguments and results in the call's registers. The jump entry's
+// rsp is the call entry's plus 8, and that is the only difference: its fast
+// path saves rsp itself as the stack pointer after the return (one
+// instruction fewer than the call entry's lea and store), and every slow
+// branch moves rsp down to the resume address first (`leaq -8(%rsp), %rsp`,
+// or 8 more in the call handler's frame), so that the C paths and the call
+// handler run as if called, with a call's alignment (the site is an
+// `alignstack` statement: rsp is 16-byte aligned there); the call handler
+// returns by a jump, not a `ret` (CALL_RETURN). So the suspended
+// layout is the same, and any entry resumes what any other suspended.
+// Unwinding: in the jump entry the CFA is rsp itself (the return address in
+// the word below, the site's store) until a slow branch's lea, then as in
+// the call entry. CET: the site's jump is direct, or an indirect one from
+// another module (ENTRY_LANDING); the resume point `1:` has no endbr64, as
+// for the call entries' return sites. CONTINUE's plain
+// indirect jump reaches it only where IBT is off: CACS_EFFECT_ASM is 0
+// under IBT, and then the fallback entries at the end of this file take
+// every case through effect.c.
+
+// The call handler's return to the performer, from its frame (CFA =
+// rsp+16). Entered by a call: `ret`. Entered by a jump: no call pushed the
+// resume address, so a `ret` would miss the return stack buffer every time
+// (callstate 4.4 -> 14.2 ns in bench/results/effect/jump-entry.md's first
+// run); jump to it, as CONTINUE does (the word below rsp: signal frames
+// skip the red zone on x86-64).
+.macro CALL_RETURN jmp
+.if \jmp
+        addq    $16, %rsp
+        .cfi_adjust_cfa_offset -16
+        jmpq    *-8(%rsp)
+.else
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        ret
+.endif
+.endm
+
+.macro PERFORM name, jmp
         .p2align 4
-        .globl  cacs__effect_perform_pn
-        .type   cacs__effect_perform_pn,@function
-cacs__effect_perform_pn:
+        .globl  \name
+        .type   \name,@function
+\name:
         .cfi_startproc
+.if \jmp
+        .cfi_def_cfa_offset 0
+.endif
         ENTRY_LANDING
         movq    %fs:0, %r11
         cmpq    $0, ET(CACS_ET_PEND)
@@ -120,17 +180,24 @@ cacs__effect_perform_pn:
         movq    %rcx, ET(CACS_ET_PEND)
         movq    CACS_EK_PARENT(%rcx), %rax
         movq    %rax, ET(CACS_ET_CUR)
-        SUSPEND CACS_EK_SELF, %rcx
+        SUSPEND CACS_EK_SELF, %rcx, \jmp
         movq    %r12, %rax                      // the request: effect,
         movq    %r13, %rdx                      // payload
         CONTINUE CACS_EK_CALLER, %rcx
 1:
+.if \jmp
+        leaq    -8(%rsp), %rsp                  // as if called
+        .cfi_def_cfa_offset 8
+.endif
         jmp     cacs__effect_perform_c
 
         // A call handler (effect.c's call_handler): k's sync base is the
         // depth with SYNC_CALLS (no tool, no block since its resume), and
         // calls[0] or calls[1] is e's (find_call).
 4:
+.if \jmp
+        .cfi_def_cfa_offset 0
+.endif
         orl     $CACS_SYNC_CALLS, %eax
         cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
         jne     1b
@@ -162,8 +229,10 @@ cacs__effect_perform_pn:
         movq    CACS_EK_CALLING(%r14), %r15
         movq    %rcx, CACS_EK_CALLING(%r14)
 6:
-        subq    $8, %rsp
-        .cfi_adjust_cfa_offset 8
+        // Entered by a jump, 8 more: rsp to the resume address first, as
+        // if called (the `ret` below returns through it).
+        subq    $8+8*\jmp, %rsp
+        .cfi_adjust_cfa_offset 8+8*\jmp
         callq   *%rax
         movb    $0, CACS_EK_IN_CALL(%r12)
         testq   %r14, %r14
@@ -175,27 +244,28 @@ cacs__effect_perform_pn:
         jne     8f
         movq    $0, ET(CACS_ET_PEND)            // the segment's entries
         movq    %r13, ET(CACS_ET_CUR)           // are in place
-        addq    $8, %rsp
-        .cfi_adjust_cfa_offset -8
-        ret
+        CALL_RETURN \jmp
 8:
-        .cfi_adjust_cfa_offset 8
+        .cfi_def_cfa_offset 16
         movq    %rax, %r15                      // the call touched the
         movq    %r12, %rdi                      // table: rejoin in C
         movq    %r13, %rsi
         callq   cacs__effect_call_rejoin
         movq    %r15, %rax
-        addq    $8, %rsp
-        .cfi_adjust_cfa_offset -8
-        ret
+        CALL_RETURN \jmp
         .cfi_endproc
-        .size   cacs__effect_perform_pn, .-cacs__effect_perform_pn
+        .size   \name, .-\name
+.endm
 
+.macro RESUME name, jmp
         .p2align 4
-        .globl  cacs__effect_resume_pn
-        .type   cacs__effect_resume_pn,@function
-cacs__effect_resume_pn:
+        .globl  \name
+        .type   \name,@function
+\name:
         .cfi_startproc
+.if \jmp
+        .cfi_def_cfa_offset 0
+.endif
         ENTRY_LANDING
         movq    %fs:0, %r11
         cmpq    %r12, ET(CACS_ET_PEND)
@@ -227,13 +297,52 @@ cacs__effect_resume_pn:
         movl    %eax, CACS_EK_SYNC_BASE(%r12)
         movq    CACS_EK_TAIL(%r12), %rcx        // p
         movq    %rcx, ET(CACS_ET_CUR)
-        SUSPEND CACS_EK_CALLER, %r12
+        SUSPEND CACS_EK_CALLER, %r12, \jmp
         movq    %r14, %rax                      // what the perform returns
         CONTINUE CACS_EK_SELF, %r12
 1:
+.if \jmp
+        leaq    -8(%rsp), %rsp                  // as if called
+        .cfi_def_cfa_offset 8
+.endif
         jmp     cacs__effect_resume_c
         .cfi_endproc
-        .size   cacs__effect_resume_pn, .-cacs__effect_resume_pn
+        .size   \name, .-\name
+.endm
+
+        .text
+        PERFORM cacs__effect_perform_pn, 0
+        PERFORM cacs__effect_perform_pn_jmp, 1
+        RESUME  cacs__effect_resume_pn, 0
+        RESUME  cacs__effect_resume_pn_jmp, 1
+#elif defined(__x86_64__) && !defined(CACS_NO_PRESERVE_NONE)
+
+// Without the assembly (effect_layout.h: CET's IBT, initial-exec TLS, a
+// libcacs built with ASan), effect.c's C paths are the preserve_none entries
+// cacs__effect_perform_pn and cacs__effect_resume_pn; a program compiled
+// with -fswitch-site-jumps still jumps to the _jmp entries. These move rsp
+// to the site's resume address, as if called, and are the C entries from
+// there (in a shared libcacs that jump may go through a lazily bound PLT
+// entry: its resolver pushes below the resume address, as for a call).
+// CFI as in the jump entries above.
+.macro JUMP_TO name, to
+        .p2align 4
+        .globl  \name
+        .type   \name,@function
+\name:
+        .cfi_startproc
+        .cfi_def_cfa_offset 0
+        ENTRY_LANDING
+        leaq    -8(%rsp), %rsp
+        .cfi_def_cfa_offset 8
+        jmp     \to
+        .cfi_endproc
+        .size   \name, .-\name
+.endm
+
+        .text
+        JUMP_TO cacs__effect_perform_pn_jmp, cacs__effect_perform_pn
+        JUMP_TO cacs__effect_resume_pn_jmp, cacs__effect_resume_pn
 #endif // CACS_EFFECT_ASM && __x86_64__
 
 // The notes in every build of this file, for whichever architecture it is

@@ -5,8 +5,8 @@
 ; RUN: sed 's/TRIPLE/aarch64-unknown-linux-gnu/;s/SHSTK/0/' %s | %opt_cacs -passes=switch-site-jump -S 2>&1 | FileCheck %s --check-prefixes=CHECK,A64
 ; RUN: sed 's/TRIPLE/x86_64-unknown-linux-gnu/;s/SHSTK/1/' %s | %opt_cacs -passes=switch-site-jump -S 2>&1 | FileCheck %s --check-prefixes=CHECK,SHSTK
 ;
-; A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield stay calls
-; SHSTK: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield stay calls
+; A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
+; SHSTK: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
 ; CHECK-LABEL: define void @f() {
 ; CHECK-NEXT:    call preserve_nonecc void @cacs__yield_pn()
 

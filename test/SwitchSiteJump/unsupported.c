@@ -1,5 +1,6 @@
 // Where -fswitch-site-jumps cannot work it does nothing, says so, and the
-// compile succeeds: AArch64 and -fcf-protection=full (a shadow stack, which
+// compile succeeds: AArch64 (the lowering is x86-64 only: yields, performs
+// and resumes stay calls there) and -fcf-protection=full (a shadow stack, which
 // cacs does not support: a warning), a sanitizer (a missed
 // remark per call under TSan; under ASan cacs_yield binds to the `_bp`
 // entry, which has no site; libcacs's annotated slow path switches there).
@@ -9,19 +10,31 @@
 // RUN: %clang -O2 -fswitch-site-jumps -fsanitize=address -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=ASAN
 // RUN: %clang -O2 -fswitch-site-jumps -fcf-protection=full -I%cacs_include -S %s -o - 2>&1 | FileCheck %s --check-prefix=FULL
 //
-// A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield stay calls
-// A64-NOT: cacs__yield_pn_jmp
+// A64: warning: -fswitch-site-jumps has no effect here: it is implemented for x86-64 ELF only; calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
+// A64-NOT: _pn_jmp
 // A64: bl cacs__yield_pn
+// A64-NOT: _pn_jmp
+// A64: bl cacs__effect_perform_pn
+// A64-NOT: _pn_jmp
+// A64: bl cacs__effect_resume_pn
+// A64-NOT: _pn_jmp
 // TSAN: remark: cacs_yield stays a call: the function is instrumented by a sanitizer [-Rpass-missed=switch-site-jump]
 // TSAN-NOT: cacs__yield_pn_jmp
 // TSAN: callq cacs__yield_pn
 // ASAN-NOT: cacs__yield_pn_jmp
 // ASAN: callq cacs__yield_pn_bp
 // ASAN-NOT: cacs__yield_pn_jmp
-// FULL: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield stay calls
+// FULL: warning: -fswitch-site-jumps has no effect here: cacs does not support shadow stacks (-fcf-protection=return); calls of cacs_yield, cacs_effect_perform and cacs_effect_resume stay calls
 // FULL-NOT: cacs__yield_pn_jmp
 // FULL: callq cacs__yield_pn
 
 #include "cacs/coro.h"
+#include "cacs/effect.h"
+
+CACS_EFFECT(ask, int, int);
 
 void worker(void) { cacs_yield(); }
+int performer(void) { return CACS_PERFORM(ask, 1); }
+cacs_effect_request resumer(cacs_effect_coro *k) {
+  return cacs_effect_resume(k, CACS_HANDLES(ask), NULL);
+}

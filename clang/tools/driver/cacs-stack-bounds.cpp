@@ -100,6 +100,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -152,9 +153,10 @@ private:
   std::unique_ptr<MCDisassembler> Dis;
   std::unique_ptr<MCInstrAnalysis> MIA;
   MCRegister SP, FP;
-  /// cacs_yield's entry and its jump-entered one (-fswitch-site-jumps,
-  /// cacs/detail/contract.h), or 0.
-  uint64_t YieldEntry = 0, JumpEntry = 0;
+  /// The addresses of the entries whose calls -fswitch-site-jumps lowers,
+  /// and of their jump entries (SwitchSiteJump.h), or 0.
+  uint64_t EntryAt[std::size(JumpEnteredEntries)] = {};
+  uint64_t JumpAt[std::size(JumpEnteredEntries)] = {};
 
   void readSections();
   const Func *functionAt(uint64_t Address) const;
@@ -267,10 +269,12 @@ void Analysis::readSections() {
     // is a return). Its indirect jump would break every such bound.
     if (*Name == ReturnThunkName)
       Budgets[*Addr] = 0;
-    if (*Name == YieldEntryName)
-      YieldEntry = *Addr;
-    if (*Name == CACS_CONTRACT_JUMP_ENTRY)
-      JumpEntry = *Addr;
+    for (size_t I = 0; I < std::size(JumpEnteredEntries); ++I) {
+      if (*Name == JumpEnteredEntries[I].Entry)
+        EntryAt[I] = *Addr;
+      if (*Name == JumpEnteredEntries[I].Jump)
+        JumpAt[I] = *Addr;
+    }
     uint64_t Offset = *Addr - (*Sec)->getAddress();
     if (Offset + S.getSize() > Contents->size() || Funcs.count(*Addr))
       continue;
@@ -328,12 +332,14 @@ void Analysis::readSections() {
     consumeError(C.takeError());
   }
   sort(Entries);
-  // The jump-entered yield is cacs_yield's switch, jumped to from a site
-  // the compile lowered after it recorded the call of cacs_yield's entry
-  // with its budget (SwitchSiteJump.cpp): the same budget.
-  auto Yield = Budgets.find(YieldEntry);
-  if (JumpEntry && YieldEntry && Yield != Budgets.end())
-    Budgets[JumpEntry] = std::max(Budgets[JumpEntry], Yield->second);
+  // A jump entry is its entry's switch, jumped to from a site the compile
+  // lowered after it recorded the call of the entry with its budget
+  // (SwitchSiteJump.cpp): the same budget.
+  for (size_t I = 0; I < std::size(JumpEnteredEntries); ++I) {
+    auto Entry = Budgets.find(EntryAt[I]);
+    if (JumpAt[I] && EntryAt[I] && Entry != Budgets.end())
+      Budgets[JumpAt[I]] = std::max(Budgets[JumpAt[I]], Entry->second);
+  }
 #if LLVM_VERSION_MAJOR >= 20
   std::vector<ELFPltEntry> Plt = Obj.getPltEntries(*STI);
 #else

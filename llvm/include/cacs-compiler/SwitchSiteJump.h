@@ -1,13 +1,14 @@
-//===- SwitchSiteJump.h - Yields entered by a jump --------------*- C++ -*-===//
+//===- SwitchSiteJump.h - Switches entered by a jump ------------*- C++ -*-===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
 //===----------------------------------------------------------------------===//
 //
-// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's entry becomes
-// a jump-entered yield: `leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmp
-// cacs__yield_pn_jmp; 1:`, the same switch without the call that it never
-// returns to (lib/Transforms/SwitchSiteJump.cpp says how and why).
+// Under -fswitch-site-jumps (x86-64), each call of cacs_yield's,
+// cacs_effect_perform's or cacs_effect_resume's entry becomes a
+// jump-entered switch: `leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmpq
+// *<entry>_jmp@GOTPCREL(%rip); 1:`, the same switch without the call that it
+// never returns to (lib/Transforms/SwitchSiteJump.cpp says how and why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +21,32 @@
 
 namespace cacs {
 
-/// The entry whose calls are lowered: cacs_yield's (cacs/coro.h binds it).
-/// The `_bp` entry (callers whose compiler may keep rbx live) and the
-/// `_none` one (the empty register mask) keep their calls.
-inline constexpr const char *YieldEntryName =
-    CACS_CONTRACT_ENTRY_PREFIX "yield" CACS_CONTRACT_ENTRY_SUFFIX;
+/// An entry whose calls are lowered, and the jump entry they jump to.
+struct JumpEnteredEntry {
+  const char *Entry;
+  const char *Jump;
+};
+
+#define CACS__JUMP_ENTERED(name)                                               \
+  JumpEnteredEntry {                                                           \
+    CACS_CONTRACT_ENTRY_PREFIX name CACS_CONTRACT_ENTRY_SUFFIX,                \
+        CACS_CONTRACT_ENTRY_PREFIX name CACS_CONTRACT_ENTRY_SUFFIX             \
+            CACS_CONTRACT_JUMP_SUFFIX                                          \
+  }
+
+/// The entries whose calls are lowered: cacs_yield's (cacs/coro.h binds
+/// it), cacs_effect_perform's and cacs_effect_resume's (cacs/effect.h). The
+/// `_bp` entries (callers whose compiler may keep rbx live), the `_none`
+/// one (the empty register mask) and the other switches keep their calls.
+inline constexpr JumpEnteredEntry JumpEnteredEntries[] = {
+    CACS__JUMP_ENTERED("yield"),
+    CACS__JUMP_ENTERED("effect_perform"),
+    CACS__JUMP_ENTERED("effect_resume"),
+};
+#undef CACS__JUMP_ENTERED
+
+/// cacs_yield's entry.
+inline constexpr const char *YieldEntryName = JumpEnteredEntries[0].Entry;
 
 /// The function attribute that records, in the IR, that a function was
 /// compiled with -fswitch-site-jumps: the full-LTO link lowers only the

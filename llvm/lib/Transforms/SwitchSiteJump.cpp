@@ -1,4 +1,4 @@
-//===- SwitchSiteJump.cpp - Yields entered by a jump ----------------------===//
+//===- SwitchSiteJump.cpp - Switches entered by a jump --------------------===//
 //
 // Part of cacs, a Clang/LLVM toolchain for fast stackful coroutines.
 //
@@ -17,10 +17,18 @@
 //   jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 //   1:
 //
-// in one inline assembly statement: the site stores its resume address
-// where a call would have pushed it and jumps; the entry moves rsp down to
-// that word and is cacs__yield_pn from there, so the suspended layout is
-// cacs__yield_pn's and any entry resumes any other's coroutines
+// in one inline assembly statement, and each call of cacs_effect_perform's
+// and cacs_effect_resume's entries (cacs__effect_perform_pn,
+// cacs__effect_resume_pn, which are entered by a call they never return to
+// as well: effect_x86_64.S) to the same statement jumping to their _jmp
+// entries, with the call's arguments bound to the preserve_none argument
+// registers (r12, r13, r14, ... on x86-64) and its results to the return
+// registers (rax, rdx): the statement is the call, minus the call. One rule
+// for all three (callReason). The site stores its resume address where a
+// call would have pushed it and jumps; the jump entry treats rsp as 8 above
+// that word (the yield's moves rsp down to it and is cacs__yield_pn from
+// there; the effect ones do so on their slow branches), so the suspended
+// layout is the call entry's and any entry resumes any other's coroutines
 // (cacs/detail/contract.h). Every call is lowered, in a loop or not: there
 // is no per-site cost beyond the site's two instructions (the earlier
 // lowering, a call of a site entry and a jump at each site, lost where a
@@ -30,9 +38,15 @@
 //  - Registers: the statement clobbers every register the preserve_none
 //    call does (all but rsp and rbp; the AVX-512 ones where the function
 //    has them; the x87 stack), flags and memory, so the values live across
-//    the call are kept as around the call. Functions that may use rbx as a
-//    base pointer (mayHaveDynamicStack) keep the call: the safety pass
-//    shields those calls, and rbx is reserved there.
+//    the call are kept as around the call. The registers that carry
+//    arguments are inputs and, since the call clobbers them, outputs too
+//    (discarded); those of the results are outputs; no register is both
+//    bound and in the clobber list. Calls with more than six arguments
+//    (the seventh is in rdx, a result register; the eleventh in r11, the
+//    site's scratch) stay calls: none of the entries has more than three.
+//    Functions that may use rbx as a base pointer (mayHaveDynamicStack)
+//    keep the call: the safety pass shields those calls, and rbx is
+//    reserved there.
 //  - The stack: `alignstack` makes the backend treat the statement as a
 //    call (the frame keeps the call's 16-byte alignment, also in a function
 //    that calls nothing, so that the entry's slow path runs C with a call's
@@ -41,15 +55,17 @@
 //  - The resume address is the label after the jump, in the same statement:
 //    nothing can be scheduled between the store and the jump, or between
 //    the jump and the label.
-//  - Nothing may write below rsp between the store and the entry, so the
-//    jump never goes through a PLT: glibc's lazy resolver pushes there (the
-//    PLT entry's `push $index`) and would overwrite the resume address at
-//    the first yield of a shared object that links libcacs (built with
-//    -DCACS_TLS_INITIAL_EXEC). The jump reads the entry from the GOT, which
-//    the dynamic linker fills at load time; where the entry is in the same
+//  - Nothing may write below rsp between the store and the entry, so no
+//    site's jump (the yield's, the perform's, the resume's: siteAsm, one
+//    rule for every entry) goes through a PLT: glibc's lazy resolver
+//    pushes there (the PLT entry's `push $index`) and would overwrite the
+//    resume address at the first switch of a shared object that links
+//    libcacs (built with -DCACS_TLS_INITIAL_EXEC) or calls the libcacs of
+//    the executable. The jump reads the entry from the GOT, which the
+//    dynamic linker fills at load time; where the entry is in the same
 //    module (libcacs linked into the executable) the linker relaxes it to
-//    a direct `jmp` (R_X86_64_GOTPCRELX), as -fno-plt does for calls
-//    (test/SwitchSiteJump/shared-lazy.c).
+//    a direct `jmp` and a `nop` (R_X86_64_GOTPCRELX), as -fno-plt does for
+//    calls (test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
 //  - It runs last, after AutoPreserveNone, the safety checks, the sync-block
 //    check, SwitchReturns and the stack-bound record have seen the call
 //    (walkSwitchCallers, the one rule of what reaches a switch, follows
@@ -82,23 +98,27 @@
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/StackFrame.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <iterator>
+
 using namespace llvm;
 using namespace cacs;
 
 #define DEBUG_TYPE "switch-site-jump"
 
-STATISTIC(NumLowered, "Yields lowered to a switch site");
+STATISTIC(NumLowered, "Switches lowered to a jump-entered site");
 
 namespace {
 
@@ -130,17 +150,66 @@ const char *moduleReason(const Module &M) {
   return nullptr;
 }
 
-bool isYieldCall(const CallInst &CI) {
+/// The first registers of preserve_none's integer arguments on x86-64
+/// (X86CallingConv.td's CC_X86_64_Preserve_None: r12, r13, r14, r15, rdi,
+/// rsi, rdx, rcx, r8, r9, r11, rax): the six that are neither a result
+/// register (rdx, rax: an argument there would be bound twice) nor the
+/// site's scratch (r11). The entries take three at most.
+constexpr const char *ArgRegs[] = {"r12", "r13", "r14", "r15", "rdi", "rsi"};
+/// The registers of its integer results (RetCC_X86_64_C's).
+constexpr const char *RetRegs[] = {"rax", "rdx"};
+
+bool isWord(const Type *T) { return T->isPointerTy() || T->isIntegerTy(64); }
+
+/// The results of \p FTy as words in RetRegs: none (void), one, or a
+/// struct of two; false if it returns anything else.
+bool resultWords(const FunctionType *FTy, SmallVectorImpl<Type *> &Words) {
+  Type *R = FTy->getReturnType();
+  if (R->isVoidTy())
+    return true;
+  if (isWord(R)) {
+    Words.push_back(R);
+    return true;
+  }
+  auto *ST = dyn_cast<StructType>(R);
+  if (!ST || ST->getNumElements() > std::size(RetRegs))
+    return false;
+  for (Type *E : ST->elements()) {
+    if (!isWord(E))
+      return false;
+    Words.push_back(E);
+  }
+  return true;
+}
+
+/// The jump entry of \p CI's callee if \p CI is a plain preserve_none call
+/// of an entry of JumpEnteredEntries whose arguments and results are words
+/// in registers the statement can bind, or null.
+const char *jumpEntryOf(const CallInst &CI) {
   const Function *Callee = CI.getCalledFunction();
   if (!Callee || Callee->getCallingConv() != CallingConv::PreserveNone ||
       CI.getCallingConv() != CallingConv::PreserveNone ||
       CI.hasOperandBundles() || CI.isMustTailCall())
-    return false;
+    return nullptr;
   StringRef Name = Callee->getName();
   Name.consume_front("\1");
-  FunctionType *FTy = CI.getFunctionType();
-  return Name == YieldEntryName && FTy->getNumParams() == 0 &&
-         FTy->getReturnType()->isVoidTy() && !FTy->isVarArg();
+  const FunctionType *FTy = CI.getFunctionType();
+  SmallVector<Type *, 2> Words;
+  if (FTy->isVarArg() || FTy->getNumParams() > std::size(ArgRegs) ||
+      !all_of(FTy->params(), isWord) || !resultWords(FTy, Words))
+    return nullptr;
+  for (const JumpEnteredEntry &E : JumpEnteredEntries)
+    if (Name == E.Entry)
+      return E.Jump;
+  return nullptr;
+}
+
+/// cacs_<name>, the call the user wrote, for the entry \p Entry.
+std::string userName(StringRef Entry) {
+  Entry.consume_front("\1");
+  Entry.consume_front(CACS_CONTRACT_ENTRY_PREFIX);
+  Entry.consume_back(CACS_CONTRACT_ENTRY_SUFFIX);
+  return ("cacs_" + Entry).str();
 }
 
 /// Why the calls in \p F stay calls, or null.
@@ -179,22 +248,25 @@ const char *functionReason(const Function &F) {
   }
 }
 
-/// Why \p CI, a call of the yield entry, stays a call, or null: the rule of
-/// what is lowered, functionReason's. Every call, in a loop or not: the
-/// jump entry is cacs__yield_pn's switch without its call, which gained
-/// wherever measured (bench/results/switch-returns/jmp-entry.md).
+/// Why \p CI, a call of an entry of JumpEnteredEntries, stays a call, or
+/// null: the rule of what is lowered, functionReason's. Every call, in a
+/// loop or not: the jump entry is the entry's switch without its call,
+/// which gained wherever measured (bench/results/switch-returns/jmp-entry.md,
+/// bench/results/effect/jump-entry.md).
 const char *callReason(const CallInst &CI) {
   return functionReason(*CI.getFunction());
 }
 
 /// The clobbers of the statement: what a preserve_none call clobbers on
-/// x86-64 (all but rsp and rbp).
-std::string clobbers(const Function &F) {
+/// x86-64 (all but rsp and rbp), less \p Bound, the registers that are
+/// the statement's operands.
+std::string clobbers(const Function &F, ArrayRef<const char *> Bound) {
   std::string C;
   auto Add = [&](const Twine &R) { C += ("~{" + R + "},").str(); };
   for (const char *R : {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
                         "r10", "r11", "r12", "r13", "r14", "r15"})
-    Add(R);
+    if (!is_contained(Bound, StringRef(R)))
+      Add(R);
   bool AVX512 = hasTargetFeature(F, "+avx512f");
   for (unsigned I = 0; I < (AVX512 ? 32u : 16u); ++I)
     Add("xmm" + Twine(I));
@@ -208,19 +280,71 @@ std::string clobbers(const Function &F) {
   return C;
 }
 
-/// Replaces \p CI with the jump-entered yield.
-void lower(CallInst &CI) {
+/// The text of a site that jumps to the jump entry \p Jump, the one place
+/// that spells a jump to a runtime entry: the resume address stored where a
+/// call would have pushed it, then the jump through the GOT, never through
+/// a PLT entry, whose lazy resolver would push over that address (the
+/// header comment; test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
+std::string siteAsm(StringRef Jump) {
+  return (Twine("leaq 1f(%rip), %r11\n\t"
+                "movq %r11, -8(%rsp)\n\t"
+                "jmpq *") +
+          Jump + "@GOTPCREL(%rip)\n1:")
+      .str();
+}
+
+/// Replaces \p CI with the site that jumps to \p Jump: outputs the result
+/// words (rax, rdx), then the argument registers (clobbered: discarded);
+/// inputs the arguments in those registers.
+void lower(CallInst &CI, const char *Jump) {
   Function &F = *CI.getFunction();
-  std::string Asm = (Twine("leaq 1f(%rip), %r11\n\t"
-                           "movq %r11, -8(%rsp)\n\t"
-                           "jmpq *") +
-                     CACS_CONTRACT_JUMP_ENTRY + "@GOTPCREL(%rip)\n1:")
-                        .str();
-  auto *IA = InlineAsm::get(CI.getFunctionType(), Asm, clobbers(F),
+  FunctionType *FTy = CI.getFunctionType();
+  SmallVector<Type *, 2> Results;
+  resultWords(FTy, Results);
+  unsigned NArgs = CI.arg_size();
+  SmallVector<const char *, 12> Bound(RetRegs, RetRegs + Results.size());
+  Bound.append(ArgRegs, ArgRegs + NArgs);
+
+  std::string Constraints;
+  SmallVector<Type *, 12> Outs(Results.begin(), Results.end());
+  for (const char *R : Bound)
+    Constraints += ("={" + Twine(R) + "},").str();
+  for (unsigned I = 0; I < NArgs; ++I) {
+    Outs.push_back(Type::getInt64Ty(F.getContext()));
+    Constraints += ("{" + Twine(ArgRegs[I]) + "},").str();
+  }
+  Constraints += clobbers(F, Bound);
+  Type *AsmRet = Outs.empty()       ? Type::getVoidTy(F.getContext())
+                 : Outs.size() == 1 ? Outs[0]
+                                    : StructType::get(F.getContext(), Outs);
+
+  SmallVector<Value *, 4> Args(CI.args());
+  auto *IA = InlineAsm::get(FunctionType::get(AsmRet, FTy->params(), false),
+                            siteAsm(Jump), Constraints,
                             /*hasSideEffects=*/true, /*isAlignStack=*/true);
-  auto *Site = CallInst::Create(IA, {}, "", CI.getIterator());
+  auto *Site = CallInst::Create(
+      IA, Args,
+      AsmRet->isVoidTy() || !CI.hasName() ? "" : CI.getName() + ".site",
+      CI.getIterator());
   Site->setDebugLoc(CI.getDebugLoc());
   Site->addFnAttr(Attribute::NoUnwind);
+
+  // The call's value, from the statement's first outputs.
+  Value *Result = nullptr;
+  IRBuilder<> B(&CI);
+  if (Outs.size() == 1 && !Results.empty()) {
+    Result = Site;
+  } else if (Results.size() == 1 && !FTy->getReturnType()->isStructTy()) {
+    Result = B.CreateExtractValue(Site, 0);
+  } else if (!Results.empty()) {
+    Result = PoisonValue::get(FTy->getReturnType());
+    for (unsigned I = 0; I < Results.size(); ++I)
+      Result = B.CreateInsertValue(Result, B.CreateExtractValue(Site, I), I);
+  }
+  if (Result) {
+    Result->takeName(&CI);
+    CI.replaceAllUsesWith(Result);
+  }
   CI.eraseFromParent();
   F.addFnAttr(Attribute::NoRedZone);
   ++NumLowered;
@@ -235,7 +359,8 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
     if (P != Phase::LTOLink)
       emit(M.getContext(), DS_Warning,
            Twine("-fswitch-site-jumps has no effect here: ") + Why +
-               "; calls of cacs_yield stay calls");
+               "; calls of cacs_yield, cacs_effect_perform and "
+               "cacs_effect_resume stay calls");
     return PreservedAnalyses::all();
   }
   if (P != Phase::LTOLink) {
@@ -253,26 +378,29 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(SwitchSiteJumpEnabledAttr))
       continue;
-    SmallVector<CallInst *, 4> Calls;
+    SmallVector<std::pair<CallInst *, const char *>, 4> Calls;
     for (Instruction &I : instructions(F))
-      if (auto *CI = dyn_cast<CallInst>(&I); CI && isYieldCall(*CI))
-        Calls.push_back(CI);
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (const char *Jump = jumpEntryOf(*CI))
+          Calls.push_back({CI, Jump});
     if (Calls.empty())
       continue;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    for (CallInst *CI : Calls) {
+    for (auto &[Call, Jump] : Calls) {
+      CallInst *CI = Call;
+      std::string User = userName(CI->getCalledFunction()->getName());
       if (const char *Why = callReason(*CI)) {
         ORE.emit([&] {
           return OptimizationRemarkMissed(DEBUG_TYPE, "KeptCall", CI)
-                 << "cacs_yield stays a call: " << Why;
+                 << User << " stays a call: " << Why;
         });
         continue;
       }
       ORE.emit([&] {
         return OptimizationRemark(DEBUG_TYPE, "Lowered", CI)
-               << "cacs_yield is entered by a jump at this site";
+               << User << " is entered by a jump at this site";
       });
-      lower(*CI);
+      lower(*CI, Jump);
       Changed = true;
     }
   }

@@ -230,18 +230,20 @@
 #define CACS_CONTRACT_ENTRY_SUFFIX_BP "_pn_bp"
 #define CACS_CONTRACT_ENTRY_SUFFIX_NONE "_pn_none"
 
-/* A jump-entered yield (-fswitch-site-jumps, x86-64: SwitchSiteJump.cpp):
- * the compiler lowers a call of cacs_yield's entry to
+/* Jump-entered switches (-fswitch-site-jumps, x86-64: SwitchSiteJump.cpp):
+ * the compiler lowers a call of cacs_yield's, cacs_effect_perform's or
+ * cacs_effect_resume's preserve_none entry to
  *   leaq 1f(%rip), %r11; movq %r11, -8(%rsp);
- *   jmpq *CACS_CONTRACT_JUMP_ENTRY@GOTPCREL(%rip)
+ *   jmpq *<entry>_jmp@GOTPCREL(%rip)
  *   1:
- * (through the GOT, never a lazily bound PLT entry, whose resolver writes
- * below rsp; the linker makes it a direct jump within a module)
- * and the entry (yield_x86_64.S) moves rsp down to that word, where a call
- * would have pushed its return address, then switches as cacs_yield's
- * entry does: the same suspended layout, without the call that the switch
- * never returns to. */
-#define CACS_CONTRACT_JUMP_ENTRY "cacs__yield_pn_jmp"
+ * (the arguments and results in the call's registers; through the GOT,
+ * never a lazily bound PLT entry, whose resolver writes below rsp; the
+ * linker makes it a direct jump within a module), and the jump entry
+ * (yield_x86_64.S, effect_x86_64.S) takes rsp as pointing just above that
+ * word, where a call would have pushed its return address: the same
+ * suspended layout as the entry's, without the call that the switch never
+ * returns to. */
+#define CACS_CONTRACT_JUMP_SUFFIX "_jmp"
 
 /* The first line of the inline assembly of a marked in-stack yield (x86-64,
  * compiled by cacs): the InstackYield pass matches it character for character
