@@ -402,7 +402,7 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
 static waiter *m_local_waiter(cacs_pool_mutex *m) {
   waiter *w = m->waiters.head;
   for (unsigned k = 0; w && k < LOCAL_LOOK; ++k, w = w->next)
-    if (w->task && cacs__pool_handoff_pays(w->task))
+    if (waiter_local(w))
       return w;
   return NULL;
 }
@@ -424,8 +424,7 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   // starving mutex may end, is the clock read (a call of 60 ns on a
   // virtual machine's clock, inside the hand-over).
   int inplace_head = !fifo && w && !(s & (M_WOKEN | ~(M_SPIN1 - 1))) &&
-                     inplace && w->task && !w->timed &&
-                     cacs__pool_handoff_pays(w->task);
+                     inplace && inplace_pays(w);
   uint64_t now = !inplace_head && (w || (s & M_WOKEN)) ? cacs__now_ns() : 0;
   uint64_t waited = w && !inplace_head ? now - w->since : 0;
   if (!fifo && !inplace_head &&
@@ -654,9 +653,10 @@ int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind) {
 }
 
 // Grant the lock to the waiters at the head of the queue while they are
-// compatible (a writer alone; readers up to the next writer); the first
-// one granted may run in place, the other readers are woken once the
-// caller drops the spin lock (*later; NULL: now).
+// compatible (a writer alone; readers up to the next writer); one granted
+// may run in place if that pays (inplace_pays, the mutex's rule), the
+// others are woken once the caller drops the spin lock (*later; NULL:
+// now).
 static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace,
                      waiter **later) {
   waiter *w;
@@ -666,14 +666,14 @@ static void rw_grant(cacs_pool_rwlock *rw, cacs__ptask **inplace,
         return;
       q_pop(&rw->waiters);
       rw->writer = w->self;
-      serve_later(w, 0, inplace, later);
+      serve_later(w, 0, inplace_pays(w) ? inplace : NULL, later);
       return;
     }
     if (rw->writer)
       return;
     q_pop(&rw->waiters);
     rw->readers++;
-    serve_later(w, 0, inplace, later);
+    serve_later(w, 0, inplace_pays(w) ? inplace : NULL, later);
   }
 }
 

@@ -141,6 +141,22 @@ static inline void w_init(waiter *w, cacs__ptask *task, int64_t timeout_us) {
 
 // --- serving ---------------------------------------------------------------
 
+// Whether `w` waits on the releasing worker (pool_park.h,
+// cacs__pool_handoff_pays): its stack is in this worker's cache and it
+// would run here at once, so running it in the releaser's place costs no
+// parallelism and moves no stack.
+static inline int waiter_local(const waiter *w) {
+  return w->task && cacs__pool_handoff_pays(w->task);
+}
+
+// The rule by which every object here chooses a waiter to run in the
+// releaser's place (CES, the paper's Figure 6): only one that is local and
+// untimed (see "Lifetimes"); any other is made runnable, and the releaser
+// goes on (pool_sync.c, "Barging or hand-off", says why).
+static inline int inplace_pays(const waiter *w) {
+  return !w->timed && waiter_local(w);
+}
+
 // Serve `w` (already off its queue) with `result`; called under the spin
 // lock. A waiter the releaser may run in its own place (a pool task with no
 // timeout) goes to *inplace if that is still free and inplace is not NULL;

@@ -240,6 +240,18 @@ static inline int h_mutex_waiters(cacs_pool_mutex *m) {
   return n;
 }
 
+/// White box: the waiters queued on `rw`, read under its spin lock (a
+/// record's first word is its link: lib/pool/pool_waiter.h).
+static inline int h_rwlock_waiters(cacs_pool_rwlock *rw) {
+  while (__atomic_exchange_n(&rw->spin, 1, __ATOMIC_ACQUIRE))
+    ;
+  int n = 0;
+  for (void **w = (void **)rw->waiters.head; w; w = (void **)*w)
+    ++n;
+  __atomic_store_n(&rw->spin, 0, __ATOMIC_RELEASE);
+  return n;
+}
+
 /// A task that keeps its worker busy, never parking, from when it sets
 /// h_busy_started until h_busy_done is set. It yields the CPU
 /// (sched_yield), not its worker: the workers may share one CPU.
