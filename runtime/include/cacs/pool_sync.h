@@ -202,11 +202,16 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 
 // --- Reader-writer lock -------------------------------------------------
 //
-// Fair: a reader that finds a writer waiting queues behind it. Releases as
-// the paper's CES reader-writer mutex: the last reader out runs the
-// waiting writer in place; a writer out runs the next writer in place, or
-// the next reader and makes every other reader queued before the next
-// writer runnable.
+// Phase-fair: a reader that finds a writer holding the lock or waiting
+// queues; writers are served in their order. A writer out grants every
+// reader queued (those behind a waiting writer too), or, none queued, the
+// next writer; the last reader out grants the next writer. So a writer
+// waits for at most the phase in progress and one reader and one writer
+// phase per writer ahead of it, a reader for at most the phase in progress
+// and one writer phase.
+// Releases as the paper's CES reader-writer mutex: CES runs one waiter
+// granted in place, a waiter on this worker (as the mutex: in a default
+// pool one homed here), and makes the others runnable.
 
 typedef struct cacs_pool_rwlock {
   uint32_t spin;
