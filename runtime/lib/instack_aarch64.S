@@ -11,11 +11,6 @@
 
 #include "entry_asm.h"
 #if defined(__aarch64__)
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define BTI_C hint #34
-#else
-#define BTI_C
-#endif
 
         .text
         .p2align 4
@@ -24,7 +19,7 @@
 cacs__isg_entry:
         .cfi_startproc
         .cfi_undefined x30
-        BTI_C
+        ENTRY_LANDING
         sub     sp, sp, #32
         .cfi_adjust_cfa_offset 32
         stp     x1, x2, [sp]            // ctx.pc, ctx.fp
@@ -48,7 +43,7 @@ cacs__isg_entry:
         .type   cacs__isg_cancelled_c,%function
 cacs__isg_cancelled_c:
         .cfi_startproc
-        BTI_C
+        ENTRY_LANDING
         stp     x29, x30, [sp, #-16]!
         .cfi_def_cfa_offset 16
         .cfi_offset x29, -16

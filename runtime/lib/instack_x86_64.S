@@ -17,11 +17,6 @@
 
 #include "entry_asm.h"
 #if defined(__x86_64__)
-#if defined(__CET__) && (__CET__ & 1)
-#define ENDBR endbr64
-#else
-#define ENDBR
-#endif
 
         .text
         .p2align 4
@@ -30,7 +25,7 @@
 cacs__isg_entry:
         .cfi_startproc
         .cfi_undefined %rip
-        ENDBR
+        ENTRY_LANDING
         subq    $40, %rsp
         .cfi_adjust_cfa_offset 40
         movq    %rdi, (%rsp)            // ctx.pc
@@ -56,7 +51,7 @@ cacs__isg_entry:
         .type   cacs__isg_cancelled_c,@function
 cacs__isg_cancelled_c:
         .cfi_startproc
-        ENDBR
+        ENTRY_LANDING
         pushq   %rax                    // align the stack for the calls
         .cfi_adjust_cfa_offset 8
         movl    $2, %edi
