@@ -40,6 +40,8 @@ at a start gate, then each does lock pairs for MS ms; throughput is pairs
 over the time from the gate to the last task's end. No spawning phase and
 no tail of one worker's tasks alone: the contended steady state (what made
 the rw shape's runs disagree: bench/results/locks/cond-rw-41/README.md).
+--object rw runs timed by default (1000 ms); --timed 0 runs -n pairs as
+before session 41.
 Written to bench/results/locks/counter-<object>/ unless --out says.
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
@@ -195,6 +197,8 @@ def main():
         ap.error("--object needs --shape counter")
     if a.timed and (a.shape != "counter" or a.object in ("chan", "cond")):
         ap.error("--timed needs --shape counter and a lock (mutex, rw, sem)")
+    if a.timed is None and a.object == "rw":
+        a.timed = 1000.0  # the rw shape's stable form (see --timed)
     stored = replot_data(a, "locks/counter" if a.shape == "counter" else "locks")
     if stored:
         log("plots: %s" % ", ".join(plot(stored[0], stored[1]["results"])))
