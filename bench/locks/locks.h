@@ -44,6 +44,16 @@
 //   -W PERCENT  with `counter` (issue 37): the reader-writer lock, PERCENT %
 //               of the pairs writers (the updates above), the others
 //               readers (read the array, check it is consistent, pad)
+//   -T MS       with `counter`: a timed run in place of -n: the tasks meet
+//               at a start gate (each yields until all have started), then
+//               each does lock pairs until MS ms after the gate opened;
+//               throughput is the pairs over the time from the gate to the
+//               last task's end. Every task runs to the end, so the run
+//               measures the contended steady state, not the spawning nor
+//               a tail where one worker's tasks have finished and the
+//               other's run alone (uncontended); see
+//               bench/results/locks/cond-rw-41/README.md.
+// The binaries define LK_YIELD() (a yield of their tasks) before this.
 //   -u UNITS    with `counter`: a counting semaphore of UNITS units
 //               instead of a lock; the section checks that at most UNITS
 //               tasks are inside, updates a task's own array, pads
@@ -51,6 +61,13 @@
 //               half the tasks send -n items each, half receive as many,
 //               20 dependent operations per item on both sides;
 //               throughput is items over the wall-clock time, as counter
+//   -k cond     the same producers and consumers through a bounded queue
+//               of -u slots (at least 1) behind a mutex and two condition
+//               variables, not-empty and not-full, signalled under the
+//               mutex (the shape of a user's work queue)
+//   Items (chan, cond) are distinct (a task's index and a count), and the
+//   sums of a hash of every item sent and received must agree: a run that
+//   loses or duplicates an item fails.
 // Output, one line:
 //   RESULT impl=<i> workers=<w> tasks=<t> cs_ns=<c> writers=<W|-> secs=<s>
 //          ops=<n> mops=<m> ok=<0|1>
@@ -79,9 +96,10 @@ typedef struct lk_config {
   double window_ms;
   const char *variant;
   int limit;
-  int counter; ///< -k counter (1) or chan (2)
-  long iters;  ///< -n, counter: lock pairs per task (0: default)
-  int units;   ///< -u: counter: semaphore units (0: a lock); chan: capacity
+  int counter;     ///< -k counter (1), chan (2) or cond (3)
+  long iters;      ///< -n, counter: lock pairs per task (0: default)
+  int units;       ///< -u: counter: semaphore units (0: a lock); chan: capacity
+  double timed_ms; ///< -T: counter: a timed run from the start gate (0: -n)
 } lk_config;
 
 static inline uint64_t lk_now_ns(void) {
@@ -93,14 +111,14 @@ static inline uint64_t lk_now_ns(void) {
 static inline void lk_usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [-w WORKERS] [-t TASKS] [-c CS_NS] [-d MS] [-W PERCENT] "
-          "[-v VARIANT] [-s LIMIT] [-k fig8|counter|chan] [-n ITERS] "
-          "[-u UNITS]\n",
+          "[-v VARIANT] [-s LIMIT] [-k fig8|counter|chan|cond] [-n ITERS] "
+          "[-u UNITS] [-T MS]\n",
           argv0);
   exit(64);
 }
 
 static inline lk_config lk_parse(int argc, char **argv) {
-  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0, 0};
+  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0, 0, 0};
   for (int i = 1; i < argc; ++i) {
     if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)
       lk_usage(argv[0]);
@@ -128,15 +146,22 @@ static inline lk_config lk_parse(int argc, char **argv) {
       c.limit = atoi(v);
       break;
     case 'k':
-      if (strcmp(v, "fig8") && strcmp(v, "counter") && strcmp(v, "chan"))
+      if (strcmp(v, "fig8") && strcmp(v, "counter") && strcmp(v, "chan") &&
+          strcmp(v, "cond"))
         lk_usage(argv[0]);
-      c.counter = !strcmp(v, "counter") ? 1 : !strcmp(v, "chan") ? 2 : 0;
+      c.counter = !strcmp(v, "counter") ? 1
+                  : !strcmp(v, "chan")  ? 2
+                  : !strcmp(v, "cond")  ? 3
+                                        : 0;
       break;
     case 'u':
       c.units = atoi(v);
       break;
     case 'n':
       c.iters = atol(v);
+      break;
+    case 'T':
+      c.timed_ms = atof(v);
       break;
     default:
       lk_usage(argv[0]);
@@ -145,7 +170,9 @@ static inline lk_config lk_parse(int argc, char **argv) {
   if (c.workers < 1 || c.tasks < 1 || c.cs_ns < 0 || c.window_ms <= 0 ||
       c.writers > 10000 || c.limit < 64 || c.iters < 0 || c.units < 0 ||
       (c.units && !c.counter) || (c.units && c.writers >= 0) ||
-      (c.counter == 2 && (c.writers >= 0 || c.tasks < 2 || c.tasks % 2)))
+      (c.counter >= 2 && (c.writers >= 0 || c.tasks < 2 || c.tasks % 2)) ||
+      (c.counter == 3 && c.units < 1) || c.timed_ms < 0 ||
+      (c.timed_ms > 0 && c.counter != 1))
     lk_usage(argv[0]);
   if (c.counter && !c.iters) {
     // 20,000 each, or about 1.5 s of critical sections in all.
@@ -164,15 +191,23 @@ typedef struct lk_state {
   uint64_t inserts; ///< plain counter, written only under the (write) lock
   int nprimes;
   uint32_t *primes;
-  double pad_per_ns;  ///< padding loop iterations per nanosecond
-  uint64_t pad_iters; ///< for this run's cs_ns
-  int counter;        ///< -k counter (1) or chan (2)
-  uint64_t iters;     ///< counter: lock pairs per task
-  uint64_t start;     ///< counter: when the first task was spawned
-  uint64_t table[16]; ///< counter: the shared array, plain words
-  int units;          ///< counter: semaphore units (0: a lock)
-  int inside;         ///< semaphore: tasks inside now (atomic)
-  struct lk_task *tasks; ///< chan: even ones send, odd ones receive
+  double pad_per_ns;     ///< padding loop iterations per nanosecond
+  uint64_t pad_iters;    ///< for this run's cs_ns
+  int counter;           ///< -k counter (1), chan (2) or cond (3)
+  uint64_t iters;        ///< counter: lock pairs per task
+  uint64_t start;        ///< counter: when the first task was spawned
+  uint64_t table[16];    ///< counter: the shared array, plain words
+  int units;             ///< counter: semaphore units (0: a lock)
+  int inside;            ///< semaphore: tasks inside now (atomic)
+  struct lk_task *tasks; ///< chan, cond: even ones send, odd ones receive
+  int ntasks;
+  uint64_t *ring; ///< cond: the bounded queue, -u slots
+  unsigned ring_head, ring_count;
+  int ring_bad; ///< cond: a put into a full queue or a get from an empty one
+  uint64_t timed_ns; ///< -T: the run's length from the gate (0: -n pairs)
+  int arrived;       ///< -T: tasks at the gate (atomic)
+  int open;          ///< -T: the gate is open, `start` set (atomic)
+  uint64_t deadline; ///< -T: when the tasks stop
 } lk_state;
 
 static lk_state lk_g;
@@ -245,6 +280,9 @@ static inline void lk_setup(const lk_config *c) {
   lk_g.counter = c->counter;
   lk_g.iters = (uint64_t)c->iters;
   lk_g.units = c->units;
+  lk_g.timed_ns = (uint64_t)(c->timed_ms * 1e6);
+  if (c->counter == 3)
+    lk_g.ring = (uint64_t *)calloc((size_t)c->units, sizeof(uint64_t));
 }
 
 /// The counter shape's critical section: 16 updates of the shared array.
@@ -314,6 +352,19 @@ static inline int lk_cs_read(uint32_t p) {
   return k == 0 || k == p;
 }
 
+/// -T: wait at the start gate, yielding, until every task has come (`n`);
+/// the last one opens it and sets the start and the deadline.
+#define LK_GATE(n)                                                             \
+  do {                                                                         \
+    if (__atomic_add_fetch(&lk_g.arrived, 1, __ATOMIC_ACQ_REL) == (n)) {       \
+      lk_g.start = lk_now_ns();                                                \
+      lk_g.deadline = lk_g.start + lk_g.timed_ns;                              \
+      __atomic_store_n(&lk_g.open, 1, __ATOMIC_RELEASE);                       \
+    }                                                                          \
+    while (!__atomic_load_n(&lk_g.open, __ATOMIC_ACQUIRE))                     \
+      LK_YIELD();                                                              \
+  } while (0)
+
 /// Per-task bookkeeping.
 typedef struct lk_task lk_task;
 struct lk_task {
@@ -323,6 +374,7 @@ struct lk_task {
   uint64_t writes; ///< write-side critical sections (all of them)
   uint64_t bad;    ///< failed read checks
   uint64_t sink;   ///< the sieves' results, so they are not dropped
+  uint64_t end;    ///< -T: when the task stopped
 };
 
 /// One task's loop. LOCK/UNLOCK (and RLOCK/RUNLOCK for -W) are statements.
@@ -330,8 +382,11 @@ struct lk_task {
 #define LK_TASK_LOOP(t, writers, LOCK, UNLOCK, RLOCK, RUNLOCK)                 \
   do {                                                                         \
     if (lk_g.counter) {                                                        \
-      uint64_t x_ = (t)->seed, own_[16] = {0};                                 \
-      for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
+      uint64_t x_ = (t)->seed, own_[16] = {0}, i_ = 0;                         \
+      uint64_t n_ = lk_g.timed_ns ? UINT64_MAX : lk_g.iters;                   \
+      if (lk_g.timed_ns)                                                       \
+        LK_GATE((int)(lk_g.ntasks));                                           \
+      for (; i_ < n_; ++i_) {                                                  \
         if (lk_g.units) {                                                      \
           LOCK;                                                                \
           (t)->bad += !lk_cs_sem(own_);                                        \
@@ -350,9 +405,14 @@ struct lk_task {
           (t)->bad += !ok_;                                                    \
         }                                                                      \
         x_ = lk_outside(x_);                                                   \
+        if (lk_g.timed_ns && !(i_ & 15) && lk_now_ns() >= lk_g.deadline) {     \
+          (t)->end = lk_now_ns();                                              \
+          ++i_;                                                                \
+          break;                                                               \
+        }                                                                      \
       }                                                                        \
       (t)->sink += x_ + own_[0];                                               \
-      (t)->done = lk_g.iters;                                                  \
+      (t)->done = i_;                                                          \
       break;                                                                   \
     }                                                                          \
     for (;;) {                                                                 \
@@ -375,25 +435,37 @@ struct lk_task {
     }                                                                          \
   } while (0)
 
-/// One task of `-k chan`: an even one sends lk_g.iters items (SEND sends
-/// the uint64_t v_), an odd one receives as many (RECV into v_); the sums
-/// sent and received are compared at the end (lk_report).
+/// The value summed for an item (-k chan, cond): a 64-bit mix of it, so
+/// that a lost item and a duplicated one do not cancel out.
+static inline uint64_t lk_item_hash(uint64_t v) {
+  v ^= v >> 30;
+  v *= 0xbf58476d1ce4e5b9u;
+  v ^= v >> 27;
+  v *= 0x94d049bb133111ebu;
+  return v ^ (v >> 31);
+}
+
+/// One task of `-k chan` and `-k cond`: an even one sends lk_g.iters
+/// items (SEND sends the uint64_t v_), each its own (the task's index and
+/// a count), an odd one receives as many (RECV into v_); the sums of the
+/// items' hashes sent and received are compared at the end (lk_report).
 #define LK_CHAN_LOOP(t, SEND, RECV)                                            \
   do {                                                                         \
     uint64_t x_ = (t)->seed, v_ = 0, sum_ = 0;                                 \
-    if (((t) - lk_g.tasks) % 2 == 0) {                                         \
+    uint64_t me_ = (uint64_t)((t)-lk_g.tasks);                                 \
+    if (me_ % 2 == 0) {                                                        \
       for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
         x_ = lk_outside(x_);                                                   \
-        v_ = i_ + 1;                                                           \
+        v_ = me_ << 32 | (i_ + 1);                                             \
         SEND;                                                                  \
-        sum_ += v_;                                                            \
+        sum_ += lk_item_hash(me_ << 32 | (i_ + 1));                            \
       }                                                                        \
       (t)->writes = sum_;                                                      \
       (t)->done = lk_g.iters;                                                  \
     } else {                                                                   \
       for (uint64_t i_ = 0; i_ < lk_g.iters; ++i_) {                           \
         RECV;                                                                  \
-        sum_ += v_;                                                            \
+        sum_ += lk_item_hash(v_);                                              \
         x_ = lk_outside(x_);                                                   \
       }                                                                        \
       __atomic_fetch_add(&lk_g.inserts, sum_, __ATOMIC_RELAXED);               \
@@ -401,10 +473,50 @@ struct lk_task {
     (t)->sink += x_;                                                           \
   } while (0)
 
+/// The bounded queue of `-k cond`, its mutex held: put v_ / take into v_.
+static inline void lk_ring_put(uint64_t v) {
+  unsigned cap = (unsigned)lk_g.units;
+  lk_g.ring_bad |= lk_g.ring_count >= cap;
+  lk_g.ring[(lk_g.ring_head + lk_g.ring_count) % cap] = v;
+  lk_g.ring_count += 1;
+}
+static inline uint64_t lk_ring_get(void) {
+  unsigned cap = (unsigned)lk_g.units;
+  lk_g.ring_bad |= lk_g.ring_count == 0;
+  uint64_t v = lk_g.ring[lk_g.ring_head];
+  lk_g.ring_head = (lk_g.ring_head + 1) % cap;
+  lk_g.ring_count -= 1;
+  return v;
+}
+
+/// `-k cond`'s send and receive (statements for LK_CHAN_LOOP): the queue
+/// behind a mutex, waits in a loop on not-full / not-empty, the other side
+/// signalled before the unlock, as users write it. The LOCK, UNLOCK,
+/// WAIT_* and SIGNAL_* arguments are statements.
+#define LK_COND_SEND(LOCK, UNLOCK, WAIT_NOT_FULL, SIGNAL_NOT_EMPTY)            \
+  do {                                                                         \
+    LOCK;                                                                      \
+    while (lk_g.ring_count == (unsigned)lk_g.units)                            \
+      WAIT_NOT_FULL;                                                           \
+    lk_ring_put(v_);                                                           \
+    SIGNAL_NOT_EMPTY;                                                          \
+    UNLOCK;                                                                    \
+  } while (0)
+#define LK_COND_RECV(LOCK, UNLOCK, WAIT_NOT_EMPTY, SIGNAL_NOT_FULL)            \
+  do {                                                                         \
+    LOCK;                                                                      \
+    while (lk_g.ring_count == 0)                                               \
+      WAIT_NOT_EMPTY;                                                          \
+    v_ = lk_ring_get();                                                        \
+    SIGNAL_NOT_FULL;                                                           \
+    UNLOCK;                                                                    \
+  } while (0)
+
 static inline lk_task *lk_tasks(const lk_config *c, uint64_t start) {
   lk_task *t = (lk_task *)calloc((size_t)c->tasks, sizeof *t);
   lk_g.start = start;
   lk_g.tasks = t;
+  lk_g.ntasks = c->tasks;
   for (int i = 0; i < c->tasks; ++i) {
     t[i].seed = 0x9e3779b97f4a7c15u * (uint64_t)(i + 1);
     t[i].deadline = start + (uint64_t)(c->window_ms * 1e6);
@@ -426,20 +538,31 @@ static inline int lk_report(const char *impl, const lk_config *c,
   double secs = c->window_ms / 1e3;
   if (c->counter) { // every pair counted once in each slot of the table
     secs = (double)(lk_now_ns() - lk_g.start) / 1e9;
+    if (lk_g.timed_ns) { // from the gate to the last task's end
+      uint64_t end = lk_g.start;
+      for (int i = 0; i < c->tasks; ++i)
+        end = t[i].end > end ? t[i].end : end;
+      secs = (double)(end - lk_g.start) / 1e9;
+    }
     mapsum = writes;
     for (int k = 0; k < 16 && c->counter == 1 && !c->units; ++k)
       if (lk_g.table[k] != writes)
         mapsum = 0;
   }
-  int ok = writes == lk_g.inserts && writes == mapsum && bad == 0;
+  int ok =
+      writes == lk_g.inserts && writes == mapsum && bad == 0 && !lk_g.ring_bad;
   char w[16] = "-";
   if (c->writers >= 0)
     snprintf(w, sizeof w, "%g", c->writers / 100.0);
   printf("RESULT impl=%s shape=%s workers=%d tasks=%d cs_ns=%g writers=%s "
          "secs=%.3f ops=%" PRIu64 " mops=%.4f ok=%d\n",
-         impl, c->counter == 2 ? "chan" : c->counter ? "counter" : "fig8",
-         c->workers, c->tasks, c->cs_ns,
-         w, secs, ops, (double)ops / secs / 1e6, ok);
+         impl,
+         c->counter == 3   ? "cond"
+         : c->counter == 2 ? "chan"
+         : c->counter      ? "counter"
+                           : "fig8",
+         c->workers, c->tasks, c->cs_ns, w, secs, ops, (double)ops / secs / 1e6,
+         ok);
   if (!ok)
     fprintf(stderr,
             "locks: %s: check failed: writes %" PRIu64 ", counter %" PRIu64

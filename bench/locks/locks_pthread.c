@@ -7,11 +7,14 @@
 // The lock benchmark (locks.h) with one OS thread per task, all confined to
 // the first WORKERS CPUs this process may use (the kernel's scheduler is the
 // "executor"): pthread_mutex_t, or pthread_rwlock_t for -W, or a POSIX
-// sem_t of -u units (issue 37). No channel (`-k chan`): exits 64.
+// sem_t of -u units (issue 37), or for `-k cond` a queue of -u slots behind
+// a pthread_mutex_t and two pthread_cond_t. No channel (`-k chan`): exits
+// 64.
 //
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
+#define LK_YIELD() sched_yield()
 #include "locks.h"
 
 #include <pthread.h>
@@ -21,11 +24,22 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static sem_t sem;
+static pthread_cond_t not_empty = PTHREAD_COND_INITIALIZER,
+                      not_full = PTHREAD_COND_INITIALIZER;
 static int writers;
 
 static void *task(void *arg) {
   lk_task *t = arg;
-  if (lk_g.units)
+  if (lk_g.counter == 3)
+    LK_CHAN_LOOP(
+        t,
+        LK_COND_SEND(pthread_mutex_lock(&mu), pthread_mutex_unlock(&mu),
+                     pthread_cond_wait(&not_full, &mu),
+                     pthread_cond_signal(&not_empty)),
+        LK_COND_RECV(pthread_mutex_lock(&mu), pthread_mutex_unlock(&mu),
+                     pthread_cond_wait(&not_empty, &mu),
+                     pthread_cond_signal(&not_full)));
+  else if (lk_g.units)
     LK_TASK_LOOP(t, writers, sem_wait(&sem), sem_post(&sem), (void)0, (void)0);
   else if (writers < 0)
     LK_TASK_LOOP(t, writers, pthread_mutex_lock(&mu), pthread_mutex_unlock(&mu),
@@ -44,7 +58,7 @@ int main(int argc, char **argv) {
     return 64;
   }
   lk_setup(&c);
-  if (c.units && sem_init(&sem, 0, (unsigned)c.units) != 0) {
+  if (c.units && c.counter != 3 && sem_init(&sem, 0, (unsigned)c.units) != 0) {
     perror("sem_init");
     return 1;
   }
@@ -79,7 +93,8 @@ int main(int argc, char **argv) {
     }
   for (int i = 0; i < c.tasks; ++i)
     pthread_join(th[i], NULL);
-  return lk_report(c.units         ? "posix_sem"
+  return lk_report(c.counter == 3  ? "pthread_cond"
+                   : c.units       ? "posix_sem"
                    : c.writers < 0 ? "pthread_mutex"
                                    : "pthread_rwlock",
                    &c, t);

@@ -7,7 +7,8 @@ critical-section length, on 1 and 2 workers (issue 25); see bench/locks/locks.h.
                      [--no-rw] [--impls locks_cacs:ces,locks_fiber,...]
                      [--limit N] [--shape fig8|counter]
                      [--extra 'LABEL=PATH[:VARIANT]']
-                     [--object mutex|rw|sem|chan] [--arg N,...]
+                     [--object mutex|rw|sem|chan|cond] [--arg N,...]
+                     [--iters N] [--timed MS]
 
 --shape counter (issue 37): the shape of a counter, a cache or a connection
 table behind a lock (locks.h, -k counter): 64 tasks on 2 workers by default,
@@ -28,6 +29,19 @@ the mutex's place, beside its peers, each point once per --arg value:
         of that many slots (its idiom), POSIX sem_t;
   chan  a channel of capacity --arg (default 0: unbuffered): half the
         tasks send, half receive; Go's channel; throughput in items.
+  cond  the same senders and receivers through a bounded queue of --arg
+        slots (default 16) behind a mutex and two condition variables
+        (not-empty, not-full), signalled under the mutex: the pool's
+        cacs_pool_cond, Go sync.Cond (idiomatic Go would use a channel:
+        --object chan), pthread_cond_t, Boost.Fiber's condition variable.
+--iters N: lock pairs (items) per task, -n (default: locks.h's).
+--timed MS (counter shape, mutex, rw, sem): a timed run (-T): the tasks meet
+at a start gate, then each does lock pairs for MS ms; throughput is pairs
+over the time from the gate to the last task's end. No spawning phase and
+no tail of one worker's tasks alone: the contended steady state (what made
+the rw shape's runs disagree: bench/results/locks/cond-rw-41/README.md).
+--object rw runs timed by default (1000 ms); --timed 0 runs -n pairs as
+before session 41.
 Written to bench/results/locks/counter-<object>/ unless --out says.
 
 Throughput (Mops/s: loop iterations finished in a fixed wall-clock window
@@ -88,6 +102,12 @@ OBJECTS = {
               ("cacs CES, default pool", "locks_cacs", "ces-default"),
               ("Go channel", "locks_go", None)],
              "0", "-u", "channel, capacity %g"),
+    "cond": ([("cacs CES", "locks_cacs", "ces"),
+              ("cacs CES, default pool", "locks_cacs", "ces-default"),
+              ("Go sync.Cond", "locks_go", None),
+              ("pthread cond (OS threads)", "locks_pthread", None),
+              ("Boost.Fiber condition_variable", "locks_fiber", None)],
+             "16", "-u", "cond queue, %g slots"),
 }
 # Built only when the runtime / the peer's library or compiler is there.
 OPTIONAL = {"locks_cacs", "locks_fiber", "locks_go"}
@@ -109,9 +129,13 @@ def cpus(n):
 
 
 def run(path, variant, workers, tasks, cs, writers, window, limit=None, shape="fig8",
-        obj="mutex"):
+        obj="mutex", iters=None, timed=None):
     cmd = [path, "-w", str(workers), "-t", str(tasks), "-c", str(cs), "-d", str(window),
-           "-k", "chan" if obj == "chan" else shape]
+           "-k", obj if obj in ("chan", "cond") else shape]
+    if iters:
+        cmd += ["-n", str(iters)]
+    if timed:
+        cmd += ["-T", "%g" % timed]
     if limit:
         cmd += ["-s", str(limit)]
     if variant:
@@ -164,9 +188,17 @@ def main():
                     help="counter shape: the object under test (see the top)")
     ap.add_argument("--arg", default=None,
                     help="--object's parameter(s), comma-separated")
+    ap.add_argument("--iters", type=int, default=None,
+                    help="counter shape: lock pairs (items) per task (-n)")
+    ap.add_argument("--timed", type=float, default=None,
+                    help="counter shape: a timed run of MS ms from a start gate (-T)")
     a = ap.parse_args()
     if a.object != "mutex" and a.shape != "counter":
         ap.error("--object needs --shape counter")
+    if a.timed and (a.shape != "counter" or a.object in ("chan", "cond")):
+        ap.error("--timed needs --shape counter and a lock (mutex, rw, sem)")
+    if a.timed is None and a.object == "rw":
+        a.timed = 1000.0  # the rw shape's stable form (see --timed)
     stored = replot_data(a, "locks/counter" if a.shape == "counter" else "locks")
     if stored:
         log("plots: %s" % ", ".join(plot(stored[0], stored[1]["results"])))
@@ -228,7 +260,8 @@ def main():
         runs = {i[0]: [] for i in todo}
         for _ in range(reps):
             for label, path, v, _rw in todo:
-                r = run(path, v, w, tasks, cs, wr, window, a.limit, a.shape, a.object)
+                r = run(path, v, w, tasks, cs, wr, window, a.limit, a.shape, a.object,
+                        a.iters, a.timed)
                 runs[label].append(r)
         for label, path, v, _rw in todo:
             rs = runs[label]
@@ -326,11 +359,13 @@ def plot(out, recs):
         ax.set_xticklabels(["%d worker%s\n%s%s" % (
             g[0], "s" if g[0] > 1 else "",
             point_name(obj, g[1]) if obj != "mutex" else "%g %% writers" % g[1],
-            "\ncs %g ns" % g[2] if obj not in ("mutex", "chan") else "") for g in groups],
+            "\ncs %g ns" % g[2] if obj not in ("mutex", "chan", "cond") else "")
+            for g in groups],
             fontsize=7)
         ax.set_ylabel("Mops/s (wall-clock, median)")
         ax.set_title({"mutex": "reader-writer lock", "rw": "reader-writer lock",
-                      "sem": "semaphore", "chan": "channel"}[obj])
+                      "sem": "semaphore", "chan": "channel",
+                      "cond": "condition variables (bounded queue)"}[obj])
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         fig.tight_layout()
         png = "rw.png" if obj == "mutex" else obj + ".png"
@@ -354,21 +389,34 @@ def write(out, recs, a, reps, window, tasks, loads):
     title = {"mutex": "Locks in the shape of a counter behind a mutex",
              "rw": "Reader-writer locks in the shape of a counter",
              "sem": "Semaphores in the shape of a counter",
-             "chan": "Channels, half the tasks sending, half receiving"}
+             "chan": "Channels, half the tasks sending, half receiving",
+             "cond": "Condition variables: a bounded queue, half the tasks producing, "
+                     "half consuming"}
     L = ["# %s%s\n" % (
         title[a.object] if counter
         else "The CES paper's lock microbenchmark",
         " (quick smoke run: tiny sizes, numbers meaningless)" if a.quick else "")]
     L.append("Generated by `%s` on %s; load average before / after: `%s` / `%s`. "
              "Raw data: `results.json`.\n" % (argv, date, loads[0], loads[1]))
-    if counter:
-        L.append("%d tasks, each doing the same number of lock pairs (20,000, fewer for long "
-                 "critical sections: about 1.5 s of them in all): lock, 16 updates of a "
+    if counter and a.object in ("chan", "cond"):
+        L.append("%d tasks, each sending or receiving %s items; median of %d interleaved "
+                 "runs (min..max); W workers = the first W CPUs by `taskset`.\n" % (
+                     tasks, "%d" % a.iters if a.iters else "20,000", reps))
+    elif counter:
+        L.append("%d tasks, each doing the same number of lock pairs (%s): lock, 16 updates of a "
                  "shared array, the critical section padded to the given length (calibrated "
                  "busy work), unlock, 20 dependent operations outside (bench/locks/locks.h, "
                  "`-k counter`). Throughput: millions of lock pairs per second of wall-clock "
                  "time from the first spawn to the last join, median of %d interleaved runs "
-                 "(min..max); W workers = the first W CPUs by `taskset`.\n" % (tasks, reps))
+                 "(min..max); W workers = the first W CPUs by `taskset`.\n" % (
+                     tasks,
+                     "a timed run, `--timed %g`: every task for %g ms from a start gate; "
+                     "throughput over the time from the gate to the last task's end"
+                     % (a.timed, a.timed) if a.timed else
+                     "%d, `--iters`" % a.iters if a.iters else
+                     "20,000, fewer for long critical sections: about 1.5 s of them in all",
+                     reps))
+    if counter:
         L.append({
             "mutex": "",
             "rw": "The reader-writer lock in the mutex's place (`-W`): each pair a writer "
@@ -383,6 +431,16 @@ def write(out, recs, a, reps, window, tasks, loads):
                     "as many, 20 dependent operations per item on each side; the sums "
                     "sent and received must agree. Throughput: millions of items per "
                     "second; the critical-section column does not apply.\n",
+            "cond": "No lock object alone (`-k cond`): the even tasks put items, each "
+                    "its own, into a bounded queue of the given slots behind a mutex, "
+                    "waiting on a not-full condition variable, the odd ones take as "
+                    "many, waiting on not-empty; each side signals the other's "
+                    "condition under the mutex; 20 dependent operations per item on "
+                    "each side; the sums of the items' hashes put and taken must "
+                    "agree (a lost or duplicated item fails the run). Go's sync.Cond "
+                    "is here for the comparison; idiomatic Go would use a channel, "
+                    "which `--object chan` measures. Throughput: millions of items "
+                    "per second; the critical-section column does not apply.\n",
         }[a.object])
     else:
         L.append("%d tasks, each looping: a random prime, a shared map updated under the lock "

@@ -1,8 +1,10 @@
 // The lock benchmark of bench/locks/locks.h in Go: one goroutine per task,
 // GOMAXPROCS = workers, sync.Mutex (or sync.RWMutex for -W; with -k counter
 // and -u UNITS a buffered channel of UNITS slots as the semaphore, Go's
-// idiom; with -k chan a channel of capacity -u). Same task, same map, same
-// padding and sieve, same output line.
+// idiom; with -k chan a channel of capacity -u; with -k cond a queue of -u
+// slots behind a sync.Mutex and two sync.Cond, not-empty and not-full,
+// which idiomatic Go would write as a channel: -k chan). Same task, same
+// map, same padding and sieve, same output line.
 package main
 
 import (
@@ -128,7 +130,39 @@ func csRead(p uint32) bool {
 	return k == 0 || k == p
 }
 
+// An item's hash (-k chan, cond; locks.h, lk_item_hash): summed on both
+// sides, so that a lost item and a duplicated one do not cancel out.
+func itemHash(v uint64) uint64 {
+	v ^= v >> 30
+	v *= 0xbf58476d1ce4e5b9
+	v ^= v >> 27
+	v *= 0x94d049bb133111eb
+	return v ^ (v >> 31)
+}
+
+// The bounded queue of -k cond, its mutex held.
+type ring struct {
+	buf         []uint64
+	head, count int
+	bad         bool
+}
+
+func (r *ring) put(v uint64) {
+	r.bad = r.bad || r.count >= len(r.buf)
+	r.buf[(r.head+r.count)%len(r.buf)] = v
+	r.count++
+}
+
+func (r *ring) get() uint64 {
+	r.bad = r.bad || r.count == 0
+	v := r.buf[r.head]
+	r.head = (r.head + 1) % len(r.buf)
+	r.count--
+	return v
+}
+
 type task struct {
+	idx                     int
 	seed                    uint64
 	done, writes, bad, sink uint64
 }
@@ -149,18 +183,21 @@ func main() {
 	windowMs := flag.Float64("d", 1000, "window, ms")
 	writersPct := flag.Float64("W", -1, "reader-writer variant: writers in percent")
 	limit := flag.Int("s", 4096, "primes from [LIMIT/2, LIMIT)")
-	shape := flag.String("k", "fig8", "fig8, counter or chan (bench/locks/locks.h)")
+	shape := flag.String("k", "fig8", "fig8, counter, chan or cond (bench/locks/locks.h)")
 	itersFlag := flag.Int64("n", 0, "counter: lock pairs per task")
+	timedMs := flag.Float64("T", 0, "counter: a timed run of MS ms from a start gate (locks.h)")
 	units := flag.Int("u", 0, "counter: semaphore units (0: a lock); chan: capacity")
 	flag.Parse()
-	isChan := *shape == "chan"
+	isCond := *shape == "cond"
+	isChan := *shape == "chan" || isCond
 	counter := *shape == "counter" || isChan
 	if !counter && *shape != "fig8" {
-		fmt.Fprintln(os.Stderr, "locks: -k must be fig8, counter or chan")
+		fmt.Fprintln(os.Stderr, "locks: -k must be fig8, counter, chan or cond")
 		os.Exit(64)
 	}
 	if *units < 0 || (*units > 0 && (!counter || *writersPct >= 0)) ||
-		(isChan && (*writersPct >= 0 || *tasks < 2 || *tasks%2 != 0)) {
+		(isChan && (*writersPct >= 0 || *tasks < 2 || *tasks%2 != 0)) ||
+		(isCond && *units < 1) || *timedMs < 0 || (*timedMs > 0 && *shape != "counter") {
 		fmt.Fprintln(os.Stderr, "locks: bad -u / -k chan combination")
 		os.Exit(64)
 	}
@@ -216,26 +253,59 @@ func main() {
 	var rw sync.RWMutex
 	sem := make(chan struct{}, *units)
 	ch := make(chan uint64, *units)
+	q := ring{buf: make([]uint64, *units)}
+	notEmpty, notFull := sync.NewCond(&mu), sync.NewCond(&mu)
 	var received uint64
+	// -T: the start gate (locks.h, LK_GATE) and each task's end.
+	var arrived, open int64
+	var gateStart time.Time
+	var deadline int64 // ns since gateStart
+	timed := time.Duration(*timedMs * 1e6)
+	ends := make([]time.Duration, *tasks)
 	ts := make([]task, *tasks)
 	start := time.Now()
 	window := time.Duration(*windowMs * 1e6)
 	var wg sync.WaitGroup
 	for i := range ts {
 		ts[i].seed = 0x9e3779b97f4a7c15 * uint64(i+1)
+		ts[i].idx = i
 		wg.Add(1)
 		if isChan {
-			// Even goroutines send, odd ones receive (locks.h, LK_CHAN_LOOP).
-			go func(t *task, send bool) {
+			// Even goroutines send, odd ones receive (locks.h, LK_CHAN_LOOP),
+			// each item its own.
+			go func(t *task, me uint64, send bool) {
 				defer wg.Done()
 				x, sum := t.seed, uint64(0)
 				for i := int64(0); i < iters; i++ {
 					if send {
 						x = outside(x)
-						ch <- uint64(i + 1)
-						sum += uint64(i + 1)
+						v := me<<32 | uint64(i+1)
+						if isCond {
+							mu.Lock()
+							for q.count == len(q.buf) {
+								notFull.Wait()
+							}
+							q.put(v)
+							notEmpty.Signal()
+							mu.Unlock()
+						} else {
+							ch <- v
+						}
+						sum += itemHash(v)
 					} else {
-						sum += <-ch
+						var v uint64
+						if isCond {
+							mu.Lock()
+							for q.count == 0 {
+								notEmpty.Wait()
+							}
+							v = q.get()
+							notFull.Signal()
+							mu.Unlock()
+						} else {
+							v = <-ch
+						}
+						sum += itemHash(v)
 						x = outside(x)
 					}
 				}
@@ -246,7 +316,7 @@ func main() {
 					atomic.AddUint64(&received, sum)
 				}
 				t.sink += x
-			}(&ts[i], i%2 == 0)
+			}(&ts[i], uint64(i), i%2 == 0)
 			continue
 		}
 		if counter {
@@ -254,7 +324,20 @@ func main() {
 				defer wg.Done()
 				x := t.seed
 				var own [16]uint64
-				for i := int64(0); i < iters; i++ {
+				n := iters
+				if timed > 0 {
+					n = 1 << 62
+					if atomic.AddInt64(&arrived, 1) == int64(len(ts)) {
+						gateStart = time.Now()
+						deadline = int64(timed)
+						atomic.StoreInt64(&open, 1)
+					}
+					for atomic.LoadInt64(&open) == 0 {
+						runtime.Gosched()
+					}
+				}
+				i := int64(0)
+				for ; i < n; i++ {
 					if *units > 0 {
 						sem <- struct{}{}
 						if !csSem(&own, int64(*units)) {
@@ -282,9 +365,16 @@ func main() {
 						}
 					}
 					x = outside(x)
+					if timed > 0 && i&15 == 0 {
+						if d := time.Since(gateStart); int64(d) >= deadline {
+							ends[t.idx] = d
+							i++
+							break
+						}
+					}
 				}
 				t.sink += x + own[0]
-				t.done = uint64(iters)
+				t.done = uint64(i)
 			}(&ts[i])
 			continue
 		}
@@ -332,6 +422,15 @@ func main() {
 	secs := *windowMs / 1e3
 	if counter {
 		secs = time.Since(start).Seconds()
+		if timed > 0 { // from the gate to the last task's end
+			var end time.Duration
+			for _, e := range ends {
+				if e > end {
+					end = e
+				}
+			}
+			secs = end.Seconds()
+		}
 		mapsum = writes
 		for k := range table {
 			if table[k] != writes && !isChan && *units == 0 {
@@ -344,10 +443,12 @@ func main() {
 			inserts = uint64(atomicInserts)
 		}
 	}
-	ok := writes == inserts && writes == mapsum && bad == 0
+	ok := writes == inserts && writes == mapsum && bad == 0 && !q.bad
 	w := "-"
 	impl := "go_mutex"
-	if isChan {
+	if isCond {
+		impl = "go_cond"
+	} else if isChan {
 		impl = "go_chan"
 	} else if *units > 0 {
 		impl = "go_chansem"
