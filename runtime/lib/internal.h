@@ -85,7 +85,11 @@ CACS_HIDDEN void cacs__key_create(pthread_key_t *key, void (*dtor)(void *),
 /// the thread's cacs__io_fd_wait and its io_uring wait, the pool's request
 /// start on its worker's ring (io_pool_uring.c's preq_start) too, and the
 /// pool's waits for cacs_wait_fd (cacs__pool_io_wait_fd,
-/// cacs__pool_ring_wait_fd): a function that default-convention callers
+/// cacs__pool_ring_wait_fd), and a pool coroutine's transfers
+/// (cacs__io_do_pool, cacs__io_connect_pool) and their waits
+/// (cacs__pool_io_wait, cacs__pool_ring_wait: AArch64's pool accept 640
+/// -> 528 bytes; test/runtime/io-pool-pn.test checks that every unit
+/// agrees on their convention): a function that default-convention callers
 /// call too (the transfers') gets a variant for them instead, one body in
 /// two conventions, since such a caller saves every callee-saved register
 /// around a preserve_none call (AArch64's pool read: +160 bytes). Not

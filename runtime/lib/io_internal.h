@@ -321,10 +321,10 @@ __attribute__((noinline, cold)) CACS_HIDDEN int cacs__io_pool_caller(void);
 __attribute__((noinline, cold)) CACS_HIDDEN CACS__IO_PN int
 cacs__io_wait_fd_pool(int fd, uint32_t events, unsigned dirs,
                       int64_t timeout_us);
-__attribute__((noinline, cold)) CACS_HIDDEN ssize_t
+__attribute__((noinline, cold)) CACS_HIDDEN CACS__IO_PN ssize_t
 cacs__io_do_pool(int fd, uint64_t kind_flags, void *buf, size_t n_,
                  socklen_t *addrlen, struct io_deadline *d);
-__attribute__((noinline, cold)) CACS_HIDDEN int
+__attribute__((noinline, cold)) CACS_HIDDEN CACS__IO_PN int
 cacs__io_connect_pool(int fd, const struct sockaddr *addr, socklen_t addrlen,
                       int64_t timeout_us);
 /// The pool's io_uring engine (io_pool_uring.c): whether the calling pool
@@ -338,13 +338,13 @@ CACS_HIDDEN int cacs__pool_ring_on(void);
 CACS_HIDDEN ssize_t cacs__pool_ring_io(int fd, struct cacs__pool_fd *h,
                                        uint64_t kind_flags, void *buf, size_t n,
                                        struct io_deadline *d);
-CACS_HIDDEN int cacs__pool_ring_wait(int fd, struct cacs__pool_fd *h,
-                                     unsigned dirs, uint64_t at_ns);
+CACS__IO_PN CACS_HIDDEN int cacs__pool_ring_wait(int fd,
+                                                 struct cacs__pool_fd *h,
+                                                 unsigned dirs, uint64_t at_ns);
 /// The same wait for cacs_wait_fd (cacs__io_wait_fd_pool), preserve_none
 /// as its caller is (CACS__IO_PN): its request record lies in a frame
 /// that pushes no callee-saved registers below the park (the waits' park
-/// budget); the transfers keep the call above, whose default-convention
-/// callers would save every callee-saved register around this one. Its
+/// budget), as the call above does for the transfers (CACS__IO_PN too). Its
 /// result is cacs_wait_fd's (0, or -1 with errno set): its caller's call
 /// is a tail call, whose frame is gone before the park.
 CACS__IO_PN CACS_HIDDEN int cacs__pool_ring_wait_fd(int fd,

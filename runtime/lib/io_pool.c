@@ -37,11 +37,10 @@ int cacs__io_pool_caller(void) {
 // (pool_io.h), under the call's deadline: 0 (try again) or an errno value.
 // Inside a sync block the coroutine may not park: the worker blocks in
 // poll(2), as a thread's coroutine does (io_wait.c), and the coroutine
-// stays on it. Inlined into the transfers' callers, of the default
-// convention, which call the default-convention waits (around a
-// preserve_none call they would save every callee-saved register);
-// cacs_wait_fd's (below) makes the same choices and ends in a tail call
-// of the preserve_none waits.
+// stays on it. Inlined into the transfers' callers, preserve_none
+// (CACS__IO_PN) as the waits are: no frame between the entry and the park
+// saves callee-saved registers; cacs_wait_fd's (below) makes the same
+// choices and ends in a tail call of the waits that set errno.
 static inline __attribute__((always_inline)) int
 pool_fd_wait(int fd, cacs__pool_fd *r, unsigned dirs, uint64_t gen,
              struct io_deadline *d) {

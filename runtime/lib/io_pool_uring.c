@@ -83,8 +83,8 @@ ssize_t cacs__pool_ring_io(int fd, cacs__pool_fd *h, uint64_t kind_flags,
   cacs__set_errno(ENOSYS);
   return -1;
 }
-int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
-                         uint64_t at_ns) {
+CACS__IO_PN int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
+                                     uint64_t at_ns) {
   (void)fd, (void)h, (void)dirs, (void)at_ns;
   return ENOSYS;
 }
@@ -677,8 +677,8 @@ ring_wait(int fd, cacs__pool_fd *h, unsigned dirs, uint64_t at_ns) {
   return q.res < 0 ? -q.res : 0;
 }
 
-int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
-                         uint64_t at_ns) {
+CACS__IO_PN int cacs__pool_ring_wait(int fd, cacs__pool_fd *h, unsigned dirs,
+                                     uint64_t at_ns) {
   return ring_wait(fd, h, dirs, at_ns);
 }
 

@@ -500,8 +500,8 @@ io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
   return parked;   // ETIMEDOUT, ENOMEM
 }
 
-int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen,
-                       uint64_t deadline_ns) {
+CACS__IO_PN int cacs__pool_io_wait(cacs__pool_fd *h, unsigned dirs,
+                                   uint64_t gen, uint64_t deadline_ns) {
   return io_wait(h, dirs, gen, deadline_ns);
 }
 

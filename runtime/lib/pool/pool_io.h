@@ -107,13 +107,12 @@ static inline void cacs__pool_io_set_drained(cacs__pool_fd *r, int dir,
 /// \return 0 (ready: retry the call), ETIMEDOUT, ECANCELED (forgotten),
 /// or an errno value (ENOMEM, epoll_ctl(2)'s errors: EBADF for a descriptor
 /// closed before its first wait).
-int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs, uint64_t gen,
-                       uint64_t deadline_ns);
+CACS__IO_PN int cacs__pool_io_wait(cacs__pool_fd *r, unsigned dirs,
+                                   uint64_t gen, uint64_t deadline_ns);
 /// The same for cacs_wait_fd (io_pool.c), whose caller is preserve_none:
-/// this one is too (internal.h's CACS__IO_PN), and pushes no callee-saved
-/// registers below the park (the waits' park budget; the transfers keep
-/// the call above, whose default-convention callers would save them all
-/// around a preserve_none call). Its result is cacs_wait_fd's: 0, or -1
+/// this one is too (internal.h's CACS__IO_PN), as is the call above (its
+/// callers, io_pool.c's transfers, are), and pushes no callee-saved
+/// registers below the park. Its result is cacs_wait_fd's: 0, or -1
 /// with errno set, so that its caller reaches it by a tail call and keeps
 /// no frame of its own below the park.
 CACS__IO_PN int cacs__pool_io_wait_fd(cacs__pool_fd *r, unsigned dirs,
