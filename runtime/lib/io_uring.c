@@ -244,11 +244,7 @@ static struct ur_fd *ur_prepare(int fd) {
   struct ur_fd *r = ur_rec(fd);
   if (!r)
     return NULL;
-  if (ur_owns(fd)) {
-    errno = EBADF;
-    return NULL;
-  }
-  int socket = fd_make_nonblocking(fd);
+  int socket = fd_first_sight(fd, ur_owns(fd));
   if (socket < 0)
     return NULL;
   r->socket = (unsigned char)socket;
