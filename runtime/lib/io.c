@@ -309,6 +309,12 @@ int cacs__io_connect_finished(int fd) {
   return errno == ENOTCONN ? 1 : -1;
 }
 
+// The epoll loop's wait of a connecting socket (io_connect_thread).
+static inline __attribute__((always_inline)) int
+connect_wait(int fd, struct io_deadline *d) {
+  return cacs__io_fd_wait(fd, 1u << DIR_OUT, d);
+}
+
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us) {
   if (!FD_KNOWN(fd)) {
@@ -320,21 +326,7 @@ int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
   }
   if (!fd_prepare(fd))
     return -1;
-  if (connect(fd, addr, addrlen) == 0)
-    return 0;
-  if (errno != EINPROGRESS && errno != EINTR)
-    return -1;
-  struct io_deadline d = {timeout_us, 0};
-  for (;;) {
-    int e = cacs__io_fd_wait(fd, 1u << DIR_OUT, &d);
-    if (e) {
-      errno = e;
-      return -1;
-    }
-    int done = cacs__io_connect_finished(fd);
-    if (done <= 0)
-      return done;
-  }
+  return io_connect_thread(fd, addr, addrlen, timeout_us, connect_wait);
 }
 
 // Both reach the records of every pool that knows the descriptor, from
