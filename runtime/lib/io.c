@@ -77,24 +77,32 @@ __attribute__((noinline, cold)) static int call_engine(void) {
   return cacs__io_engine_pick();
 }
 
+// The one rule for such a call, every call's: a thread on its ring stays
+// there (checked inline: a ring thread's every call comes here); else
+// call_engine's choice. ENGINE_POOL, CACS_IO_ENGINE_URING or
+// CACS_IO_ENGINE_EPOLL (then the epoll loop takes the descriptor on).
+static inline __attribute__((always_inline)) int unknown_fd_engine(void) {
+  if (cacs__io_engine == CACS_IO_ENGINE_URING)
+    return CACS_IO_ENGINE_URING;
+  return call_engine();
+}
+
 // Try the call, unless the direction is known drained and the call may
 // wait (a zero timeout always tries); on EAGAIN wait for the direction it
 // needs and try again.
 static inline __attribute__((always_inline)) ssize_t
 io_do(int fd, const struct io_op *op, struct io_deadline *d) {
   struct io_fd *r;
-  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1)) {
+  if (__builtin_expect(FD_KNOWN(fd), 1)) {
     r = &L.fds[fd];
-  } else if (cacs__io_engine == CACS_IO_ENGINE_URING) {
-    return cacs__uring_io(fd, op, d);
   } else {
-    int engine = call_engine();
+    int engine = unknown_fd_engine();
+    if (engine == CACS_IO_ENGINE_URING)
+      return cacs__uring_io(fd, op, d);
     if (engine == ENGINE_POOL)
       return cacs__io_do_pool(fd,
                               (uint64_t)op->kind << 32 | (uint32_t)op->flags,
                               op->buf, op->n, op->addrlen, d);
-    if (engine == CACS_IO_ENGINE_URING)
-      return cacs__uring_io(fd, op, d);
     if (!(r = cacs__io_fd_setup(fd)))
       return -1;
   }
@@ -260,9 +268,7 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                 int64_t timeout_us) {
   // A listener the epoll loop does not know yet goes to this thread's
   // engine.
-  if (!((size_t)lfd < L.nfds && L.fds[lfd].known) &&
-      (cacs__io_engine == CACS_IO_ENGINE_URING ||
-       (!cacs__io_engine && call_engine() == CACS_IO_ENGINE_URING)))
+  if (!FD_KNOWN(lfd) && unknown_fd_engine() == CACS_IO_ENGINE_URING)
     return accept_ring(lfd, addr, addrlen, timeout_us);
   int c = accept_loop(lfd, addr, addrlen, timeout_us, 0);
   if (c < 0)
@@ -303,11 +309,16 @@ int cacs__io_connect_finished(int fd) {
   return errno == ENOTCONN ? 1 : -1;
 }
 
+// The epoll loop's wait of a connecting socket (io_connect_thread).
+static inline __attribute__((always_inline)) int
+connect_wait(int fd, struct io_deadline *d) {
+  return cacs__io_fd_wait(fd, 1u << DIR_OUT, d);
+}
+
 int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
                  int64_t timeout_us) {
-  if (!((size_t)fd < L.nfds && L.fds[fd].known)) {
-    int engine = cacs__io_engine == CACS_IO_ENGINE_URING ? cacs__io_engine
-                                                         : call_engine();
+  if (!FD_KNOWN(fd)) {
+    int engine = unknown_fd_engine();
     if (engine == ENGINE_POOL)
       return cacs__io_connect_pool(fd, addr, addrlen, timeout_us);
     if (engine == CACS_IO_ENGINE_URING)
@@ -315,21 +326,7 @@ int cacs_connect(int fd, const struct sockaddr *addr, socklen_t addrlen,
   }
   if (!fd_prepare(fd))
     return -1;
-  if (connect(fd, addr, addrlen) == 0)
-    return 0;
-  if (errno != EINPROGRESS && errno != EINTR)
-    return -1;
-  struct io_deadline d = {timeout_us, 0};
-  for (;;) {
-    int e = cacs__io_fd_wait(fd, 1u << DIR_OUT, &d);
-    if (e) {
-      errno = e;
-      return -1;
-    }
-    int done = cacs__io_connect_finished(fd);
-    if (done <= 0)
-      return done;
-  }
+  return io_connect_thread(fd, addr, addrlen, timeout_us, connect_wait);
 }
 
 // Both reach the records of every pool that knows the descriptor, from

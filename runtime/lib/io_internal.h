@@ -104,9 +104,15 @@ static inline struct io_fd *fd_rec(int fd) {
   return cacs__io_rec_grow(fd);
 }
 
+// Whether this thread's epoll loop has taken `fd` on (a record, made
+// non-blocking): the calls' fast path. A macro: inside __builtin_expect
+// clang weighs each of its two tests, where it would weigh a function's
+// result only (2 more instructions a cacs_write_all, callgrind).
+#define FD_KNOWN(fd) ((size_t)(fd) < L.nfds && L.fds[fd].known)
+
 // The record of `fd` after making it non-blocking (once per descriptor).
 static inline struct io_fd *fd_prepare(int fd) {
-  if (__builtin_expect((size_t)fd < L.nfds && L.fds[fd].known, 1))
+  if (__builtin_expect(FD_KNOWN(fd), 1))
     return &L.fds[fd];
   return cacs__io_fd_setup(fd);
 }
@@ -354,5 +360,43 @@ CACS__IO_PN CACS_HIDDEN int cacs__pool_ring_wait_fd(int fd,
 /// After a wait for a connecting socket to be writable: 0 connected, -1 the
 /// connection failed (errno set), 1 not yet (a wakeup that came early).
 __attribute__((noinline)) CACS_HIDDEN int cacs__io_connect_finished(int fd);
+/// cacs_connect's start, every engine's (the engine has made `fd`
+/// non-blocking): 0 connected, -1 failed (errno set), 1 in progress
+/// (EINPROGRESS, or EINTR: the connection goes on, connect(2)), to wait
+/// for writable and ask cacs__io_connect_finished.
+static inline __attribute__((always_inline)) int
+io_connect_start(int fd, const struct sockaddr *addr, socklen_t addrlen) {
+  if (connect(fd, addr, addrlen) == 0)
+    return 0;
+  if (errno != EINPROGRESS && errno != EINTR)
+    return -1;
+  return 1;
+}
+/// cacs_connect on a thread's engine, which has taken `fd` on: start it,
+/// then wait for writable (`wait_out`, the engine's wait: 0 or an errno
+/// value, under the call's deadline) and ask, until it is connected (0)
+/// or has failed (-1, errno set). Inlined, `wait_out` a constant: the
+/// engine's wait is a direct call. A pool coroutine's (io_pool.c) keeps
+/// its own loop: it may resume on another worker (errno is set out of
+/// line) and reads its record's generation before each wait.
+static inline __attribute__((always_inline)) int
+io_connect_thread(int fd, const struct sockaddr *addr, socklen_t addrlen,
+                  int64_t timeout_us,
+                  int (*wait_out)(int fd, struct io_deadline *d)) {
+  int started = io_connect_start(fd, addr, addrlen);
+  if (started <= 0)
+    return started;
+  struct io_deadline d = {timeout_us, 0};
+  for (;;) {
+    int e = wait_out(fd, &d);
+    if (e) {
+      errno = e;
+      return -1;
+    }
+    int done = cacs__io_connect_finished(fd);
+    if (done <= 0)
+      return done;
+  }
+}
 
 #endif // CACS_LIB_IO_INTERNAL_H

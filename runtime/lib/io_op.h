@@ -78,6 +78,19 @@ __attribute__((noinline, cold, unused)) static int fd_make_nonblocking(int fd) {
   return m.ret;
 }
 
+// An engine's first sight of a descriptor, both engines' rule: a number
+// the engine holds itself (`engine_owns`: its epoll or ring descriptor, the
+// caller's closed before the call and the number reused) is EBADF, as
+// the closed descriptor's would be; else fd_make_nonblocking's result.
+static inline __attribute__((always_inline, unused)) int
+fd_first_sight(int fd, int engine_owns) {
+  if (engine_owns) {
+    errno = EBADF;
+    return -1;
+  }
+  return fd_make_nonblocking(fd);
+}
+
 // The direction a call waits for: 0 (in) or 1 (out).
 static inline __attribute__((always_inline)) int
 op_dir(const struct io_op *op) {

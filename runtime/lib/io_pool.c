@@ -166,10 +166,9 @@ int cacs__io_connect_pool(int fd, const struct sockaddr *addr,
   if (!r || cacs__pool_io_prepare(r) < 0)
     return -1;
   uint64_t gen = cacs__pool_io_gen(r);
-  if (connect(fd, addr, addrlen) == 0)
-    return 0;
-  if (errno != EINPROGRESS && errno != EINTR)
-    return -1;
+  int started = io_connect_start(fd, addr, addrlen);
+  if (started <= 0)
+    return started;
   struct io_deadline d = {timeout_us, 0};
   for (;;) {
     int e = pool_fd_wait(fd, r, 1u << DIR_OUT, gen, &d);

@@ -244,11 +244,7 @@ static struct ur_fd *ur_prepare(int fd) {
   struct ur_fd *r = ur_rec(fd);
   if (!r)
     return NULL;
-  if (ur_owns(fd)) {
-    errno = EBADF;
-    return NULL;
-  }
-  int socket = fd_make_nonblocking(fd);
+  int socket = fd_first_sight(fd, ur_owns(fd));
   if (socket < 0)
     return NULL;
   r->socket = (unsigned char)socket;
@@ -895,25 +891,17 @@ int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   return c;
 }
 
+// The ring's wait of a connecting socket (io_connect_thread).
+static inline __attribute__((always_inline)) int
+connect_wait(int fd, struct io_deadline *d) {
+  return poll_wait(fd, 2u, d, cacs__self_unshared());
+}
+
 int cacs__uring_connect(int fd, const struct sockaddr *addr,
                         socklen_t addrlen, int64_t timeout_us) {
   if (!ur_prepare(fd))
     return -1;
-  if (connect(fd, addr, addrlen) == 0)
-    return 0;
-  if (errno != EINPROGRESS && errno != EINTR)
-    return -1;
-  struct io_deadline d = {timeout_us, 0};
-  for (;;) {
-    int e = poll_wait(fd, 2u, &d, cacs__self_unshared());
-    if (e) {
-      errno = e;
-      return -1;
-    }
-    int done = cacs__io_connect_finished(fd);
-    if (done <= 0)
-      return done;
-  }
+  return io_connect_thread(fd, addr, addrlen, timeout_us, connect_wait);
 }
 
 // Turn the entry of `q` into a no-op if the kernel has not taken it yet:

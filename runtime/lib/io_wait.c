@@ -70,11 +70,7 @@ struct io_fd *cacs__io_fd_setup(int fd) {
   struct io_fd *r = fd_rec(fd);
   if (!r)
     return NULL;
-  if (io_engine_owns(&L.eng, fd)) { // a number closed before the call
-    errno = EBADF;
-    return NULL;
-  }
-  int socket = fd_make_nonblocking(fd);
+  int socket = fd_first_sight(fd, io_engine_owns(&L.eng, fd));
   if (socket < 0)
     return NULL;
   r->socket = (unsigned char)socket;

@@ -56,15 +56,12 @@ void cacs__pool_resumed(cacs__ptask *t, uint64_t how) { resumed(t, how); }
 
 // Switch to the worker loop with `cmd`; returns when the coroutine is
 // resumed, on whichever worker.
-__attribute__((noinline)) static void switch_home(cacs__ptask *t,
-                                                  pool_worker *w,
-                                                  uint64_t cmd) {
+__attribute__((noinline)) static void
+switch_home(cacs__ptask *t, pool_worker *w, uint64_t cmd) {
   // (CMD_YIELD or CMD_DONE: a park switches in pool_park_inline.h.)
-  cacs__sync_check(cmd == CMD_YIELD ? "cacs_pool_yield"
-                                    : "the end of a pool coroutine");
-  asan_to_home(w, t, cmd == CMD_DONE);
-  tsan_to(w->tsan_home);
-  resumed(t, cacs_switch(&t->ctx, &w->home, cmd));
+  cacs__pool_switch_home_inline(
+      t, w, cmd,
+      cmd == CMD_YIELD ? "cacs_pool_yield" : "the end of a pool coroutine");
 }
 
 void cacs__pool_task_main(void *arg, uint64_t first) {

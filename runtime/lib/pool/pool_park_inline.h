@@ -23,12 +23,16 @@
 #include <stdatomic.h>
 
 /// The switch home of `t`, the calling pool coroutine, on worker `w`, with
-/// `cmd` (CMD_PARK or CMD_YIELD), inlined: the loop carries the command out
-/// once `t` has switched out; returns when it is resumed.
+/// `cmd` (CMD_PARK, CMD_YIELD or CMD_DONE), inlined: the loop carries the
+/// command out once `t` has switched out; returns when it is resumed (never
+/// after CMD_DONE). `call` names the caller in the report of a switch
+/// inside a sync block. The waits' parks and yields inline it here; the
+/// plain yield and a coroutine's end call it out of line (pool_park.c).
 static inline __attribute__((always_inline)) void
-cacs__pool_switch_home_inline(cacs__ptask *t, pool_worker *w, uint64_t cmd) {
-  cacs__sync_check("a wait of a pool coroutine");
-  asan_to_home(w, t, 0);
+cacs__pool_switch_home_inline(cacs__ptask *t, pool_worker *w, uint64_t cmd,
+                              const char *call) {
+  cacs__sync_check(call);
+  asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
   uint64_t how = cacs_switch(&t->ctx, &w->home, cmd);
   // Resumed by the loop with no ASan to tell: no call, no frame below the
@@ -51,7 +55,7 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
   t->deadline = deadline_ns; // armed by the loop (cacs__pool_parked)
   w->after = after;
   w->after_arg = arg;
-  cacs__pool_switch_home_inline(t, w, CMD_PARK);
+  cacs__pool_switch_home_inline(t, w, CMD_PARK, "a wait of a pool coroutine");
   return t->wake_result;
 }
 
@@ -65,7 +69,8 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
 /// (test/pool/pool-stack-budget-closing.c).
 static inline __attribute__((always_inline)) void
 cacs__pool_yield_inline(cacs__ptask *t) {
-  cacs__pool_switch_home_inline(t, cacs__pool_worker(), CMD_YIELD);
+  cacs__pool_switch_home_inline(t, cacs__pool_worker(), CMD_YIELD,
+                                "a wait of a pool coroutine");
 }
 
 #endif // CACS_LIB_POOL_PARK_INLINE_H
