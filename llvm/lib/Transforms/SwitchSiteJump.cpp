@@ -65,7 +65,7 @@
 //    dynamic linker fills at load time; where the entry is in the same
 //    module (libcacs linked into the executable) the linker relaxes it to
 //    a direct `jmp` and a `nop` (R_X86_64_GOTPCRELX), as -fno-plt does for
-//    calls (test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
+//    calls (test/SwitchSiteJump/shared-lazy.c, dlopen.c).
 //  - It runs last, after AutoPreserveNone, the safety checks, the sync-block
 //    check, SwitchReturns and the stack-bound record have seen the call
 //    (walkSwitchCallers, the one rule of what reaches a switch, follows
@@ -284,7 +284,7 @@ std::string clobbers(const Function &F, ArrayRef<const char *> Bound) {
 /// that spells a jump to a runtime entry: the resume address stored where a
 /// call would have pushed it, then the jump through the GOT, never through
 /// a PLT entry, whose lazy resolver would push over that address (the
-/// header comment; test/SwitchSiteJump/shared-lazy.c, shared-lazy-effect.c).
+/// header comment; test/SwitchSiteJump/shared-lazy.c, dlopen.c).
 std::string siteAsm(StringRef Jump) {
   return (Twine("leaq 1f(%rip), %r11\n\t"
                 "movq %r11, -8(%rsp)\n\t"
