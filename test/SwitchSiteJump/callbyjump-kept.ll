@@ -3,8 +3,8 @@
 ; switch-aware: an invoke (no remark: not a call), a callee that may unwind
 ; called from a function with a personality (an inline assembly statement
 ; has no call-site entry), a callee that does not return by the switch
-; returns, more than six arguments, an i32 argument (preserve_none gives it
-; a register from another list), an sret argument, a musttail call, a
+; returns, more than six arguments, an i16 argument (preserve_none gives it
+; a register of the C convention's list), an sret argument, a musttail call, a
 ; tail call the backend makes a jump, a callee that may clobber rbp, and
 ; every call with -mllvm -cacs-calls-by-jump=false. A call by jump in a
 ; function with a personality is kept only for a callee that may unwind.
@@ -38,9 +38,9 @@ define internal preserve_nonecc i64 @seven(i64 %a, i64 %b, i64 %c, i64 %d, i64 %
   ret i64 %g
 }
 
-define internal preserve_nonecc i64 @narrow(i32 %a) #0 {
+define internal preserve_nonecc i64 @narrow(i16 %a) #0 {
   call preserve_nonecc void @cacs__yield_pn()
-  %w = zext i32 %a to i64
+  %w = zext i16 %a to i64
   ret i64 %w
 }
 
@@ -78,20 +78,20 @@ lp:
 ; CHECK-LABEL: define i64 @kept(i64 %x, ptr %p)
 ; CHECK-NEXT:    %a = call preserve_nonecc i64 @plain(i64 %x)
 ; CHECK-NEXT:    %b = call preserve_nonecc i64 @seven(i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a)
-; CHECK-NEXT:    %n = call preserve_nonecc i64 @narrow(i32 7)
+; CHECK-NEXT:    %n = call preserve_nonecc i64 @narrow(i16 7)
 ; CHECK-NEXT:    call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
 ; CHECK-NEXT:    %c = call preserve_nonecc i64 @rbp(i64 %b)
 ; CHECK-NEXT:    %d = tail call preserve_nonecc i64 @aware(i64 %c)
 ; CHECK-NEXT:    ret i64 %d
 ; REMARK: remark: <unknown>:0:0: the call of seven stays a call: the call has more than six arguments
-; REMARK: remark: <unknown>:0:0: the call of narrow stays a call: an argument is not a 64-bit integer or a pointer
+; REMARK: remark: <unknown>:0:0: the call of narrow stays a call: an argument is not an i32, an i64 or a pointer
 ; REMARK: remark: <unknown>:0:0: the call of sret stays a call: an argument is byval, sret, inalloca, preallocated, byref, nest, inreg or swift*
 ; REMARK: remark: <unknown>:0:0: the call of rbp stays a call: the callee may clobber rbp
 ; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the backend makes the call a tail jump
 define i64 @kept(i64 %x, ptr %p) {
   %a = call preserve_nonecc i64 @plain(i64 %x)
   %b = call preserve_nonecc i64 @seven(i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a)
-  %n = call preserve_nonecc i64 @narrow(i32 7)
+  %n = call preserve_nonecc i64 @narrow(i16 7)
   call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
   %c = call preserve_nonecc i64 @rbp(i64 %b)
   %d = tail call preserve_nonecc i64 @aware(i64 %c)

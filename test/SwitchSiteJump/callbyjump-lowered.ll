@@ -2,7 +2,7 @@
 ; returns: fn_ret_thunk_extern) becomes a call by jump: one inline assembly
 ; statement that pushes the return address a call would push and jumps to
 ; the callee, named by a symbol operand ("s", printed by ${N:P}), with the
-; arguments (words) bound to preserve_none's registers (r12, r13, ...), the
+; arguments (i64, i32, pointers) bound to preserve_none's registers (r12, r13, ...), the
 ; result read from rax (truncated where narrower) or rax:rdx and everything else a preserve_none call
 ; clobbers declared clobbered; `alignstack`, the call's debug location, and
 ; `noredzone` on the caller, as at a yield site.
@@ -13,10 +13,10 @@ target triple = "x86_64-unknown-linux-gnu"
 
 declare preserve_nonecc void @cacs__yield_pn()
 
-define internal preserve_nonecc i32 @aware(i64 %a, i64 %b, ptr %p) #0 {
+define internal preserve_nonecc i32 @aware(i64 %a, i32 %b, ptr %p) #0 {
   call preserve_nonecc void @cacs__yield_pn()
-  %u = add i64 %a, %b
-  %s = trunc i64 %u to i32
+  %t = trunc i64 %a to i32
+  %s = add i32 %t, %b
   store i32 %s, ptr %p
   ret i32 %s
 }
@@ -27,9 +27,9 @@ define internal preserve_nonecc { i64, ptr } @pair(i64 %c) #0 {
   ret { i64, ptr } %r
 }
 
-; CHECK-LABEL: define i32 @caller(i64 %x, ptr %p, i64 %b, i64 %c)
+; CHECK-LABEL: define i32 @caller(i64 %x, ptr %p, i32 %b, i64 %c)
 ; CHECK-SAME:  #[[ATTR:[0-9]+]]
-; CHECK-NEXT:    [[S:%.*]] = call { i64, i64, i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${7:P}\0A1:", "={rax},={r12},={r13},={r14},{r12},{r13},{r14},s,~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(i64 %x, i64 %b, ptr %p, ptr @aware) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
+; CHECK-NEXT:    [[S:%.*]] = call { i64, i64, i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${7:P}\0A1:", "={rax},={r12},={r13},={r14},{r12},{r13},{r14},s,~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(i64 %x, i32 %b, ptr %p, ptr @aware) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
 ; CHECK-NEXT:    [[R0:%.*]] = extractvalue { i64, i64, i64, i64 } [[S]], 0
 ; CHECK-NEXT:    %r = trunc i64 [[R0]] to i32
 ; CHECK-NEXT:    [[T:%.*]] = call { i64, ptr, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${4:P}\0A1:", "={rax},={rdx},={r12},{r12},s,~{rbx},~{rcx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r13},~{r14},~{r15},
@@ -39,8 +39,8 @@ define internal preserve_nonecc { i64, ptr } @pair(i64 %c) #0 {
 ; CHECK-NEXT:    [[Q2:%.*]] = extractvalue { i64, ptr, i64 } [[T]], 1
 ; CHECK-NEXT:    %q = insertvalue { i64, ptr } [[Q1]], ptr [[Q2]], 1
 ; CHECK-NEXT:    %w = extractvalue { i64, ptr } %q, 0
-define i32 @caller(i64 %x, ptr %p, i64 %b, i64 %c) !dbg !5 {
-  %r = call preserve_nonecc i32 @aware(i64 %x, i64 %b, ptr %p), !dbg !8
+define i32 @caller(i64 %x, ptr %p, i32 %b, i64 %c) !dbg !5 {
+  %r = call preserve_nonecc i32 @aware(i64 %x, i32 %b, ptr %p), !dbg !8
   %q = call preserve_nonecc { i64, ptr } @pair(i64 %c)
   %w = extractvalue { i64, ptr } %q, 0
   %t = trunc i64 %w to i32

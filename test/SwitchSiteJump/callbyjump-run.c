@@ -1,10 +1,10 @@
 // Calls of switch-aware functions entered by a jump (calls by jump): the
-// arguments (six at most: longs and pointers) and results (void, long,
+// arguments (six at most: longs, ints and pointers) and results (void, long,
 // int, narrow integers, bool, a pointer, a struct in rax:rdx) pass through
 // them, in three coroutines and main that switch inside the callees,
 // recursively too; the output is stock clang -O0's at -O2 and -O3, in PIE,
-// non-PIC and with -flto, and with the knob off. A function with int
-// arguments keeps its calls.
+// non-PIC and with -flto, and with the knob off. A function with a short
+// argument keeps its calls.
 //
 // RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t.ref
 // RUN: %t.ref > %t.want
@@ -23,7 +23,7 @@
 // REMARK-DAG: f_pair is entered by a jump at this call
 // REMARK-DAG: f_narrow is entered by a jump at this call
 // REMARK-DAG: f_rec is entered by a jump at this call
-// REMARK-DAG: the call of f_int stays a call: an argument is not a 64-bit integer or a pointer
+// REMARK-DAG: the call of f_int stays a call: an argument is not an i32, an i64 or a pointer
 //
 // CHECK-LABEL: <work>:
 // CHECK:         pushq %r11
@@ -48,7 +48,7 @@ struct pair {
 static unsigned long ticks;
 static const char text[] = "abcdefghijklmnopqrstuvwxyz";
 
-static NOINLINE long f_six(long a, long b, unsigned long c, long d,
+static NOINLINE long f_six(long a, int b, unsigned c, long d,
                            const char *p, long e) {
   cacs_yield();
   ++ticks;
@@ -77,11 +77,11 @@ static NOINLINE unsigned short f_ushort(long v) {
   return (unsigned short)(v * 977);
 }
 
-static NOINLINE int f_rec(long depth, long acc) {
+static NOINLINE int f_rec(int depth, int acc) {
   if (depth == 0)
     return acc;
   cacs_yield();
-  return f_rec(depth - 1, (int)(acc * 3 + depth)) ^ (int)depth;
+  return f_rec(depth - 1, acc * 3 + depth) ^ depth;
 }
 
 static NOINLINE void f_void(long *out, long v) {
@@ -95,7 +95,7 @@ static NOINLINE long f_seven(long a, long b, long c, long d, long e, long f,
   return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g;
 }
 
-// int arguments: kept.
+// A short argument: kept.
 static NOINLINE int f_int(int a, short b) {
   cacs_yield();
   return a * 7 - b;

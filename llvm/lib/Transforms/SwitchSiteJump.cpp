@@ -53,7 +53,7 @@
 // lazy resolver are fine here, unlike at the sites above. callByJumpReason
 // is the one rule of which calls qualify (a `call`, not musttail nor a tail
 // call the backend makes a jump; a known preserve_none callee with the
-// switch returns that keeps rbp, with at most six integer or pointer
+// switch returns that keeps rbp, with at most six i32, i64 or pointer
 // arguments, none byval, sret, inalloca, nest, inreg or swift*, no varargs,
 // a result in rax or rax:rdx; a callee that may unwind only in a caller
 // without a personality: the statement has no call-site table entry; and
@@ -380,12 +380,13 @@ const char *callByJumpReason(const CallInst &CI) {
   if (FTy->getNumParams() > std::size(ArgRegs))
     return "the call has more than six arguments";
   for (unsigned I = 0; I < FTy->getNumParams(); ++I) {
-    // Words only: preserve_none gives narrower integers registers from
-    // another list (r12d, r13d, edi, ... on LLVM 19), so ArgRegs would
-    // bind them wrong.
+    // i32 takes the next register of the same list (r12d, r13d, ...:
+    // X86CallingConv.td, LLVM 19 and 22); i8, i16 and i1 fall through to
+    // the C convention's list (edi, esi, ...), which ArgRegs does not follow.
     Type *T = FTy->getParamType(I);
-    if (!isWord(T) || (T->isPointerTy() && T->getPointerAddressSpace() != 0))
-      return "an argument is not a 64-bit integer or a pointer";
+    if (!(isWord(T) || T->isIntegerTy(32)) ||
+        (T->isPointerTy() && T->getPointerAddressSpace() != 0))
+      return "an argument is not an i32, an i64 or a pointer";
     for (Attribute::AttrKind K :
          {Attribute::ByVal, Attribute::StructRet, Attribute::InAlloca,
           Attribute::Preallocated, Attribute::ByRef, Attribute::Nest,
