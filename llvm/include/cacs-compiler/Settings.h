@@ -181,6 +181,10 @@ inline bool preserveNoneListWarnUnusedPerTU() {
   return flagSetting(SettingID::PreserveNoneListWarnUnused);
 }
 
+/// -mllvm -cacs-calls-by-jump (on by default; only under
+/// -fswitch-site-jumps).
+inline bool callsByJumpEnabled() { return flagSetting(SettingID::CallsByJump); }
+
 /// -mllvm -cacs-cold-call-shield (on by default).
 inline bool coldCallShieldEnabled() {
   return flagSetting(SettingID::ColdCallShield);

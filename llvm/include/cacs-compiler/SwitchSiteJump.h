@@ -9,6 +9,9 @@
 // jump-entered switch: `leaq 1f(%rip), %r11; movq %r11, -8(%rsp); jmpq
 // *<entry>_jmp@GOTPCREL(%rip); 1:`, the same switch without the call that it
 // never returns to (lib/Transforms/SwitchSiteJump.cpp says how and why).
+// Calls of functions that return by the switch returns are entered by
+// `leaq 1f(%rip), %r11; pushq %r11; jmp <callee>; 1:` (calls by jump;
+// -mllvm -cacs-calls-by-jump=false keeps them).
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,6 +34,38 @@
 // lowering, a call of a site entry and a jump at each site, lost where a
 // yield was not in a loop; this one does not: jmp-entry.md).
 //
+// Calls by jump. Under the same flag (and -mllvm -cacs-calls-by-jump, on by
+// default, to compare), each call of a function that returns by the switch
+// returns (SwitchReturns, which ran before, gave it fn_ret_thunk_extern: it
+// can reach a switch, so no `ret` ever matches its call) is lowered to
+//
+//   leaq 1f(%rip), %r11
+//   pushq %r11
+//   jmp callee          (callee@PLT where it is preemptible)
+//   1:
+//
+// with the arguments and results bound as at the sites above (the callee is
+// preserve_none: the same clobbers), and the callee a symbol operand ("s",
+// printed by ${N:P}: accepted in PIC, PIE and non-PIC by LLVM 19 and 22,
+// where "i" is refused for a preemptible callee in PIC), not a name pasted
+// into the text, so that an internal callee is kept and renamed as any
+// callee. The push leaves exactly a call's layout, so a PLT entry and its
+// lazy resolver are fine here, unlike at the sites above. callByJumpReason
+// is the one rule of which calls qualify (a `call`, not musttail nor a tail
+// call the backend makes a jump; a known preserve_none callee with the
+// switch returns that keeps rbp, with at most six i32, i64 or pointer
+// arguments, none byval, sret, inalloca, nest, inreg or swift*, no varargs,
+// a result in rax or rax:rdx; a callee that may unwind only in a caller
+// without a personality: the statement has no call-site table entry; and
+// functionReason's rules of the caller), lowerToAsm the one binding.
+// Unwind information: between the push and the jump the caller's CFA, if
+// rsp-based, is 8 off for that one instruction; an asynchronous unwind
+// from exactly there (a profiler's, a signal's) sees a wrong frame. At the
+// callee's first instruction and later, the frames are a call's (the
+// return address is in the caller, after the jump, with the call's line:
+// test/SwitchSiteJump/callbyjump-gdb.c). No CFI is emitted from the inline
+// assembly. AArch64 keeps its calls (the module rule below).
+//
 // Why it is sound, and where it does nothing:
 //  - Registers: the statement clobbers every register the preserve_none
 //    call does (all but rsp and rbp; the AVX-512 ones where the function
@@ -96,6 +128,8 @@
 #include "cacs-compiler/SwitchSiteJump.h"
 #include "cacs-compiler/Diagnostics.h"
 #include "cacs-compiler/PreserveNoneRules.h"
+#include "cacs-compiler/Settings.h"
+#include "cacs-compiler/StackBound.h"
 #include "cacs-compiler/StackFrame.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -119,6 +153,7 @@ using namespace cacs;
 #define DEBUG_TYPE "switch-site-jump"
 
 STATISTIC(NumLowered, "Switches lowered to a jump-entered site");
+STATISTIC(NumCallsByJump, "Calls of switch-aware functions entered by a jump");
 
 namespace {
 
@@ -180,6 +215,13 @@ bool resultWords(const FunctionType *FTy, SmallVectorImpl<Type *> &Words) {
     Words.push_back(E);
   }
   return true;
+}
+
+/// The integer type of \p FTy's result if it is narrower than a word (in
+/// the low bits of rax), or null.
+Type *narrowResult(const FunctionType *FTy) {
+  auto *IT = dyn_cast<IntegerType>(FTy->getReturnType());
+  return IT && IT->getBitWidth() < 64 ? IT : nullptr;
 }
 
 /// The jump entry of \p CI's callee if \p CI is a plain preserve_none call
@@ -257,6 +299,123 @@ const char *callReason(const CallInst &CI) {
   return functionReason(*CI.getFunction());
 }
 
+/// The function attribute that records -mllvm -cacs-calls-by-jump=false on
+/// the functions of a compile step, for the full-LTO link (which is not
+/// given the compile's -mllvm options), as the cold-call shield's does.
+constexpr const char *CallsByJumpAttr = "cacs-calls-by-jump";
+
+/// Are calls by jump on in \p F: the knob, and the setting its compile
+/// recorded?
+bool callsByJumpOn(const Function &F) {
+  return callsByJumpEnabled() &&
+         F.getFnAttribute(CallsByJumpAttr).getValueAsString() != "false";
+}
+
+/// Does \p M record stack bounds (-fcacs-stack-bounds: the setting in this
+/// process, or, at the LTO link, a compile step's records)?
+bool recordsStackBounds(const Module &M) {
+  if (flagSetting(SettingID::StackBounds))
+    return true;
+  // StackBoundRecordPass's records are module inline assembly.
+  StringRef Asm = M.getModuleInlineAsm();
+  return Asm.contains(StackBoundEntriesSection) ||
+         Asm.contains(StackBoundBreaksSection) ||
+         Asm.contains(StackBoundBudgetsSection);
+}
+
+/// Is \p CI a `tail` call that the backend would turn into a jump anyway:
+/// the last instruction before a `ret` of its value (or of nothing)?
+bool isTailJump(const CallInst &CI) {
+  if (!CI.isTailCall())
+    return false;
+  const auto *Ret = dyn_cast_or_null<ReturnInst>(CI.getNextNode());
+  return Ret && (!Ret->getReturnValue() || Ret->getReturnValue() == &CI);
+}
+
+/// Why \p CI stays a call rather than being entered by a jump, or null: the
+/// one rule of what a call by jump is (legality only; lowerToAsm rewrites).
+/// Conservative: a kept call is always correct.
+const char *callByJumpReason(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee)
+    return "the callee is not a function known here";
+  // The switch returns (SwitchReturns, which ran before): the callee can
+  // reach a switch, so its call is never matched by a `ret`.
+  if (!Callee->hasFnAttribute(Attribute::FnRetThunkExtern))
+    return "the callee does not return by the switch returns";
+  const Function &F = *CI.getFunction();
+  if (!callsByJumpOn(F))
+    return "calls by jump are off (-mllvm -cacs-calls-by-jump=false)";
+  // The link's stack-bound walk (cacs-stack-bounds.cpp) would see a jump
+  // where the call was; not proved sound for it: keep the call.
+  if (recordsStackBounds(*F.getParent()))
+    return "the stack bounds (-fcacs-stack-bounds) are recorded";
+  if (const char *Why = functionReason(F))
+    return Why;
+  if (CI.isMustTailCall())
+    return "the call is musttail";
+  if (isTailJump(CI))
+    return "the backend makes the call a tail jump";
+  // preserve_none: the statement clobbers what such a call clobbers.
+  if (Callee->getCallingConv() != CallingConv::PreserveNone ||
+      CI.getCallingConv() != CallingConv::PreserveNone)
+    return "the callee is not preserve_none";
+  // -fpreserve-none-callee-saved=none: the callee may clobber rbp, which
+  // the statement cannot name.
+  if (Callee->hasFnAttribute("no_callee_saved_registers") ||
+      CI.hasFnAttr("no_callee_saved_registers"))
+    return "the callee may clobber rbp";
+  if (CI.hasOperandBundles())
+    return "the call has operand bundles";
+  if (Callee->hasFnAttribute(Attribute::ReturnsTwice) ||
+      CI.hasFnAttr(Attribute::ReturnsTwice) || CI.doesNotReturn())
+    return "the callee returns twice or not at all";
+  // An inline assembly statement has no entry in the call-site table: a
+  // throw through it in a function with an LSDA would terminate.
+  if (F.hasPersonalityFn() && !Callee->doesNotThrow())
+    return "the callee may unwind and the caller has a personality function";
+  const FunctionType *FTy = CI.getFunctionType();
+  if (FTy != Callee->getFunctionType() || FTy->isVarArg())
+    return "the call is variadic or does not match its callee's type";
+  if (FTy->getNumParams() > std::size(ArgRegs))
+    return "the call has more than six arguments";
+  for (unsigned I = 0; I < FTy->getNumParams(); ++I) {
+    // i32 takes the next register of the same list (r12d, r13d, ...:
+    // X86CallingConv.td, LLVM 19 and 22); i8, i16 and i1 fall through to
+    // the C convention's list (edi, esi, ...), which ArgRegs does not follow.
+    Type *T = FTy->getParamType(I);
+    if (!(isWord(T) || T->isIntegerTy(32)) ||
+        (T->isPointerTy() && T->getPointerAddressSpace() != 0))
+      return "an argument is not an i32, an i64 or a pointer";
+    for (Attribute::AttrKind K :
+         {Attribute::ByVal, Attribute::StructRet, Attribute::InAlloca,
+          Attribute::Preallocated, Attribute::ByRef, Attribute::Nest,
+          Attribute::InReg, Attribute::SwiftSelf, Attribute::SwiftError,
+          Attribute::SwiftAsync})
+      if (CI.paramHasAttr(I, K))
+        return "an argument is byval, sret, inalloca, preallocated, byref, "
+               "nest, inreg or swift*";
+  }
+  SmallVector<Type *, 2> Words;
+  if (!narrowResult(FTy) && !resultWords(FTy, Words))
+    return "the result is not an integer, a pointer or two words";
+  if (CI.hasRetAttr(Attribute::InReg))
+    return "the result is inreg";
+  return nullptr;
+}
+
+/// The text of a call by jump of the function operand \p Op: the return
+/// address pushed as the call would push it, then a direct jump (through a
+/// PLT entry where the callee is preemptible: after the push, the lazy
+/// resolver's pushes go below the return address, as after a call).
+std::string callByJumpAsm(unsigned Op) {
+  return (Twine("leaq 1f(%rip), %r11\n\t"
+                "pushq %r11\n\t"
+                "jmp ${") +
+          Twine(Op) + ":P}\n1:")
+      .str();
+}
+
 /// The clobbers of the statement: what a preserve_none call clobbers on
 /// x86-64 (all but rsp and rbp), less \p Bound, the registers that are
 /// the statement's operands.
@@ -293,14 +452,23 @@ std::string siteAsm(StringRef Jump) {
       .str();
 }
 
-/// Replaces \p CI with the site that jumps to \p Jump: outputs the result
-/// words (rax, rdx), then the argument registers (clobbered: discarded);
-/// inputs the arguments in those registers.
-void lower(CallInst &CI, const char *Jump) {
+/// Replaces \p CI with the inline assembly statement \p Asm: outputs the
+/// result words (rax, rdx), then the argument registers (clobbered:
+/// discarded); inputs the arguments in those registers, then \p Target, if
+/// any, as a symbol operand ("s", the last operand); clobbers the rest of
+/// what a preserve_none call clobbers. The one binding of a call to the
+/// statement that replaces it: the yield sites' and the calls by jump.
+void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Function &F = *CI.getFunction();
   FunctionType *FTy = CI.getFunctionType();
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  // A narrower integer result is the low bits of rax (narrowResult).
+  Type *Narrow = narrowResult(FTy);
   SmallVector<Type *, 2> Results;
-  resultWords(FTy, Results);
+  if (Narrow)
+    Results.push_back(I64);
+  else
+    resultWords(FTy, Results);
   unsigned NArgs = CI.arg_size();
   SmallVector<const char *, 12> Bound(RetRegs, RetRegs + Results.size());
   Bound.append(ArgRegs, ArgRegs + NArgs);
@@ -313,15 +481,27 @@ void lower(CallInst &CI, const char *Jump) {
     Outs.push_back(Type::getInt64Ty(F.getContext()));
     Constraints += ("{" + Twine(ArgRegs[I]) + "},").str();
   }
+  if (Target)
+    Constraints += "s,";
   Constraints += clobbers(F, Bound);
   Type *AsmRet = Outs.empty()       ? Type::getVoidTy(F.getContext())
                  : Outs.size() == 1 ? Outs[0]
                                     : StructType::get(F.getContext(), Outs);
 
-  SmallVector<Value *, 4> Args(CI.args());
-  auto *IA = InlineAsm::get(FunctionType::get(AsmRet, FTy->params(), false),
-                            siteAsm(Jump), Constraints,
-                            /*hasSideEffects=*/true, /*isAlignStack=*/true);
+  IRBuilder<> B(&CI);
+  SmallVector<Value *, 8> Args;
+  SmallVector<Type *, 8> Ins;
+  for (Value *A : CI.args()) {
+    Args.push_back(A);
+    Ins.push_back(A->getType());
+  }
+  if (Target) {
+    Args.push_back(Target);
+    Ins.push_back(Target->getType());
+  }
+  auto *IA =
+      InlineAsm::get(FunctionType::get(AsmRet, Ins, false), Asm, Constraints,
+                     /*hasSideEffects=*/true, /*isAlignStack=*/true);
   auto *Site = CallInst::Create(
       IA, Args,
       AsmRet->isVoidTy() || !CI.hasName() ? "" : CI.getName() + ".site",
@@ -331,8 +511,11 @@ void lower(CallInst &CI, const char *Jump) {
 
   // The call's value, from the statement's first outputs.
   Value *Result = nullptr;
-  IRBuilder<> B(&CI);
-  if (Outs.size() == 1 && !Results.empty()) {
+  if (Narrow) {
+    Result = B.CreateTrunc(Outs.size() == 1 ? static_cast<Value *>(Site)
+                                            : B.CreateExtractValue(Site, 0),
+                           Narrow);
+  } else if (Outs.size() == 1 && !Results.empty()) {
     Result = Site;
   } else if (Results.size() == 1 && !FTy->getReturnType()->isStructTy()) {
     Result = B.CreateExtractValue(Site, 0);
@@ -347,7 +530,55 @@ void lower(CallInst &CI, const char *Jump) {
   }
   CI.eraseFromParent();
   F.addFnAttr(Attribute::NoRedZone);
+}
+
+/// Replaces \p CI with the site that jumps to \p Jump.
+void lower(CallInst &CI, const char *Jump) {
+  lowerToAsm(CI, siteAsm(Jump), nullptr);
   ++NumLowered;
+}
+
+/// Replaces \p CI, which callByJumpReason lets through, with its call by
+/// jump.
+void lowerCallByJump(CallInst &CI) {
+  Function *Callee = CI.getCalledFunction();
+  SmallVector<Type *, 2> Words;
+  unsigned NResults = narrowResult(CI.getFunctionType()) ? 1 : 0;
+  if (!NResults && resultWords(CI.getFunctionType(), Words))
+    NResults = Words.size();
+  // The operands: the results, the argument registers (out), the arguments
+  // (in), then the callee.
+  lowerToAsm(CI, callByJumpAsm(NResults + 2 * CI.arg_size()), Callee);
+  ++NumCallsByJump;
+}
+
+/// Lowers the calls by jump in \p F (a function the pass lowers in),
+/// with a remark for each call of a switch-aware function.
+bool lowerCallsByJump(Function &F, OptimizationRemarkEmitter &ORE) {
+  SmallVector<CallInst *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (const Function *Callee = CI->getCalledFunction())
+        if (Callee->hasFnAttribute(Attribute::FnRetThunkExtern))
+          Calls.push_back(CI);
+  bool Changed = false;
+  for (CallInst *CI : Calls) {
+    StringRef Name = CI->getCalledFunction()->getName();
+    if (const char *Why = callByJumpReason(*CI)) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "KeptCallOfSwitchAware", CI)
+               << "the call of " << Name << " stays a call: " << Why;
+      });
+      continue;
+    }
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "CallByJump", CI)
+             << Name << " is entered by a jump at this call";
+    });
+    lowerCallByJump(*CI);
+    Changed = true;
+  }
+  return Changed;
 }
 
 } // namespace
@@ -367,6 +598,8 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
     for (Function &F : M)
       if (!F.isDeclaration() && !F.hasFnAttribute(SwitchSiteJumpEnabledAttr)) {
         F.addFnAttr(SwitchSiteJumpEnabledAttr);
+        if (!callsByJumpEnabled())
+          F.addFnAttr(CallsByJumpAttr, "false");
         Changed = true;
       }
     // The link lowers, after its walks.
@@ -378,6 +611,8 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(SwitchSiteJumpEnabledAttr))
       continue;
+    auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+    Changed |= lowerCallsByJump(F, ORE);
     SmallVector<std::pair<CallInst *, const char *>, 4> Calls;
     for (Instruction &I : instructions(F))
       if (auto *CI = dyn_cast<CallInst>(&I))
@@ -385,7 +620,6 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
           Calls.push_back({CI, Jump});
     if (Calls.empty())
       continue;
-    auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     for (auto &[Call, Jump] : Calls) {
       CallInst *CI = Call;
       std::string User = userName(CI->getCalledFunction()->getName());
