@@ -224,6 +224,18 @@ Type *narrowResult(const FunctionType *FTy) {
   return IT && IT->getBitWidth() < 64 ? IT : nullptr;
 }
 
+/// The statement's result outputs for \p FTy: rax for a result narrower
+/// than a word (narrowResult: the low bits of rax), else resultWords; false
+/// if neither can bind it. The one rule of how many results a statement
+/// has: callByJumpReason, lowerToAsm and the callee's operand index.
+bool resultOutputs(const FunctionType *FTy, SmallVectorImpl<Type *> &Outs) {
+  if (narrowResult(FTy)) {
+    Outs.push_back(Type::getInt64Ty(FTy->getContext()));
+    return true;
+  }
+  return resultWords(FTy, Outs);
+}
+
 /// The jump entry of \p CI's callee if \p CI is a plain preserve_none call
 /// of an entry of JumpEnteredEntries whose arguments and results are words
 /// in registers the statement can bind, or null.
@@ -396,8 +408,8 @@ const char *callByJumpReason(const CallInst &CI) {
         return "an argument is byval, sret, inalloca, preallocated, byref, "
                "nest, inreg or swift*";
   }
-  SmallVector<Type *, 2> Words;
-  if (!narrowResult(FTy) && !resultWords(FTy, Words))
+  SmallVector<Type *, 2> Outs;
+  if (!resultOutputs(FTy, Outs))
     return "the result is not an integer, a pointer or two words";
   if (CI.hasRetAttr(Attribute::InReg))
     return "the result is inreg";
@@ -461,14 +473,9 @@ std::string siteAsm(StringRef Jump) {
 void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Function &F = *CI.getFunction();
   FunctionType *FTy = CI.getFunctionType();
-  Type *I64 = Type::getInt64Ty(F.getContext());
-  // A narrower integer result is the low bits of rax (narrowResult).
   Type *Narrow = narrowResult(FTy);
   SmallVector<Type *, 2> Results;
-  if (Narrow)
-    Results.push_back(I64);
-  else
-    resultWords(FTy, Results);
+  resultOutputs(FTy, Results);
   unsigned NArgs = CI.arg_size();
   SmallVector<const char *, 12> Bound(RetRegs, RetRegs + Results.size());
   Bound.append(ArgRegs, ArgRegs + NArgs);
@@ -542,13 +549,11 @@ void lower(CallInst &CI, const char *Jump) {
 /// jump.
 void lowerCallByJump(CallInst &CI) {
   Function *Callee = CI.getCalledFunction();
-  SmallVector<Type *, 2> Words;
-  unsigned NResults = narrowResult(CI.getFunctionType()) ? 1 : 0;
-  if (!NResults && resultWords(CI.getFunctionType(), Words))
-    NResults = Words.size();
+  SmallVector<Type *, 2> Results;
+  resultOutputs(CI.getFunctionType(), Results);
   // The operands: the results, the argument registers (out), the arguments
   // (in), then the callee.
-  lowerToAsm(CI, callByJumpAsm(NResults + 2 * CI.arg_size()), Callee);
+  lowerToAsm(CI, callByJumpAsm(Results.size() + 2 * CI.arg_size()), Callee);
   ++NumCallsByJump;
 }
 
