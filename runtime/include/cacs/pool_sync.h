@@ -59,17 +59,20 @@
 // mutex, and every other object
 // here, hands the resource directly to the longest waiter (first come,
 // first served; a newcomer cannot overtake a waiter). Exactly one
-// waiter is run in place; when a release serves several (a broadcast,
-// readers after a writer, a wait group reaching 0) the others are made
-// runnable. Waiters with a timeout are always made runnable, never run in
-// place: the releaser cannot otherwise know that a waiter whose timeout is
-// firing still exists when it switches to it.
+// waiter is run in place; when a release serves several (readers after a
+// writer, a wait group reaching 0) the others are made runnable. Waiters
+// with a timeout are always made runnable, never run in place: the
+// releaser cannot otherwise know that a waiter whose timeout is firing
+// still exists when it switches to it.
 //
-// Condition variables follow the paper's rule: a signal or broadcast moves
-// the waiter straight onto its mutex's queue when the mutex is held (the
-// usual case: signalling under the lock), without waking it only to have
-// it wait for the mutex again; when the mutex is free, the waiter becomes
-// its owner and runs at once (CES).
+// Condition variables wake as Go's sync.Cond and pthread's do, not as the
+// paper's rule: a signal makes the waiter runnable, and the waiter takes
+// the mutex back as any locker (spinning briefly, then queueing), while
+// the signaller runs on; moved onto the mutex's queue (the paper's rule),
+// the waiter was handed the mutex at the signaller's unlock, and a bounded
+// queue passed one item per switch (issue 37). A broadcast moves its
+// waiters onto the mutex's queue, in order, rather than wake them all to
+// fight for it. Neither ever switches the caller out.
 //
 // Who may call: a pool coroutine (it parks without blocking its worker) or
 // a plain thread (it blocks in the kernel, on a futex). A coroutine of the
@@ -285,15 +288,16 @@ void cacs_pool_cond_init(cacs_pool_cond *c);
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
                         int64_t timeout_us);
-/// Wake the longest waiter (no effect if none waits). If its mutex is
-/// held, the waiter joins the mutex's queue without running; if the mutex
-/// is free, the waiter becomes its owner and runs at once in the caller's
-/// place when the mutex is a CES one and the caller a pool coroutine.
+/// Wake the longest waiter (no effect if none waits): make it runnable; it
+/// then relocks the mutex as any locker does. The caller keeps running
+/// (never switched out, not a migration point), with or without the mutex.
 /// Never fails.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_cond_signal(cacs_pool_cond *c);
-/// Wake every waiter, in the order they came: as cacs_pool_cond_signal for
-/// the first, the others join the mutex's queue behind it. Never fails.
+/// Wake every waiter, in the order they came: they join the mutex's queue
+/// (the first becomes its owner, made runnable, if the mutex is free) and
+/// are served one at a time by unlocks. The caller keeps running (never
+/// switched out, not a migration point). Never fails.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_cond_broadcast(cacs_pool_cond *c);
 

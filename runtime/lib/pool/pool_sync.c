@@ -544,12 +544,36 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
 }
 
 // --- condition variable ------------------------------------------------------
+//
+// A signal makes its waiter runnable, and the waiter then locks the mutex
+// as any locker does (Go's sync.Cond, pthread's): the signaller goes on,
+// never switched out, and the next owner is whoever takes the mutex first.
+// The CES paper's rule instead moved the waiter onto the mutex's queue (or
+// made it the owner of a free mutex and ran it in the signaller's place),
+// so that it was never woken only to find the mutex held. But a signal
+// under the lock then made the signaller's unlock hand the mutex over, and
+// a bounded queue passed one item per wait and per switch, at one end
+// (issue 37, bench/results/locks/cond-rw-41: 1,150 instructions per item,
+// 1.0-1.3 M items/s against Go's 4.1 at 16 slots). Woken, the waiter spins
+// briefly for a held mutex (its holder about to unlock) or queues for it,
+// and the signaller's side runs on meanwhile, so the queue fills and
+// drains in batches.
+//
+// A broadcast keeps the paper's rule, without the switch: its waiters
+// join the mutex's queue in the order they came (the first becomes the
+// owner if the mutex is free, made runnable), and unlocks serve them one
+// at a time. They all want the one mutex: woken together, all but one
+// would spin and queue for it anyway (a thundering herd), and queued they
+// keep their order.
+
+// A signalled waiter's result (wait_served): runnable, not the owner.
+#define COND_SIGNALLED (-1)
 
 void cacs_pool_cond_init(cacs_pool_cond *c) { memset(c, 0, sizeof *c); }
 
 // A condition waiter's timeout: still on the condition's queue, it gives
-// up; already moved to the mutex's queue (signalled), it waits on for the
-// mutex, without a deadline.
+// up; already moved to the mutex's queue (a broadcast), it waits on for
+// the mutex, without a deadline.
 static int cancel_cond(void *obj, waiter *w) {
   cacs_pool_cond *c = obj;
   if (w->q != &c->waiters)
@@ -584,23 +608,24 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
   if (r == 0) {
     ptsan_acquire(m);
-    return 0; // served: a signal (and an unlock) made us the owner of m
+    return 0; // served: a broadcast, or an unlock after it, made us owner
   }
-  // Signalled and woken to compete for m, or timed out (or no timer):
-  // take the mutex back before returning.
-  int lr;
-  while ((lr = mutex_lock_slow(m, me, CACS_POOL_FOREVER, r == EAGAIN,
-                               r == EAGAIN ? w.since : 0)) == ENOMEM)
+  // Signalled, woken to compete for m (queued on it by a broadcast), or
+  // timed out (or no timer): take the mutex back before returning.
+  int woken = r == EAGAIN, lr;
+  while ((lr = mutex_lock_slow(m, me, CACS_POOL_FOREVER, woken,
+                               woken ? w.since : 0)) == ENOMEM)
     ;
   (void)lr;
   ptsan_acquire(m);
-  return r == EAGAIN ? 0 : cacs__fail(r);
+  return woken || r == COND_SIGNALLED ? 0 : cacs__fail(r);
 }
 
-// The paper's rule: the mutex held, the waiter joins its queue without
-// waking; the mutex free, the waiter owns it and runs (*inplace).
-static void cond_pass(cacs_pool_cond *c, waiter *w, cacs__ptask **inplace) {
-  cacs_pool_mutex *m = c->mutex;
+// A broadcast's waiter (`m`'s spin lock held): the mutex held (or kept
+// for a starving waiter), it joins the mutex's queue, to be served by an
+// unlock; free, it becomes the owner and is made runnable once the caller
+// has dropped the spin locks (*later), not run in the caller's place.
+static void cond_queue_on(cacs_pool_mutex *m, waiter *w, waiter **later) {
   uint32_t s = m_state(m);
   for (;;) {
     if (s & (M_LOCKED | M_STARVING)) {
@@ -611,7 +636,7 @@ static void cond_pass(cacs_pool_cond *c, waiter *w, cacs__ptask **inplace) {
       }
     } else if (m_cas(m, &s, s | M_LOCKED, __ATOMIC_ACQUIRE)) {
       m_set_owner(m, w->self);
-      serve(w, 0, inplace);
+      serve_later(w, 0, NULL, later);
       return;
     }
   }
@@ -619,24 +644,26 @@ static void cond_pass(cacs_pool_cond *c, waiter *w, cacs__ptask **inplace) {
 
 static void cond_notify(cacs_pool_cond *c, int all) {
   spin_lock(&c->spin);
-  waiter *w = c->waiters.head;
+  waiter *w = q_pop(&c->waiters);
   if (!w) {
     spin_unlock(&c->spin);
     return;
   }
-  cacs_pool_mutex *m = c->mutex;
-  spin_lock(&m->spin);
-  cacs__ptask *next = NULL;
-  int ces = m->kind == CACS_POOL_LOCK_CES;
-  do {
-    q_pop(&c->waiters);
-    cond_pass(c, w, ces ? &next : NULL);
-  } while (all && (w = c->waiters.head));
+  waiter *later = NULL;
+  if (all) {
+    cacs_pool_mutex *m = c->mutex;
+    spin_lock(&m->spin);
+    do
+      cond_queue_on(m, w, &later);
+    while ((w = q_pop(&c->waiters)));
+    spin_unlock(&m->spin);
+  } else {
+    serve_later(w, COND_SIGNALLED, NULL, &later);
+  }
   if (!c->waiters.head)
     c->mutex = NULL;
-  spin_unlock(&m->spin);
   spin_unlock(&c->spin);
-  run_served(next, 1);
+  wake_later(later);
 }
 
 void cacs_pool_cond_signal(cacs_pool_cond *c) { cond_notify(c, 0); }

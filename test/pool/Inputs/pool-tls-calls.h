@@ -1,6 +1,7 @@
 // Shared by pool-tls-calls.c and pool-tls-calls-other.c: the pool calls
-// that may move the calling coroutine to another worker, and the state of
-// one round (a tester and its partner).
+// that may move the calling coroutine to another worker (and a condition
+// signal, which must not), and the state of one round (a tester and its
+// partner).
 #ifndef POOL_TLS_CALLS_H
 #define POOL_TLS_CALLS_H
 
@@ -23,7 +24,8 @@ struct st {
 };
 
 // X(name, function, arguments): the call under test, as the tester makes
-// it. Every one is a migration point (cacs/pool.h, cacs/pool_sync.h).
+// it. Every one but the signal is a migration point (cacs/pool.h,
+// cacs/pool_sync.h).
 #define POOL_CALLS(X)                                                          \
   X(yield, cacs_pool_yield, ())                                                \
   X(sleep, cacs_pool_sleep, (300))                                             \

@@ -230,26 +230,27 @@ static inline void h_run_all(void (*body)(void *), int tasks, int plain) {
   h_join_all();
 }
 
-/// White box: the waiters queued on `m`, read under its spin lock: 0, 1,
-/// or 2 for two or more.
-static inline int h_mutex_waiters(cacs_pool_mutex *m) {
-  while (__atomic_exchange_n(&m->spin, 1, __ATOMIC_ACQUIRE))
+/// White box: the waiters on queue `q`, read under its object's spin lock,
+/// counted up to `cap` (a record's first word is its link:
+/// lib/pool/pool_waiter.h).
+static inline int h_waiters(uint32_t *spin, cacs__pwaitq *q, int cap) {
+  while (__atomic_exchange_n(spin, 1, __ATOMIC_ACQUIRE))
     ;
-  int n = !m->waiters.head ? 0 : m->waiters.head == m->waiters.tail ? 1 : 2;
-  __atomic_store_n(&m->spin, 0, __ATOMIC_RELEASE);
+  int n = 0;
+  for (void **w = (void **)q->head; w && n < cap; w = (void **)*w)
+    ++n;
+  __atomic_store_n(spin, 0, __ATOMIC_RELEASE);
   return n;
 }
 
-/// White box: the waiters queued on `rw`, read under its spin lock (a
-/// record's first word is its link: lib/pool/pool_waiter.h).
+/// White box: the waiters queued on `m`: 0, 1, or 2 for two or more.
+static inline int h_mutex_waiters(cacs_pool_mutex *m) {
+  return h_waiters(&m->spin, &m->waiters, 2);
+}
+
+/// White box: the waiters queued on `rw`.
 static inline int h_rwlock_waiters(cacs_pool_rwlock *rw) {
-  while (__atomic_exchange_n(&rw->spin, 1, __ATOMIC_ACQUIRE))
-    ;
-  int n = 0;
-  for (void **w = (void **)rw->waiters.head; w; w = (void **)*w)
-    ++n;
-  __atomic_store_n(&rw->spin, 0, __ATOMIC_RELEASE);
-  return n;
+  return h_waiters(&rw->spin, &rw->waiters, INT32_MAX);
 }
 
 /// A task that keeps its worker busy, never parking, from when it sets
