@@ -94,11 +94,13 @@ static int cold_needed(const cacs_coro_attr *attr, unsigned char tools) {
 // every worker). `tools`: tools_always(). Nor under Valgrind: its client
 // requests add frames to a wait's deepest path (a deep call's, sysstack.c;
 // io_uring.c's), which the waits' stack budgets (cacs/detail/contract.h)
-// would otherwise have to hold for every program.
+// would otherwise have to hold for every program. Nor when libcacs is not
+// built the way its budgets are measured (CACS__STACK_BUDGETS_MEASURED).
 static size_t exact_rule(cacs_entry_fn entry, unsigned stack_flags,
                          unsigned char tools) {
   uint64_t bound;
-  if ((stack_flags &
+  if (!CACS__STACK_BUDGETS_MEASURED ||
+      (stack_flags &
        (CACS_STACK_SHARED | CACS_STACK_NOPOOL | CACS_STACK_NOBOUND)) ||
       tools || cacs__on_valgrind() ||
       __atomic_load_n(&cacs__stack_bounds_none, __ATOMIC_RELAXED) ||

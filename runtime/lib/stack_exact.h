@@ -20,6 +20,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// Whether this libcacs is compiled the way its stack budgets
+/// (cacs/detail/contract.h) are measured: a bound counts a budget as all
+/// that a switching call of libcacs uses on an exact stack, which has no
+/// guard, so a libcacs whose frames are larger (another compiler, no
+/// optimisation, a stack protector's canaries, a sanitizer's checks)
+/// would overflow into a neighbour in silence. The budget tests
+/// (test/runtime/stack-budget.c, test/pool/*-stack-budget*.c) measure
+/// libcacs as runtime/CMakeLists.txt builds it: the stock clang 19 or 22,
+/// -O2 (last on its command line, so a build type's -O cannot change it),
+/// no stack protector, no sanitizer. Not cacs's front door (__CACS__),
+/// whose passes change libcacs's frames: cacs_wait_fd's deepest path
+/// 176 -> 232 bytes on x86-64 (budget 216), 208 -> 368 on AArch64 (288).
+/// Built otherwise, libcacs gives no exact stack: every coroutine keeps a
+/// guarded one (coro.c's exact_rule). What no macro tells (-O1 or -O3 by
+/// hand, -fno-omit-frame-pointer, UBSan before clang 20) is
+/// docs/hazards.md's to state.
+#define CACS__STACK_BUDGETS_MEASURED 0
+#if defined(__clang__) && defined(__has_feature)
+#if (__clang_major__ == 19 || __clang_major__ == 22) && !defined(__CACS__) &&  \
+    defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__) &&                    \
+    !defined(__NO_INLINE__) && !defined(__SSP__) &&                            \
+    !defined(__SSP_STRONG__) && !defined(__SSP_ALL__) &&                       \
+    !__has_feature(address_sanitizer) &&                                       \
+    !__has_feature(hwaddress_sanitizer) && !__has_feature(thread_sanitizer) && \
+    !__has_feature(memory_sanitizer) && !__has_feature(dataflow_sanitizer) &&  \
+    !__has_feature(safe_stack)
+#undef CACS__STACK_BUDGETS_MEASURED
+#define CACS__STACK_BUDGETS_MEASURED 1
+#endif
+#endif
+
 /// Not a public flag: a stack of stack_exact.c (freed there).
 #define CACS__STACK_EXACT (1u << 29)
 
