@@ -259,19 +259,24 @@
         cmpl    CACS_CALL_ID(%rdx), %eax        // calls[1].id
         jne     1b
 .if \jmp
-        // calls[1]'s own copy in the jump entry (calls[0]'s is at 5:):
-        // each copy's return jump (CALL_RETURN) then goes back to the sites
-        // that perform one effect, not to those of both. A jump with one
-        // target is predicted better than one whose target alternates
-        // between two (callstate's get and put): the jump entry's call
-        // handlers were 0.5 ns slower per perform than the call entry's,
-        // whose `ret` the return stack predicts
-        // (bench/results/effect/call-return-42.md).
-        CALL_PATH \jmp
-        .cfi_def_cfa_offset 0
+        jmp     9f
 .endif
 5:
         CALL_PATH \jmp
+.if \jmp
+        // calls[1]'s own copy in the jump entry: each copy's return jump
+        // (CALL_RETURN) then goes back to the sites that perform one
+        // effect, not to those of both. A jump with one target is
+        // predicted better than one whose target alternates between two
+        // (callstate's get and put): the jump entry's call handlers were
+        // 0.5 ns slower per perform than the call entry's, whose `ret` the
+        // return stack predicts. Reached by a jump, not by falling through
+        // from calls[1]'s test: that layout, one instruction fewer, timed
+        // as the single path did (bench/results/effect/call-return-42.md).
+9:
+        .cfi_def_cfa_offset 0
+        CALL_PATH \jmp
+.endif
         .cfi_endproc
         .size   \name, .-\name
 .endm
