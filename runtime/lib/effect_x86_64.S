@@ -150,6 +150,54 @@
 .endif
 .endm
 
+// The call path from effect.c's call_handler, entered with k in rcx, its
+// call entry in rdx, the thread pointer in r11 (see PERFORM). Its labels
+// are local (1-3), so that the jump entry can have two copies of it.
+.macro CALL_PATH jmp
+        // leave: k->tail = p, pend = k, cur = up (k->parent); k->in_call;
+        // up->calling = k, its old value kept in r15. Across the call
+        // (default convention): k in r12, p in r13, up in r14.
+        movq    %r13, %rdi                      // payload
+        movq    CACS_CALL_ENV(%rdx), %rsi
+        movq    CACS_CALL_FN(%rdx), %rax
+        movq    ET(CACS_ET_CUR), %r13           // p
+        movq    %r13, CACS_EK_TAIL(%rcx)
+        movq    %rcx, ET(CACS_ET_PEND)
+        movq    CACS_EK_PARENT(%rcx), %r14      // up
+        movq    %r14, ET(CACS_ET_CUR)
+        movb    $CACS_CALL_RUNS, CACS_EK_IN_CALL(%rcx)
+        movq    %rcx, %r12
+        testq   %r14, %r14
+        je      1f
+        movq    CACS_EK_CALLING(%r14), %r15
+        movq    %rcx, CACS_EK_CALLING(%r14)
+1:
+        // Entered by a jump, 8 more: rsp to the resume address first, as
+        // if called (the `ret` below returns through it).
+        subq    $8+8*\jmp, %rsp
+        .cfi_adjust_cfa_offset 8+8*\jmp
+        callq   *%rax
+        movb    $0, CACS_EK_IN_CALL(%r12)
+        testq   %r14, %r14
+        je      2f
+        movq    %r15, CACS_EK_CALLING(%r14)
+2:
+        movq    %fs:0, %r11
+        cmpq    %r12, ET(CACS_ET_PEND)
+        jne     3f
+        movq    $0, ET(CACS_ET_PEND)            // the segment's entries
+        movq    %r13, ET(CACS_ET_CUR)           // are in place
+        CALL_RETURN \jmp
+3:
+        .cfi_def_cfa_offset 16
+        movq    %rax, %r15                      // the call touched the
+        movq    %r12, %rdi                      // table: rejoin in C
+        movq    %r13, %rsi
+        callq   cacs__effect_call_rejoin
+        movq    %r15, %rax
+        CALL_RETURN \jmp
+.endm
+
 .macro PERFORM name, jmp
         .p2align 4
         .globl  \name
@@ -210,49 +258,25 @@
         addq    $CACS_CALL_SIZE, %rdx
         cmpl    CACS_CALL_ID(%rdx), %eax        // calls[1].id
         jne     1b
+.if \jmp
+        jmp     9f
+.endif
 5:
-        // leave: k->tail = p, pend = k, cur = up (k->parent); k->in_call;
-        // up->calling = k, its old value kept in r15. Across the call
-        // (default convention): k in r12, p in r13, up in r14.
-        movq    %r13, %rdi                      // payload
-        movq    CACS_CALL_ENV(%rdx), %rsi
-        movq    CACS_CALL_FN(%rdx), %rax
-        movq    ET(CACS_ET_CUR), %r13           // p
-        movq    %r13, CACS_EK_TAIL(%rcx)
-        movq    %rcx, ET(CACS_ET_PEND)
-        movq    CACS_EK_PARENT(%rcx), %r14      // up
-        movq    %r14, ET(CACS_ET_CUR)
-        movb    $CACS_CALL_RUNS, CACS_EK_IN_CALL(%rcx)
-        movq    %rcx, %r12
-        testq   %r14, %r14
-        je      6f
-        movq    CACS_EK_CALLING(%r14), %r15
-        movq    %rcx, CACS_EK_CALLING(%r14)
-6:
-        // Entered by a jump, 8 more: rsp to the resume address first, as
-        // if called (the `ret` below returns through it).
-        subq    $8+8*\jmp, %rsp
-        .cfi_adjust_cfa_offset 8+8*\jmp
-        callq   *%rax
-        movb    $0, CACS_EK_IN_CALL(%r12)
-        testq   %r14, %r14
-        je      7f
-        movq    %r15, CACS_EK_CALLING(%r14)
-7:
-        movq    %fs:0, %r11
-        cmpq    %r12, ET(CACS_ET_PEND)
-        jne     8f
-        movq    $0, ET(CACS_ET_PEND)            // the segment's entries
-        movq    %r13, ET(CACS_ET_CUR)           // are in place
-        CALL_RETURN \jmp
-8:
-        .cfi_def_cfa_offset 16
-        movq    %rax, %r15                      // the call touched the
-        movq    %r12, %rdi                      // table: rejoin in C
-        movq    %r13, %rsi
-        callq   cacs__effect_call_rejoin
-        movq    %r15, %rax
-        CALL_RETURN \jmp
+        CALL_PATH \jmp
+.if \jmp
+        // calls[1]'s own copy in the jump entry: each copy's return jump
+        // (CALL_RETURN) then goes back to the sites that perform one
+        // effect, not to those of both. A jump with one target is
+        // predicted better than one whose target alternates between two
+        // (callstate's get and put): the jump entry's call handlers were
+        // 0.5 ns slower per perform than the call entry's, whose `ret` the
+        // return stack predicts. Reached by a jump, not by falling through
+        // from calls[1]'s test: that layout, one instruction fewer, timed
+        // as the single path did (bench/results/effect/call-return-42.md).
+9:
+        .cfi_def_cfa_offset 0
+        CALL_PATH \jmp
+.endif
         .cfi_endproc
         .size   \name, .-\name
 .endm

@@ -8,9 +8,11 @@
 // handled 1 and 10 handlers up through a nest of ten handler coroutines, a
 // generator by effects, a throw (the handler destroys the performer instead
 // of resuming it, from a few frames deep), and call handlers (the perform's
-// slow branch that calls on the performer's stack, then returns by `ret`
-// through the site's resume address). With -fswitch-site-jumps at -O2, with
-// APN and with full LTO (the link lowers).
+// slow branch that calls on the performer's stack, then returns by a jump
+// through the site's resume address; in calls[0] and calls[1], which have
+// a path each in the jump entry, and through the rejoin branch of each).
+// With -fswitch-site-jumps at -O2, with APN and with full LTO (the link
+// lowers).
 //
 // RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t.ref
 // RUN: %t.ref > %t.want
@@ -203,6 +205,29 @@ static void calls(void) {
   cacs_effect_destroy(k);
 }
 
+// Both effects answered by calls, get in calls[0] and put in calls[1], as
+// in bench/effect's callstate: the coroutine runs to its end in one
+// resume.
+static const void *get_fn(void *payload, void *env) {
+  (void)payload;
+  return env;
+}
+static const void *set_fn(void *payload, void *env) {
+  *(int *)env = *(int *)payload % 1009;
+  return NULL;
+}
+static void two_calls(void) {
+  int cell = 5;
+  cacs_effect_coro *k = cacs_effect_create(counter, (void *)400, 0);
+  cacs_effect_request r = cacs_effect_resume_with(
+      k, NULL,
+      CACS_CALLS(CACS_CALL(get, get_fn, &cell), CACS_CALL(put, set_fn, &cell)),
+      NULL);
+  printf("two calls: returned %ld, cell %d, done %d\n", (long)r.payload, cell,
+         !r.effect);
+  cacs_effect_destroy(k);
+}
+
 // A call handler that switches: put's call performs `note`, which main
 // handles, so the table changes under the call and the performer rejoins
 // its segment in C before it returns (effect_x86_64.S's rejoin branch).
@@ -210,10 +235,16 @@ static const void *noting_put(void *payload, void *env) {
   *(int *)env += CACS_PERFORM(note, *(int *)payload);
   return env;
 }
+// arg: the count times 2, plus 1 to put the call in calls[1] (behind
+// one of `next`, which counter never performs).
 static void *middle(void *arg) {
   int cell = 0, out = 0, n = 0;
-  cacs_effect_coro *k = cacs_effect_create(counter, arg, 0);
-  const cacs_effect_call *c = CACS_CALLS(CACS_CALL(put, noting_put, &cell));
+  long a = (long)arg;
+  cacs_effect_coro *k = cacs_effect_create(counter, (void *)(a >> 1), 0);
+  const cacs_effect_call *c =
+      a & 1 ? CACS_CALLS(CACS_CALL(next, get_fn, &cell),
+                         CACS_CALL(put, noting_put, &cell))
+            : CACS_CALLS(CACS_CALL(put, noting_put, &cell));
   cacs_effect_request r =
       cacs_effect_resume_with(k, CACS_HANDLES(get), c, NULL);
   while (r.effect) {
@@ -224,15 +255,15 @@ static void *middle(void *arg) {
   cacs_effect_destroy(k);
   return (void *)(long)(cell * 100 + n);
 }
-static void rejoin(void) {
-  cacs_effect_coro *m = cacs_effect_create(middle, (void *)20, 0);
+static void rejoin(long slot) {
+  cacs_effect_coro *m = cacs_effect_create(middle, (void *)(40 + slot), 0);
   int notes = 0, answer = 0;
   cacs_effect_request r = resume_any(notes, m, CACS_HANDLES(note), NULL);
   while (r.effect) {
     answer = *(int *)r.payload % 7;
     r = resume_any(++notes, m, CACS_HANDLES(note), &answer);
   }
-  printf("rejoin: %ld, %d notes\n", (long)r.payload, notes);
+  printf("rejoin in calls[%ld]: %ld, %d notes\n", slot, (long)r.payload, notes);
   cacs_effect_destroy(m);
 }
 
@@ -242,6 +273,8 @@ int main(void) {
   generator();
   throws();
   calls();
-  rejoin();
+  two_calls();
+  rejoin(0);
+  rejoin(1);
   return 0;
 }
