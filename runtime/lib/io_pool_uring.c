@@ -113,6 +113,7 @@ CACS__IO_PN int cacs__pool_ring_wait_fd(int fd, cacs__pool_fd *h, unsigned dirs,
 // none of it (io_pool.c).
 #pragma weak cacs__pool_worker
 #pragma weak cacs__pool_resumed
+#pragma weak cacs__pool_resumed_from_loop
 #pragma weak cacs__pool_wake
 #pragma weak cacs__pool_yield
 #pragma weak cacs__pool_io_stale
@@ -645,7 +646,7 @@ ring_req(struct preq *q, int fd, cacs__pool_fd *h, const struct io_op *op,
   // Only the completions wake it. The park inlined: its frames would stay
   // on the coroutine's stack while it waits (the waits' stack budget,
   // cacs/detail/contract.h; pool_park_inline.h).
-  cacs__pool_park_inline(q->task, NULL, NULL, 0);
+  cacs__pool_park_inline(q->task, NULL, NULL, 0, 0);
   int closed = atomic_load_explicit(&q->closed, memory_order_relaxed);
   if (!closed && q->res == -ECANCELED && at) { // its linked timeout
     // Closed behind the pool's back? EBADF, as the epoll poller says.

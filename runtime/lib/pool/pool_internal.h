@@ -291,6 +291,9 @@ CACS_HIDDEN void cacs__pool_task_main(void *arg, uint64_t first);
 /// On `t`, just switched back in with `how` (RESUME_*) by a switch of the
 /// coroutine's side (pool_park.c, pool_park_inline.h).
 CACS_HIDDEN void cacs__pool_resumed(cacs__ptask *t, uint64_t how);
+/// cacs__pool_resumed(t, RESUME_FROM_LOOP), for the waits that a hand-off
+/// never resumes (pool_park_inline.h): it queues nothing.
+CACS_HIDDEN void cacs__pool_resumed_from_loop(cacs__ptask *t);
 /// The loop's side of cacs__pool_park, once `t` has switched out on `w`
 /// (CMD_PARK): arm its timer, arm it for a wake, run the park's `after`,
 /// give its vote, and return 0; or, if the timer cannot be armed, return

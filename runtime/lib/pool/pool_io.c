@@ -465,7 +465,7 @@ io_wait(cacs__pool_fd *h, unsigned dirs, uint64_t gen, uint64_t deadline_ns) {
         r->waiters[dir] = &w[dir];
       }
     }
-    parked = cacs__pool_park_inline(t, unlock_after, r, deadline_ns);
+    parked = cacs__pool_park_inline(t, unlock_after, r, deadline_ns, 0);
     // Woken (not timed out) in one direction: the wake that won is the one
     // that unlinked the node and wrote its result (pool_park.h: only a wake
     // of this park may wake it), and it touches neither again: no lock.

@@ -54,6 +54,11 @@ static inline __attribute__((always_inline)) void resumed(cacs__ptask *t,
 // resumed() for the park inlined in a wait (pool_park_inline.h).
 void cacs__pool_resumed(cacs__ptask *t, uint64_t how) { resumed(t, how); }
 
+// resumed() for a wait that is never handed to: no queue, no wake.
+void cacs__pool_resumed_from_loop(cacs__ptask *t) {
+  resumed(t, RESUME_FROM_LOOP);
+}
+
 // Switch to the worker loop with `cmd`; returns when the coroutine is
 // resumed, on whichever worker.
 __attribute__((noinline)) static void
@@ -61,7 +66,7 @@ switch_home(cacs__ptask *t, pool_worker *w, uint64_t cmd) {
   // (CMD_YIELD or CMD_DONE: a park switches in pool_park_inline.h.)
   cacs__pool_switch_home_inline(
       t, w, cmd,
-      cmd == CMD_YIELD ? "cacs_pool_yield" : "the end of a pool coroutine");
+      cmd == CMD_YIELD ? "cacs_pool_yield" : "the end of a pool coroutine", 1);
 }
 
 void cacs__pool_task_main(void *arg, uint64_t first) {
@@ -90,7 +95,7 @@ static cacs__ptask *self_or_die(const char *call) {
 
 int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline_ns) {
   return cacs__pool_park_inline(self_or_die("cacs__pool_park"), after, arg,
-                                deadline_ns);
+                                deadline_ns, 1);
 }
 
 int cacs__pool_parked(pool_worker *w, cacs__ptask *t) {

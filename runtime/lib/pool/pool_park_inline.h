@@ -28,25 +28,43 @@
 /// after CMD_DONE). `call` names the caller in the report of a switch
 /// inside a sync block. The waits' parks and yields inline it here; the
 /// plain yield and a coroutine's end call it out of line (pool_park.c).
+/// `handed` (a constant): whether a CES hand-off (cacs__pool_handoff) may
+/// resume `t` here. Only a waiter of cacs/pool_sync.h's objects is handed
+/// to (pool_waiter.h's run_served: an untimed waiter parked in
+/// wait_served, which only its releaser wakes); the descriptor waits
+/// (pool_io.c, io_pool_uring.c) pass 0. Resumed by a hand-off, `t` queues
+/// the coroutine that handed off (cacs__pool_resumed: the pool's ready
+/// queues and a sleeping worker's wake, 144 bytes below the wait's frame
+/// on x86-64, a wait on the worker's ring: 672 in all, past the transfer
+/// budget), so the descriptor waits must never be: where `handed` is 0
+/// that path is not compiled in, and a hand-off there stops the program
+/// (a trap: no stack) rather than run it on an exact stack
+/// (test/pool/pool-io-no-handoff.c).
 static inline __attribute__((always_inline)) void
 cacs__pool_switch_home_inline(cacs__ptask *t, pool_worker *w, uint64_t cmd,
-                              const char *call) {
+                              const char *call, int handed) {
   cacs__sync_check(call);
   asan_to_home(w, t, cmd == CMD_DONE);
   tsan_to(w->tsan_home);
   uint64_t how = cacs_switch(&t->ctx, &w->home, cmd);
+  if (!handed && __builtin_expect(how != RESUME_FROM_LOOP, 0))
+    __builtin_trap();
   // Resumed by the loop with no ASan to tell: no call, no frame below the
   // wait's own (a hand-off queues the coroutine that handed off).
-  if (__builtin_expect(how != RESUME_FROM_LOOP || cacs__asan_on(), 0))
-    cacs__pool_resumed(t, how);
-  else
+  if (__builtin_expect(how != RESUME_FROM_LOOP || cacs__asan_on(), 0)) {
+    if (handed)
+      cacs__pool_resumed(t, how);
+    else
+      cacs__pool_resumed_from_loop(t);
+  } else {
     ptsan_acquire(t);
+  }
 }
 
-/// cacs__pool_park for `t`, the calling pool coroutine.
+/// cacs__pool_park for `t`, the calling pool coroutine; `handed` as above.
 static inline __attribute__((always_inline)) int
 cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
-                       uint64_t deadline_ns) {
+                       uint64_t deadline_ns, int handed) {
   pool_worker *w = cacs__pool_worker();
   atomic_store_explicit(&t->votes, 0, memory_order_relaxed);
   t->wake_result = 0;
@@ -55,7 +73,8 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
   t->deadline = deadline_ns; // armed by the loop (cacs__pool_parked)
   w->after = after;
   w->after_arg = arg;
-  cacs__pool_switch_home_inline(t, w, CMD_PARK, "a wait of a pool coroutine");
+  cacs__pool_switch_home_inline(t, w, CMD_PARK, "a wait of a pool coroutine",
+                                handed);
   return t->wake_result;
 }
 
@@ -70,7 +89,7 @@ cacs__pool_park_inline(cacs__ptask *t, void (*after)(void *), void *arg,
 static inline __attribute__((always_inline)) void
 cacs__pool_yield_inline(cacs__ptask *t) {
   cacs__pool_switch_home_inline(t, cacs__pool_worker(), CMD_YIELD,
-                                "a wait of a pool coroutine");
+                                "a wait of a pool coroutine", 0);
 }
 
 #endif // CACS_LIB_POOL_PARK_INLINE_H

@@ -116,6 +116,25 @@
  * epoll loop's inlined wait, was below the ring's; 560 since the ring's
  * accept is a tail call), a pool coroutine's 552 (568 LLVM 22), connect
  * 392; AArch64 800 (a pool coroutine's accept), connect 576.
+ * Session 42's static sums (.stack_sizes along the relocations:
+ * bench/results/stackbound/README.md) found two paths past the transfer
+ * budget; neither runs on a coroutine's stack, so the budget stays. x86-64
+ * 672: a pool coroutine's accept on its worker's ring, then
+ * cacs__pool_resumed > cacs__pool_ready_on > cacs__pool_io_kick, which a
+ * wait's park runs only when a CES hand-off resumes it. Only
+ * cacs/pool_sync.h's waiters are handed to (pool_waiter.h's run_served:
+ * an untimed waiter, which only its releaser wakes); the descriptor waits'
+ * parks are compiled without that path and trap on a hand-off
+ * (pool_park_inline.h's `handed`, test/pool/pool-io-no-handoff.c).
+ * AArch64 880: cacs__accept_pn > cacs__uring_io > cacs__io_fd_wait >
+ * cacs__uring_wait > cacs__wait_now_ns > cacs__deep_call. The ring's
+ * calls fall back to cacs__io_fd_wait only inside a sync block (which
+ * blocks there before either engine) or when ring_ready() fails, which
+ * sets the thread's engine to epoll first (io_uring.c), so
+ * cacs__io_on_ring() is false and cacs__io_fd_wait does not go back to the
+ * ring. What runs there instead (the epoll wait below cacs__uring_io's
+ * frame: a child after fork that io_uring refuses, ring_after_fork) is
+ * not measured.
  */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
