@@ -136,6 +136,12 @@ SettingParse parseSetting(llvm::StringRef Arg, SettingArg &Out,
 
 /// The value of a flag setting.
 bool flagSetting(SettingID ID);
+/// Did the command line move flag \p ID from its default? A diagnostic that
+/// a setting does nothing here is a warning only then: a default the user
+/// did not ask for must be silent on every target (remarks may say why).
+inline bool flagSettingChanged(SettingID ID) {
+  return flagSetting(ID) != setting(ID).Default;
+}
 /// The value of a choice setting, as an index into its Choices.
 unsigned choiceSetting(SettingID ID);
 /// The files of a list setting, in command-line order, each once: a path is

@@ -109,7 +109,7 @@ struct UnsupportedTargetWarningPass
         if (I == 0)
           continue;
         Flag += ("=" + S.Choices[I]).str();
-      } else if (flagSetting(S.ID) == S.Default) {
+      } else if (!flagSettingChanged(S.ID)) {
         continue;
       } else if (!flagSetting(S.ID)) {
         Flag = ("-fno-" + S.name()).str();

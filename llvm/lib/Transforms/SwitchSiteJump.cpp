@@ -121,7 +121,8 @@
 //    speculative load hardening): the calls stay; the site's jump is
 //    indirect where the entry is in another module.
 //  - Not x86-64 ELF (AArch64), the large code model: the calls stay, with a
-//    warning.
+//    missed remark each (a warning only where the flag is not the
+//    default: flagSettingChanged).
 //
 //===----------------------------------------------------------------------===//
 
@@ -268,6 +269,8 @@ std::string userName(StringRef Entry) {
 
 /// Why the calls in \p F stay calls, or null.
 const char *functionReason(const Function &F) {
+  if (const char *Why = moduleReason(*F.getParent()))
+    return Why;
   if (F.hasFnAttribute(Attribute::SanitizeAddress) ||
       F.hasFnAttribute(Attribute::SanitizeThread) ||
       F.hasFnAttribute(Attribute::SanitizeMemory) ||
@@ -591,15 +594,20 @@ bool lowerCallsByJump(Function &F, OptimizationRemarkEmitter &ORE) {
 PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
                                           ModuleAnalysisManager &MAM) {
   bool Changed = false;
-  if (const char *Why = moduleReason(M)) {
-    if (P != Phase::LTOLink)
-      emit(M.getContext(), DS_Warning,
-           Twine("-fswitch-site-jumps has no effect here: ") + Why +
-               "; calls of cacs_yield, cacs_effect_perform and "
-               "cacs_effect_resume stay calls");
+  // Where nothing can be lowered (moduleReason), every call stays, and
+  // functionReason gives each its missed remark (-Rpass-missed=
+  // switch-site-jump), from the compile, not again at the link. A warning
+  // only where the user turned the flag on: a default would warn on every
+  // AArch64, shadow-stack and large-code-model compile.
+  const char *ModuleWhy = moduleReason(M);
+  if (ModuleWhy && P == Phase::LTOLink)
     return PreservedAnalyses::all();
-  }
-  if (P != Phase::LTOLink) {
+  if (ModuleWhy && flagSettingChanged(SettingID::SwitchSiteJumps))
+    emit(M.getContext(), DS_Warning,
+         Twine("-fswitch-site-jumps has no effect here: ") + ModuleWhy +
+             "; calls of cacs_yield, cacs_effect_perform and "
+             "cacs_effect_resume stay calls");
+  if (!ModuleWhy && P != Phase::LTOLink) {
     for (Function &F : M)
       if (!F.isDeclaration() && !F.hasFnAttribute(SwitchSiteJumpEnabledAttr)) {
         F.addFnAttr(SwitchSiteJumpEnabledAttr);
@@ -614,7 +622,8 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.hasFnAttribute(SwitchSiteJumpEnabledAttr))
+    if (F.isDeclaration() ||
+        (!ModuleWhy && !F.hasFnAttribute(SwitchSiteJumpEnabledAttr)))
       continue;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     Changed |= lowerCallsByJump(F, ORE);
