@@ -14,6 +14,7 @@ declare preserve_nonecc void @cacs__yield_pn()
 declare void @use(i32)
 
 ; CHECK-LABEL: define i32 @read(i32 %x)
+; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
 ; CHECK-NEXT:    call void @use(i32 %x)
 ; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    %r = add i32 %x, 1
@@ -28,6 +29,7 @@ define i32 @read(i32 %x) !dbg !5 {
 
 ; CHECK-LABEL: define void @around(i32 %n)
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
 ; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    br label %body
 ; CHECK:       body:

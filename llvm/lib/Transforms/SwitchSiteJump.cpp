@@ -467,12 +467,34 @@ std::string siteAsm(StringRef Jump) {
       .str();
 }
 
+/// \p F's frame anchor: a byte of its frame that every site statement takes
+/// as an unused memory operand. `alignstack` makes the prologue keep a
+/// call's 16-byte alignment, but shrink-wrapping moves the prologue to the
+/// blocks that touch the frame, and a site is no call to it: a site on a
+/// path without one ran with rsp 8 off (a callee entered by a jump faulted
+/// on an aligned SSE store: zlib's gzwrite -> gz_write -> ... ->
+/// fill_window under -fswitch-site-jumps; the yield entries' slow paths
+/// run C). A frame operand is what shrink-wrapping looks for
+/// (test/SwitchSiteJump/frame-shrink-wrap.ll).
+AllocaInst *frameAnchor(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  for (Instruction &I : Entry)
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getName() == "cacs.site.frame")
+        return AI;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  return new AllocaInst(Type::getInt8Ty(F.getContext()),
+                        DL.getAllocaAddrSpace(), "cacs.site.frame",
+                        Entry.getFirstInsertionPt());
+}
+
 /// Replaces \p CI with the inline assembly statement \p Asm: outputs the
 /// result words (rax, rdx), then the argument registers (clobbered:
 /// discarded); inputs the arguments in those registers, then \p Target, if
-/// any, as a symbol operand ("s", the last operand); clobbers the rest of
-/// what a preserve_none call clobbers. The one binding of a call to the
-/// statement that replaces it: the yield sites' and the calls by jump.
+/// any, as a symbol operand ("s"), then the frame anchor (an unused "*m",
+/// the last operand); clobbers the rest of what a preserve_none call
+/// clobbers. The one binding of a call to the statement that replaces it:
+/// the yield sites' and the calls by jump.
 void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Function &F = *CI.getFunction();
   FunctionType *FTy = CI.getFunctionType();
@@ -493,6 +515,7 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   }
   if (Target)
     Constraints += "s,";
+  Constraints += "*m,";
   Constraints += clobbers(F, Bound);
   Type *AsmRet = Outs.empty()       ? Type::getVoidTy(F.getContext())
                  : Outs.size() == 1 ? Outs[0]
@@ -509,6 +532,10 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
     Args.push_back(Target);
     Ins.push_back(Target->getType());
   }
+  AllocaInst *Anchor = frameAnchor(F);
+  unsigned AnchorArg = Args.size();
+  Args.push_back(Anchor);
+  Ins.push_back(Anchor->getType());
   auto *IA =
       InlineAsm::get(FunctionType::get(AsmRet, Ins, false), Asm, Constraints,
                      /*hasSideEffects=*/true, /*isAlignStack=*/true);
@@ -518,6 +545,9 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
       CI.getIterator());
   Site->setDebugLoc(CI.getDebugLoc());
   Site->addFnAttr(Attribute::NoUnwind);
+  Site->addParamAttr(AnchorArg,
+                     Attribute::get(F.getContext(), Attribute::ElementType,
+                                    Type::getInt8Ty(F.getContext())));
 
   // The call's value, from the statement's first outputs.
   Value *Result = nullptr;

@@ -1,0 +1,55 @@
+; A site on a path whose only other call is elsewhere: shrink-wrapping
+; places the prologue in the blocks that touch the frame, and a site is no
+; call to it, so the yield below ran with rsp 8 off a call's alignment (the
+; prologue's push only on the path of the call of @other). A callee entered
+; by a jump then faulted on an aligned SSE store (zlib under
+; -fswitch-site-jumps). The site's unused frame operand (the function's
+; cacs.site.frame) keeps the prologue before it: the push comes first on
+; the site's path, and the frame is popped after it.
+;
+; RUN: %opt_cacs -passes=switch-site-jump -S %s | FileCheck %s --check-prefix=IR
+; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
+
+target triple = "x86_64-unknown-linux-gnu"
+
+declare preserve_nonecc void @cacs__yield_pn()
+declare void @other()
+
+; IR-LABEL: define preserve_nonecc i32 @early(
+; IR-NEXT:  entry:
+; IR-NEXT:    %cacs.site.frame = alloca i8
+; IR:         call void asm sideeffect alignstack "leaq 1f(%rip), %r11{{.*}}1:", "*m,~{rax},{{.*}}"(ptr elementtype(i8) %cacs.site.frame)
+
+; CHECK-LABEL: early:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    testq %r12, %r12
+; CHECK-NEXT:    je .LBB0_1
+; CHECK-NEXT:    pushq %rax
+; CHECK-NEXT:    .cfi_def_cfa_offset 16
+; CHECK-NEXT:    testl %r13d, %r13d
+; CHECK-NEXT:    js .LBB0_5
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
+; CHECK-NEXT:  [[RESUME]]:
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    movl $1, %eax
+; CHECK-NEXT:    addq $8, %rsp
+define preserve_nonecc i32 @early(ptr %p, i32 %n) {
+entry:
+  %c = icmp eq ptr %p, null
+  br i1 %c, label %out, label %work
+work:
+  %neg = icmp slt i32 %n, 0
+  br i1 %neg, label %slow, label %site
+site:
+  call preserve_nonecc void @cacs__yield_pn()
+  br label %out
+slow:
+  call void @other()
+  br label %out
+out:
+  %r = phi i32 [ 0, %entry ], [ 1, %site ], [ 2, %slow ]
+  ret i32 %r
+}
