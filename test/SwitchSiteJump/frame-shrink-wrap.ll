@@ -53,3 +53,13 @@ out:
   %r = phi i32 [ 0, %entry ], [ 1, %site ], [ 2, %slow ]
   ret i32 %r
 }
+
+; One anchor per function however many sites, also where value names are
+; discarded, as clang discards them (a lookup by name added a byte per site).
+; RUN: printf '#include "cacs/coro.h"\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) { cacs_yield(); s += i; cacs_yield(); } return s; }\n' > %t.c
+; RUN: %clang -O2 -fswitch-site-jumps -I%cacs_include -S -emit-llvm %t.c -o - | FileCheck %s --check-prefix=ONE
+; ONE-LABEL: define {{.*}} @f(
+; ONE:         alloca i8, align 1, !cacs.site.frame
+; ONE-NOT:     alloca
+; ONE-COUNT-2: asm sideeffect alignstack "leaq 1f(%rip), %r11
+; ONE-NOT:     alloca

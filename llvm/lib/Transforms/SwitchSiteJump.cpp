@@ -475,17 +475,22 @@ std::string siteAsm(StringRef Jump) {
 /// on an aligned SSE store: zlib's gzwrite -> gz_write -> ... ->
 /// fill_window under -fswitch-site-jumps; the yield entries' slow paths
 /// run C). A frame operand is what shrink-wrapping looks for
-/// (test/SwitchSiteJump/frame-shrink-wrap.ll).
+/// (test/SwitchSiteJump/frame-shrink-wrap.ll). One per function, found again
+/// by its metadata: clang discards value names, so a name would not find it
+/// and every site would add a byte of its own.
 AllocaInst *frameAnchor(Function &F) {
+  static constexpr const char *AnchorMD = "cacs.site.frame";
   BasicBlock &Entry = F.getEntryBlock();
   for (Instruction &I : Entry)
     if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->getName() == "cacs.site.frame")
+      if (AI->getMetadata(AnchorMD))
         return AI;
   const DataLayout &DL = F.getParent()->getDataLayout();
-  return new AllocaInst(Type::getInt8Ty(F.getContext()),
-                        DL.getAllocaAddrSpace(), "cacs.site.frame",
-                        Entry.getFirstInsertionPt());
+  auto *AI =
+      new AllocaInst(Type::getInt8Ty(F.getContext()), DL.getAllocaAddrSpace(),
+                     "cacs.site.frame", Entry.getFirstInsertionPt());
+  AI->setMetadata(AnchorMD, MDNode::get(F.getContext(), {}));
+  return AI;
 }
 
 /// Replaces \p CI with the inline assembly statement \p Asm: outputs the
