@@ -155,8 +155,9 @@
  * --stack-sizes, plus qemu's measure of the epoll loop's wait below
  * cacs__io_fd_wait's call): a first read after the fork was about 944
  * (cacs__read_pn 96, cacs__uring_io 368, io_try_wait 304, the wait 176)
- * and an accept about 1,072, over 864; now 416 for the read and the
- * epoll loop's accept (368 measured) after the ring's part (about 690,
+ * and an accept about 1,072, over 864; now 560 for the read (cacs__read_pn
+ * 96, cacs__io_do_moved 288, the wait 176) and the epoll loop's accept
+ * (368 measured) after the ring's part (about 690,
  * unmeasured as before); cacs_wait_fd about 272 -> the loop's 192.
  * The transfers' largest measured path, a thread's accept on io_uring
  * through _pn_bp, 528 -> 512 since (accept_ring preserve_none); the
