@@ -279,7 +279,11 @@ static int measure(cacs_coro *prober, int engine_before,
 }
 
 // One case, in a process of its own (its thread's engine is its own).
+// Each process ends within WATCHDOG_S (SIGALRM: a call that never ends
+// fails the case, not the suite's time).
+#define WATCHDOG_S 30
 static int run_case(void) {
+  alarm(WATCHDOG_S);
   if (open_fds() != 0) {
     printf("%s: no descriptors: FAILED\n", v->what);
     return 1;
@@ -309,6 +313,7 @@ static int run_case(void) {
   int engine = cacs_io_engine();
   pid_t pid = fork();
   if (pid == 0) {
+    alarm(WATCHDOG_S); // not inherited
     if (refuse_io_uring(EPERM) != 0)
       _exit(puts("seccomp: FAILED"));
     if (v->when == SECOND) {
