@@ -27,6 +27,21 @@
 // static library's hidden symbols still meet the program's at link time.
 #define CACS_HIDDEN __attribute__((visibility("hidden")))
 
+// A call in tail position that must stay a jump (a call of a function of
+// the caller's own prototype), so that the caller's frame is off the stack
+// while the callee runs: a rare path left to an out-of-line function
+// (pool/pool_sync.c's), or a call that starts over elsewhere (io_uring.c's
+// cacs__uring_io, whose frame would lie below the epoll loop's wait). The
+// compilers that build libcacs with exact stacks (stack_exact.h) have it.
+#if defined(__has_attribute)
+#if __has_attribute(musttail)
+#define CACS_MUSTTAIL __attribute__((musttail))
+#endif
+#endif
+#ifndef CACS_MUSTTAIL
+#define CACS_MUSTTAIL
+#endif
+
 /// The SIGSEGV handler that names overflowing coroutines (stack_overflow.c).
 void cacs__segv_handler(int sig, siginfo_t *si, void *uc);
 /// The stack of the pool coroutine running on the calling thread, NULL if

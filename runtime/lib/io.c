@@ -132,6 +132,18 @@ io_do(int fd, const struct io_op *op, struct io_deadline *d) {
   }
 }
 
+// A transfer that started on the thread's ring, which a fork took, after
+// the thread moved to the epoll loop (io_uring.h's CACS__URING_MOVED):
+// io_do again, now the epoll loop's, on the deadline the call began. The
+// ring's call jumps here (a tail call), so that its frame is not below
+// this one's wait. Its own frame is the cost of the rare path: io_do out
+// of the entry, which knew the call's kind (op_try's every system call is
+// in this one's frame).
+__attribute__((noinline, cold)) ssize_t
+cacs__io_do_moved(int fd, const struct io_op *op, struct io_deadline *d) {
+  return io_do(fd, op, d);
+}
+
 static inline __attribute__((always_inline)) ssize_t
 io_call(int fd, struct io_op op, int64_t timeout_us) {
   struct io_deadline d = {timeout_us, 0};
@@ -222,28 +234,30 @@ static int accept_nap(int64_t usec) {
 // with timeout 0, the error itself, as the call may not wait.
 // The calls' engine (`uring`, a constant): this thread's epoll loop (or a
 // pool coroutine's poller: io_do's choice), or its ring.
+// On the ring, CACS__URING_MOVED too (accept_ring's).
 static inline __attribute__((always_inline)) int
 accept_loop(int lfd, struct sockaddr *addr, socklen_t *addrlen,
-            int64_t timeout_us, int uring) {
-  struct io_deadline d = {timeout_us, 0};
+            struct io_deadline *d, int uring) {
   int64_t nap = 0;
   for (;;) {
     int c;
     if (uring) {
-      c = cacs__uring_accept(lfd, addr, addrlen, remaining_us(&d));
+      c = cacs__uring_accept(lfd, addr, addrlen, remaining_us(d));
+      if (c == CACS__URING_MOVED)
+        return c;
     } else {
       struct io_op op = {OP_ACCEPT, 0, addr, 0, addrlen};
-      c = (int)io_do(lfd, &op, &d);
+      c = (int)io_do(lfd, &op, d);
     }
     if (c >= 0)
       return c;
     int e = errno;
     if (accept_dropped(e))
       continue;
-    if (!accept_starved(e) || timeout_us == 0)
+    if (!accept_starved(e) || d->timeout_us == 0)
       return -1;
     nap = nap ? (nap < 500000 ? nap * 2 : 1000000) : 5000;
-    int64_t left = remaining_us(&d);
+    int64_t left = remaining_us(d);
     if (left == 0) {
       errno = ETIMEDOUT;
       return -1;
@@ -257,11 +271,21 @@ accept_loop(int lfd, struct sockaddr *addr, socklen_t *addrlen,
 // connection), out of cacs_accept's frame, which holds the epoll loop's
 // inlined wait: a tail call, so that frame is not below the ring's (672
 // bytes of the transfers' budget of 704 on x86-64 with it, a thread's
-// first accept on io_uring; 560 without).
-__attribute__((noinline)) static int
+// first accept on io_uring; 560 without). A thread that lost its ring to a
+// fork and moved to the epoll loop (CACS__URING_MOVED) makes the call
+// again through cacs_accept, which then takes the epoll loop's path (the
+// thread's engine is epoll for good): a tail call too, so that the loop's
+// wait is not below this frame and the ring's (752 bytes on x86-64, a
+// thread's first accept after such a fork). preserve_none, as its caller
+// and that callee are, so that both calls can be tail calls.
+__attribute__((noinline)) CACS__IO_PN static int
 accept_ring(int lfd, struct sockaddr *addr, socklen_t *addrlen,
             int64_t timeout_us) {
-  return accept_loop(lfd, addr, addrlen, timeout_us, 1);
+  struct io_deadline d = {timeout_us, 0};
+  int c = accept_loop(lfd, addr, addrlen, &d, 1);
+  if (__builtin_expect(c != CACS__URING_MOVED, 1))
+    return c;
+  return cacs_accept(lfd, addr, addrlen, remaining_us(&d));
 }
 
 int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
@@ -270,7 +294,8 @@ int cacs_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   // engine.
   if (!FD_KNOWN(lfd) && unknown_fd_engine() == CACS_IO_ENGINE_URING)
     return accept_ring(lfd, addr, addrlen, timeout_us);
-  int c = accept_loop(lfd, addr, addrlen, timeout_us, 0);
+  struct io_deadline d = {timeout_us, 0};
+  int c = accept_loop(lfd, addr, addrlen, &d, 0);
   if (c < 0)
     return -1;
   if ((size_t)lfd >= L.nfds) { // a pool coroutine's (io_pool.c)

@@ -560,9 +560,11 @@ static int ring_init(void) {
 // ring's setup (liburing, the probe, pthread's once and keys, the inbox's
 // eventfd) runs inside a thread's first wait, once, and the waits' stack
 // budgets (cacs/detail/contract.h), which exact stacks are sized by, need
-// not hold it. `arg`: its result.
+// not hold it. `arg`: its result. Out of line: the address of its result
+// would keep the calls after ring_ready's in its callers from being tail
+// calls (cacs__uring_wait_fd's of the epoll loop's wait).
 static void ring_init_deep(void *arg) { *(int *)arg = ring_init(); }
-static int ring_init_off_stack(void) {
+__attribute__((noinline, cold)) static int ring_init_off_stack(void) {
   int r = -1;
   cacs__deep_call(ring_init_deep, &r);
   return r;
@@ -594,8 +596,13 @@ int cacs__io_engine_pick(void) {
 // If none can be made there (io_uring refused to the child: a seccomp
 // filter, the locked-memory limit, no memory), the thread moves to the
 // epoll loop for good: the calls in progress finish on it, and io.c sends
-// the next ones to it, as to a thread that started on epoll. 0: the ring
-// is ready; -1: the thread runs the epoll loop now.
+// the next ones to it, as to a thread that started on epoll. A transfer
+// and cacs_wait_fd start over there from io.c's frames, not below this
+// engine's (io_uring.h's CACS__URING_MOVED); a connect in progress and a
+// call that may not wait (or a shared stack's) wait below theirs
+// (poll_wait): within the transfers' stack budget, as
+// test/runtime/stack-budget-uring-fallback.c checks. 0: the ring is ready;
+// -1: the thread runs the epoll loop now.
 static int ring_ready(void) {
   if (__builtin_expect(U.ready, 1))
     return 0;
@@ -686,6 +693,7 @@ req_wait(struct ur_req *q, const struct io_deadline *d) {
 static inline __attribute__((always_inline)) int
 poll_wait(int fd, unsigned dirs, struct io_deadline *d, cacs_coro *self) {
   // Inside a sync block no request may park: cacs__io_fd_wait blocks.
+  // Without a ring (ring_ready): the epoll loop's wait.
   if (cacs_sync_depth() != 0 || ring_ready() != 0)
     return cacs__io_fd_wait(fd, dirs, d);
   if (ur_owns(fd)) // cacs_wait_fd: the ring may be this call's (ur_owns)
@@ -724,6 +732,11 @@ CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d) {
 }
 
 CACS__IO_PN int cacs__uring_wait_fd(int fd, unsigned dirs, int64_t timeout_us) {
+  // The ring gone (a fork) and none to be had: the epoll loop's wait, a
+  // tail call, so that this frame (poll_wait's request) is not below it
+  // (io_uring.h's CACS__URING_MOVED).
+  if (__builtin_expect(ring_ready() != 0, 0))
+    return cacs__io_wait_fd_thread(fd, dirs, timeout_us);
   struct io_deadline d = {timeout_us, 0};
   int e = poll_wait(fd, dirs, &d, cacs__self_unshared());
   if (!e)
@@ -805,9 +818,12 @@ void cacs__uring_op_wrote(const struct io_op *op, size_t n) {
 }
 
 // The call as the epoll loop makes it: try, wait for readiness on EAGAIN.
-// For zero timeouts (no wait: ETIMEDOUT) and shared stacks.
-static ssize_t io_try_wait(int fd, const struct io_op *op, int socket,
-                           struct io_deadline *d) {
+// For zero timeouts (no wait: ETIMEDOUT), shared stacks and sync blocks.
+// Out of line: inlined into cacs__uring_io, its request (poll_wait's)
+// made that frame, which is below every call's wait on the ring, 16
+// bytes larger.
+__attribute__((noinline)) static ssize_t
+io_try_wait(int fd, const struct io_op *op, int socket, struct io_deadline *d) {
   for (;;) {
     ssize_t n = op_try(fd, op, socket);
     if (n >= 0)
@@ -834,8 +850,13 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
   if (d->timeout_us == 0 || !self || cacs_sync_depth() != 0)
     return io_try_wait(fd, op, socket, d);
   for (;;) {
-    if (ring_ready() != 0)
-      return io_try_wait(fd, op, socket, d);
+    if (ring_ready() != 0) {
+      // The thread moved to the epoll loop: the call starts over there
+      // (io_uring.h's CACS__URING_MOVED), this frame off the stack.
+      if (op->kind == OP_ACCEPT)
+        return CACS__URING_MOVED;
+      CACS_MUSTTAIL return cacs__io_do_moved(fd, op, d);
+    }
     if (remaining_us(d) == 0) {
       errno = ETIMEDOUT;
       return -1;
@@ -853,6 +874,8 @@ ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d) {
       cacs__uring_op_wrote(op, (size_t)q.res);
       return q.res;
     }
+    if (!e && q.res == -EAGAIN && !U.ready)
+      continue; // a fork took the ring (ring_after_fork): another, or epoll
     if (!e && q.res == -EAGAIN) // a file that would not wait: readiness
       e = poll_wait(fd, 1u << op_dir(op), d, self);
     else if (!e && q.res != -EINTR)
@@ -878,7 +901,7 @@ int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
   if (c < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
     c = (int)cacs__uring_io(lfd, &op, &d);
   if (c < 0)
-    return -1;
+    return c; // -1, or CACS__URING_MOVED
   // A new descriptor: whatever the number meant before is stale.
   cacs__uring_forget(c);
   struct ur_fd *r = ur_rec(c);

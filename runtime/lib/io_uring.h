@@ -41,12 +41,30 @@ static inline int cacs__io_on_ring(void) {
 
 /// The calls of cacs/io.h on the calling thread's ring: as io.c's io_do,
 /// io_wait.c's cacs__io_fd_wait (0 or an errno value), cacs_accept,
-/// cacs_connect, io_internal.h's fd_forget.
+/// cacs_connect, io_internal.h's fd_forget. For an accept, cacs__uring_io
+/// and cacs__uring_accept may also return CACS__URING_MOVED (below).
 ssize_t cacs__uring_io(int fd, const struct io_op *op, struct io_deadline *d);
+/// When the thread's ring is gone and none can be made (a child after
+/// fork that io_uring refuses: io_uring.c's ring_ready), a call that has
+/// moved no data yet starts over on the epoll loop, where the thread runs
+/// now, with the ring's frames off the stack: its wait there lies where
+/// the ring's would, not below the ring's frames, which the transfers'
+/// stack budget (cacs/detail/contract.h) does not hold with it (x86-64: a
+/// thread's first accept after such a fork used 752 bytes of its 608;
+/// test/runtime/stack-budget-uring-fallback.c). cacs__uring_io jumps to
+/// io.c's cacs__io_do_moved (a tail call, its prototype), but for an
+/// accept: cacs__uring_io and cacs__uring_accept return CACS__URING_MOVED,
+/// and io.c's accept_ring calls cacs_accept again, which keeps the epoll
+/// loop's record of the new connection.
+#define CACS__URING_MOVED (-2)
+ssize_t cacs__io_do_moved(int fd, const struct io_op *op,
+                          struct io_deadline *d);
 CACS__IO_PN int cacs__uring_wait(int fd, unsigned dirs, struct io_deadline *d);
 /// cacs_wait_fd's wait on the thread's ring (its poll found `fd` not
 /// ready, outside a sync block): 0, or -1 with errno set; its caller's
-/// call is a tail call, and its deadline lives in this frame.
+/// call is a tail call, and its deadline lives in this frame. On a thread
+/// that moves to the epoll loop (CACS__URING_MOVED's case) it ends in a
+/// tail call of that loop's wait.
 CACS__IO_PN int cacs__uring_wait_fd(int fd, unsigned dirs, int64_t timeout_us);
 int cacs__uring_accept(int lfd, struct sockaddr *addr, socklen_t *addrlen,
                        int64_t timeout_us);

@@ -49,30 +49,10 @@
 #define IO_TEST_OWN_ENGINE 1 // it asks for its engine itself
 #include "Inputs/io-test.h"
 
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <pthread.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
+#include "Inputs/refuse-io-uring.h"
 
-// Make io_uring_setup fail with `err` in this process and its threads.
-static int refuse_io_uring(int err) {
-  struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  struct sock_fprog prog = {sizeof f / sizeof *f, f};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-    return -1;
-  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
+#include <pthread.h>
+#include <sys/wait.h>
 
 static int conn[2];
 

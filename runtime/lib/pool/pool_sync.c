@@ -42,18 +42,10 @@ static inline void *self_now(void) {
   return __builtin_expect(t != NULL, 1) ? (void *)t : thread_self();
 }
 
-// A call in tail position that must stay a jump: the fast paths leave
-// their rare cases to out-of-line functions of their own prototype this
-// way, and need no frame. (Without it the optimizer, knowing such a
-// function always returns 0, calls it and returns 0 itself.)
-#if defined(__has_attribute)
-#if __has_attribute(musttail)
-#define CACS_MUSTTAIL __attribute__((musttail))
-#endif
-#endif
-#ifndef CACS_MUSTTAIL
-#define CACS_MUSTTAIL
-#endif
+// The fast paths leave their rare cases to out-of-line functions of their
+// own prototype with CACS_MUSTTAIL (internal.h), and need no frame.
+// (Without it the optimizer, knowing such a function always returns 0,
+// calls it and returns 0 itself.)
 
 // --- mutex -------------------------------------------------------------------
 //

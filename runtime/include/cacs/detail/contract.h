@@ -132,9 +132,36 @@
  * blocks there before either engine) or when ring_ready() fails, which
  * sets the thread's engine to epoll first (io_uring.c), so
  * cacs__io_on_ring() is false and cacs__io_fd_wait does not go back to the
- * ring. What runs there instead (the epoll wait below cacs__uring_io's
- * frame: a child after fork that io_uring refuses, ring_after_fork) is
- * not measured.
+ * ring. What runs there instead, measured since session 43
+ * (test/runtime/stack-budget-uring-fallback.c, x86-64, direct and
+ * through _pn_bp): in a child after fork that io_uring refuses
+ * (ring_after_fork), the epoll loop's wait below the ring's frames used
+ * 752 / 768 bytes (a thread's first accept after the fork), 640 / 656 (a
+ * read), 616 / 632 (an accept parked at the fork), all over 608, and 240
+ * / 256 for cacs_wait_fd, over its 216. Those calls now start over on
+ * the epoll loop from io.c's frames (io_uring.h's CACS__URING_MOVED;
+ * cacs_wait_fd's ring wait tail-calls the loop's): 464 / 480, 368 / 384,
+ * 512 / 528 (the parked accept's wait on the ring before the fork), 160 /
+ * 176. A connect and a sync block's call still wait below the ring's
+ * frames, within the budget: 344 / 360 (a connect parked at the fork:
+ * its ring wait; 320 / 336 the first after it), 456 / 472 (an accept in
+ * a sync block, poll(2)). A thread whose ring cannot be made at its first
+ * call takes the epoll loop's paths: every number of stack-budget.c the
+ * same as on epoll (as a pool whose workers cannot make rings takes its
+ * epoll poller's: pool-stack-budget.c's). No call falls back per
+ * descriptor: a file that will not wait and a shared stack's call wait
+ * with a poll request on the ring. AArch64 (qemu runs no ring; the I/O
+ * module's frames built with liburing's headers, llvm-readobj
+ * --stack-sizes, plus qemu's measure of the epoll loop's wait below
+ * cacs__io_fd_wait's call): a first read after the fork was about 944
+ * (cacs__read_pn 96, cacs__uring_io 368, io_try_wait 304, the wait 176)
+ * and an accept about 1,072, over 864; now 560 for the read (cacs__read_pn
+ * 96, cacs__io_do_moved 288, the wait 176) and the epoll loop's accept
+ * (368 measured) after the ring's part (about 690,
+ * unmeasured as before); cacs_wait_fd about 272 -> the loop's 192.
+ * The transfers' largest measured path, a thread's accept on io_uring
+ * through _pn_bp, 528 -> 512 since (accept_ring preserve_none); the
+ * budgets stay.
  */
 /* The pool's own calls (cacs/pool.h's waits and spawn, cacs/pool_sync.h)
  * carry CACS_CONTRACT_POOL_WAIT_STACK_BUDGET: they take only the pool's
