@@ -16,6 +16,10 @@
 //     On the shared queue all went to the other worker.
 // Homes within 2: 1 for the odd one, 1 for a spawn that reads a worker's
 // load between its taking a placed coroutine and starting it.
+//   roles: as idle, and the even-numbered tasks (a user's producers,
+//     spawned in turn with consumers) must be on both workers, at least
+//     a quarter of them on each: ties taken round the workers put them
+//     all on one, every item a cross-worker wake.
 //   hog: the hog spins until all TASKS have started, and those placed on
 //     its worker can start only if an idle worker takes them
 //     (cacs__pool_steal_placed: once the hog has run 10 ms of CPU time
@@ -30,6 +34,7 @@
 // RUN: %clang -O2 -I%cacs_include -I%S/Inputs %s %cacs_rt_x86_64 -lpthread -o %t
 // RUN: %t idle | FileCheck %s
 // RUN: %t busy | FileCheck %s
+// RUN: %t roles | FileCheck %s
 // RUN: %t hog | FileCheck %s --check-prefix=HOG
 // RUN: %if llvm-19 %{ %clang -O1 -g -fsanitize=thread -I%cacs_include -I%S/Inputs %s $(%cacs_rt_objs %clang -O1 -g -fsanitize=thread -I%cacs_include) -lpthread -o %t.tsan %}
 // RUN: %if llvm-19 %{ env TSAN_OPTIONS=halt_on_error=1 %t.tsan busy 2>&1 | FileCheck %s %}
@@ -42,6 +47,7 @@
 #include "ptest.h"
 
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 
 enum { TASKS = 64, ROUNDS = 10 };
@@ -51,11 +57,13 @@ enum { TASKS = 64, ROUNDS = 10 };
 
 static cacs_pool_sem gate;
 static int started, hog_worker, hog_go;
-static int homes[2];
+static int homes[2], evens[2];
 
 static void task(void *arg) {
-  (void)arg;
-  __atomic_add_fetch(&homes[cacs_pool_worker_index()], 1, __ATOMIC_RELAXED);
+  int w = cacs_pool_worker_index();
+  __atomic_add_fetch(&homes[w], 1, __ATOMIC_RELAXED);
+  if ((intptr_t)arg % 2 == 0)
+    __atomic_add_fetch(&evens[w], 1, __ATOMIC_RELAXED);
   __atomic_add_fetch(&started, 1, __ATOMIC_RELEASE);
   H_CHECK(cacs_pool_sem_wait(&gate, CACS_POOL_FOREVER) == 0);
 }
@@ -77,9 +85,10 @@ static int round_of(const char *mode) {
   cacs_pool *p = cacs_pool_create(2);
   H_CHECK(p);
   cacs_pool_sem_init(&gate, 0);
-  started = hog_go = homes[0] = homes[1] = 0;
+  started = hog_go = homes[0] = homes[1] = evens[0] = evens[1] = 0;
   hog_worker = -1;
-  int busy = strcmp(mode, "idle") != 0, all = !strcmp(mode, "hog");
+  int busy = !strcmp(mode, "busy") || !strcmp(mode, "hog");
+  int all = !strcmp(mode, "hog");
   cacs_pool_task *h = NULL, *t[TASKS];
   if (busy) {
     H_CHECK((h = cacs_pool_spawn(p, hog, &all)));
@@ -88,7 +97,7 @@ static int round_of(const char *mode) {
   }
   uint64_t t0 = h_now_ns();
   for (int i = 0; i < TASKS; ++i)
-    H_CHECK((t[i] = cacs_pool_spawn(p, task, NULL)));
+    H_CHECK((t[i] = cacs_pool_spawn(p, task, (void *)(intptr_t)i)));
   __atomic_store_n(&hog_go, 1, __ATOMIC_RELEASE);
   uint64_t window = h_now_ns() - t0;
   while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < TASKS)
@@ -121,6 +130,10 @@ int main(int argc, char **argv) {
     // The hog counts where it runs.
     int a = homes[0] + (hog_worker == 0), b = homes[1] + (hog_worker == 1);
     H_CHECK(a - b <= 2 && b - a <= 2);
+    if (!strcmp(mode, "roles")) {
+      printf("even ones %d/%d\n", evens[0], evens[1]);
+      H_CHECK(evens[0] >= TASKS / 8 && evens[1] >= TASKS / 8);
+    }
     printf("balanced\n");
     return 0;
   }

@@ -204,7 +204,7 @@ struct cacs_pool {
   pthread_mutex_t qlock;
   struct pool_fifo q;
   _Atomic size_t qlen;
-  // Where place() (pool_ready.c) starts looking: ties go round the workers.
+  // How many place() (pool_ready.c) made: where it starts looking.
   _Atomic unsigned place_next;
   // Idle workers sleep on `epoch` (futex) while `nidle` counts them;
   // `nspinning` counts those that look for work before they sleep
