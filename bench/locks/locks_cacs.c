@@ -15,7 +15,10 @@
 // on its worker. With -u (issue 37) the counter shape takes a
 // cacs_pool_sem of that many units instead, `-k chan` passes items
 // through a cacs_pool_chan of capacity -u, and `-k cond` through a queue
-// of -u slots behind a cacs_pool_mutex and two cacs_pool_cond.
+// of -u slots behind a cacs_pool_mutex and two cacs_pool_cond. With
+// `-default-main` (`ces-default-main`, ...) a default pool's tasks are
+// spawned by main even with -T (below), as a user's would be; a default
+// pool's run prints on stderr how many tasks homed on each worker.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +38,13 @@ static cacs_pool_cond not_empty = CACS_POOL_COND_INIT,
                       not_full = CACS_POOL_COND_INIT;
 static int writers;
 
+static int homes[1024]; // tasks started on each worker
+
 static void task(void *arg) {
   lk_task *t = arg;
+  int w = cacs_pool_worker_index();
+  if (w >= 0 && w < 1024)
+    __atomic_add_fetch(&homes[w], 1, __ATOMIC_RELAXED);
   if (ch)
     LK_CHAN_LOOP(t, cacs_pool_chan_send(ch, &v_, CACS_POOL_FOREVER),
                  cacs_pool_chan_recv(ch, &v_, CACS_POOL_FOREVER));
@@ -127,7 +135,8 @@ int main(int argc, char **argv) {
   const char *v = c.variant ? c.variant : "ces";
   unsigned kind;
   size_t n = strcspn(v, "-");
-  int pinned = !strcmp(v + n, "-default");
+  int from_main = !strcmp(v + n, "-default-main");
+  int pinned = from_main || !strcmp(v + n, "-default");
   if (v[n] && !pinned)
     lk_usage(argv[0]);
   if (!strncmp(v, "ces", n) && n == 3)
@@ -162,7 +171,7 @@ int main(int argc, char **argv) {
   tasks_of = t;
   nworkers = c.workers;
   ntasks = c.tasks;
-  if (c.timed_ms > 0) {
+  if (c.timed_ms > 0 && !from_main) {
     if (spawn_balanced() != 0)
       return 1;
   } else {
@@ -175,9 +184,15 @@ int main(int argc, char **argv) {
   for (int i = 0; i < c.tasks; ++i)
     cacs_pool_join(th[i]);
   cacs_pool_destroy(p);
+  if (pinned) {
+    fprintf(stderr, "homes:");
+    for (int i = 0; i < c.workers && i < 1024; ++i)
+      fprintf(stderr, " %d", homes[i]);
+    fprintf(stderr, "\n");
+  }
   char impl[64];
-  snprintf(impl, sizeof impl, "cacs_%.*s%s_%s", (int)n, v,
-           pinned ? "_default" : "",
+  snprintf(impl, sizeof impl, "cacs_%.*s%s%s_%s", (int)n, v,
+           pinned ? "_default" : "", from_main ? "_main" : "",
            ch               ? "chan"
            : c.counter == 3 ? "cond"
            : c.units        ? "sem"

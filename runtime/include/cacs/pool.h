@@ -18,8 +18,16 @@
 // top of the others' deques. Spawns from outside the pool (a plain thread,
 // a cacs_coro, another pool's coroutine) go to the pool's shared queue
 // (first in, first out), which every worker reads when its deque is empty
-// and in its turns (below). By default only coroutines that have not
-// started sit in deques and the shared queue; a started coroutine woken
+// and in its turns (below); by default (CACS_POOL_MIGRATE_UNSTARTED) each
+// is placed instead on the worker with the fewest coroutines started
+// there and not finished or placed there (ties go round the workers), in
+// a queue of its own read where the shared queue is, so that coroutines
+// spawned from main spread over the workers, whichever runs first; an
+// idle worker takes a placed coroutine from another only once that worker
+// has run one coroutine for 10 ms of CPU time (or 100 ms of wall-clock
+// time) without taking it. By default only
+// coroutines that have not started sit in deques and those queues; a
+// started coroutine woken
 // on its home goes to the home's own queue of woken coroutines (first in,
 // first out, read before its deque), one that yields to its queue of
 // yielded ones (read after the deque), and one woken from any other thread

@@ -21,6 +21,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 typedef struct pool_worker pool_worker;
 
@@ -162,8 +163,27 @@ struct pool_worker {
   struct cacs__pool_ring *ring;
   pool_worker *pin; // what a coroutine it starts gets as its home
   struct pool_fifo woken, yielded;
+  // Started here and not finished, in a default pool (its load, with
+  // `nplaced`: pool_ready.c, place); written by this worker only.
+  _Atomic size_t nhomed;
+  // Its thread's CPU-time clock, for the other workers.
+  clockid_t cpuclock;
+  // The other worker whose placed coroutines this one, idle, watches
+  // (pool_ready.c, cacs__pool_steal_placed): what it last saw there, since
+  // when, that worker's CPU time then, and when to look again.
+  pool_worker *watch;
+  const cacs__ptask *watch_cur;
+  unsigned watch_pops;
+  uint64_t watch_since, watch_cpu, watch_due;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
   _Atomic int sleeping;
+  // Coroutines spawned from outside a default pool and placed on this
+  // worker (pool_ready.c, place), under the pool's `qlock`; `nplaced` is
+  // their number, read without it; `placed_pops` counts those this worker
+  // took (under the lock).
+  struct pool_fifo placed;
+  _Atomic size_t nplaced;
+  unsigned placed_pops;
 };
 
 struct cacs_pool {
@@ -184,6 +204,8 @@ struct cacs_pool {
   pthread_mutex_t qlock;
   struct pool_fifo q;
   _Atomic size_t qlen;
+  // How many place() (pool_ready.c) made: where it starts looking.
+  _Atomic unsigned place_next;
   // Idle workers sleep on `epoch` (futex) while `nidle` counts them;
   // `nspinning` counts those that look for work before they sleep
   // (pool_worker.c, idle_spin), not counted in `nidle`.
@@ -235,6 +257,14 @@ static inline void futex_wake_worker(cacs_pool *p, pool_worker *w) {
   cacs__futex_wake_bits((uint32_t *)&p->epoch, INT_MAX, worker_bit(w));
 }
 
+// A counter that one thread at a time writes (its worker, or the holder of
+// a lock) and others read without a lock: a plain add, no locked
+// instruction.
+static inline void counter_add(_Atomic size_t *c, size_t d) {
+  atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+                        memory_order_relaxed);
+}
+
 // Where a coroutine may run.
 // The one rule of migration (cacs/pool.h, "Thread-local storage"): once a
 // coroutine has started, it runs only on its home, the worker that started
@@ -270,6 +300,13 @@ CACS_HIDDEN void cacs__pool_ready(cacs__ptask *t);
 CACS_HIDDEN void cacs__pool_yield_ready(pool_worker *w, cacs__ptask *t);
 /// The next coroutine from the pool's shared queue, or NULL.
 CACS_HIDDEN cacs__ptask *cacs__pool_inject_pop(cacs_pool *p);
+/// On `w`, idle, in a default pool: a coroutine placed on another worker
+/// that has run one coroutine too long without taking its placed ones
+/// (PLACED_HOG_NS), or NULL.
+CACS_HIDDEN cacs__ptask *cacs__pool_steal_placed(pool_worker *w);
+/// When `w`, idle, must look at the placed coroutines it watches again
+/// (cacs__pool_steal_placed), or 0.
+CACS_HIDDEN uint64_t cacs__pool_watch_deadline(const pool_worker *w);
 /// The bottom of `w`'s deque (its newest), or NULL; one not started yet
 /// counts in `dq_starts`.
 static inline cacs__ptask *cacs__pool_deque_take(pool_worker *w) {

@@ -10,6 +10,7 @@
 
 #include "pool_internal.h"
 
+#include "../sched.h"
 #include "pool_io.h"
 
 // The io_uring engine is in libcacs_io (pool_io.h): only a pool whose
@@ -19,6 +20,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 // Wake one idle worker if there is one. Idle workers count themselves in
 // `nidle` and then look at the queues again (pool_worker.c's idle_wait); this
@@ -99,6 +101,27 @@ cacs__ptask *cacs__pool_inject_pop(cacs_pool *p) {
   return t;
 }
 
+// The first of `w`'s placed queue, under the pool's `qlock`.
+static cacs__ptask *placed_pop(pool_worker *w) {
+  cacs__ptask *t = fifo_pop(&w->placed);
+  if (t)
+    counter_add(&w->nplaced, (size_t)-1);
+  return t;
+}
+
+// On `w`: its next placed coroutine, else the shared queue's next.
+static cacs__ptask *take_spawned(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  cacs__ptask *t = NULL;
+  if (atomic_load_explicit(&w->nplaced, memory_order_relaxed)) {
+    pthread_mutex_lock(&p->qlock);
+    if ((t = placed_pop(w)))
+      ++w->placed_pops;
+    pthread_mutex_unlock(&p->qlock);
+  }
+  return t ? t : cacs__pool_inject_pop(p);
+}
+
 // On `w` only: move the inbox to `woken` in the order it came.
 static void inbox_drain(pool_worker *w) {
   cacs__ptask *t =
@@ -132,7 +155,7 @@ __attribute__((noinline)) cacs__ptask *cacs__pool_take_home(pool_worker *w) {
   if ((t = fifo_pop(&w->woken)) || (t = cacs__pool_deque_take(w)) ||
       (t = fifo_pop(&w->yielded)))
     return t;
-  return cacs__pool_inject_pop(w->pool);
+  return take_spawned(w);
 }
 
 // The turn of pool_worker.c's find_work, every 61 coroutines: one of the
@@ -163,7 +186,7 @@ cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn) {
       t = w->pin ? fifo_pop(&w->yielded) : NULL;
       break;
     case 1:
-      t = cacs__pool_inject_pop(w->pool);
+      t = w->pin ? take_spawned(w) : cacs__pool_inject_pop(w->pool);
       break;
     default:
       if (w->dq_starts == w->dq_starts_turn)
@@ -174,20 +197,15 @@ cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn) {
   return t;
 }
 
-// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`
-// takes the whole stack at once, so there is no ABA. Then, as in
-// cacs__pool_notify, store buffering with idle_wait: this publishes the task
-// and reads `sleeping`, the idle worker publishes `sleeping` and reads the
-// inbox, a seq_cst fence on each side, so one of them sees the other. A worker
-// asleep on the futex is woken by its bit (the epoch bump makes a wait that has
-// not begun return at once); one asleep in epoll_wait by the eventfd (a
-// counter: a kick before the wait is not lost).
-static void wake_home(pool_worker *h, cacs__ptask *t) {
-  cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
-  do
-    t->qnext = head;
-  while (!atomic_compare_exchange_weak_explicit(
-      &h->inbox, &head, t, memory_order_release, memory_order_relaxed));
+// From any thread but `h`'s, once work for `h` alone is published (its
+// inbox, its placed queue): wake `h` if it sleeps. Store buffering with
+// idle_wait: this has published the work and reads `sleeping`, the idle
+// worker publishes `sleeping` and reads its inbox and placed queue, a
+// seq_cst fence on each side, so one of them sees the other. A worker
+// asleep on the futex is woken by its bit (the epoch bump makes a wait
+// that has not begun return at once); one asleep in epoll_wait by the
+// eventfd (a counter: a kick before the wait is not lost).
+static void wake_worker(pool_worker *h) {
   atomic_thread_fence(memory_order_seq_cst);
   int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
   if (s == SLEEP_FUTEX) {
@@ -198,6 +216,140 @@ static void wake_home(pool_worker *h, cacs__ptask *t) {
   } else if (s == SLEEP_RING) {
     cacs__pool_ring_kick(h->ring);
   }
+}
+
+// From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`
+// takes the whole stack at once, so there is no ABA.
+static void wake_home(pool_worker *h, cacs__ptask *t) {
+  cacs__ptask *head = atomic_load_explicit(&h->inbox, memory_order_relaxed);
+  do
+    t->qnext = head;
+  while (!atomic_compare_exchange_weak_explicit(
+      &h->inbox, &head, t, memory_order_release, memory_order_relaxed));
+  wake_worker(h);
+}
+
+// Spawned from outside a default pool. On the shared queue, it would home
+// on whichever worker took it first, and a worker that is not running at
+// that moment (asleep, waking up, preempted, or running a long coroutine)
+// takes none: on a loaded machine all 64 coroutines spawned by a
+// benchmark's main often homed on one worker, for good
+// (bench/results/locks/cond-rw-41/README.md, section 2). So it is placed
+// now, on the worker with the fewest coroutines homed or placed there
+// (ties spread over the workers), which is then woken for it alone: homes
+// spread as spawns do, whichever worker runs first. Counting the placed
+// ones makes a burst of spawns alternate before any has started; counting
+// the homed ones sends a spawn to a worker whose coroutines finished.
+// Scanning every worker is one load each (pools have as many workers as
+// CPUs). The price, a placed coroutine waits for its worker as a started
+// one does, is bounded: a worker that runs one coroutine too long without
+// taking its placed ones loses them to an idle worker
+// (cacs__pool_steal_placed); so a spawn that finds its worker running
+// wakes an idle one to watch.
+__attribute__((noinline)) static void place(cacs_pool *p, cacs__ptask *t) {
+  unsigned n = p->nworkers;
+  // Ties start from a Fibonacci hash of a counter, not the counter: a
+  // round-robin start put every other spawn on the same worker, so a user
+  // spawning a producer and a consumer in turn got all producers on one
+  // worker and all consumers on the other, every item a cross-worker wake
+  // (the cond shape: 2 futex waits per item under callgrind, not 0.08).
+  uint64_t k =
+      atomic_fetch_add_explicit(&p->place_next, 1, memory_order_relaxed);
+  unsigned s = (unsigned)((k * 0x9E3779B97F4A7C15ull) >> 32) % n;
+  pool_worker *h = NULL;
+  size_t least = SIZE_MAX;
+  unsigned i = s;
+  do {
+    pool_worker *v = &p->w[i];
+    size_t load = atomic_load_explicit(&v->nhomed, memory_order_relaxed) +
+                  atomic_load_explicit(&v->nplaced, memory_order_relaxed);
+    if (load < least) {
+      h = v;
+      least = load;
+    }
+    if (++i == n)
+      i = 0;
+  } while (i != s);
+  pthread_mutex_lock(&p->qlock);
+  fifo_push(&h->placed, t);
+  counter_add(&h->nplaced, 1);
+  pthread_mutex_unlock(&p->qlock);
+  // `t` may have run and been freed: only `h` from here on.
+  wake_worker(h);
+  if (__atomic_load_n(&h->cur, __ATOMIC_RELAXED))
+    cacs__pool_notify(p, 0);
+}
+
+// When a worker's placed coroutines go to an idle worker: once it has
+// run one coroutine for PLACED_HOG_NS of its thread's CPU time without
+// taking them (a coroutine that never waits: a spin until another
+// coroutine runs), or for PLACED_WALL_NS of wall-clock time (one blocked
+// in a system call). CPU time, not wall-clock time, for the first: on a
+// loaded machine the kernel keeps a worker off its CPU for tens of ms
+// while it runs a coroutine (test/pool/pool-spawn-spread.c saw all 64 of
+// a busy worker's placed coroutines taken by the other at 10 ms of wall
+// time). 10 ms: the bound Go gives a goroutine before it preempts it.
+#define PLACED_HOG_NS 10000000u
+#define PLACED_WALL_NS 100000000u
+
+// The CPU time of `v`'s thread, in ns.
+static uint64_t cpu_ns(const pool_worker *v) {
+  struct timespec ts;
+  if (clock_gettime(v->cpuclock, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+cacs__ptask *cacs__pool_steal_placed(pool_worker *w) {
+  cacs_pool *p = w->pool;
+  pool_worker *v = NULL;
+  if (w->watch &&
+      atomic_load_explicit(&w->watch->nplaced, memory_order_relaxed))
+    v = w->watch;
+  for (unsigned i = 0; i < p->nworkers && !v; ++i)
+    if (&p->w[i] != w &&
+        atomic_load_explicit(&p->w[i].nplaced, memory_order_relaxed))
+      v = &p->w[i];
+  if (!v) {
+    w->watch = NULL;
+    return NULL;
+  }
+  // The same coroutine running on `v` all along (not merely `v` not
+  // running: asleep or preempted in its loop, it takes them as soon as it
+  // runs) and no placed one taken.
+  const cacs__ptask *cur = __atomic_load_n(&v->cur, __ATOMIC_RELAXED);
+  uint64_t now = cacs__now_ns();
+  cacs__ptask *t = NULL;
+  pthread_mutex_lock(&p->qlock);
+  if (cur && w->watch == v && w->watch_cur == cur &&
+      w->watch_pops == v->placed_pops) {
+    if (now >= w->watch_due) {
+      uint64_t c = cpu_ns(v), ran = c > w->watch_cpu ? c - w->watch_cpu : 0;
+      if (now - w->watch_since >= PLACED_WALL_NS || ran >= PLACED_HOG_NS) {
+        t = placed_pop(v);
+      } else { // at the earliest the hog could have run its bound
+        uint64_t wall = w->watch_since + PLACED_WALL_NS;
+        w->watch_due = now + (PLACED_HOG_NS - ran);
+        w->watch_due = w->watch_due < wall ? w->watch_due : wall;
+      }
+    }
+  } else {
+    w->watch = v;
+    w->watch_cur = cur;
+    w->watch_pops = v->placed_pops;
+    w->watch_since = now;
+    w->watch_due = now + PLACED_HOG_NS;
+    w->watch_cpu = cur ? cpu_ns(v) : 0;
+  }
+  pthread_mutex_unlock(&p->qlock);
+  return t;
+}
+
+uint64_t cacs__pool_watch_deadline(const pool_worker *w) {
+  return w->watch &&
+                 atomic_load_explicit(&w->watch->nplaced, memory_order_relaxed)
+             ? w->watch_due
+             : 0;
 }
 
 // Started and pinned to `h`: on `h`'s own queue if the caller is `h` (it
@@ -212,7 +364,9 @@ ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
 
 // `t` may run; `w` is the calling thread's worker (NULL on other threads).
 // Not started, or free to migrate: on `w`'s deque if it is one of t's
-// pool, else on the shared queue; also while `w` polls in its turn
+// pool; else, in a default pool, placed on a worker (place), and in one
+// whose coroutines migrate, on the shared queue; on the shared queue also while
+// `w` polls in its turn
 // (`behind`, pool_worker.c's find_work). The deque's bottom is taken
 // first, and a turn finds about as many ready as the worker ran since the
 // last (each served request brings the next): on the deque, each turn's
@@ -231,8 +385,15 @@ make_ready_on(pool_worker *w, cacs__ptask *t) {
     return;
   }
   cacs_pool *p = t->pool;
-  if (!w || w->pool != p || w->behind || deque_push(&w->dq, t) != 0)
+  if (w && w->pool == p) {
+    if (w->behind || deque_push(&w->dq, t) != 0)
+      inject(p, t);
+  } else if (!p->migrate_running) {
+    place(p, t);
+    return;
+  } else {
     inject(p, t);
+  }
   cacs__pool_notify(p, 0);
 }
 

@@ -127,6 +127,8 @@ unsigned cacs__pool_workers(void) {
 
 static void finish(pool_worker *w, cacs__ptask *t) {
   cacs_pool *p = w->pool;
+  if (home_of(t)) // a default pool's count (pool_ready.c, place)
+    counter_add(&w->nhomed, (size_t)-1);
   if (t->stk) {
     if (cacs__tsan_on() && t->stk->tsan_fiber) { // in the stack's block
       __tsan_destroy_fiber(t->stk->tsan_fiber);
@@ -180,6 +182,8 @@ static int start(pool_worker *w, cacs__ptask *t) {
   // Its id in a stack overflow report (stack_overflow.c): unique in the pool.
   t->stk->s.owner_id = ++w->starts * w->pool->nworkers + w->index;
   pin(w, t);
+  if (home_of(t))
+    counter_add(&w->nhomed, 1);
   if (exact)
     bounded_init(t);
   else
@@ -243,7 +247,7 @@ static cacs__ptask *steal(pool_worker *w) {
       if (t)
         return t;
     }
-  return NULL;
+  return w->pin ? cacs__pool_steal_placed(w) : NULL;
 }
 
 // The io_uring engine (pool_io.h) is in libcacs_io, linked or not.
@@ -309,6 +313,21 @@ static cacs__ptask *find_work(pool_worker *w) {
   return NULL;
 }
 
+// Work that other threads give `w` alone: its inbox, its placed coroutines
+// (pool_ready.c, wake_worker: what a sleeping worker must look at after it
+// announces its sleep).
+static int own_work_visible(pool_worker *w) {
+  return atomic_load_explicit(&w->inbox, memory_order_relaxed) ||
+         atomic_load_explicit(&w->nplaced, memory_order_relaxed);
+}
+
+// When an idle `w` must wake by itself: its earliest timer, or a look at
+// the placed coroutines it watches (cacs__pool_steal_placed); 0: never.
+static uint64_t idle_deadline(pool_worker *w) {
+  uint64_t a = cacs__ptimer_next(w), b = cacs__pool_watch_deadline(w);
+  return !a || (b && b < a) ? b : a;
+}
+
 static int work_visible(cacs_pool *p) {
   if (atomic_load_explicit(&p->qlen, memory_order_relaxed))
     return 1;
@@ -352,8 +371,7 @@ static int idle_spin(pool_worker *w) {
   int seen = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
-    if (atomic_load_explicit(&w->inbox, memory_order_relaxed) ||
-        work_visible(p) ||
+    if (own_work_visible(w) || work_visible(p) ||
         atomic_load_explicit(&p->stop, memory_order_relaxed)) {
       seen = 1;
       break;
@@ -364,7 +382,7 @@ static int idle_spin(pool_worker *w) {
       uint64_t now = cacs__now_ns();
       if (now - t0 > IDLE_SPIN_NS)
         break;
-      uint64_t due = cacs__ptimer_next(w); // 0: no timer
+      uint64_t due = idle_deadline(w); // 0: none
       if (due && due <= now) {
         seen = 1;
         break;
@@ -406,15 +424,16 @@ static void idle_wait(pool_worker *w) {
   struct epoll_event ev[CACS__POOL_IO_EVENTS];
   int n = 0;
   if (!work_visible(p) && !w->woken.head && !w->yielded.head &&
-      !atomic_load_explicit(&w->inbox, memory_order_relaxed) &&
+      !own_work_visible(w) &&
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     cacs__pstack_drain_remote(w);
+    uint64_t deadline = idle_deadline(w);
     if (ring)
-      cacs__pool_ring_pass(w->ring, 1, cacs__ptimer_next(w));
+      cacs__pool_ring_pass(w->ring, 1, deadline);
     else if (poll)
-      n = cacs__pool_io_wait_events(p, ev, 1, cacs__ptimer_next(w));
+      n = cacs__pool_io_wait_events(p, ev, 1, deadline);
     else
-      futex_wait_worker(p, w, e, cacs__ptimer_next(w));
+      futex_wait_worker(p, w, e, deadline);
   }
   atomic_store_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed);
   if (ring)
@@ -435,6 +454,10 @@ void *cacs__pool_worker_main(void *arg) {
   pool_worker *w = arg;
   cacs_pool *p = w->pool;
   tls_worker = w;
+  // Read by the other workers once `ready` is published (pool_ready.c,
+  // cpu_ns); the wall clock if the thread has no CPU clock.
+  if (pthread_getcpuclockid(pthread_self(), &w->cpuclock) != 0)
+    w->cpuclock = CLOCK_MONOTONIC;
   cacs__sched_enter_pool(&w->home);
   // The overflow handler's own signal stack, also on a worker that never
   // allocates a stack but runs coroutines that migrate to it. Exact stacks
