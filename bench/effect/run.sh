@@ -56,7 +56,7 @@ peer_cc=${CC:-clang-19}
 peer_cxx=${CXX:-clang++-19}
 cpu=${BENCH_CPU:-1}
 
-"$cc" -O2 -fauto-preserve-none -I"$root/runtime/include" \
+"$cc" -O2 -fauto-preserve-none -fno-switch-site-jumps -I"$root/runtime/include" \
   "$here/cacs_effects.c" "$build/runtime/x86_64/libcacs.a" -o "$work/cacs_effects"
 "$cc" -O2 -fauto-preserve-none -fswitch-site-jumps -DSHAPE_IMPL='"cacsjmp"' \
   -I"$root/runtime/include" "$here/cacs_effects.c" \

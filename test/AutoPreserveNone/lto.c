@@ -5,7 +5,10 @@
 // at link time. The program runs the same either way.
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang -O2 -flto -fauto-preserve-none -c %s -o %t/main.o
+// (main.o keeps its calls, -fno-switch-site-jumps: ON-IR checks the
+// convention of main's call of caller, which the link would otherwise
+// enter by a jump, SwitchSiteJump/lto.ll's form.)
+// RUN: %clang -O2 -flto -fauto-preserve-none -fno-switch-site-jumps -c %s -o %t/main.o
 // RUN: %clang -O2 -flto -fauto-preserve-none -c %S/Inputs/lto-other.c -o %t/other-on.o
 // RUN: %clang -O2 -flto -c %S/Inputs/lto-other.c -o %t/other-off.o
 //

@@ -3,11 +3,13 @@
 // values in (pushes of rbx, r12-r15); with it the chain is preserve_none and
 // its prologues save nothing but rbp (which preserve_none keeps). Values live
 // across the calls go to stack slots instead; the external entry point keeps
-// the C convention and pays once.
+// the C convention and pays once. (The ON run keeps the calls,
+// -fno-switch-site-jumps: the checks find each level by its call, which the
+// default enters by a jump; test/SwitchSiteJump/callbyjump-*.)
 //
 // RUN: %clang --target=x86_64-linux-gnu -O2 -S %s -o - \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: %clang --target=x86_64-linux-gnu -O2 -S -fauto-preserve-none %s -o - \
+// RUN: %clang --target=x86_64-linux-gnu -O2 -S -fauto-preserve-none -fno-switch-site-jumps %s -o - \
 // RUN:   | FileCheck %s --check-prefix=ON
 
 __attribute__((preserve_none)) void pn_switch(long *to);

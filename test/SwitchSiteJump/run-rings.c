@@ -9,7 +9,7 @@
 // With -fswitch-site-jumps at -O2, with APN, with full LTO (the link
 // lowers), under -fcf-protection=branch (the resume point has no endbr64:
 // every resumer reaches it by a notrack jump or a ret) and =full (the calls
-// stay, with a warning: no shadow stacks), and
+// stay: no shadow stacks), and
 // linked with objects built without the flag.
 //
 // RUN: %stock_clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t.ref

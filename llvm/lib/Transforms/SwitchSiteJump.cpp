@@ -9,8 +9,8 @@
 // AMD Zen 5 that unreturned call costs ~2 ns per switch against the same
 // switch entered by a jump (bench/results/switch-returns/jmp-entry.md).
 //
-// Under -fswitch-site-jumps this pass lowers each call of cacs_yield's entry
-// (`call preserve_nonecc void @cacs__yield_pn()`) to
+// Under -fswitch-site-jumps (on by default) this pass lowers each call of
+// cacs_yield's entry (`call preserve_nonecc void @cacs__yield_pn()`) to
 //
 //   leaq 1f(%rip), %r11
 //   movq %r11, -8(%rsp)
@@ -121,13 +121,11 @@
 //    speculative load hardening): the calls stay; the site's jump is
 //    indirect where the entry is in another module.
 //  - Not x86-64 ELF (AArch64), the large code model: the calls stay, with a
-//    missed remark each (a warning only where the flag is not the
-//    default: flagSettingChanged).
+//    missed remark each (no warning: the flag is on by default).
 //
 //===----------------------------------------------------------------------===//
 
 #include "cacs-compiler/SwitchSiteJump.h"
-#include "cacs-compiler/Diagnostics.h"
 #include "cacs-compiler/PreserveNoneRules.h"
 #include "cacs-compiler/Settings.h"
 #include "cacs-compiler/StackBound.h"
@@ -631,17 +629,12 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
   bool Changed = false;
   // Where nothing can be lowered (moduleReason), every call stays, and
   // functionReason gives each its missed remark (-Rpass-missed=
-  // switch-site-jump), from the compile, not again at the link. A warning
-  // only where the user turned the flag on: a default would warn on every
+  // switch-site-jump), from the compile, not again at the link. No
+  // warning: the flag is the default, which must be silent on every
   // AArch64, shadow-stack and large-code-model compile.
   const char *ModuleWhy = moduleReason(M);
   if (ModuleWhy && P == Phase::LTOLink)
     return PreservedAnalyses::all();
-  if (ModuleWhy && flagSettingChanged(SettingID::SwitchSiteJumps))
-    emit(M.getContext(), DS_Warning,
-         Twine("-fswitch-site-jumps has no effect here: ") + ModuleWhy +
-             "; calls of cacs_yield, cacs_effect_perform and "
-             "cacs_effect_resume stay calls");
   if (!ModuleWhy && P != Phase::LTOLink) {
     for (Function &F : M)
       if (!F.isDeclaration() && !F.hasFnAttribute(SwitchSiteJumpEnabledAttr)) {
