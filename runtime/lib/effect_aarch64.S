@@ -212,16 +212,12 @@ cacs__effect_resume_pn:
         ldr     x11, [x21, #16]
         cbnz    x11, 1f
 2:
-        // The owner: already the running coroutine (the usual case, and
-        // then nothing to store), or a chain starts.
+        // The owner: the running coroutine, falling through; a chain that
+        // starts, or a foreign resume, is the C path's (own()).
         SCHED_HI(x13)
         ldr     x13, SCHED(x13, CACS_SCHED_CURRENT)
         cmp     x14, x13
-        b.eq    3f
-        ldr     x11, [x10, #CACS_ET_CUR]
-        cbnz    x11, 1f                         // foreign
-        str     x13, [x10, #CACS_ET_OWNER]
-3:
+        b.ne    1f
         SYNCBLK_HI(x13)
         ldr     w13, SYNCBLK(x13, CACS_SYNCBLK_DEPTH)
         str     w13, [x20, #CACS_EK_SYNC_BASE]

@@ -46,8 +46,8 @@
 //     (not NULL: k handled the request's effect), handled[1] == set[1],
 //     and if that is not NULL, k's set has two effects and handled[2] ==
 //     NULL (sets of three or more: the C path),
-//   own(): the chain's owner is the running coroutine, or the chain is empty
-//     (cur == NULL: it starts, owner = the running coroutine).
+//   the chain's owner is the running coroutine (own()'s usual case; a
+//     chain that starts, cur == NULL, takes the C path, as a foreign one).
 // Then, as effect.c's enter + tail switch: pend = NULL, k->sync_base =
 // the sync depth, cur = k->tail (the performer; k->running is still set,
 // k->tail stays); k->caller gets our caller's resume point; jump to
@@ -307,15 +307,12 @@
         cmpq    $0, 16(%r13)
         jne     1f
 2:
-        // The owner: already the running coroutine (the usual case, and
-        // then nothing to store), or a chain starts.
+        // The owner: the running coroutine, falling through (a taken
+        // branch here cost every round one); a chain that starts, or a
+        // foreign resume, is the C path's (own()).
         movq    SCHED(CACS_SCHED_CURRENT), %rcx
         cmpq    %rcx, ET(CACS_ET_OWNER)
-        je      3f
-        cmpq    $0, ET(CACS_ET_CUR)
-        jne     1f                              // foreign
-        movq    %rcx, ET(CACS_ET_OWNER)
-3:
+        jne     1f
         movq    $0, ET(CACS_ET_PEND)
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         movl    %eax, CACS_EK_SYNC_BASE(%r12)

@@ -3,8 +3,9 @@
 // handler over many handlers, a coroutine resumed under another handler
 // stack, system calls from coroutines, deep returns, throw (the stack and
 // the coroutines suspended with it released), generators, actors, a
-// scheduler with async I/O written as handlers, default handlers, and ids
-// past 64. Argument: a scale (1: quick, for valgrind).
+// scheduler with async I/O written as handlers, default handlers, ids
+// past 64, and a CACS_HANDLES set used after the function that made it
+// returned. Argument: a scale (1: quick, for valgrind).
 //
 // RUN: %clang -O0 -I%cacs_include %s %cacs_rt_x86_64 -o %t0 && %t0 4 | FileCheck %s
 // RUN: %clang -O1 -I%cacs_include %s %cacs_rt_x86_64 -o %t1 && %t1 4 | FileCheck %s
@@ -27,9 +28,11 @@
 // CHECK-NEXT: async io: ok
 // CHECK-NEXT: default: ok
 // CHECK-NEXT: many effects: ok
+// CHECK-NEXT: static sets: ok
 // CHECK-NEXT: PASS
 // SMALL: flat: 1000 ok
 // SMALL: many effects: ok
+// SMALL-NEXT: static sets: ok
 // SMALL-NEXT: PASS
 
 #include "cacs/effect.h"
@@ -625,6 +628,41 @@ static void test_many(void) {
   cacs_effect_destroy(k);
 }
 
+// --- static sets: CACS_HANDLES lives for the program -------------------------
+// The set of get and put, made in a function that returns it: a handler
+// may keep a set past the block that made it (cacs/effect.h). A set in
+// that function's frame would be zeros after clobber() wrote over it: an
+// empty set, and the first get would find no handler.
+__attribute__((noinline)) static cacs_effect *const *state_set(void) {
+  return CACS_HANDLES(get, put);
+}
+
+__attribute__((noinline)) static void clobber(void) {
+  volatile char junk[4096];
+  for (size_t i = 0; i < sizeof junk; ++i)
+    junk[i] = 0;
+}
+
+static void test_static_sets(void) {
+  cacs_effect *const *set = state_set();
+  clobber();
+  cacs_effect_coro *k = cacs_effect_create(counter, (void *)(intptr_t)10, 0);
+  long s = 0;
+  cacs_effect_request q = cacs_effect_resume(k, set, NULL);
+  // 21 requests: a wrong set must not loop forever.
+  for (int n = 0; q.effect && n < 21; ++n) {
+    if (q.effect == &CACS_EFFECT_OF(put))
+      s = *(long *)q.payload;
+    clobber();
+    q = cacs_effect_resume(k, set,
+                           q.effect == &CACS_EFFECT_OF(get) ? &s : NULL);
+  }
+  report("static sets", !q.effect && s == 10 &&
+                            (long)(intptr_t)q.payload == 10 &&
+                            set == state_set());
+  cacs_effect_destroy(k);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1)
     scale = atoi(argv[1]);
@@ -641,6 +679,7 @@ int main(int argc, char **argv) {
   test_async_io();
   test_default();
   test_many();
+  test_static_sets();
   if (failures)
     printf("FAIL: %d\n", failures);
   else

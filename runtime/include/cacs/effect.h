@@ -113,9 +113,16 @@ typedef struct cacs_effect_request {
   __attribute__((weak)) cacs_effect cacs_effect_##name = {#name, 0, NULL}
 
 /// A set of handled effects, for cacs_effect_resume:
-/// CACS_HANDLES(get, put). Lives in the enclosing block.
+/// CACS_HANDLES(get, put), inside a function. A static array, one per use:
+/// it lives for the whole program, and a handler loop's resume stores
+/// nothing to pass it (a compound literal in the loop's block was stored
+/// anew before every resume: two stores of a round's ~19, bench/effect).
 #define CACS_HANDLES(...)                                                      \
-  ((cacs_effect *const[]){CACS__EFFECT_LIST(__VA_ARGS__) NULL})
+  __extension__({                                                              \
+    static cacs_effect *const cacs_h_[] = {CACS__EFFECT_LIST(__VA_ARGS__)      \
+                                               NULL};                          \
+    cacs_h_;                                                                   \
+  })
 #define CACS__EFFECT_ADDR(n) &cacs_effect_##n,
 #define CACS__EFFECT_LIST(...)                                                 \
   CACS__EFFECT_MAP(CACS__EFFECT_ADDR, __VA_ARGS__)
