@@ -56,11 +56,11 @@ define internal preserve_nonecc i64 @rbp(i64 %a) #2 {
 }
 
 ; CHECK-LABEL: define i64 @invoke(i64 %x) {{.*}}personality ptr @__gxx_personality_v0
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
 ; CHECK-NEXT:    %r = invoke preserve_nonecc i64 @aware(i64 %x)
 ; Under the personality, the nounwind callee is entered by a jump:
 ; CHECK:       ok:
 ; CHECK-NEXT:    %u = call preserve_nonecc i64 @aware(i64 %r)
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    %v.site = call { i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${3:P}\0A1:"
 ; CHECK-SAME:    (i64 %u, ptr @aware_nounwind, ptr elementtype(i8) %cacs.site.frame)
 ; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the callee may unwind and the caller has a personality function
@@ -109,7 +109,7 @@ define preserve_nonecc i64 @must(i64 %x) {
 
 ; With the knob off, even the call lowered above stays.
 ; CHECK-LABEL: define i64 @lowered(i64 %x)
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    %r.site = call { i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${3:P}\0A1:"
 ; OFF-LABEL:   define i64 @lowered(i64 %x)
 ; OFF-NEXT:      %r = call preserve_nonecc i64 @aware(i64 %x)

@@ -141,6 +141,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -465,38 +466,34 @@ std::string siteAsm(StringRef Jump) {
       .str();
 }
 
-/// \p F's frame anchor: a byte of its frame that every site statement takes
-/// as an unused memory operand. `alignstack` makes the prologue keep a
-/// call's 16-byte alignment, but shrink-wrapping moves the prologue to the
-/// blocks that touch the frame, and a site is no call to it: a site on a
-/// path without one ran with rsp 8 off (a callee entered by a jump faulted
-/// on an aligned SSE store: zlib's gzwrite -> gz_write -> ... ->
-/// fill_window under -fswitch-site-jumps; the yield entries' slow paths
-/// run C). A frame operand is what shrink-wrapping looks for
-/// (test/SwitchSiteJump/frame-shrink-wrap.ll). One per function, found again
-/// by its metadata: clang discards value names, so a name would not find it
-/// and every site would add a byte of its own.
-AllocaInst *frameAnchor(Function &F) {
-  static constexpr const char *AnchorMD = "cacs.site.frame";
-  BasicBlock &Entry = F.getEntryBlock();
-  for (Instruction &I : Entry)
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->getMetadata(AnchorMD))
-        return AI;
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  auto *AI =
-      new AllocaInst(Type::getInt8Ty(F.getContext()), DL.getAllocaAddrSpace(),
-                     "cacs.site.frame", Entry.getFirstInsertionPt());
-  AI->setMetadata(AnchorMD, MDNode::get(F.getContext(), {}));
-  return AI;
+/// The frame operand of the site replacing \p CI: the address of the
+/// return address's slot (llvm.addressofreturnaddress, just before the
+/// site), which every site statement takes as an unused memory operand.
+/// `alignstack` makes the prologue keep a call's 16-byte alignment, but
+/// shrink-wrapping moves the prologue to the blocks that touch the frame,
+/// and a site is no call to it: a site on a path without one ran with rsp 8
+/// off (a callee entered by a jump faulted on an aligned SSE store: zlib's
+/// gzwrite -> gz_write -> ... -> fill_window under -fswitch-site-jumps; the
+/// yield entries' slow paths run C). A frame index operand is what
+/// shrink-wrapping looks for (test/SwitchSiteJump/frame-shrink-wrap.ll).
+/// The return address's slot is a fixed object that is there anyway: a
+/// byte of the frame of its own (the earlier anchor, an alloca) cost a
+/// `sub`/`add` pair in every function whose saved registers already kept
+/// the alignment (a handler that keeps a value in rbp across its yield).
+/// In the site's block, so that the backend folds it into the operand as
+/// a frame index rather than computing it into a register.
+Value *siteFrameOperand(CallInst &CI) {
+  IRBuilder<> B(&CI);
+  return B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {B.getPtrTy()},
+                           {}, nullptr, "cacs.site.frame");
 }
 
 /// Replaces \p CI with the inline assembly statement \p Asm: outputs the
 /// result words (rax, rdx), then the argument registers (clobbered:
 /// discarded); inputs the arguments in those registers, then \p Target, if
-/// any, as a symbol operand ("s"), then the frame anchor (an unused "*m",
-/// the last operand); clobbers the rest of what a preserve_none call
-/// clobbers. The one binding of a call to the statement that replaces it:
+/// any, as a symbol operand ("s"), then the frame operand (siteFrameOperand: an
+/// unused "*m", the last operand); clobbers the rest of what a preserve_none
+/// call clobbers. The one binding of a call to the statement that replaces it:
 /// the yield sites' and the calls by jump.
 void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Function &F = *CI.getFunction();
@@ -535,10 +532,10 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
     Args.push_back(Target);
     Ins.push_back(Target->getType());
   }
-  AllocaInst *Anchor = frameAnchor(F);
-  unsigned AnchorArg = Args.size();
-  Args.push_back(Anchor);
-  Ins.push_back(Anchor->getType());
+  Value *Frame = siteFrameOperand(CI);
+  unsigned FrameArg = Args.size();
+  Args.push_back(Frame);
+  Ins.push_back(Frame->getType());
   auto *IA =
       InlineAsm::get(FunctionType::get(AsmRet, Ins, false), Asm, Constraints,
                      /*hasSideEffects=*/true, /*isAlignStack=*/true);
@@ -548,7 +545,7 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
       CI.getIterator());
   Site->setDebugLoc(CI.getDebugLoc());
   Site->addFnAttr(Attribute::NoUnwind);
-  Site->addParamAttr(AnchorArg,
+  Site->addParamAttr(FrameArg,
                      Attribute::get(F.getContext(), Attribute::ElementType,
                                     Type::getInt8Ty(F.getContext())));
 
