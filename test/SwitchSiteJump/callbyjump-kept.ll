@@ -82,21 +82,29 @@ lp:
 ; CHECK-NEXT:    %n = call preserve_nonecc i64 @narrow(i16 7)
 ; CHECK-NEXT:    call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
 ; CHECK-NEXT:    %c = call preserve_nonecc i64 @rbp(i64 %b)
-; CHECK-NEXT:    %d = tail call preserve_nonecc i64 @aware(i64 %c)
-; CHECK-NEXT:    ret i64 %d
+; CHECK-NEXT:    ret i64 %c
 ; REMARK: remark: <unknown>:0:0: the call of seven stays a call: the call has more than six arguments
 ; REMARK: remark: <unknown>:0:0: the call of narrow stays a call: an argument is not an i32, an i64 or a pointer
 ; REMARK: remark: <unknown>:0:0: the call of sret stays a call: an argument is byval, sret, inalloca, preallocated, byref, nest, inreg or swift*
 ; REMARK: remark: <unknown>:0:0: the call of rbp stays a call: the callee may clobber rbp
-; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the backend makes the call a tail jump
 define i64 @kept(i64 %x, ptr %p) {
   %a = call preserve_nonecc i64 @plain(i64 %x)
   %b = call preserve_nonecc i64 @seven(i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a)
   %n = call preserve_nonecc i64 @narrow(i16 7)
   call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
   %c = call preserve_nonecc i64 @rbp(i64 %b)
-  %d = tail call preserve_nonecc i64 @aware(i64 %c)
-  ret i64 %d
+  ret i64 %c
+}
+
+; The last act of a caller of the callee's convention: the backend's tail
+; jump (a C caller's is entered by a jump: tail-yield.ll).
+; CHECK-LABEL: define preserve_nonecc i64 @tail(i64 %x)
+; CHECK-NEXT:    %r = tail call preserve_nonecc i64 @aware(i64 %x)
+; CHECK-NEXT:    ret i64 %r
+; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the call is the function's last act, which the backend makes a tail jump
+define preserve_nonecc i64 @tail(i64 %x) {
+  %r = tail call preserve_nonecc i64 @aware(i64 %x)
+  ret i64 %r
 }
 
 ; CHECK-LABEL: define preserve_nonecc i64 @must(i64 %x)

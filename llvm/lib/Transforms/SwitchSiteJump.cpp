@@ -32,7 +32,12 @@
 // (cacs/detail/contract.h). Every call is lowered, in a loop or not: there
 // is no per-site cost beyond the site's two instructions (the earlier
 // lowering, a call of a site entry and a jump at each site, lost where a
-// yield was not in a loop; this one does not: jmp-entry.md).
+// yield was not in a loop; this one does not: jmp-entry.md). The one call
+// kept is a function's last act that the backend makes a tail jump
+// (isTailJump: `wait() { ...; cacs_yield(); }` in a preserve_none caller):
+// the jump to the call entry leaves no call unreturned either, and the
+// caller's caller is resumed directly, without the site, the frame's
+// alignment and the switch return that a lowered site would add.
 //
 // Calls by jump. Under the same flag (and -mllvm -cacs-calls-by-jump, on by
 // default, to compare), each call of a function that returns by the switch
@@ -304,13 +309,53 @@ const char *functionReason(const Function &F) {
   }
 }
 
+/// Does the backend make \p CI a tail jump: a `tail` call right before a
+/// `ret` of its value (or of nothing), in a caller of the call's convention
+/// (x86-64's sibling calls need the caller's callee-saved registers to be
+/// the callee's: a C caller of a preserve_none callee saves rbx, r12-r15
+/// around a call instead), with tail calls allowed and no stack to realign
+/// (an over-aligned local keeps the call too)? The one rule of which calls
+/// the pass leaves to the backend's tail jump. Where it errs the call stays
+/// a call: right, only slower.
+bool isTailJump(const CallInst &CI) {
+  if (!CI.isTailCall())
+    return false;
+  const auto *Ret = dyn_cast_or_null<ReturnInst>(CI.getNextNode());
+  if (!Ret || (Ret->getReturnValue() && Ret->getReturnValue() != &CI))
+    return false;
+  const Function &F = *CI.getFunction();
+  if (F.getCallingConv() != CI.getCallingConv() ||
+      F.getFnAttribute("disable-tail-calls").getValueAsBool() ||
+      F.hasFnAttribute("stackrealign") || F.hasStructRetAttr())
+    return false;
+  for (const Instruction &I : F.getEntryBlock())
+    if (const auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getAlign() > Align(16))
+        return false;
+  return true;
+}
+
+/// The remark of a call that isTailJump keeps.
+constexpr const char *TailJumpReason =
+    "the call is the function's last act, which the backend makes a tail "
+    "jump";
+
 /// Why \p CI, a call of an entry of JumpEnteredEntries, stays a call, or
 /// null: the rule of what is lowered, functionReason's. Every call, in a
 /// loop or not: the jump entry is the entry's switch without its call,
 /// which gained wherever measured (bench/results/switch-returns/jmp-entry.md,
 /// bench/results/effect/jump-entry.md).
 const char *callReason(const CallInst &CI) {
-  return functionReason(*CI.getFunction());
+  if (const char *Why = functionReason(*CI.getFunction()))
+    return Why;
+  // The function's last act: the backend jumps to the call entry after the
+  // epilogue, so the entry finds the caller's return address at rsp and
+  // resumes the caller's caller by it. No unreturned call, no site, no
+  // return after the resume (the site's 3 instructions, the alignment's
+  // push and pop and the switch return's `jmp; pop; jmp` fewer).
+  if (isTailJump(CI))
+    return TailJumpReason;
+  return nullptr;
 }
 
 /// The function attribute that records -mllvm -cacs-calls-by-jump=false on
@@ -337,15 +382,6 @@ bool recordsStackBounds(const Module &M) {
          Asm.contains(StackBoundBudgetsSection);
 }
 
-/// Is \p CI a `tail` call that the backend would turn into a jump anyway:
-/// the last instruction before a `ret` of its value (or of nothing)?
-bool isTailJump(const CallInst &CI) {
-  if (!CI.isTailCall())
-    return false;
-  const auto *Ret = dyn_cast_or_null<ReturnInst>(CI.getNextNode());
-  return Ret && (!Ret->getReturnValue() || Ret->getReturnValue() == &CI);
-}
-
 /// Why \p CI stays a call rather than being entered by a jump, or null: the
 /// one rule of what a call by jump is (legality only; lowerToAsm rewrites).
 /// Conservative: a kept call is always correct.
@@ -369,7 +405,7 @@ const char *callByJumpReason(const CallInst &CI) {
   if (CI.isMustTailCall())
     return "the call is musttail";
   if (isTailJump(CI))
-    return "the backend makes the call a tail jump";
+    return TailJumpReason;
   // preserve_none: the statement clobbers what such a call clobbers.
   if (Callee->getCallingConv() != CallingConv::PreserveNone ||
       CI.getCallingConv() != CallingConv::PreserveNone)
