@@ -5,7 +5,7 @@
 //   pat_<runtime> -v PATTERN [-n SWITCHES] [-r REPS]
 //
 // PATTERN: pingpong, pipeline, ring2, ring10, ring100, ring10000, chain,
-// handler, nest1 to nest5, server (patterns.h); ring10same: 10 tasks all running one function. -n is the number of switches aimed at; ops in the
+// handler, waits, nest1 to nest5, server (patterns.h); ring10same: 10 tasks all running one function. -n is the number of switches aimed at; ops in the
 // RESULT line is the number of yields actually made (counted by YIELD at
 // every site), so ns/op is ns per switch on every runtime. Each repetition
 // spawns the tasks, times the pattern (not the spawns, not the tasks' exit)
@@ -150,6 +150,13 @@ static uint64_t run(const char *pat, uint64_t n, uint64_t *t0) {
     *t0 = bench_cpu_ns();
     got = hd_a_run(n / 6);
     pat_t1 = bench_cpu_ns();
+  } else if (!strcmp(pat, "waits")) {
+    // Six switches a round, as the handler's.
+    wt_stop = 0;
+    rt_spawn(wt_b_run, NULL);
+    *t0 = bench_cpu_ns();
+    got = wt_a_run(n / 6);
+    pat_t1 = bench_cpu_ns();
   } else if (!strncmp(pat, "nest", 4)) {
     nest_stop = 0;
     nest_depth = nest_depth_of(pat);
@@ -180,7 +187,7 @@ static uint64_t expected(const char *pat, uint64_t n) {
     return pipe_ref(n / 4);
   if (!strcmp(pat, "chain"))
     return chain_ref(n / 2);
-  if (!strcmp(pat, "handler"))
+  if (!strcmp(pat, "handler") || !strcmp(pat, "waits"))
     return hd_ref(n / 6);
   if (!strncmp(pat, "nest", 4))
     return nest_ref(n / 2, nest_depth_of(pat));

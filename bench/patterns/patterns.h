@@ -24,6 +24,8 @@
 //              return up the chain after each yield
 //   handler    main and one coroutine each call three functions in turn
 //              (hd_a.c, hd_b.c), each of which yields and returns
+//   waits      the same with functions whose last act is the yield (wt_a.c,
+//              wt_b.c): the caller reads the answer after the return
 //   nestN      main and one coroutine each yield N frames deep (N = 1 to 5,
 //              nest_a.c, nest_b.c), every frame a different function
 //   server     8 echo sessions (srv_session.c: the body of examples/echo)
@@ -113,6 +115,12 @@ extern volatile uint64_t hd_box;
 extern volatile int hd_stop;
 uint64_t hd_a_run(uint64_t rounds);
 void hd_b_run(void *arg);
+
+// waits: the handler's requests and answers in wt_box.
+extern volatile uint64_t wt_box;
+extern volatile int wt_stop;
+uint64_t wt_a_run(uint64_t rounds);
+void wt_b_run(void *arg);
 
 // nestN
 extern volatile int nest_stop;

@@ -22,7 +22,7 @@ rounds=${2:-7}
 cpu=${3:-1}
 n=${4:-2000000}
 bins=${BINS:-"pat_cacs pat_cacs_ret pat_cacs_site pat_asm pat_boost"}
-pats=${PATS:-"pingpong handler nest1 nest2 nest3 nest4 nest5 chain pipeline ring10 \
+pats=${PATS:-"pingpong handler waits nest1 nest2 nest3 nest4 nest5 chain pipeline ring10 \
 ring100 server server-hinted"}
 stat=${STAT:-median}
 raw=${RAW:-$(mktemp)}

@@ -56,11 +56,11 @@ define internal preserve_nonecc i64 @rbp(i64 %a) #2 {
 }
 
 ; CHECK-LABEL: define i64 @invoke(i64 %x) {{.*}}personality ptr @__gxx_personality_v0
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
 ; CHECK-NEXT:    %r = invoke preserve_nonecc i64 @aware(i64 %x)
 ; Under the personality, the nounwind callee is entered by a jump:
 ; CHECK:       ok:
 ; CHECK-NEXT:    %u = call preserve_nonecc i64 @aware(i64 %r)
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    %v.site = call { i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${3:P}\0A1:"
 ; CHECK-SAME:    (i64 %u, ptr @aware_nounwind, ptr elementtype(i8) %cacs.site.frame)
 ; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the callee may unwind and the caller has a personality function
@@ -82,21 +82,29 @@ lp:
 ; CHECK-NEXT:    %n = call preserve_nonecc i64 @narrow(i16 7)
 ; CHECK-NEXT:    call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
 ; CHECK-NEXT:    %c = call preserve_nonecc i64 @rbp(i64 %b)
-; CHECK-NEXT:    %d = tail call preserve_nonecc i64 @aware(i64 %c)
-; CHECK-NEXT:    ret i64 %d
+; CHECK-NEXT:    ret i64 %c
 ; REMARK: remark: <unknown>:0:0: the call of seven stays a call: the call has more than six arguments
 ; REMARK: remark: <unknown>:0:0: the call of narrow stays a call: an argument is not an i32, an i64 or a pointer
 ; REMARK: remark: <unknown>:0:0: the call of sret stays a call: an argument is byval, sret, inalloca, preallocated, byref, nest, inreg or swift*
 ; REMARK: remark: <unknown>:0:0: the call of rbp stays a call: the callee may clobber rbp
-; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the backend makes the call a tail jump
 define i64 @kept(i64 %x, ptr %p) {
   %a = call preserve_nonecc i64 @plain(i64 %x)
   %b = call preserve_nonecc i64 @seven(i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a, i64 %a)
   %n = call preserve_nonecc i64 @narrow(i16 7)
   call preserve_nonecc void @sret(ptr sret({ i64, i64, i64 }) %p)
   %c = call preserve_nonecc i64 @rbp(i64 %b)
-  %d = tail call preserve_nonecc i64 @aware(i64 %c)
-  ret i64 %d
+  ret i64 %c
+}
+
+; The last act of a caller of the callee's convention: the backend's tail
+; jump (a C caller's is entered by a jump: tail-yield.ll).
+; CHECK-LABEL: define preserve_nonecc i64 @tail(i64 %x)
+; CHECK-NEXT:    %r = tail call preserve_nonecc i64 @aware(i64 %x)
+; CHECK-NEXT:    ret i64 %r
+; REMARK: remark: <unknown>:0:0: the call of aware stays a call: the call is the function's last act, which the backend makes a tail jump
+define preserve_nonecc i64 @tail(i64 %x) {
+  %r = tail call preserve_nonecc i64 @aware(i64 %x)
+  ret i64 %r
 }
 
 ; CHECK-LABEL: define preserve_nonecc i64 @must(i64 %x)
@@ -109,7 +117,7 @@ define preserve_nonecc i64 @must(i64 %x) {
 
 ; With the knob off, even the call lowered above stays.
 ; CHECK-LABEL: define i64 @lowered(i64 %x)
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    %r.site = call { i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${3:P}\0A1:"
 ; OFF-LABEL:   define i64 @lowered(i64 %x)
 ; OFF-NEXT:      %r = call preserve_nonecc i64 @aware(i64 %x)

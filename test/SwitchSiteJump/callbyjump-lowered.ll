@@ -29,12 +29,13 @@ define internal preserve_nonecc { i64, ptr } @pair(i64 %c) #0 {
 
 ; CHECK-LABEL: define i32 @caller(i64 %x, ptr %p, i32 %b, i64 %c)
 ; CHECK-SAME:  #[[ATTR:[0-9]+]]
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[S:%.*]] = call { i64, i64, i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${7:P}\0A1:", "={rax},={r12},={r13},={r14},{r12},{r13},{r14},s,*m,~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(i64 %x, i32 %b, ptr %p, ptr @aware, ptr elementtype(i8) %cacs.site.frame) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
 ; CHECK-NEXT:    [[R0:%.*]] = extractvalue { i64, i64, i64, i64 } [[S]], 0
 ; CHECK-NEXT:    %r = trunc i64 [[R0]] to i32
+; CHECK-NEXT:    %cacs.site.frame1 = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    [[T:%.*]] = call { i64, ptr, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09pushq %r11\0A\09jmp ${4:P}\0A1:", "={rax},={rdx},={r12},{r12},s,*m,~{rbx},~{rcx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r13},~{r14},~{r15},
-; CHECK-SAME:    (i64 %c, ptr @pair, ptr elementtype(i8) %cacs.site.frame)
+; CHECK-SAME:    (i64 %c, ptr @pair, ptr elementtype(i8) %cacs.site.frame1)
 ; CHECK-NEXT:    [[Q0:%.*]] = extractvalue { i64, ptr, i64 } [[T]], 0
 ; CHECK-NEXT:    [[Q1:%.*]] = insertvalue { i64, ptr } poison, i64 [[Q0]], 0
 ; CHECK-NEXT:    [[Q2:%.*]] = extractvalue { i64, ptr, i64 } [[T]], 1

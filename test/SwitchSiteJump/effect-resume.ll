@@ -13,7 +13,7 @@ declare void @use(ptr, ptr)
 
 ; CHECK-LABEL: define void @resume(ptr %k, ptr %set, ptr %result)
 ; CHECK-SAME:  #[[ATTR:[0-9]+]] {
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    %req.site = call { ptr, ptr, i64, i64, i64 } asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__effect_resume_pn_jmp@GOTPCREL(%rip)\0A1:", "={rax},={rdx},={r12},={r13},={r14},{r12},{r13},{r14},*m,~{rbx},~{rcx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(ptr %k, ptr %set, ptr %result, ptr elementtype(i8) %cacs.site.frame) #[[NOUNWIND:[0-9]+]]
 ; CHECK-NEXT:    [[E:%[0-9]+]] = extractvalue { ptr, ptr, i64, i64, i64 } %req.site, 0
 ; CHECK-NEXT:    [[R:%[0-9]+]] = insertvalue { ptr, ptr } poison, ptr [[E]], 0

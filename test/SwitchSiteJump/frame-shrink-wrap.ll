@@ -17,8 +17,9 @@ declare void @other()
 
 ; IR-LABEL: define preserve_nonecc i32 @early(
 ; IR-NEXT:  entry:
-; IR-NEXT:    %cacs.site.frame = alloca i8
-; IR:         call void asm sideeffect alignstack "leaq 1f(%rip), %r11{{.*}}1:", "*m,~{rax},{{.*}}"(ptr elementtype(i8) %cacs.site.frame)
+; IR-NOT:     alloca
+; IR:         %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
+; IR-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11{{.*}}1:", "*m,~{rax},{{.*}}"(ptr elementtype(i8) %cacs.site.frame)
 
 ; CHECK-LABEL: early:
 ; CHECK-NEXT:    .cfi_startproc
@@ -54,12 +55,45 @@ out:
   ret i32 %r
 }
 
-; One anchor per function however many sites, also where value names are
-; discarded, as clang discards them (a lookup by name added a byte per site).
+; The operand takes no room of its own: the return address's slot is a
+; fixed object of every frame. A function whose saved rbp already keeps a
+; call's alignment needs no more (an alloca of a byte as the operand cost a
+; `subq $16, %rsp` and its `addq` here: a handler that keeps a value across
+; its yield).
+; CHECK-LABEL: keep:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    pushq %rbp
+; CHECK-NEXT:    .cfi_def_cfa_offset 16
+; CHECK-NEXT:    .cfi_offset %rbp, -16
+; CHECK-NEXT:    movl %r12d, %ebp
+; CHECK-NEXT:    movl %r12d, g(%rip)
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
+; CHECK-NEXT:  [[RESUME]]:
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    leal (%rbp,%rbp,2), %eax
+; CHECK-NEXT:    popq %rbp
+; CHECK-NEXT:    .cfi_def_cfa_offset 8
+; CHECK-NEXT:    retq
+@g = dso_local global i32 0
+define preserve_nonecc i32 @keep(i32 %n) {
+  store volatile i32 %n, ptr @g
+  call preserve_nonecc void @cacs__yield_pn()
+  %r = mul i32 %n, 3
+  ret i32 %r
+}
+
+; One operand per site, in the site's block (folded into the statement as
+; a frame index), and no alloca, also where value names are discarded.
 ; RUN: printf '#include "cacs/coro.h"\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) { cacs_yield(); s += i; cacs_yield(); } return s; }\n' > %t.c
 ; RUN: %clang -O2 -fswitch-site-jumps -I%cacs_include -S -emit-llvm %t.c -o - | FileCheck %s --check-prefix=ONE
 ; ONE-LABEL: define {{.*}} @f(
-; ONE:         alloca i8, align 1, !cacs.site.frame
 ; ONE-NOT:     alloca
-; ONE-COUNT-2: asm sideeffect alignstack "leaq 1f(%rip), %r11
+; ONE:         call ptr @llvm.addressofreturnaddress.p0(){{$}}
+; ONE-NEXT:    asm sideeffect alignstack "leaq 1f(%rip), %r11
+; ONE-NOT:     alloca
+; ONE:         call ptr @llvm.addressofreturnaddress.p0(){{$}}
+; ONE-NEXT:    asm sideeffect alignstack "leaq 1f(%rip), %r11
 ; ONE-NOT:     alloca

@@ -42,13 +42,15 @@
 
 #include <stdint.h>
 
-volatile int sink;
+volatile int sink, ticks;
 // Calls nothing else and, preserve_none, saves no register: its caller's
 // call leaves rsp 8 mod 16, and without the site's `alignstack` nothing
 // would change it, so the slow path's C would start 16-byte aligned, as no
-// call leaves it.
+// call leaves it. The yield is not its last act, which would be a tail jump
+// to cacs__yield_pn instead of a site (tail-yield.ll).
 __attribute__((noinline, preserve_none)) void leaf_yield(void) {
   cacs_yield();
+  ++ticks;
 }
 __attribute__((noinline)) void level1(int v) {
   for (int i = 0; i < 3; ++i)

@@ -22,6 +22,7 @@ declare void @use(i32)
 ; CHECK:       body:
 ; CHECK-NEXT:    %i = phi i32 [ 0, %entry ], [ %next, %body ]
 ; CHECK-NEXT:    call void @use(i32 %i)
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:", "*m,~{rax},~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r12},~{r13},~{r14},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(ptr elementtype(i8) %cacs.site.frame) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
 ; CHECK-NEXT:    %next = add i32 %i, 1
 define void @loop(i32 %n) !dbg !5 {
@@ -41,10 +42,11 @@ done:
 ; CHECK-LABEL: define internal preserve_nonecc void @infected()
 ; CHECK-SAME:  #[[ATTR]] {
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %cacs.site.frame = alloca i8, align 1
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"{{.*}}(ptr elementtype(i8) %cacs.site.frame)
+; CHECK-NEXT:    %cacs.site.frame1 = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    br label %loop
 define internal preserve_nonecc void @infected() {

@@ -32,7 +32,12 @@
 // (cacs/detail/contract.h). Every call is lowered, in a loop or not: there
 // is no per-site cost beyond the site's two instructions (the earlier
 // lowering, a call of a site entry and a jump at each site, lost where a
-// yield was not in a loop; this one does not: jmp-entry.md).
+// yield was not in a loop; this one does not: jmp-entry.md). The one call
+// kept is a function's last act that the backend makes a tail jump
+// (isTailJump: `wait() { ...; cacs_yield(); }` in a preserve_none caller):
+// the jump to the call entry leaves no call unreturned either, and the
+// caller's caller is resumed directly, without the site, the frame's
+// alignment and the switch return that a lowered site would add.
 //
 // Calls by jump. Under the same flag (and -mllvm -cacs-calls-by-jump, on by
 // default, to compare), each call of a function that returns by the switch
@@ -141,6 +146,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -303,13 +309,53 @@ const char *functionReason(const Function &F) {
   }
 }
 
+/// Does the backend make \p CI a tail jump: a `tail` call right before a
+/// `ret` of its value (or of nothing), in a caller of the call's convention
+/// (x86-64's sibling calls need the caller's callee-saved registers to be
+/// the callee's: a C caller of a preserve_none callee saves rbx, r12-r15
+/// around a call instead), with tail calls allowed and no stack to realign
+/// (an over-aligned local keeps the call too)? The one rule of which calls
+/// the pass leaves to the backend's tail jump. Where it errs the call stays
+/// a call: right, only slower.
+bool isTailJump(const CallInst &CI) {
+  if (!CI.isTailCall())
+    return false;
+  const auto *Ret = dyn_cast_or_null<ReturnInst>(CI.getNextNode());
+  if (!Ret || (Ret->getReturnValue() && Ret->getReturnValue() != &CI))
+    return false;
+  const Function &F = *CI.getFunction();
+  if (F.getCallingConv() != CI.getCallingConv() ||
+      F.getFnAttribute("disable-tail-calls").getValueAsBool() ||
+      F.hasFnAttribute("stackrealign") || F.hasStructRetAttr())
+    return false;
+  for (const Instruction &I : F.getEntryBlock())
+    if (const auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->getAlign() > Align(16))
+        return false;
+  return true;
+}
+
+/// The remark of a call that isTailJump keeps.
+constexpr const char *TailJumpReason =
+    "the call is the function's last act, which the backend makes a tail "
+    "jump";
+
 /// Why \p CI, a call of an entry of JumpEnteredEntries, stays a call, or
 /// null: the rule of what is lowered, functionReason's. Every call, in a
 /// loop or not: the jump entry is the entry's switch without its call,
 /// which gained wherever measured (bench/results/switch-returns/jmp-entry.md,
 /// bench/results/effect/jump-entry.md).
 const char *callReason(const CallInst &CI) {
-  return functionReason(*CI.getFunction());
+  if (const char *Why = functionReason(*CI.getFunction()))
+    return Why;
+  // The function's last act: the backend jumps to the call entry after the
+  // epilogue, so the entry finds the caller's return address at rsp and
+  // resumes the caller's caller by it. No unreturned call, no site, no
+  // return after the resume (the site's 3 instructions, the alignment's
+  // push and pop and the switch return's `jmp; pop; jmp` fewer).
+  if (isTailJump(CI))
+    return TailJumpReason;
+  return nullptr;
 }
 
 /// The function attribute that records -mllvm -cacs-calls-by-jump=false on
@@ -336,15 +382,6 @@ bool recordsStackBounds(const Module &M) {
          Asm.contains(StackBoundBudgetsSection);
 }
 
-/// Is \p CI a `tail` call that the backend would turn into a jump anyway:
-/// the last instruction before a `ret` of its value (or of nothing)?
-bool isTailJump(const CallInst &CI) {
-  if (!CI.isTailCall())
-    return false;
-  const auto *Ret = dyn_cast_or_null<ReturnInst>(CI.getNextNode());
-  return Ret && (!Ret->getReturnValue() || Ret->getReturnValue() == &CI);
-}
-
 /// Why \p CI stays a call rather than being entered by a jump, or null: the
 /// one rule of what a call by jump is (legality only; lowerToAsm rewrites).
 /// Conservative: a kept call is always correct.
@@ -368,7 +405,7 @@ const char *callByJumpReason(const CallInst &CI) {
   if (CI.isMustTailCall())
     return "the call is musttail";
   if (isTailJump(CI))
-    return "the backend makes the call a tail jump";
+    return TailJumpReason;
   // preserve_none: the statement clobbers what such a call clobbers.
   if (Callee->getCallingConv() != CallingConv::PreserveNone ||
       CI.getCallingConv() != CallingConv::PreserveNone)
@@ -465,38 +502,34 @@ std::string siteAsm(StringRef Jump) {
       .str();
 }
 
-/// \p F's frame anchor: a byte of its frame that every site statement takes
-/// as an unused memory operand. `alignstack` makes the prologue keep a
-/// call's 16-byte alignment, but shrink-wrapping moves the prologue to the
-/// blocks that touch the frame, and a site is no call to it: a site on a
-/// path without one ran with rsp 8 off (a callee entered by a jump faulted
-/// on an aligned SSE store: zlib's gzwrite -> gz_write -> ... ->
-/// fill_window under -fswitch-site-jumps; the yield entries' slow paths
-/// run C). A frame operand is what shrink-wrapping looks for
-/// (test/SwitchSiteJump/frame-shrink-wrap.ll). One per function, found again
-/// by its metadata: clang discards value names, so a name would not find it
-/// and every site would add a byte of its own.
-AllocaInst *frameAnchor(Function &F) {
-  static constexpr const char *AnchorMD = "cacs.site.frame";
-  BasicBlock &Entry = F.getEntryBlock();
-  for (Instruction &I : Entry)
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (AI->getMetadata(AnchorMD))
-        return AI;
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  auto *AI =
-      new AllocaInst(Type::getInt8Ty(F.getContext()), DL.getAllocaAddrSpace(),
-                     "cacs.site.frame", Entry.getFirstInsertionPt());
-  AI->setMetadata(AnchorMD, MDNode::get(F.getContext(), {}));
-  return AI;
+/// The frame operand of the site replacing \p CI: the address of the
+/// return address's slot (llvm.addressofreturnaddress, just before the
+/// site), which every site statement takes as an unused memory operand.
+/// `alignstack` makes the prologue keep a call's 16-byte alignment, but
+/// shrink-wrapping moves the prologue to the blocks that touch the frame,
+/// and a site is no call to it: a site on a path without one ran with rsp 8
+/// off (a callee entered by a jump faulted on an aligned SSE store: zlib's
+/// gzwrite -> gz_write -> ... -> fill_window under -fswitch-site-jumps; the
+/// yield entries' slow paths run C). A frame index operand is what
+/// shrink-wrapping looks for (test/SwitchSiteJump/frame-shrink-wrap.ll).
+/// The return address's slot is a fixed object that is there anyway: a
+/// byte of the frame of its own (the earlier anchor, an alloca) cost a
+/// `sub`/`add` pair in every function whose saved registers already kept
+/// the alignment (a handler that keeps a value in rbp across its yield).
+/// In the site's block, so that the backend folds it into the operand as
+/// a frame index rather than computing it into a register.
+Value *siteFrameOperand(CallInst &CI) {
+  IRBuilder<> B(&CI);
+  return B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {B.getPtrTy()},
+                           {}, nullptr, "cacs.site.frame");
 }
 
 /// Replaces \p CI with the inline assembly statement \p Asm: outputs the
 /// result words (rax, rdx), then the argument registers (clobbered:
 /// discarded); inputs the arguments in those registers, then \p Target, if
-/// any, as a symbol operand ("s"), then the frame anchor (an unused "*m",
-/// the last operand); clobbers the rest of what a preserve_none call
-/// clobbers. The one binding of a call to the statement that replaces it:
+/// any, as a symbol operand ("s"), then the frame operand (siteFrameOperand: an
+/// unused "*m", the last operand); clobbers the rest of what a preserve_none
+/// call clobbers. The one binding of a call to the statement that replaces it:
 /// the yield sites' and the calls by jump.
 void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Function &F = *CI.getFunction();
@@ -535,10 +568,10 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
     Args.push_back(Target);
     Ins.push_back(Target->getType());
   }
-  AllocaInst *Anchor = frameAnchor(F);
-  unsigned AnchorArg = Args.size();
-  Args.push_back(Anchor);
-  Ins.push_back(Anchor->getType());
+  Value *Frame = siteFrameOperand(CI);
+  unsigned FrameArg = Args.size();
+  Args.push_back(Frame);
+  Ins.push_back(Frame->getType());
   auto *IA =
       InlineAsm::get(FunctionType::get(AsmRet, Ins, false), Asm, Constraints,
                      /*hasSideEffects=*/true, /*isAlignStack=*/true);
@@ -548,7 +581,7 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
       CI.getIterator());
   Site->setDebugLoc(CI.getDebugLoc());
   Site->addFnAttr(Attribute::NoUnwind);
-  Site->addParamAttr(AnchorArg,
+  Site->addParamAttr(FrameArg,
                      Attribute::get(F.getContext(), Attribute::ElementType,
                                     Type::getInt8Ty(F.getContext())));
 
