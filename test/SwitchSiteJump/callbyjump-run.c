@@ -120,22 +120,10 @@ static NOINLINE long work(int who, int rounds) {
   return acc;
 }
 
-static long results[4];
-
-static void worker(void *arg) {
-  int who = (int)(long)arg;
-  results[who] = work(who, 100 + who * 13);
-}
+#include "Inputs/four-workers.h"
 
 int main(void) {
-  cacs_coro *c[3];
-  for (long i = 1; i <= 3; ++i)
-    c[i - 1] = cacs_create(worker, (void *)i, 0);
-  results[0] = work(0, 90);
-  for (int i = 0; i < 3; ++i)
-    cacs_join(c[i]);
-  for (int i = 0; i < 4; ++i)
-    printf("worker %d: %ld\n", i, results[i]);
+  run_four_workers();
   printf("ticks %lu\n", ticks);
   return 0;
 }
