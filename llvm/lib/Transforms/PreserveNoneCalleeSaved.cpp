@@ -124,7 +124,10 @@ bool callSiteCanClobberAll(const CallBase &CB) { return !whyCallKeepsMask(CB); }
 /// May \p CB become a jump (a sibling or musttail call) from a caller whose
 /// callers expect rbp preserved? The backend compares the masks of the two
 /// conventions when they differ, and a C or fastcc caller preserves more
-/// than any preserve_none callee, so it never jumps to one.
+/// than any preserve_none callee, so it never jumps to one. Errs toward a
+/// jump (safe: its callee then keeps rbp). SwitchSiteJump's isTailJump
+/// asks the opposite question of the same backend decision, erring toward
+/// a call; the two cannot be one predicate.
 bool mayJumpFromCallerKeepingList(const CallBase &CB) {
   const auto *CI = dyn_cast<CallInst>(&CB);
   if (!CI || !(CI->isTailCall() || CI->isMustTailCall()))

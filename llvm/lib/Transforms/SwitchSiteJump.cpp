@@ -316,7 +316,10 @@ const char *functionReason(const Function &F) {
 /// around a call instead), with tail calls allowed and no stack to realign
 /// (an over-aligned local keeps the call too)? The one rule of which calls
 /// the pass leaves to the backend's tail jump. Where it errs the call stays
-/// a call: right, only slower.
+/// a call: right, only slower. PreserveNoneCalleeSaved's
+/// mayJumpFromCallerKeepingList asks the converse (may the backend jump?)
+/// and errs toward a jump; keep the two in step when the backend's sibling
+/// call rules change.
 bool isTailJump(const CallInst &CI) {
   if (!CI.isTailCall())
     return false;
