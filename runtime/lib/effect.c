@@ -167,10 +167,12 @@ struct cacs_effect_coro {
 enum { CALL_RUNS = CACS_CALL_RUNS, CALL_ABANDONED = 2 };
 
 struct effect_thread {
-  // The entries of ids below TOP_INLINE (slot()). First: a read one past
-  // its end (an id of the heap's taken for one of the block's) finds
-  // `cur`, not zeros that would pass for no handler (effect-fast.c, ids).
-  cacs_effect_coro *top_lo[TOP_INLINE];
+  // The entries of ids below TOP_INLINE (slot()), and one never set,
+  // top_lo[TOP_INLINE]: the cacs_effect.slot of every id from TOP_INLINE
+  // on (effect_slot), so that the assembly's perform indexes the block
+  // with the effect's slot without comparing the id to TOP_INLINE, and
+  // finds no handler there for an id on the heap (the C path reads it).
+  cacs_effect_coro *top_lo[TOP_INLINE + 1];
   // The innermost of the running chain; while `pend` is set, the
   // performer of pend's segment instead (see the invariant above).
   cacs_effect_coro *cur;
@@ -198,6 +200,9 @@ _Static_assert(offsetof(cacs_context, fp) == CACS_CTX_FP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, bp) == CACS_CTX_BP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, pr) == CACS_CTX_PR, "effect_layout.h");
 _Static_assert(offsetof(cacs_effect, id) == CACS_EFFECT_ID, "effect_layout.h");
+_Static_assert(offsetof(cacs_effect, slot) == CACS_EFFECT_SLOT &&
+                   sizeof(((cacs_effect *)0)->slot) == 4,
+               "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, self) == CACS_EK_SELF,
                "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, caller) == CACS_EK_CALLER,
@@ -239,6 +244,8 @@ _Static_assert(offsetof(struct effect_thread, top_cap) == CACS_ET_TOP_CAP,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, top_lo) == CACS_ET_TOP_LO,
                "effect_layout.h");
+_Static_assert(sizeof ET.top_lo / sizeof ET.top_lo[0] == CACS_ET_TOP_INLINE + 1,
+               "effect_layout.h: the slot never set");
 _Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
                "effect_layout.h: 32-bit compares");
 _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
@@ -268,6 +275,13 @@ static void table_key_init(void) {
   cacs__key_create(&table_key, table_free, "the effect handler table");
 }
 
+// The entry of the thread's block that a perform of effect `id` reads
+// first (cacs_effect.slot): its own below TOP_INLINE, else the one never
+// set, which sends it to the heap's table.
+static uint32_t effect_slot(uint32_t id) {
+  return id < TOP_INLINE ? id : TOP_INLINE;
+}
+
 static uint32_t effect_id(cacs_effect *e) {
   uint32_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
   if (__builtin_expect(id != 0, 1))
@@ -275,8 +289,12 @@ static uint32_t effect_id(cacs_effect *e) {
   uint32_t fresh = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
   uint32_t expected = 0;
   if (__atomic_compare_exchange_n(&e->id, &expected, fresh, 0, __ATOMIC_ACQ_REL,
-                                  __ATOMIC_ACQUIRE))
+                                  __ATOMIC_ACQUIRE)) {
+    // After the id: until then a perform reads slot 0 (never set) and
+    // takes the C path, which reads the id.
+    __atomic_store_n(&e->slot, effect_slot(fresh), __ATOMIC_RELAXED);
     return fresh;
+  }
   return expected; // another thread numbered it first (fresh is unused)
 }
 
@@ -367,7 +385,7 @@ static inline int same_set(const cacs_effect_coro *k,
 // `handled` list starts with: the fast resumes (same_set, the assembly's)
 // never take it, and its resume goes through install, which re-reads the
 // calls.
-static const cacs_effect calls_mark = {"(call handlers)", 0, NULL};
+static const cacs_effect calls_mark = {"(call handlers)", 0, 0, NULL};
 #define CALLS_MARK ((cacs_effect *)&calls_mark)
 
 static void set_calls(struct effect_thread *t, cacs_effect_coro *k,

@@ -89,9 +89,7 @@ cacs__effect_perform_pn:
         ET_ADDR
         ldp     x11, x13, [x10, #CACS_ET_PEND]  // pend, owner
         cbnz    x11, 1f
-        ldr     w11, [x20, #CACS_EFFECT_ID]
-        cmp     w11, #CACS_ET_TOP_INLINE
-        b.hs    1f                              // the table on the heap's
+        ldr     w11, [x20, #CACS_EFFECT_SLOT]
         ldr     x12, [x10, x11, lsl #3]         // k (top_lo at 0)
         cbz     x12, 1f
         SCHED_HI(x14)

@@ -15,15 +15,16 @@
 // entries, the handler's loop and the performer's) went from 110
 // instructions to 93 (callgrind); the state shape's from 111 to 93.
 // (85 for both since: the resume point in the segment's head, no stores
-// of tail and running, the inline entries, no pc in the saves; 6 fewer
-// since: `cur` and the tail left to settle, effect.c's `cur`.)
+// of tail and running, the inline entries, no pc in the saves; 8 fewer
+// since: `cur` and the tail left to settle, effect.c's `cur`, and the
+// effect's slot, which needs no test of the id's range.)
 //
 // perform(e = r12, payload = r13), fast when:
 //   no segment is pending (pend == NULL: else settle first),
-//   e's id is one of the thread block's own entries (top_lo: the first
-//     CACS_ET_TOP_INLINE ids; else the C path reads the heap's table),
-//     and its entry k is set (else the default handler, or the abort
-//     naming the effect),
+//   e's slot's entry of the thread block (top_lo) is set: k (else the
+//     heap's table, for the slot of ids from CACS_ET_TOP_INLINE on, or
+//     an id not numbered yet, or the default handler, or the abort naming
+//     the effect, in the C path),
 //   the chain's owner is the running coroutine of the scheduler (foreign),
 //   the sync depth is k's resume's (not inside a block opened since, and
 //     no tool: SYNC_ANNOTATE makes it differ).
@@ -209,9 +210,7 @@
         movq    %fs:0, %r11
         cmpq    $0, ET(CACS_ET_PEND)
         jne     1f
-        movl    CACS_EFFECT_ID(%r12), %eax
-        cmpl    $CACS_ET_TOP_INLINE, %eax
-        jae     1f                              // the table on the heap's
+        movl    CACS_EFFECT_SLOT(%r12), %eax
         movq    cacs__effect_thread@tpoff+CACS_ET_TOP_LO(%r11,%rax,8), %rcx // k
         testq   %rcx, %rcx
         je      1f

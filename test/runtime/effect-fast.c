@@ -32,7 +32,9 @@
 //            another table operation)
 //   ids      40 effects numbered in a row, across the end of the entries
 //            that the thread's block holds (lib/effect.c, TOP_INLINE; the
-//            rest are on the heap): for each effect x and the next, y,
+//            rest are on the heap, their performs sent there by the
+//            block's slot that is never set, effect_slot): for each
+//            effect x and the next, y,
 //            main handles x around mid, which handles y around in, which
 //            performs x (two up), y (one up), x again
 //   block    a handler that opens a sync block and answers inside it (the
