@@ -21,6 +21,12 @@
 // coroutine first (settle). Keeping `pend` in place makes the common case
 // free: a handler that resumes the coroutine whose request it just got,
 // with the same set, touches no entry (the segment is back where it was).
+// It touches no link either: while `pend` is set, `cur` still names the
+// segment's performer (the perform leaves it), not the chain's innermost,
+// which is pend->parent (innermost()); and pend->tail is stale. Settle
+// makes both true (tail = cur, cur = parent). So a perform stores `pend`
+// alone and the resume that answers it clears it: the performer, whom it
+// continues, is `cur` already (6 instructions of a round, callgrind).
 // Every other table operation settles `pend` first: a perform (it must see
 // the chain's own handlers), a resume of anything else or with another
 // set, a return, a destroy. A resume after that pushes the segment again,
@@ -161,11 +167,15 @@ struct cacs_effect_coro {
 enum { CALL_RUNS = CACS_CALL_RUNS, CALL_ABANDONED = 2 };
 
 struct effect_thread {
-  // The entries of ids below TOP_INLINE (slot()). First: a read one past
-  // its end (an id of the heap's taken for one of the block's) finds
-  // `cur`, not zeros that would pass for no handler (effect-fast.c, ids).
-  cacs_effect_coro *top_lo[TOP_INLINE];
-  cacs_effect_coro *cur;  // innermost of the running chain
+  // The entries of ids below TOP_INLINE (slot()), and one never set,
+  // top_lo[TOP_INLINE]: the cacs_effect.slot of every id from TOP_INLINE
+  // on (effect_slot), so that the assembly's perform indexes the block
+  // with the effect's slot without comparing the id to TOP_INLINE, and
+  // finds no handler there for an id on the heap (the C path reads it).
+  cacs_effect_coro *top_lo[TOP_INLINE + 1];
+  // The innermost of the running chain; while `pend` is set, the
+  // performer of pend's segment instead (see the invariant above).
+  cacs_effect_coro *cur;
   cacs_effect_coro *pend; // see the invariant above
   // The coroutine of the thread's scheduler (coro.h) that runs the chain,
   // while `cur` is set: the table is that chain's, so any other coroutine
@@ -190,6 +200,9 @@ _Static_assert(offsetof(cacs_context, fp) == CACS_CTX_FP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, bp) == CACS_CTX_BP, "effect_layout.h");
 _Static_assert(offsetof(cacs_context, pr) == CACS_CTX_PR, "effect_layout.h");
 _Static_assert(offsetof(cacs_effect, id) == CACS_EFFECT_ID, "effect_layout.h");
+_Static_assert(offsetof(cacs_effect, slot) == CACS_EFFECT_SLOT &&
+                   sizeof(((cacs_effect *)0)->slot) == 4,
+               "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, self) == CACS_EK_SELF,
                "effect_layout.h");
 _Static_assert(offsetof(cacs_effect_coro, caller) == CACS_EK_CALLER,
@@ -231,6 +244,8 @@ _Static_assert(offsetof(struct effect_thread, top_cap) == CACS_ET_TOP_CAP,
                "effect_layout.h");
 _Static_assert(offsetof(struct effect_thread, top_lo) == CACS_ET_TOP_LO,
                "effect_layout.h");
+_Static_assert(sizeof ET.top_lo / sizeof ET.top_lo[0] == CACS_ET_TOP_INLINE + 1,
+               "effect_layout.h: the slot never set");
 _Static_assert(sizeof ET.top_cap == 4 && sizeof(((cacs_effect *)0)->id) == 4,
                "effect_layout.h: 32-bit compares");
 _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
@@ -238,6 +253,11 @@ _Static_assert(offsetof(struct cacs__syncblk, depth) == CACS_SYNCBLK_DEPTH &&
                "effect_layout.h");
 _Static_assert(offsetof(sched, current) == CACS_SCHED_CURRENT,
                "effect_<arch>.S");
+
+// The running chain's innermost (see `cur`).
+static inline cacs_effect_coro *innermost(const struct effect_thread *t) {
+  return t->pend ? t->pend->parent : t->cur;
+}
 
 // The thread's block through a base register (see the top). Call it once
 // per function, before any switch.
@@ -255,15 +275,26 @@ static void table_key_init(void) {
   cacs__key_create(&table_key, table_free, "the effect handler table");
 }
 
+// The entry of the thread's block that a perform of effect `id` reads
+// first (cacs_effect.slot): its own below TOP_INLINE, else the one never
+// set, which sends it to the heap's table.
+static uint32_t effect_slot(uint32_t id) {
+  return id < TOP_INLINE ? id : TOP_INLINE;
+}
+
 static uint32_t effect_id(cacs_effect *e) {
   uint32_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
   if (__builtin_expect(id != 0, 1))
     return id;
   uint32_t fresh = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
   uint32_t expected = 0;
-  if (__atomic_compare_exchange_n(&e->id, &expected, fresh, 0,
-                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+  if (__atomic_compare_exchange_n(&e->id, &expected, fresh, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    // After the id: until then a perform reads slot 0 (never set) and
+    // takes the C path, which reads the id.
+    __atomic_store_n(&e->slot, effect_slot(fresh), __ATOMIC_RELAXED);
     return fresh;
+  }
   return expected; // another thread numbered it first (fresh is unused)
 }
 
@@ -308,11 +339,15 @@ static void pop_entries(struct effect_thread *t, cacs_effect_coro *c) {
     *slot(t, c->saved[i].id) = c->saved[i].prev;
 }
 
-// Take the entries of segment `pend` off the table, innermost first.
+// Take the entries of segment `pend` off the table, innermost first; its
+// links become true (see `cur`): its tail is the performer, `cur`, and
+// the chain's innermost its resumer.
 __attribute__((noinline)) static void settle(struct effect_thread *t) {
   cacs_effect_coro *k = t->pend;
   t->pend = NULL;
   k->running = 0; // a suspended head now (leave kept it set)
+  k->tail = t->cur;
+  t->cur = k->parent;
   for (cacs_effect_coro *c = k->tail;; c = c->parent) {
     pop_entries(t, c);
     if (c == k)
@@ -350,7 +385,7 @@ static inline int same_set(const cacs_effect_coro *k,
 // `handled` list starts with: the fast resumes (same_set, the assembly's)
 // never take it, and its resume goes through install, which re-reads the
 // calls.
-static const cacs_effect calls_mark = {"(call handlers)", 0, NULL};
+static const cacs_effect calls_mark = {"(call handlers)", 0, 0, NULL};
 #define CALLS_MARK ((cacs_effect *)&calls_mark)
 
 static void set_calls(struct effect_thread *t, cacs_effect_coro *k,
@@ -638,11 +673,11 @@ resume_annotated(cacs_effect_coro *k, cacs_effect_coro *p, const void *result) {
   return k->req;
 }
 
-// What a resume does to k once it may run, whichever path: k joins the
-// chain and its performer (k itself the first time) becomes the chain's
-// innermost. Returns that performer. k->running is the caller's: still
-// set in pend's head, which the fast path resumes. k->tail stays (see
-// its comment).
+// What a resume other than the fast one does to k once it may run: k
+// joins the chain and its performer (k itself the first time) becomes the
+// chain's innermost. Returns that performer. k->running is the caller's.
+// k->tail stays (see its comment). (The fast one finds the performer in
+// `cur` already: see `cur`.)
 static inline cacs_effect_coro *enter(struct effect_thread *t,
                                       cacs_effect_coro *k, unsigned base) {
   k->sync_base = base;
@@ -723,7 +758,7 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
          const void *result) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
-  cacs_effect_coro *c = t->cur;
+  cacs_effect_coro *c = innermost(t);
   cacs_effect_coro *p;
   if (__builtin_expect(t->pend == k, 1) && same_set(k, handled)) {
     // The handler answers the request it just got: k's perform was the
@@ -733,7 +768,8 @@ RESUME_C(cacs_effect_coro *k, cacs_effect *const *handled,
     // k->running is still set.
     own(t, c);
     t->pend = NULL; // its segment's entries are in place
-    p = enter(t, k, cacs__syncblk.depth);
+    k->sync_base = cacs__syncblk.depth;
+    p = t->cur; // the performer (see `cur`)
   } else {
     unsigned base = resume_prepare(t, k, c, handled, NULL);
     p = enter(t, k, base);
@@ -752,7 +788,7 @@ RESUME_WITH_C(cacs_effect_coro *k, cacs_effect *const *handled,
               const cacs_effect_call *calls, const void *result) {
   CACS_SAVE_CALLER_BP(bp);
   struct effect_thread *t = thread();
-  unsigned base = resume_prepare(t, k, t->cur, handled, calls);
+  unsigned base = resume_prepare(t, k, innermost(t), handled, calls);
   cacs_effect_coro *p = enter(t, k, base);
   if (__builtin_expect(base & SYNC_ANNOTATE, 0)) {
     (void)bp;
@@ -788,12 +824,10 @@ perform_annotated(cacs_effect_coro *k, cacs_effect_coro *p, cacs_effect *e,
 }
 
 // What a perform does to the chain once it goes to handler k: the segment
-// k .. p leaves it, its entries kept in place (pend).
-static inline void leave(struct effect_thread *t, cacs_effect_coro *k,
-                         cacs_effect_coro *p) {
-  k->tail = p;
+// k .. p leaves it, its entries kept in place (pend), its links left to
+// settle (`cur` stays p: see `cur`).
+static inline void leave(struct effect_thread *t, cacs_effect_coro *k) {
   t->pend = k; // k->running stays set until settled (see `running`)
-  t->cur = k->parent;
 }
 
 // The call handler of k for effect `id`, if k's set has one (the first
@@ -842,7 +876,7 @@ call_handler(struct effect_thread *t, cacs_effect_coro *k,
              void *payload) {
   cacs_effect_call_fn fn = ce->fn;
   void *env = ce->env;
-  leave(t, k, p);
+  leave(t, k);
   k->in_call = CALL_RUNS;
   cacs_effect_coro *up = k->parent, *up_phys = NULL, *up_calling = NULL;
   if (up) {
@@ -858,8 +892,8 @@ call_handler(struct effect_thread *t, cacs_effect_coro *k,
   }
   k->in_call = 0;
   if (__builtin_expect(t->pend == k, 1)) {
-    t->pend = NULL; // its entries are in place, k->running still set
-    t->cur = p;
+    t->pend = NULL; // its entries are in place, k->running still set,
+                    // and `cur` is p
   } else {
     cacs__effect_call_rejoin(k, p);
   }
@@ -874,7 +908,7 @@ perform_slow(struct effect_thread *t, cacs_effect_coro *k, cacs_effect_coro *p,
   if (cacs__syncblk.depth != (k->sync_base & ~(SYNC_ANNOTATE | SYNC_CALLS)))
     cacs__sync_violation("CACS_PERFORM of an effect handled outside the "
                          "block");
-  leave(t, k, p);
+  leave(t, k);
   settle(t); // no pend under a tool (see tools_on)
   return perform_annotated(k, p, e, payload);
 }
@@ -889,9 +923,10 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
   // where k is found, p is set (outside a chain the table is empty once
   // settled).
   if (__builtin_expect(t->pend != NULL, 0)) {
-    if (p && t->owner != S.current)
+    if (innermost(t) && t->owner != S.current)
       foreign("CACS_PERFORM");
     settle(t);
+    p = t->cur;
   }
   uint32_t id = e->id; // 0 until numbered: top_lo[0] is never set
   cacs_effect_coro *k = id < TOP_INLINE  ? t->top_lo[id]
@@ -915,7 +950,7 @@ __attribute__((noinline)) const void *PERFORM_C(cacs_effect *e,
     (void)bp;
     return perform_slow(t, k, p, e, payload);
   }
-  leave(t, k, p);
+  leave(t, k);
 #if EFFECT_TAIL
   EFFECT_SAVE(&k->self);
   effect_jump(&k->self, &k->caller, (uint64_t)(uintptr_t)e,

@@ -42,10 +42,9 @@
 #if CACS_EFFECT_ASM && defined(__aarch64__)
 #include "coro_layout.h"
 
-// cur, pend and owner are read and written in pairs (ldp, stp), as are a
-// call's fn and env.
-#if CACS_ET_PEND != CACS_ET_CUR + 8 || CACS_ET_OWNER != CACS_ET_PEND + 8
-#error "effect_layout.h: cur, pend and owner are adjacent words"
+// pend and owner are read in a pair (ldp), as are a call's fn and env.
+#if CACS_ET_OWNER != CACS_ET_PEND + 8
+#error "effect_layout.h: pend and owner are adjacent words"
 #endif
 #if CACS_CALL_ENV != CACS_CALL_FN + 8
 #error "effect_layout.h: a call's fn and env are adjacent words"
@@ -88,26 +87,21 @@ cacs__effect_perform_pn:
         ENTRY_LANDING
         mrs     x9, tpidr_el0
         ET_ADDR
-        ldp     x13, x11, [x10, #CACS_ET_CUR]   // p, pend
+        ldp     x11, x13, [x10, #CACS_ET_PEND]  // pend, owner
         cbnz    x11, 1f
-        ldr     w11, [x20, #CACS_EFFECT_ID]
-        cmp     w11, #CACS_ET_TOP_INLINE
-        b.hs    1f                              // the table on the heap's
+        ldr     w11, [x20, #CACS_EFFECT_SLOT]
         ldr     x12, [x10, x11, lsl #3]         // k (top_lo at 0)
         cbz     x12, 1f
         SCHED_HI(x14)
         ldr     x14, SCHED(x14, CACS_SCHED_CURRENT)
-        ldr     x11, [x10, #CACS_ET_OWNER]
-        cmp     x11, x14
+        cmp     x13, x14
         b.ne    1f
         SYNCBLK_HI(x14)
         ldr     w14, SYNCBLK(x14, CACS_SYNCBLK_DEPTH)
         ldr     w11, [x12, #CACS_EK_SYNC_BASE]
         cmp     w11, w14
         b.ne    4f
-        str     x13, [x12, #CACS_EK_TAIL]
-        ldr     x11, [x12, #CACS_EK_PARENT]
-        stp     x11, x12, [x10, #CACS_ET_CUR]   // cur = k->parent, pend = k
+        str     x12, [x10, #CACS_ET_PEND]       // pend = k (cur stays p)
         SUSPEND CACS_EK_SELF, x12
         mov     x0, x20                         // the request: effect,
         mov     x1, x21                         // payload
@@ -135,14 +129,14 @@ cacs__effect_perform_pn:
         cmp     w14, w11
         b.ne    1b
 5:
-        // leave: k->tail = p, cur = up (k->parent), pend = k; k->in_call;
-        // up->calling = k, its old value kept in x23. Across the call (C
+        // leave: pend = k (cur stays p); k->in_call; up (k->parent)
+        // ->calling = k, its old value kept in x23. Across the call (C
         // convention): k in x20, p in x21, up in x22.
         mov     x0, x21                         // payload
         ldp     x16, x1, [x15, #CACS_CALL_FN]   // fn, env
-        str     x13, [x12, #CACS_EK_TAIL]
+        ldr     x13, [x10, #CACS_ET_CUR]        // p
         ldr     x22, [x12, #CACS_EK_PARENT]     // up
-        stp     x22, x12, [x10, #CACS_ET_CUR]
+        str     x12, [x10, #CACS_ET_PEND]
         mov     w14, #CACS_CALL_RUNS
         strb    w14, [x12, #CACS_EK_IN_CALL]
         mov     x20, x12
@@ -165,9 +159,9 @@ cacs__effect_perform_pn:
         ldr     x11, [x10, #CACS_ET_PEND]
         cmp     x11, x20
         b.ne    8f
-        stp     x21, xzr, [x10, #CACS_ET_CUR]   // cur = p, pend = NULL: the
-        .cfi_remember_state                     // segment's entries are in
-        ldp     x29, x30, [sp], #16             // place
+        str     xzr, [x10, #CACS_ET_PEND]       // pend = NULL: the segment's
+        .cfi_remember_state                     // entries are in place, cur
+        ldp     x29, x30, [sp], #16             // is p
         .cfi_def_cfa_offset 0
         .cfi_restore w29
         .cfi_restore w30
@@ -221,8 +215,7 @@ cacs__effect_resume_pn:
         SYNCBLK_HI(x13)
         ldr     w13, SYNCBLK(x13, CACS_SYNCBLK_DEPTH)
         str     w13, [x20, #CACS_EK_SYNC_BASE]
-        ldr     x11, [x20, #CACS_EK_TAIL]       // p
-        stp     x11, xzr, [x10, #CACS_ET_CUR]   // cur = p, pend = NULL
+        str     xzr, [x10, #CACS_ET_PEND]       // pend = NULL (cur is p)
         SUSPEND CACS_EK_CALLER, x20
         mov     x0, x22                         // what the perform returns
         CONTINUE CACS_EK_SELF, x20

@@ -52,6 +52,7 @@
 
 // struct cacs_effect (cacs/effect.h)
 #define CACS_EFFECT_ID 8
+#define CACS_EFFECT_SLOT 12 // 32 bits: its entry in top_lo (effect_slot)
 
 // struct cacs_effect_coro
 #define CACS_EK_SELF 112      // cacs_context: where it continues as a tail
@@ -79,12 +80,14 @@
 
 // struct effect_thread (thread-local cacs__effect_thread)
 #define CACS_ET_TOP_INLINE 16
-#define CACS_ET_TOP_LO 0 // the entries of ids below CACS_ET_TOP_INLINE
-#define CACS_ET_CUR 128
-#define CACS_ET_PEND 136
-#define CACS_ET_OWNER 144
-#define CACS_ET_TOP 152
-#define CACS_ET_TOP_CAP 160 // 32 bits
+// top_lo: the entries of ids below CACS_ET_TOP_INLINE, and
+// [CACS_ET_TOP_INLINE], never set (effect.c's effect_slot)
+#define CACS_ET_TOP_LO 0
+#define CACS_ET_CUR 136
+#define CACS_ET_PEND 144
+#define CACS_ET_OWNER 152
+#define CACS_ET_TOP 160
+#define CACS_ET_TOP_CAP 168 // 32 bits
 
 // struct cacs__syncblk (thread-local cacs__syncblk, syncblock.h)
 #define CACS_SYNCBLK_DEPTH 0 // 32 bits

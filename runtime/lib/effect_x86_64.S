@@ -15,21 +15,23 @@
 // entries, the handler's loop and the performer's) went from 110
 // instructions to 93 (callgrind); the state shape's from 111 to 93.
 // (85 for both since: the resume point in the segment's head, no stores
-// of tail and running, the inline entries, no pc in the saves.)
+// of tail and running, the inline entries, no pc in the saves; 8 fewer
+// since: `cur` and the tail left to settle, effect.c's `cur`, and the
+// effect's slot, which needs no test of the id's range.)
 //
 // perform(e = r12, payload = r13), fast when:
 //   no segment is pending (pend == NULL: else settle first),
-//   e's id is one of the thread block's own entries (top_lo: the first
-//     CACS_ET_TOP_INLINE ids; else the C path reads the heap's table),
-//     and its entry k is set (else the default handler, or the abort
-//     naming the effect),
+//   e's slot's entry of the thread block (top_lo) is set: k (else the
+//     heap's table, for the slot of ids from CACS_ET_TOP_INLINE on, or
+//     an id not numbered yet, or the default handler, or the abort naming
+//     the effect, in the C path),
 //   the chain's owner is the running coroutine of the scheduler (foreign),
 //   the sync depth is k's resume's (not inside a block opened since, and
 //     no tool: SYNC_ANNOTATE makes it differ).
-// Then, as effect.c's leave + tail switch: k->tail = p (the performer,
-// cur), pend = k, cur = k->parent (k->running stays set until settled);
-// k->self, the segment's, gets our caller's resume point; jump to
-// k->caller with the request in rax:rdx.
+// Then, as effect.c's leave + tail switch: pend = k (k->running stays set,
+// cur stays the performer, until settled); k->self, the segment's, gets
+// our caller's resume point; jump to k->caller with the request in
+// rax:rdx.
 //
 // The call path (cacs_effect_resume_with's call handlers), when the
 // sync-depth test above fails only by k's SYNC_CALLS bit and calls[0] or
@@ -48,10 +50,10 @@
 //     NULL (sets of three or more: the C path),
 //   the chain's owner is the running coroutine (own()'s usual case; a
 //     chain that starts, cur == NULL, takes the C path, as a foreign one).
-// Then, as effect.c's enter + tail switch: pend = NULL, k->sync_base =
-// the sync depth, cur = k->tail (the performer; k->running is still set,
-// k->tail stays); k->caller gets our caller's resume point; jump to
-// k->self (the segment's resume point) with the result in rax.
+// Then, as effect.c's fast resume + tail switch: pend = NULL, k->sync_base
+// = the sync depth (cur is the performer already; k->running is still
+// set); k->caller gets our caller's resume point; jump to k->self (the
+// segment's resume point) with the result in rax.
 //
 // Resume points are effect.c's (CACS__TAIL_SAVE): sp as after our return
 // (rsp + 8), fp rbp, and bp the caller's rbx, which LLVM 19 does not save
@@ -154,17 +156,15 @@
 // call entry in rdx, the thread pointer in r11 (see PERFORM). Its labels
 // are local (1-3), so that the jump entry can have two copies of it.
 .macro CALL_PATH jmp
-        // leave: k->tail = p, pend = k, cur = up (k->parent); k->in_call;
-        // up->calling = k, its old value kept in r15. Across the call
+        // leave: pend = k (cur stays p); k->in_call; up (k->parent)
+        // ->calling = k, its old value kept in r15. Across the call
         // (default convention): k in r12, p in r13, up in r14.
         movq    %r13, %rdi                      // payload
         movq    CACS_CALL_ENV(%rdx), %rsi
         movq    CACS_CALL_FN(%rdx), %rax
         movq    ET(CACS_ET_CUR), %r13           // p
-        movq    %r13, CACS_EK_TAIL(%rcx)
         movq    %rcx, ET(CACS_ET_PEND)
         movq    CACS_EK_PARENT(%rcx), %r14      // up
-        movq    %r14, ET(CACS_ET_CUR)
         movb    $CACS_CALL_RUNS, CACS_EK_IN_CALL(%rcx)
         movq    %rcx, %r12
         testq   %r14, %r14
@@ -186,8 +186,7 @@
         cmpq    %r12, ET(CACS_ET_PEND)
         jne     3f
         movq    $0, ET(CACS_ET_PEND)            // the segment's entries
-        movq    %r13, ET(CACS_ET_CUR)           // are in place
-        CALL_RETURN \jmp
+        CALL_RETURN \jmp                        // are in place, cur is p
 3:
         .cfi_def_cfa_offset 16
         movq    %rax, %r15                      // the call touched the
@@ -211,9 +210,7 @@
         movq    %fs:0, %r11
         cmpq    $0, ET(CACS_ET_PEND)
         jne     1f
-        movl    CACS_EFFECT_ID(%r12), %eax
-        cmpl    $CACS_ET_TOP_INLINE, %eax
-        jae     1f                              // the table on the heap's
+        movl    CACS_EFFECT_SLOT(%r12), %eax
         movq    cacs__effect_thread@tpoff+CACS_ET_TOP_LO(%r11,%rax,8), %rcx // k
         testq   %rcx, %rcx
         je      1f
@@ -223,11 +220,7 @@
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         cmpl    CACS_EK_SYNC_BASE(%rcx), %eax
         jne     4f
-        movq    ET(CACS_ET_CUR), %rdx           // p
-        movq    %rdx, CACS_EK_TAIL(%rcx)
         movq    %rcx, ET(CACS_ET_PEND)
-        movq    CACS_EK_PARENT(%rcx), %rax
-        movq    %rax, ET(CACS_ET_CUR)
         SUSPEND CACS_EK_SELF, %rcx, \jmp
         movq    %r12, %rax                      // the request: effect,
         movq    %r13, %rdx                      // payload
@@ -316,8 +309,6 @@
         movq    $0, ET(CACS_ET_PEND)
         movl    SYNCBLK(CACS_SYNCBLK_DEPTH), %eax
         movl    %eax, CACS_EK_SYNC_BASE(%r12)
-        movq    CACS_EK_TAIL(%r12), %rcx        // p
-        movq    %rcx, ET(CACS_ET_CUR)
         SUSPEND CACS_EK_CALLER, %r12, \jmp
         movq    %r14, %rax                      // what the perform returns
         CONTINUE CACS_EK_SELF, %r12

@@ -32,7 +32,9 @@
 //            another table operation)
 //   ids      40 effects numbered in a row, across the end of the entries
 //            that the thread's block holds (lib/effect.c, TOP_INLINE; the
-//            rest are on the heap): for each effect x and the next, y,
+//            rest are on the heap, their performs sent there by the
+//            block's slot that is never set, effect_slot): for each
+//            effect x and the next, y,
 //            main handles x around mid, which handles y around in, which
 //            performs x (two up), y (one up), x again
 //   block    a handler that opens a sync block and answers inside it (the
@@ -41,6 +43,14 @@
 //            with the rest, by another while the first waits (the chain
 //            is empty between them): the fast resume makes the answerer
 //            the chain's owner, or the performer's next perform aborts
+//   aside    a request got by one coroutine of the scheduler, whose chain
+//            is then empty (it is the top handler), kept unanswered while
+//            another coroutine of the scheduler, which runs no chain,
+//            performs an effect only a default handler takes and runs a
+//            coroutine to its end: neither is a foreign chain's (the
+//            table's `cur` names the kept request's performer then, not
+//            the chain's innermost: lib/effect.c); then the first
+//            answers the rest, its segment installed again
 //   sync-abort    a perform inside a block, handled outside it, after fast
 //            rounds: aborts naming the block
 //   foreign  another coroutine of the scheduler performs while a chain that
@@ -62,6 +72,7 @@
 // CHECK-NEXT: ids: ok
 // CHECK-NEXT: block: ok
 // CHECK-NEXT: handover: ok
+// CHECK-NEXT: aside: ok
 // CHECK-NEXT: PASS
 // SYNC: block at line [[L:[0-9]+]]
 // SYNC-NEXT: cacs: CACS_PERFORM of an effect handled outside the block inside the sync block at {{.*}}effect-fast.c:[[L]]: no other
@@ -540,6 +551,44 @@ static void test_handover(void) {
   report("handover", ok);
 }
 
+// --- aside -------------------------------------------------------------------
+static int aside_step; // 1: a holds its request; 2: b is done
+
+static void holds_request(void *arg) {
+  cacs_effect_coro *k = cacs_effect_create(counts_ea, NULL, 0);
+  cacs_effect_request q = cacs_effect_resume(k, CACS_HANDLES(ea), NULL);
+  int r = 0, ok = is(q, &CACS_EFFECT_OF(ea), 0);
+  aside_step = 1;
+  while (aside_step != 2)
+    cacs_yield();
+  for (int i = 1; i < ROUNDS; ++i) {
+    q = cacs_effect_resume(k, CACS_HANDLES(ea), &r);
+    ok &= is(q, &CACS_EFFECT_OF(ea), i);
+  }
+  q = cacs_effect_resume(k, CACS_HANDLES(ea), &r);
+  ok &= q.effect == NULL && q.payload == (void *)1;
+  cacs_effect_destroy(k);
+  *(int *)arg = ok;
+}
+
+static void runs_no_chain(void *arg) {
+  while (aside_step != 1)
+    cacs_yield();
+  *(int *)arg = CACS_PERFORM(ed, 4) == 40 && run_to_end() == 7;
+  aside_step = 2;
+}
+
+static void test_aside(void) {
+  int ok_a = 0, ok_b = 0;
+  cacs_effect_set_default(&CACS_EFFECT_OF(ed), ed_default);
+  cacs_coro *a = cacs_create(holds_request, &ok_a, 0);
+  cacs_coro *b = cacs_create(runs_no_chain, &ok_b, 0);
+  cacs_join(b);
+  cacs_join(a);
+  cacs_effect_set_default(&CACS_EFFECT_OF(ed), NULL);
+  report("aside", ok_a && ok_b);
+}
+
 // --- sync-abort -----------------------------------------------------------------
 static void *performs_then_blocks(void *arg) {
   (void)arg;
@@ -605,7 +654,8 @@ int main(int argc, char **argv) {
                {"tail", test_tail},
                {"ids", test_ids},
                {"block", test_block},
-               {"handover", test_handover}};
+               {"handover", test_handover},
+               {"aside", test_aside}};
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     if (!*only || !strcmp(only, cases[i].name))
       cases[i].run();

@@ -84,6 +84,9 @@ extern "C" {
 typedef struct cacs_effect {
   const char *name;
   uint32_t id;
+  /// The library's: where a perform looks for its handler first (0 until
+  /// numbered).
+  uint32_t slot;
   /// Called on the performer's stack when no handler of the chain handles
   /// the effect; returns a pointer to the result (NULL: a zero result).
   const void *(*dflt)(void *payload);
@@ -110,7 +113,7 @@ typedef struct cacs_effect_request {
 #define CACS_EFFECT(name, payload_t, result_t)                                 \
   typedef payload_t cacs_effect_##name##_payload;                              \
   typedef result_t cacs_effect_##name##_result;                                \
-  __attribute__((weak)) cacs_effect cacs_effect_##name = {#name, 0, NULL}
+  __attribute__((weak)) cacs_effect cacs_effect_##name = {#name, 0, 0, NULL}
 
 /// A set of handled effects, for cacs_effect_resume:
 /// CACS_HANDLES(get, put), inside a function. A static array, one per use:
