@@ -102,9 +102,11 @@ static void hog(void *arg) {
     h_yield();
   }
   go = 1;
+  // Signalled after the unlock: the woken waiter finds the mutex free (a
+  // contended unlock would hand it over and run it in the hog's place).
+  H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   cacs_pool_cond_signal(&not_empty);
   hog_on = h_worker();
-  H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   uint64_t t0 = h_now_ns();
   while (!__atomic_load_n(&ran, __ATOMIC_ACQUIRE) &&
          h_now_ns() - t0 < HOG_NS)
