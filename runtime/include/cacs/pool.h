@@ -33,9 +33,11 @@
 // yielded ones (read after the deque), and one woken from any other thread
 // to its home's inbox (moved to the woken queue), and that worker is woken.
 // With CACS_POOL_MIGRATE_RUNNING, a coroutine woken by a pool coroutine
-// goes on the waker's deque, and one woken from outside the pool or that
-// yields, on the shared queue. Every 61 coroutines a worker takes its turn:
-// one coroutine from the queues it reads last, each first in every third
+// runs next on the waker's worker, as Go's runnext: no other worker takes
+// it for 4 us (then an idle one may), and one woken before it there and
+// not yet run goes on the deque; one woken from outside the pool or that
+// yields goes on the shared queue. Every 61 coroutines a worker takes its
+// turn: one coroutine from the queues it reads last, each first in every third
 // turn: its yielded queue, the shared queue, the top (oldest) of its
 // deque, the last only if the worker started no coroutine off its deque
 // since that queue's previous turn (a spawned tree keeps its depth-first
@@ -59,8 +61,10 @@
 //   - cacs_pool_yield: any worker (the shared queue);
 //   - woken by a pool coroutine (cacs_pool_join's end, the waits of
 //     cacs/pool_sync.h, which a pool coroutine's unlock, post, send,
-//     close, notify, and wait-group done end): the waker's worker, unless
-//     another worker steals it first; a CES unlock runs the next owner in
+//     close, notify, and wait-group done end): the waker's worker, next
+//     (a join's end: on its deque), unless the waker runs on for 4 us or
+//     wakes another first and an idle worker takes it meanwhile; a CES
+//     unlock runs the next owner in
 //     the unlocker's place (cacs/pool_sync.h) and the unlocker goes on the
 //     deque, where it may be stolen;
 //   - woken from outside the pool: any worker (the shared queue);

@@ -175,6 +175,19 @@ struct pool_worker {
   const cacs__ptask *watch_cur;
   unsigned watch_pops;
   uint64_t watch_since, watch_cpu, watch_due;
+  // The other worker whose `next` this one, idle, watches
+  // (pool_ready.c, cacs__pool_next_watch): its `next_seq` then, and since
+  // when.
+  pool_worker *nx_v;
+  unsigned nx_seq;
+  uint64_t nx_since;
+  // In a pool whose coroutines migrate: the started coroutine that a
+  // coroutine running here woke last, which this worker runs next (Go's
+  // runnext; pool_ready.c, run_next). Written by this worker; taken by it,
+  // or by an idle worker once it has waited there too long. `next_seq`
+  // counts the coroutines put there.
+  _Alignas(64) _Atomic(cacs__ptask *) next;
+  _Atomic unsigned next_seq;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
   _Atomic int sleeping;
   // Coroutines spawned from outside a default pool and placed on this
@@ -293,8 +306,11 @@ static inline pool_worker *home_of(const cacs__ptask *t) { return t->home; }
 /// there is one (every worker if `all`).
 CACS_HIDDEN void cacs__pool_notify(cacs_pool *p, int all);
 /// `t` may run; `w` is the calling thread's worker (NULL on other threads).
+/// Never in `w`'s `next` (the caller a CES hand-off queues).
 CACS_HIDDEN void cacs__pool_ready_on(pool_worker *w, cacs__ptask *t);
-/// cacs__pool_ready_on from the calling thread.
+/// `t` may run, spawned or woken by the calling thread: woken by a
+/// coroutine of a pool whose coroutines migrate, it runs next on the
+/// caller's worker (pool_ready.c, run_next).
 CACS_HIDDEN void cacs__pool_ready(cacs__ptask *t);
 /// `t` yielded on `w`: runnable behind what is ready now.
 CACS_HIDDEN void cacs__pool_yield_ready(pool_worker *w, cacs__ptask *t);
@@ -318,6 +334,19 @@ static inline cacs__ptask *cacs__pool_deque_take(pool_worker *w) {
 /// On `w`, whose started coroutines stay home: the next of its coroutines
 /// to run.
 CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w);
+/// On `w`, whose coroutines migrate: the coroutine its running ones woke
+/// last (its `next`), or NULL.
+CACS_HIDDEN cacs__ptask *cacs__pool_take_next(pool_worker *w);
+/// On `w`, idle, in a pool whose coroutines migrate: at `now`, watch
+/// another worker's `next`; returns when `w` may take it
+/// (cacs__pool_steal_next), 0 if no worker has one.
+CACS_HIDDEN uint64_t cacs__pool_next_watch(pool_worker *w, uint64_t now);
+/// On `w`, about to sleep at `now`: when it must look at another
+/// worker's `next` again, 0 if no worker has one.
+CACS_HIDDEN uint64_t cacs__pool_next_sleep(pool_worker *w, uint64_t now);
+/// On `w`, idle: the `next` it watches, if it has waited there long
+/// enough (cacs__pool_next_watch), else NULL.
+CACS_HIDDEN cacs__ptask *cacs__pool_steal_next(pool_worker *w);
 /// find_work's turn (pool_worker.c), the `turn`-th: the next coroutine of
 /// a queue that `w` takes from only when the others are empty, or NULL.
 CACS_HIDDEN cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn);

@@ -362,7 +362,97 @@ ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
     wake_home(h, t);
 }
 
+// Go's runnext, in a pool whose coroutines migrate. A coroutine that a
+// coroutine running on `w` wakes (a signal, an unlock, a send: the waits
+// of cacs/pool_sync.h) runs next on `w`, in `w->next`, and for
+// RUNNEXT_GRACE_NS no other worker takes it. On the deque (before), an
+// idle worker, woken for it or spinning, took it at once: where the waker
+// waits right after its wake (a bounded queue of one slot, whose producer
+// signals and then waits for room; a ping-pong), every item crossed to
+// the other worker and back, each crossing a futex wake of a worker that
+// had gone to sleep and a migration of the stack (issue 37: 0.41 M items/s
+// at one slot against Go's 2.57 M; bench/results/locks/cond-44). Kept
+// here, the chain of wakes runs on one worker and the other sleeps.
+// What bounds it: the idle workers are still notified as before, and one
+// watches `next` (cacs__pool_next_watch, from its idle spin and before it
+// sleeps) and takes a coroutine that has waited there RUNNEXT_GRACE_NS
+// (the waker did not switch out: it runs on, and the woken one would wait
+// for it; Go's thief waits 3 us before it takes a runnext); asleep with
+// one there, it looks again after RUNNEXT_WATCH_NS at most. A coroutine
+// woken while `next` is full pushes the one there onto the deque, where
+// anyone may steal it at once (so two woken run in parallel). A
+// ping-pong keeps `next` full as it kept the deque's bottom: what waits
+// under it gets the turn of every 61 coroutines (cacs__pool_take_turn;
+// pool-wake-fair.c). Not for a coroutine not started (a spawned tree keeps its
+// depth-first deque, whose top idle workers steal at once), nor the one a
+// CES hand-off queues (cacs__pool_ready_on: an idle worker should take it
+// at once), nor wakes from the worker loop (timers, I/O, a join's end).
+#define RUNNEXT_GRACE_NS 4000u
+#define RUNNEXT_WATCH_NS 1000000u
+
+static void run_next(pool_worker *w, cacs__ptask *t) {
+  atomic_store_explicit(
+      &w->next_seq,
+      atomic_load_explicit(&w->next_seq, memory_order_relaxed) + 1,
+      memory_order_relaxed);
+  cacs__ptask *old =
+      atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
+  if (old && deque_push(&w->dq, old) != 0)
+    inject(w->pool, old);
+}
+
+cacs__ptask *cacs__pool_take_next(pool_worker *w) {
+  if (!atomic_load_explicit(&w->next, memory_order_relaxed))
+    return NULL;
+  return atomic_exchange_explicit(&w->next, NULL, memory_order_acquire);
+}
+
+uint64_t cacs__pool_next_watch(pool_worker *w, uint64_t now) {
+  pool_worker *v = w->nx_v;
+  if (v && atomic_load_explicit(&v->next, memory_order_relaxed) &&
+      atomic_load_explicit(&v->next_seq, memory_order_relaxed) == w->nx_seq)
+    return w->nx_since + RUNNEXT_GRACE_NS;
+  w->nx_v = NULL;
+  cacs_pool *p = w->pool;
+  for (unsigned i = 0; i < p->nworkers; ++i) {
+    v = &p->w[i];
+    if (v != w && atomic_load_explicit(&v->next, memory_order_relaxed)) {
+      w->nx_v = v;
+      w->nx_seq = atomic_load_explicit(&v->next_seq, memory_order_relaxed);
+      w->nx_since = now;
+      return now + RUNNEXT_GRACE_NS;
+    }
+  }
+  return 0;
+}
+
+// How long an idle worker that sleeps while another worker's `next` is
+// full may sleep before it looks at it again (idle_wait).
+uint64_t cacs__pool_next_sleep(pool_worker *w, uint64_t now) {
+  return cacs__pool_next_watch(w, now) ? now + RUNNEXT_WATCH_NS : 0;
+}
+
+cacs__ptask *cacs__pool_steal_next(pool_worker *w) {
+  pool_worker *v = w->nx_v;
+  if (!v)
+    return NULL;
+  // The same one still there (a coroutine put there again since counts
+  // as another), long enough.
+  cacs__ptask *t = atomic_load_explicit(&v->next, memory_order_relaxed);
+  if (!t ||
+      atomic_load_explicit(&v->next_seq, memory_order_relaxed) != w->nx_seq ||
+      cacs__now_ns() - w->nx_since < RUNNEXT_GRACE_NS)
+    return NULL;
+  w->nx_v = NULL;
+  if (!atomic_compare_exchange_strong_explicit(
+          &v->next, &t, NULL, memory_order_acquire, memory_order_relaxed))
+    return NULL;
+  return t;
+}
+
 // `t` may run; `w` is the calling thread's worker (NULL on other threads).
+// Woken by a coroutine running on `w` (`wake`), started and free to
+// migrate: `w` runs it next (run_next).
 // Not started, or free to migrate: on `w`'s deque if it is one of t's
 // pool; else, in a default pool, placed on a worker (place), and in one
 // whose coroutines migrate, on the shared queue; on the shared queue also while
@@ -378,7 +468,7 @@ ready_at_home(pool_worker *w, pool_worker *h, cacs__ptask *t) {
 // into its two callers (cacs__pool_ready and cacs__pool_ready_on), so that
 // a pool whose coroutines migrate pays one load and branch for the rule.
 static inline __attribute__((always_inline)) void
-make_ready_on(pool_worker *w, cacs__ptask *t) {
+make_ready_on(pool_worker *w, cacs__ptask *t, int wake) {
   pool_worker *h = home_of(t);
   if (__builtin_expect(h != NULL, 0)) {
     ready_at_home(w, h, t);
@@ -386,7 +476,9 @@ make_ready_on(pool_worker *w, cacs__ptask *t) {
   }
   cacs_pool *p = t->pool;
   if (w && w->pool == p) {
-    if (w->behind || deque_push(&w->dq, t) != 0)
+    if (wake && t->stk && w->cur)
+      run_next(w, t);
+    else if (w->behind || deque_push(&w->dq, t) != 0)
       inject(p, t);
   } else if (!p->migrate_running) {
     place(p, t);
@@ -397,7 +489,9 @@ make_ready_on(pool_worker *w, cacs__ptask *t) {
   cacs__pool_notify(p, 0);
 }
 
-void cacs__pool_ready(cacs__ptask *t) { make_ready_on(cacs__pool_worker(), t); }
+void cacs__pool_ready(cacs__ptask *t) {
+  make_ready_on(cacs__pool_worker(), t, 1);
+}
 
 // `t` yielded on `w`: behind what is ready now, on `w` if pinned, else on
 // the shared queue (any worker).
@@ -417,5 +511,5 @@ void cacs__ptask_vote(cacs__ptask *t) {
 }
 
 void cacs__pool_ready_on(pool_worker *w, cacs__ptask *t) {
-  make_ready_on(w, t);
+  make_ready_on(w, t, 0);
 }

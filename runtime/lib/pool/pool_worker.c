@@ -247,7 +247,7 @@ static cacs__ptask *steal(pool_worker *w) {
       if (t)
         return t;
     }
-  return w->pin ? cacs__pool_steal_placed(w) : NULL;
+  return w->pin ? cacs__pool_steal_placed(w) : cacs__pool_steal_next(w);
 }
 
 // The io_uring engine (pool_io.h) is in libcacs_io, linked or not.
@@ -261,7 +261,8 @@ static cacs__ptask *take_local(pool_worker *w) {
   cacs__ptask *t;
   if (w->pin)
     return cacs__pool_take_home(w);
-  if ((t = cacs__pool_deque_take(w)) || (t = cacs__pool_inject_pop(w->pool)))
+  if ((t = cacs__pool_take_next(w)) || (t = cacs__pool_deque_take(w)) ||
+      (t = cacs__pool_inject_pop(w->pool)))
     return t;
   return NULL;
 }
@@ -383,7 +384,10 @@ static int idle_spin(pool_worker *w) {
       if (now - t0 > IDLE_SPIN_NS)
         break;
       uint64_t due = idle_deadline(w); // 0: none
-      if (due && due <= now) {
+      // Another worker's `next` that waited too long (pool_ready.c,
+      // run_next): steal() takes it.
+      uint64_t nd = w->pin ? 0 : cacs__pool_next_watch(w, now);
+      if ((due && due <= now) || (nd && nd <= now)) {
         seen = 1;
         break;
       }
@@ -428,6 +432,11 @@ static void idle_wait(pool_worker *w) {
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     cacs__pstack_drain_remote(w);
     uint64_t deadline = idle_deadline(w);
+    // Asleep, it still looks now and then at another worker's `next`
+    // (pool_ready.c, run_next).
+    uint64_t nd = w->pin ? 0 : cacs__pool_next_sleep(w, cacs__now_ns());
+    if (nd && (!deadline || nd < deadline))
+      deadline = nd;
     if (ring)
       cacs__pool_ring_pass(w->ring, 1, deadline);
     else if (poll)
