@@ -224,12 +224,15 @@
 // suspended. The lea sits after the scheduler's loads (it changes no flag),
 // as measured; the slow branch makes the same adjustment first.
 //
-// The site's rsp is 16-byte aligned: the compiler makes the site an
-// `alignstack` statement, which the backend treats as a call (an aligned
-// frame even in a function that calls nothing, and no red zone: the store
-// above writes the word a red zone would use, and the function is
-// `noredzone` too), so after the lea the slow path's C runs with a call's
-// alignment.
+// The site's rsp need not be 16-byte aligned: the compiler keeps the
+// frame of a function that calls nothing else as it is (no `alignstack` on
+// the site, JumpEnteredEntry::AlignedSite: a handler's read() that yields
+// and returns saves a push and a pop per switch, issue 35), and the fast
+// path needs no alignment. The slow branch runs C, which does: where rsp
+// is 8 off a call's alignment after the lea, it is entered by a call here,
+// whose return address realigns it (test/SwitchSiteJump/
+// yield-slow-align.c). No red zone at the site either: the store above
+// writes the word a red zone would use, and the function is `noredzone`.
 //
 // Unwinding: from our first instruction to the lea the CFA is rsp itself,
 // the return address in the word below it (the site's store); after the
@@ -256,7 +259,18 @@ cacs__yield_pn_jmp:
         .cfi_def_cfa_offset 0
         leaq    -8(%rsp), %rsp
         .cfi_def_cfa_offset 8
-        jmp     .Lcacs__yield_pn_slow
+        // A site leaves rsp as its function had it (the 16-byte alignment
+        // above): 8 above a multiple of 16 is a call's.
+        testl   $8, %esp
+        jnz     .Lcacs__yield_pn_slow
+        // Misaligned by 8: enter the slow branch by a call, whose return
+        // address realigns it and comes back here to resume the site. The
+        // C it runs (cacs__yield_slow, the sync abort) returns here with a
+        // `ret`; the offstack path suspends with rsp at that return
+        // address, which the resumer's `pop; jmp` reaches as any resume
+        // point; the word below it holds rbp as usual.
+        call    .Lcacs__yield_pn_slow
+        RESUME
         .cfi_endproc
         .size   cacs__yield_pn_jmp, .-cacs__yield_pn_jmp
 

@@ -1,12 +1,15 @@
 ; The backend treats a jump-entered yield as the call it was: the frame
 ; holds the values live across it (never the red zone below rsp, which the
 ; site's store of its resume address and the entry's store of rbp
-; overwrite) and keeps the call's 16-byte alignment at the site (the
-; entry's lea then leaves rsp as a call would, and its slow path runs C),
-; with the register allocation of the call. Without `alignstack` the local
-; below would live at -32(%rsp) and `bare` would have no frame (rsp 8 mod
-; 16 at the site); without the x87 clobbers the long double would stay on
-; the x87 stack. The resume address is the label right after the jump.
+; overwrite), with the register allocation of the call. The yield's site
+; is not `alignstack` (JumpEnteredEntry::AlignedSite): a function that
+; calls nothing else keeps no call's 16-byte alignment at it (`bare`,
+; `read`: no push and pop, rsp 8 off at the site), which the entry's slow
+; branch restores itself before its C (yield_x86_64.S, yield-slow-align.c).
+; A perform's site keeps it (`perform_leaf`): its entry's slow paths run C
+; as they find the stack. Without `noredzone` the local below would live at
+; -32(%rsp); without the x87 clobbers the long double would stay on the x87
+; stack. The resume address is the label right after the jump.
 ;
 ; RUN: %opt_cacs -passes=switch-site-jump -S %s | llc -O2 -asm-verbose=false -o - | FileCheck %s
 
@@ -16,9 +19,9 @@ declare preserve_nonecc void @cacs__yield_pn()
 
 ; CHECK-LABEL: local:
 ; CHECK-NEXT:    .cfi_startproc
-; CHECK-NEXT:    subq $40, %rsp
-; CHECK-NEXT:    .cfi_def_cfa_offset 48
-; CHECK-NEXT:    movq %r12, 8(%rsp)
+; CHECK-NEXT:    subq $32, %rsp
+; CHECK-NEXT:    .cfi_def_cfa_offset 40
+; CHECK-NEXT:    movq %r12, (%rsp)
 ; CHECK-NEXT:    .p2align 4
 ; CHECK-NEXT:  .LBB0_1:
 ; CHECK-NEXT:    #APP
@@ -27,10 +30,10 @@ declare preserve_nonecc void @cacs__yield_pn()
 ; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
 ; CHECK-NEXT:  [[RESUME]]:
 ; CHECK-NEXT:    #NO_APP
-; CHECK-NEXT:    movq 8(%rsp), %rax
+; CHECK-NEXT:    movq (%rsp), %rax
 ; CHECK-NEXT:    testq %rax, %rax
 ; CHECK-NEXT:    je .LBB0_1
-; CHECK-NEXT:    addq $40, %rsp
+; CHECK-NEXT:    addq $32, %rsp
 define preserve_nonecc i64 @local(i64 %a) {
 entry:
   %x = alloca [4 x i64]
@@ -45,12 +48,10 @@ done:
   ret i64 %v
 }
 
-; A leaf but for the yield, no frame of its own: one push keeps the
-; alignment, as for the call.
+; A leaf but for the yield, no frame of its own: none for the alignment
+; either (a call would have one push).
 ; CHECK-LABEL: bare:
 ; CHECK-NEXT:    .cfi_startproc
-; CHECK-NEXT:    pushq %rax
-; CHECK-NEXT:    .cfi_def_cfa_offset 16
 ; CHECK-NEXT:    .p2align 4
 ; CHECK-NEXT:  .LBB1_1:
 ; CHECK-NEXT:    #APP
@@ -93,4 +94,50 @@ loop:
 done:
   %r = fadd x86_fp80 %m, %a
   ret x86_fp80 %r
+}
+
+; A handler's read(): a store, the yield, the answer read after it; no
+; push and pop around the site (the handler pattern's 2 instructions per
+; switch: issue 35).
+; CHECK-LABEL: read:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    movq %r12, box(%rip)
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)
+; CHECK-NEXT:  [[RESUME]]:
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    movq box(%rip), %rax
+; CHECK-NEXT:    incq %rax
+; CHECK-NEXT:    retq
+@box = dso_local global i64 0
+define preserve_nonecc i64 @read(i64 %x) {
+  store volatile i64 %x, ptr @box
+  call preserve_nonecc void @cacs__yield_pn()
+  %v = load volatile i64, ptr @box
+  %r = add i64 %v, 1
+  ret i64 %r
+}
+
+; The perform's site is `alignstack`: the same leaf keeps a call's
+; alignment.
+; CHECK-LABEL: perform_leaf:
+; CHECK-NEXT:    .cfi_startproc
+; CHECK-NEXT:    pushq %rax
+; CHECK-NEXT:    .cfi_def_cfa_offset 16
+; CHECK-NEXT:    xorl %r13d, %r13d
+; CHECK-NEXT:    #APP
+; CHECK-NEXT:    leaq [[RESUME:.Ltmp[0-9]+]](%rip), %r11
+; CHECK-NEXT:    movq %r11, -8(%rsp)
+; CHECK-NEXT:    jmpq *cacs__effect_perform_pn_jmp@GOTPCREL(%rip)
+; CHECK-NEXT:  [[RESUME]]:
+; CHECK-NEXT:    #NO_APP
+; CHECK-NEXT:    popq %rcx
+; CHECK-NEXT:    .cfi_def_cfa_offset 8
+; CHECK-NEXT:    retq
+declare preserve_nonecc ptr @cacs__effect_perform_pn(ptr, ptr)
+define preserve_nonecc ptr @perform_leaf(ptr %e) {
+  %r = call preserve_nonecc ptr @cacs__effect_perform_pn(ptr %e, ptr null)
+  ret ptr %r
 }

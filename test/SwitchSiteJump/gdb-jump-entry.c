@@ -2,10 +2,12 @@
 // site's function and its callers (the entry's CFI: the CFA is rsp, the
 // return address the word the site stored below it). On its slow path,
 // taken from a leaf function (it calls nothing but the yield), the C of
-// cacs__yield_slow starts with a call's alignment, rsp = 8 mod 16: the site
-// is `alignstack`, so even the leaf keeps its frame aligned, and the entry's
-// lea stands for the call's push. Both through the same program, whose
-// FP-environment coroutine sends every switch down the slow path.
+// cacs__yield_slow starts with a call's alignment, rsp = 8 mod 16: the leaf
+// keeps no aligned frame (the yield's site is not `alignstack`), so the
+// entry's slow branch calls the slow path (its return address realigns
+// rsp), and gdb unwinds through that call to the site's function. Both
+// through the same program, whose FP-environment coroutine sends every
+// switch down the slow path.
 // REQUIRES: gdb
 // RUN: %clang -O2 -g -fswitch-site-jumps -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: llvm-objdump -d --no-show-raw-insn --disassemble-symbols=leaf_yield %t | FileCheck %s --check-prefix=SITE
@@ -14,7 +16,6 @@
 // RUN:   -ex 'print (long)$rsp & 15' -ex bt -ex 'delete' -ex continue %t 2>&1 | FileCheck %s
 //
 // SITE-LABEL: <leaf_yield>:
-// SITE-NEXT:  pushq %rax
 // SITE-NEXT:  leaq
 // SITE-NEXT:  movq %r11, -0x8(%rsp)
 // SITE-NEXT:  jmp {{.*}} <cacs__yield_pn_jmp>
@@ -31,11 +32,12 @@
 // CHECK: Breakpoint 2, {{.*}}cacs__yield_slow
 // CHECK: $1 = 8
 // CHECK-NEXT: #0 {{.*}}cacs__yield_slow
-// CHECK-NEXT: #1 {{.*}}leaf_yield
-// CHECK-NEXT: #2 {{.*}}level1
-// CHECK-NEXT: #3 {{.*}}coro_main
-// CHECK-NEXT: #4 {{.*}}trampoline
-// CHECK-NOT: #5
+// CHECK-NEXT: #1 {{.*}}yield_pn_jmp
+// CHECK-NEXT: #2 {{.*}}leaf_yield
+// CHECK-NEXT: #3 {{.*}}level1
+// CHECK-NEXT: #4 {{.*}}coro_main
+// CHECK-NEXT: #5 {{.*}}trampoline
+// CHECK-NOT: #6
 // CHECK: exited normally
 
 #include "cacs/coro.h"

@@ -2,8 +2,8 @@
 ; store of the resume address (the label after the jump) where a call would
 ; push it, and the jump to the jump entry, with every register the
 ; preserve_none call clobbers declared clobbered (all but rsp and rbp; the
-; x87 stack), `alignstack` (the backend treats it as a call: an aligned
-; frame, no red zone) and the call's debug location; the function gets
+; x87 stack) and the call's debug location, without `alignstack` (the
+; entry's slow branch realigns itself: frame.ll); the function gets
 ; `noredzone`. The calls of the other entries (`_bp`, `_none`) and of
 ; other preserve_none functions stay calls.
 ;
@@ -23,7 +23,7 @@ declare void @use(i32)
 ; CHECK-NEXT:    %i = phi i32 [ 0, %entry ], [ %next, %body ]
 ; CHECK-NEXT:    call void @use(i32 %i)
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:", "*m,~{rax},~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r12},~{r13},~{r14},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(ptr elementtype(i8) %cacs.site.frame) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:", "*m,~{rax},~{rbx},~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{r12},~{r13},~{r14},~{r15},~{xmm0},~{xmm1},~{xmm2},~{xmm3},~{xmm4},~{xmm5},~{xmm6},~{xmm7},~{xmm8},~{xmm9},~{xmm10},~{xmm11},~{xmm12},~{xmm13},~{xmm14},~{xmm15},~{st},~{st(1)},~{st(2)},~{st(3)},~{st(4)},~{st(5)},~{st(6)},~{st(7)},~{dirflag},~{fpsr},~{flags},~{memory}"(ptr elementtype(i8) %cacs.site.frame) #[[NOUNWIND:[0-9]+]], !dbg ![[LOC:[0-9]+]]
 ; CHECK-NEXT:    %next = add i32 %i, 1
 define void @loop(i32 %n) !dbg !5 {
 entry:
@@ -45,9 +45,9 @@ done:
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"{{.*}}(ptr elementtype(i8) %cacs.site.frame)
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"{{.*}}(ptr elementtype(i8) %cacs.site.frame)
 ; CHECK-NEXT:    %cacs.site.frame1 = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    br label %loop
 define internal preserve_nonecc void @infected() {
 entry:

@@ -28,7 +28,7 @@
 ; LINK-NEXT:    br label %loop
 ; LINK:       loop:
 ; LINK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; LINK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; LINK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; LINK-LABEL: define void @off() {
 ; LINK-NEXT:  entry:
 ; LINK-NEXT:    br label %loop

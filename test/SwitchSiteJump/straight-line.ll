@@ -16,7 +16,7 @@ declare void @use(i32)
 ; CHECK-LABEL: define i32 @read(i32 %x)
 ; CHECK-NEXT:    call void @use(i32 %x)
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    %r = add i32 %x, 1
 ; CHECK-NEXT:    ret i32 %r
 ; REMARK: remark: read.c:4:3: cacs_yield is entered by a jump at this site
@@ -30,16 +30,16 @@ define i32 @read(i32 %x) !dbg !5 {
 ; CHECK-LABEL: define void @around(i32 %n)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    br label %body
 ; CHECK:       body:
 ; CHECK-NEXT:    %i = phi i32 [ 0, %entry ], [ %next, %body ]
 ; CHECK-NEXT:    %cacs.site.frame1 = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    %next = add i32 %i, 1
 ; CHECK:       done:
 ; CHECK-NEXT:    %cacs.site.frame2 = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    ret void
 ; REMARK-NEXT: remark: read.c:10:3: cacs_yield is entered by a jump at this site
 ; REMARK-NEXT: remark: read.c:11:3: cacs_yield is entered by a jump at this site

@@ -55,7 +55,7 @@ define preserve_nonecc ptr @perform(ptr %e, ptr %p) {
 ; CHECK-LABEL: define preserve_nonecc i64 @notlast(i64 %x)
 ; CHECK-SAME:  #[[SITE:[0-9]+]] {
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    %r = add i64 %x, 1
 ; CHECK-NEXT:    ret i64 %r
 define preserve_nonecc i64 @notlast(i64 %x) {
@@ -68,7 +68,7 @@ define preserve_nonecc i64 @notlast(i64 %x) {
 ; CHECK-LABEL: define void @c_caller()
 ; CHECK-SAME:  #[[SITE]] {
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)\0A\09jmpq *cacs__yield_pn_jmp@GOTPCREL(%rip)\0A1:"
 ; CHECK-NEXT:    ret void
 define void @c_caller() {
   tail call preserve_nonecc void @cacs__yield_pn()
@@ -78,7 +78,7 @@ define void @c_caller() {
 ; CHECK-LABEL: define preserve_nonecc void @no_tail_calls()
 ; CHECK-SAME:  #[[NOTAIL:[0-9]+]] {
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)
 ; CHECK-NEXT:    ret void
 define preserve_nonecc void @no_tail_calls() "disable-tail-calls"="true" {
   tail call preserve_nonecc void @cacs__yield_pn()
@@ -90,7 +90,7 @@ define preserve_nonecc void @no_tail_calls() "disable-tail-calls"="true" {
 ; CHECK-NEXT:    %a = alloca [64 x i8], align 64
 ; CHECK-NEXT:    call void @use(ptr %a)
 ; CHECK-NEXT:    %cacs.site.frame = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT:    call void asm sideeffect alignstack
+; CHECK-NEXT:    call void asm sideeffect "leaq 1f(%rip), %r11\0A\09movq %r11, -8(%rsp)
 ; CHECK-NEXT:    ret void
 define preserve_nonecc void @realigned() {
   %a = alloca [64 x i8], align 64

@@ -334,11 +334,15 @@ void Analysis::readSections() {
   sort(Entries);
   // A jump entry is its entry's switch, jumped to from a site the compile
   // lowered after it recorded the call of the entry with its budget
-  // (SwitchSiteJump.cpp): the same budget.
+  // (SwitchSiteJump.cpp): the same budget, and where the sites keep no
+  // call's alignment (JumpEnteredEntry::AlignedSite) the word of the call
+  // by which the entry's slow branch realigns (yield_x86_64.S).
   for (size_t I = 0; I < std::size(JumpEnteredEntries); ++I) {
     auto Entry = Budgets.find(EntryAt[I]);
     if (JumpAt[I] && EntryAt[I] && Entry != Budgets.end())
-      Budgets[JumpAt[I]] = std::max(Budgets[JumpAt[I]], Entry->second);
+      Budgets[JumpAt[I]] =
+          std::max(Budgets[JumpAt[I]],
+                   Entry->second + (JumpEnteredEntries[I].AlignedSite ? 0 : 8));
   }
 #if LLVM_VERSION_MAJOR >= 20
   std::vector<ELFPltEntry> Plt = Obj.getPltEntries(*STI);

@@ -28,13 +28,20 @@ namespace cacs {
 struct JumpEnteredEntry {
   const char *Entry;
   const char *Jump;
+  /// Does the jump entry need a call's 16-byte alignment at the site (its
+  /// slow paths run C on the site's stack as they find it)? The yield's
+  /// realigns on its slow branch itself (yield_x86_64.S), so its sites
+  /// leave the frame as it is: a function that calls nothing else needs no
+  /// push and pop around its yield.
+  bool AlignedSite;
 };
 
-#define CACS__JUMP_ENTERED(name)                                               \
+#define CACS__JUMP_ENTERED(name, aligned)                                      \
   JumpEnteredEntry {                                                           \
     CACS_CONTRACT_ENTRY_PREFIX name CACS_CONTRACT_ENTRY_SUFFIX,                \
         CACS_CONTRACT_ENTRY_PREFIX name CACS_CONTRACT_ENTRY_SUFFIX             \
-            CACS_CONTRACT_JUMP_SUFFIX                                          \
+            CACS_CONTRACT_JUMP_SUFFIX,                                         \
+        aligned                                                                \
   }
 
 /// The entries whose calls are lowered: cacs_yield's (cacs/coro.h binds
@@ -42,9 +49,9 @@ struct JumpEnteredEntry {
 /// `_bp` entries (callers whose compiler may keep rbx live), the `_none`
 /// one (the empty register mask) and the other switches keep their calls.
 inline constexpr JumpEnteredEntry JumpEnteredEntries[] = {
-    CACS__JUMP_ENTERED("yield"),
-    CACS__JUMP_ENTERED("effect_perform"),
-    CACS__JUMP_ENTERED("effect_resume"),
+    CACS__JUMP_ENTERED("yield", false),
+    CACS__JUMP_ENTERED("effect_perform", true),
+    CACS__JUMP_ENTERED("effect_resume", true),
 };
 #undef CACS__JUMP_ENTERED
 

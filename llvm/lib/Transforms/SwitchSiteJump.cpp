@@ -84,11 +84,15 @@
 //    Functions that may use rbx as a base pointer (mayHaveDynamicStack)
 //    keep the call: the safety pass shields those calls, and rbx is
 //    reserved there.
-//  - The stack: `alignstack` makes the backend treat the statement as a
-//    call (the frame keeps the call's 16-byte alignment, also in a function
-//    that calls nothing, so that the entry's slow path runs C with a call's
-//    alignment; no red zone, where the site stores its resume address and
-//    the entry rbp); `noredzone` says so too.
+//  - The stack: no red zone (`noredzone`), where the site stores its resume
+//    address and the entry rbp. The perform's and resume's sites and the
+//    calls by jump are `alignstack`: the backend treats them as calls (the
+//    frame keeps the call's 16-byte alignment, also in a function that
+//    calls nothing), as their slow paths and callees run C. The yield's
+//    sites are not (JumpEnteredEntry::AlignedSite): its jump entry's slow
+//    branch realigns before any C (yield_x86_64.S), so a function that
+//    calls nothing but yields has no push and pop for the alignment (2 of
+//    the handler pattern's instructions per switch, issue 35).
 //  - The resume address is the label after the jump, in the same statement:
 //    nothing can be scheduled between the store and the jump, or between
 //    the jump and the label.
@@ -241,10 +245,10 @@ bool resultOutputs(const FunctionType *FTy, SmallVectorImpl<Type *> &Outs) {
   return resultWords(FTy, Outs);
 }
 
-/// The jump entry of \p CI's callee if \p CI is a plain preserve_none call
-/// of an entry of JumpEnteredEntries whose arguments and results are words
-/// in registers the statement can bind, or null.
-const char *jumpEntryOf(const CallInst &CI) {
+/// The entry of JumpEnteredEntries that \p CI calls if it is a plain
+/// preserve_none call whose arguments and results are words in registers
+/// the statement can bind, or null.
+const JumpEnteredEntry *jumpEntryOf(const CallInst &CI) {
   const Function *Callee = CI.getCalledFunction();
   if (!Callee || Callee->getCallingConv() != CallingConv::PreserveNone ||
       CI.getCallingConv() != CallingConv::PreserveNone ||
@@ -259,7 +263,7 @@ const char *jumpEntryOf(const CallInst &CI) {
     return nullptr;
   for (const JumpEnteredEntry &E : JumpEnteredEntries)
     if (Name == E.Entry)
-      return E.Jump;
+      return &E;
   return nullptr;
 }
 
@@ -520,21 +524,26 @@ std::string siteAsm(StringRef Jump) {
 /// `sub`/`add` pair in every function whose saved registers already kept
 /// the alignment (a handler that keeps a value in rbp across its yield).
 /// In the site's block, so that the backend folds it into the operand as
-/// a frame index rather than computing it into a register.
+/// a frame index rather than computing it into a register. The yield's
+/// sites, which need no alignment (JumpEnteredEntry::AlignedSite), take it
+/// too: one shape of statement, at no cost.
 Value *siteFrameOperand(CallInst &CI) {
   IRBuilder<> B(&CI);
   return B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {B.getPtrTy()},
                            {}, nullptr, "cacs.site.frame");
 }
 
-/// Replaces \p CI with the inline assembly statement \p Asm: outputs the
+/// Replaces \p CI with the inline assembly statement \p Asm, `alignstack`
+/// where \p AlignStack (the backend keeps a call's 16-byte alignment at the
+/// statement, also in a function that calls nothing else): outputs the
 /// result words (rax, rdx), then the argument registers (clobbered:
 /// discarded); inputs the arguments in those registers, then \p Target, if
 /// any, as a symbol operand ("s"), then the frame operand (siteFrameOperand: an
 /// unused "*m", the last operand); clobbers the rest of what a preserve_none
 /// call clobbers. The one binding of a call to the statement that replaces it:
 /// the yield sites' and the calls by jump.
-void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
+void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target,
+                bool AlignStack) {
   Function &F = *CI.getFunction();
   FunctionType *FTy = CI.getFunctionType();
   Type *Narrow = narrowResult(FTy);
@@ -577,7 +586,7 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   Ins.push_back(Frame->getType());
   auto *IA =
       InlineAsm::get(FunctionType::get(AsmRet, Ins, false), Asm, Constraints,
-                     /*hasSideEffects=*/true, /*isAlignStack=*/true);
+                     /*hasSideEffects=*/true, AlignStack);
   auto *Site = CallInst::Create(
       IA, Args,
       AsmRet->isVoidTy() || !CI.hasName() ? "" : CI.getName() + ".site",
@@ -611,9 +620,10 @@ void lowerToAsm(CallInst &CI, const std::string &Asm, Function *Target) {
   F.addFnAttr(Attribute::NoRedZone);
 }
 
-/// Replaces \p CI with the site that jumps to \p Jump.
-void lower(CallInst &CI, const char *Jump) {
-  lowerToAsm(CI, siteAsm(Jump), nullptr);
+/// Replaces \p CI with the site that jumps to \p E's jump entry, aligned
+/// as a call only where that entry needs it (JumpEnteredEntry::AlignedSite).
+void lower(CallInst &CI, const JumpEnteredEntry &E) {
+  lowerToAsm(CI, siteAsm(E.Jump), nullptr, E.AlignedSite);
   ++NumLowered;
 }
 
@@ -625,7 +635,9 @@ void lowerCallByJump(CallInst &CI) {
   resultOutputs(CI.getFunctionType(), Results);
   // The operands: the results, the argument registers (out), the arguments
   // (in), then the callee.
-  lowerToAsm(CI, callByJumpAsm(Results.size() + 2 * CI.arg_size()), Callee);
+  // Aligned: the callee is compiled for a call's alignment.
+  lowerToAsm(CI, callByJumpAsm(Results.size() + 2 * CI.arg_size()), Callee,
+             /*AlignStack=*/true);
   ++NumCallsByJump;
 }
 
@@ -691,14 +703,14 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
       continue;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     Changed |= lowerCallsByJump(F, ORE);
-    SmallVector<std::pair<CallInst *, const char *>, 4> Calls;
+    SmallVector<std::pair<CallInst *, const JumpEnteredEntry *>, 4> Calls;
     for (Instruction &I : instructions(F))
       if (auto *CI = dyn_cast<CallInst>(&I))
-        if (const char *Jump = jumpEntryOf(*CI))
-          Calls.push_back({CI, Jump});
+        if (const JumpEnteredEntry *E = jumpEntryOf(*CI))
+          Calls.push_back({CI, E});
     if (Calls.empty())
       continue;
-    for (auto &[Call, Jump] : Calls) {
+    for (auto &[Call, Entry] : Calls) {
       CallInst *CI = Call;
       std::string User = userName(CI->getCalledFunction()->getName());
       if (const char *Why = callReason(*CI)) {
@@ -712,7 +724,7 @@ PreservedAnalyses SwitchSiteJumpPass::run(Module &M,
         return OptimizationRemark(DEBUG_TYPE, "Lowered", CI)
                << User << " is entered by a jump at this site";
       });
-      lower(*CI, Jump);
+      lower(*CI, *Entry);
       Changed = true;
     }
   }
