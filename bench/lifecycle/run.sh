@@ -64,9 +64,9 @@ if command -v go >/dev/null 2>&1 &&
   peers="$peers go:"
 fi
 if [ -n "${LIBACO_DIR:-}" ]; then
-  "$build/bin/clang" -O2 -I"$here/../common" -I"$LIBACO_DIR" \
-    "$here/lifecycle_aco.c" "$LIBACO_DIR/aco.c" "$LIBACO_DIR/acosw.S" \
-    -Wl,-z,noexecstack -o "$work/lifecycle_aco"
+  . "$root/bench/common/libaco.sh"
+  libaco_build "$build/bin/clang" "$work/lifecycle_aco" -I"$here/../common" \
+    "$here/lifecycle_aco.c"
   peers="$peers aco:"
 fi
 

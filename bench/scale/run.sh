@@ -43,8 +43,8 @@ cc="$build/bin/clang"
 "$cc" -O2 -fauto-preserve-none -I"$inc" "$here/copy_cost.c" "$rt" -o "$work/copy_cost"
 if [ -n "${LIBACO_DIR:-}" ]; then
   # libaco's own sources as its make.sh builds them, by the same compiler.
-  "$cc" -O2 -I"$LIBACO_DIR" "$here/aco_scale.c" "$LIBACO_DIR/aco.c" \
-    "$LIBACO_DIR/acosw.S" -Wl,-z,noexecstack -o "$work/aco_scale"
+  . "$root/bench/common/libaco.sh"
+  libaco_build "$cc" "$work/aco_scale" "$here/aco_scale.c"
 fi
 # ASan: the runtime built with it too (its fiber annotations), from every
 # core source, the pool's among them, as in libcacs.a (the I/O module left

@@ -47,24 +47,17 @@ int main(int argc, char **argv) {
     rs[i].id = (uint32_t)i, cs[i] = NULL;
   cacs_yield(); // the scheduler exists
   long rss0 = rss();
-  double t0 = now();
+  double t[4];
+  t[0] = now();
   for (long i = 0; i < n; ++i)
     if (!(cs[i] = cacs_create_ex(serve, &rs[i], &a)))
       return fprintf(stderr, "create %ld failed\n", i), 1;
-  double t1 = now();
+  t[1] = now();
   long rss1 = rss();
   cacs_yield(); // every one runs to its end
-  double t2 = now();
+  t[2] = now();
   for (long i = 0; i < n; ++i)
     cacs_join(cs[i]);
-  double t3 = now();
-  long ok = 0;
-  for (long i = 0; i < n; ++i)
-    ok += rs[i].answer == parse((uint32_t)i);
-  printf("mode=%s n=%ld exact=%d stack=%zu rss_per_coro=%.0f create_ns=%.1f "
-         "run_ns=%.1f join_ns=%.1f ok=%ld\n",
-         mode, n, exact, bytes, (double)(rss1 - rss0) / (double)n,
-         (t1 - t0) * 1e9 / (double)n, (t2 - t1) * 1e9 / (double)n,
-         (t3 - t2) * 1e9 / (double)n, ok);
-  return ok != n;
+  t[3] = now();
+  return ring_report(mode, n, exact, bytes, rss0, rss1, t, rs);
 }

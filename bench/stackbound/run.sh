@@ -11,11 +11,14 @@
 # joining all of them should not grow with N (it did, 25 us at 1M: the
 # handles' table, pool_handles.c). `--base DIR` runs the same program
 # built on another build's runtime in each round, beside this one.
-# Not part of scripts/bench: its lines go to a report, with the load
-# average.
+# Its lines go to a report, with the load average. `build OUT` only
+# builds the programs into OUT (exact, pool; exact_aco, libaco's ring,
+# when LIBACO_DIR names libaco's source tree): scripts/bench's workload
+# stackbound (bench/cacs_bench/suite/stackbound.py) runs them.
 #
 #   bench/stackbound/run.sh [pool | pool-sem] [N] [REPS] [--build DIR]
 #   bench/stackbound/run.sh pool-scale [REPS] [--build DIR] [--base DIR]
+#   bench/stackbound/run.sh build OUT [--build DIR]
 #
 # 64 KiB private stacks take about 4 KiB of RSS each, a parked pool
 # coroutine's about 8 KiB: N = 1,000,000 of them is 4 or 8 GB (N defaults
@@ -28,6 +31,31 @@ prog=exact
 modes="exact private64k shared"
 n=1000000
 defs=
+# build_prog BUILD SOURCE OUT [FLAGS...]: bench/stackbound/SOURCE.c built
+# by BUILD's driver against its libcacs, with a proven bound for its entry.
+build_prog() {
+  bp_build=$1 bp_src=$2 bp_out=$3
+  shift 3
+  "$bp_build/bin/clang" -O2 -fcacs-stack-bounds "$@" \
+    -I"$root/runtime/include" "$here/$bp_src.c" \
+    "$bp_build/runtime/x86_64/libcacs_io.a" \
+    "$bp_build/runtime/x86_64/libcacs.a" \
+    $(pkg-config --libs liburing 2>/dev/null) -lpthread -o "$bp_out"
+}
+if [ $# -gt 1 ] && [ "$1" = build ]; then
+  out=$2
+  shift 2
+  [ $# -gt 1 ] && [ "$1" = --build ] && build=$2
+  mkdir -p "$out"
+  build_prog "$build" exact "$out/exact"
+  build_prog "$build" pool "$out/pool"
+  rm -f "$out/exact_aco"
+  if [ -n "${LIBACO_DIR:-}" ]; then
+    . "$root/bench/common/libaco.sh"
+    libaco_build "$build/bin/clang" "$out/exact_aco" "$here/exact_aco.c"
+  fi
+  exit 0
+fi
 if [ $# -gt 0 ] && [ "$1" = pool-scale ]; then
   shift
   reps=5
@@ -48,10 +76,7 @@ if [ $# -gt 0 ] && [ "$1" = pool-scale ]; then
   for b in $builds; do
     dir=$build
     [ "$b" = base ] && dir=$base
-    "$dir/bin/clang" -O2 -fcacs-stack-bounds -I"$root/runtime/include" \
-      "$here/pool.c" "$dir/runtime/x86_64/libcacs_io.a" \
-      "$dir/runtime/x86_64/libcacs.a" $(pkg-config --libs liburing 2>/dev/null) \
-      -lpthread -o "$work/pool-$b"
+    build_prog "$dir" pool "$work/pool-$b"
   done
   uptime
   i=0
@@ -94,10 +119,7 @@ reps=3
 [ $# -gt 1 ] && [ "$1" = --build ] && build=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$build/bin/clang" -O2 -fcacs-stack-bounds $defs -I"$root/runtime/include" \
-  "$here/$prog.c" "$build/runtime/x86_64/libcacs_io.a" \
-  "$build/runtime/x86_64/libcacs.a" $(pkg-config --libs liburing 2>/dev/null) \
-  -lpthread -o "$work/$prog"
+build_prog "$build" "$prog" "$work/$prog" $defs
 uptime
 i=0
 while [ $i -lt "$reps" ]; do

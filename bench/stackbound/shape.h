@@ -1,8 +1,9 @@
 //===- bench/stackbound/shape.h - The server-shaped entry's calls ---------===//
 //
-// What exact.c and pool.c share: the entry (serve) and its call tree
-// that parses a request, handles it and formats the answer, each a frame
-// with locals, and the two measures (CPU time, RSS). SHAPE_WAIT(key),
+// What exact.c, exact_aco.c and pool.c share: the entry (serve) and its
+// call tree that parses a request, handles it and formats the answer, each
+// a frame with locals, the two measures (CPU time, RSS) and the ring's
+// report. SHAPE_WAIT(key),
 // defined before this header, is where handle() waits (pool.c); by
 // default it does not.
 //
@@ -79,6 +80,26 @@ static long rss(void) {
     fclose(f);
   }
   return res * sysconf(_SC_PAGESIZE);
+}
+
+// The ring's line (exact.c on libcacs, exact_aco.c on libaco): the mode,
+// whether its coroutines ran on exact stacks and their size, RSS per
+// coroutine once all N are created, then per coroutine the times between
+// t[0] (before the creations), t[1] (all created), t[2] (all run) and t[3]
+// (all joined), and how many came back with the right answer. Returns the
+// exit status: 0 when every answer is right.
+static inline int ring_report(const char *mode, long n, int exact, size_t bytes,
+                              long rss0, long rss1, const double t[4],
+                              const req *rs) {
+  long ok = 0;
+  for (long i = 0; i < n; ++i)
+    ok += rs[i].answer == parse((uint32_t)i);
+  printf("mode=%s n=%ld exact=%d stack=%zu rss_per_coro=%.0f create_ns=%.1f "
+         "run_ns=%.1f join_ns=%.1f ok=%ld\n",
+         mode, n, exact, bytes, (double)(rss1 - rss0) / (double)n,
+         (t[1] - t[0]) * 1e9 / (double)n, (t[2] - t[1]) * 1e9 / (double)n,
+         (t[3] - t[2]) * 1e9 / (double)n, ok);
+  return ok != n;
 }
 
 #endif // CACS_BENCH_STACKBOUND_SHAPE_H

@@ -26,6 +26,7 @@ from .points import point, points
 from .report import write_all, write_data
 from .results import Results
 from .skynet import plot_skynet, skynet_runs, write_skynet
+from .stackbound import stackbound_runs
 from .targets import targets
 from .specs import (BENCHES, HANOI, HANOI_CG_N, HANOI_FULL_NS, MEMORY_FULL, MEMORY_QUICK,
                     OPTIONAL, PAT_ROUNDS_X, SKYNET_N, SKYNET_QUICK)
@@ -143,6 +144,13 @@ def main():
                 log("  skynet %-14s %dw cpu %.1f ms wall %.1f ms" % (
                     r["binary"], r["workers"], r["cpu_ms_median"], r["wall_ms_median"]))
         write_skynet(out, sky, a.quick)
+    sb = []
+    if want("stackbound"):
+        sb = stackbound_runs(a.build, bdir, a.quick, reps, cpu)
+        failures += ["stackbound %s %s n=%d: %s %s" % (r["part"], r["mode"], r["n"], r["status"],
+                                                     r.get("stderr", ""))
+                     for r in sb if r["status"] == "FAILED"
+                     or (r["status"] == "missing" and r["binary"] != "exact_aco")]
     cc = []
     if want("compile_cost"):
         work = os.path.join(a.build, "bench", "compile_cost")
@@ -163,6 +171,8 @@ def main():
             mem = prev.get("memory", [])
         if "compile_cost" not in only:
             cc = prev.get("compile_cost", [])
+        if "stackbound" not in only:
+            sb = prev.get("stackbound", [])
         info["partial"] = "%s re-run by `%s` on %s; the rest from `%s` on %s" % (
             ",".join(sorted(only)), " ".join(argv), info["date"],
             " ".join(prev.get("command", [])), prev.get("machine", {}).get("date", "?"))
@@ -175,7 +185,7 @@ def main():
     # The data first, then the reports from it (bench/tools/report.py
     # writes the same from the stored data); the README's table is
     # scripts/bench's last step, after the network benchmarks' refresh.
-    write_data(out, recs, hanoi, mem, cc, info, argv, a.quick)
+    write_data(out, recs, hanoi, mem, cc, sb, info, argv, a.quick)
     write_all(out)
     log("wrote %s" % os.path.join(out, "README.md"))
     if not a.quick:

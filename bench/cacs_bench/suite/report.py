@@ -22,18 +22,19 @@ import sys
 
 from ..common import ROOT, fmt
 from .readme_table import BEGIN, END, readme_table, split
-from .results import CSNONE, Results, name
+from .results import CSNONE, Results, fint, gib, name
 from .specs import PAT_NEWER, PAT_ROUNDS_X, PAT_RUNTIMES
-from .targets import targets, verdict
+from .targets import sb_fit_rss, targets, verdict
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 
 
-def write_data(outdir, recs, hanoi, mem, cc, info, argv, quick):
+def write_data(outdir, recs, hanoi, mem, cc, sb, info, argv, quick):
     """results.json and results.csv: everything the reports are made of."""
     os.makedirs(outdir, exist_ok=True)
     data = {"machine": info, "command": argv, "quick": quick,
-            "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc}
+            "results": recs, "hanoi": hanoi, "memory": mem, "compile_cost": cc,
+            "stackbound": sb}
     # Machine paths stay out of the recorded results: paths inside the tree
     # are written relative to it.
     with open(os.path.join(outdir, "results.json"), "w") as f:
@@ -49,9 +50,9 @@ def write_data(outdir, recs, hanoi, mem, cc, info, argv, quick):
                 fmt(r.get("instr_per_op"), 2), r["status"]))
 
 
-def heading(L, title, columns):
-    """A section's title and its table's header."""
-    L.append("\n## %s\n" % title)
+def heading(L, title, columns, level=2):
+    """A section's (or, level 3, a subsection's) title and its table's header."""
+    L.append("\n%s %s\n" % ("#" * level, title))
     L.append("| %s |" % " | ".join(columns))
     L.append("|---" * len(columns) + "|")
 
@@ -193,6 +194,54 @@ def other_sections(R, L):
                 L.append("| %s | %d | %s | - | %s |" % (r["binary"], r["n"], r["arg"], r["status"]))
 
 
+SB_MODES = {"exact": "exact (the compiler's size)", "private64k": "guarded 64 KiB, private",
+            "shared": "shared (libcacs)", "aco": "libaco, one share (copy) stack",
+            "guarded": "guarded 64 KiB"}
+
+
+def stackbound_section(R, L):
+    """10. Stacks the compiler sizes: the stackbound workload's records."""
+    recs = R.d.get("stackbound", [])
+    if not recs:
+        return
+    L.append("\n## 10. Stacks the compiler sizes (bench/stackbound, issue 34)\n")
+    L.append("`bench/stackbound/exact.c` and `pool.c`, built by `bench/stackbound/run.sh build` "
+             "(`build/bin/clang -O2 -fcacs-stack-bounds`), each run a process pinned with "
+             "`taskset`, `CACS_IO_ENGINE=epoll`, the ring's and the pool's modes interleaved "
+             "round by round; libaco's ring (`exact_aco.c`) only when `LIBACO_DIR` names its "
+             "source. Times: the process's CPU time per coroutine (the pool's 2 workers share "
+             "the CPU), medians [min..max] of the rounds; RSS: the growth per coroutine once all "
+             "are created (the ring) or parked in their wait (the pool).")
+
+    def row(r, cells):
+        if r["status"] != "ok":
+            return "| %s | %s | **%s** %s |" % (SB_MODES.get(r["mode"], r["mode"]), fint(r["n"]),
+                                                r["status"], r.get("stderr", "")[:120])
+        m, lo, hi = r["median"], r["min"], r["max"]
+        return "| %s | %s | %s | %s | %s | %s | %d |" % (
+            SB_MODES.get(r["mode"], r["mode"]), fint(r["n"]), "yes" if m["exact"] else "no",
+            fint(m["stack"]) if m["exact"] else "-", fint(m["rss_per_coro"]),
+            " | ".join("%s [%s..%s]" % (fmt(m[k]), fmt(lo[k]), fmt(hi[k])) for k in cells),
+            len(r["runs"]))
+    ring = [r for r in recs if r["part"] == "ring"]
+    heading(L, "The ring: each coroutine created, run once (the switch in, the shape's three "
+            "calls, its exit), joined", ["stacks", "coroutines", "exact", "stack B",
+                                          "RSS per coroutine B", "create ns", "run ns",
+                                          "join ns", "runs"], level=3)
+    L.extend(row(r, ["create_ns", "run_ns", "join_ns"]) for r in ring)
+    pool = [r for r in recs if r["part"] in ("pool", "fit")]
+    heading(L, "The server shape's pool coroutines, all parked in a wait at once",
+            ["stacks", "coroutines", "exact", "stack B", "RSS per coroutine B",
+             "spawn + park ns", "release + join ns", "spawn + join ns", "runs"], level=3)
+    L.extend(row(r, ["spawn_park_ns", "release_join_ns", "spawn_join_ns"]) for r in pool)
+    fit = R.sb("fit", "exact")
+    if fit and fit.get("mem_total"):
+        L.append("\n%s parked at once: %s of RSS, of the machine's %s (MemTotal)." % (
+            fint(fit["n"]), gib(sb_fit_rss(R)), gib(fit["mem_total"])))
+    L.append("\nCommands: %s." % "; ".join("`%s`" % r["command"] for r in recs
+                                          if r.get("command")))
+
+
 def results_readme(R, plots):
     """bench/results/README.md (or the README.md of another results dir)."""
     d, info = R.d, R.d.get("machine", {})
@@ -234,6 +283,7 @@ def results_readme(R, plots):
             L.append("| %s | %s [%s..%s] | %s |" % (
                 r["arg"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
                 fmt(r["ns_per_op_max"]), fmt(r.get("instr_per_op"), 1)))
+    stackbound_section(R, L)
     if not R.quick:
         heading(L, "Targets", ["target", "measured", "verdict"])
         for t in targets(R):

@@ -74,6 +74,10 @@ def fint(x):
     return "-" if x is None else "{:,}".format(int(round(x)))
 
 
+def gib(x):
+    return "-" if x is None else "%.2f GiB" % (x / 2.0 ** 30)
+
+
 class Results:
     def __init__(self, rdir):
         self.dir = rdir
@@ -158,6 +162,18 @@ class Results:
             return None
         ratios = [y / x * c["ops"] / o["ops"] for x, y in zip(c["ns_runs"], o["ns_runs"])]
         return statistics.median(ratios), sum(1 for r in ratios if r > 1), len(ratios)
+
+    def sb(self, part, mode):
+        """The stackbound workload's record of `part` (ring, pool, fit) in
+        `mode`, if it ran and checked."""
+        for r in self.d.get("stackbound", []):
+            if r["part"] == part and r["mode"] == mode and r.get("status") == "ok":
+                return r
+        return None
+
+    def sb_median(self, part, mode, key):
+        r = self.sb(part, mode)
+        return r["median"].get(key) if r else None
 
     def server_instr(self, kind, binary):
         r = self.net.get("server_instr", {}).get(kind, {}).get(binary, {})

@@ -102,3 +102,24 @@ OPTIONAL |= {"switch_libcacs_csnone", "yield_libcacs_csnone", "yield_libcacs_apn
 SKYNET_N, SKYNET_QUICK = 1_000_000, 1_000
 SKYNET_WORKERS = [1, 2]
 SKYNET_BINS = ["skynet_pool", "skynet_go", "skynet_fiber"]
+
+# stackbound (issue 34, bench/stackbound): stacks the compiler sizes
+# (-fcacs-stack-bounds). (part, program, mode, full n, quick n): the ring
+# of exact.c on exact, guarded 64 KiB private and shared stacks, libaco's
+# beside them (exact_aco, built only when LIBACO_DIR names its source);
+# the server shape's pool coroutines parked in a wait (pool.c) on exact
+# and guarded stacks; then 10,000,000 exact ones parked at once, once.
+# Pinned (the pool's 2 workers share the CPU), CACS_IO_ENGINE=epoll, as
+# bench/stackbound/run.sh runs them; the ring and the pool interleaved
+# over the rounds (the pool's RSS does not vary: SB_POOL_ROUNDS of them).
+SB_RING = [("ring", "exact", "exact", 1_000_000, 2_000),
+           ("ring", "exact", "private64k", 1_000_000, 2_000),
+           ("ring", "exact", "shared", 1_000_000, 2_000),
+           ("ring", "exact_aco", "aco", 1_000_000, 2_000)]
+SB_POOL = [("pool", "pool", "exact", 1_000_000, 2_000),
+           ("pool", "pool", "guarded", 1_000_000, 2_000)]
+SB_FIT = ("fit", "pool", "exact", 10_000_000, 5_000)
+SB_POOL_ROUNDS = 3
+# The goals (issue 34): bytes of RSS per parked exact pool coroutine at
+# 1M, the ring's time on exact stacks against guarded 64 KiB ones.
+SB_RSS_GOAL, SB_RING_GOAL = 600, 1.1

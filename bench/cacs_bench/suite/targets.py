@@ -8,7 +8,8 @@ judged in instructions, every other one in time."""
 
 import collections
 
-from .results import f1, f2
+from .results import f1, f2, fint, gib
+from .specs import SB_RING_GOAL, SB_RSS_GOAL
 
 # key: how the README's table refers to it; goal: the Targets table's
 # wording; short: the README's (None: not quoted there).
@@ -19,7 +20,8 @@ README_TARGETS = [["yield-instr:yield_libcacs_apn", "yield-boost:yield_libcacs_a
                   ["pat-3x", "pat-asm"],
                   ["sumseq:sumseq_instack", "sumseq:sumseq_instack_cpp"],
                   ["hanoi-plain:hanoi_instack", "hanoi-boost:hanoi_instack"],
-                  ["write_fully:write_fully_libcacs_apn"], ["apn_client"], ["mock"]]
+                  ["write_fully:write_fully_libcacs_apn"], ["apn_client"], ["mock"],
+                  ["sb-rss", "sb-ring", "sb-fit"]]
 
 
 def verdict(t):
@@ -152,9 +154,51 @@ def _mock(R, t):
                         "fewer with APN: " + ", ".join(parts), met))
 
 
+def sb_fit_rss(R):
+    """The RSS of the stackbound workload's coroutines parked at once (its
+    `fit` record), or None."""
+    fit = R.sb("fit", "exact")
+    return fit["median"]["rss_per_coro"] * fit["n"] if fit else None
+
+
+def _stackbound(R, t):
+    """Issue 34: stacks the compiler sizes (bench/stackbound), in RSS and
+    in time (process CPU time)."""
+    pool = R.sb("pool", "exact")
+    if pool:
+        rss = pool["median"]["rss_per_coro"]
+        t.append(Target("sb-rss", "the server shape, %s pool coroutines parked in a wait on "
+                        "exact stacks: ≤ %d B of RSS each" % (fint(pool["n"]), SB_RSS_GOAL),
+                        "≤ %d B per coroutine" % SB_RSS_GOAL,
+                        "%s B (its stack %s B; on guarded 64 KiB stacks %s B)" % (
+                            fint(rss), fint(pool["median"]["stack"]),
+                            fint(R.sb_median("pool", "guarded", "rss_per_coro"))),
+                        rss <= SB_RSS_GOAL))
+    e, p = R.sb_median("ring", "exact", "run_ns"), R.sb_median("ring", "private64k", "run_ns")
+    if e and p:
+        t.append(Target("sb-ring", "a ring of %s coroutines on exact stacks: within %.1f× of "
+                        "guarded 64 KiB private stacks' time per coroutine" % (
+                            fint(R.sb("ring", "exact")["n"]), SB_RING_GOAL),
+                        "ring within %.1f× of 64 KiB stacks" % SB_RING_GOAL,
+                        "%.2f vs %.2f ns: %.2f× (shared stacks %s ns, libaco %s ns)" % (
+                            e, p, e / p, f2(R.sb_median("ring", "shared", "run_ns")),
+                            f2(R.sb_median("ring", "aco", "run_ns"))),
+                        e / p <= SB_RING_GOAL))
+    fit, total = R.sb("fit", "exact"), sb_fit_rss(R)
+    if fit and fit.get("mem_total"):
+        t.append(Target("sb-fit", "%s server-shape pool coroutines parked at once on exact "
+                        "stacks: they fit in the machine's memory" % fint(fit["n"]),
+                        "%s fit in memory" % fint(fit["n"]),
+                        "%s of RSS (%s B each) of %s" % (
+                            gib(total), fint(fit["median"]["rss_per_coro"]),
+                            gib(fit["mem_total"])),
+                        total <= fit["mem_total"]))
+
+
 def targets(R):
     """Every goal the run has data for, in the order of the sections."""
     t = []
-    for part in (_sumseq, _hanoi, _write_fully, _yield, _apn_client, _patterns, _mock):
+    for part in (_sumseq, _hanoi, _write_fully, _yield, _apn_client, _patterns, _mock,
+                 _stackbound):
         part(R, t)
     return t
