@@ -182,6 +182,13 @@ def main():
         argv = prev.get("command", argv)
     info["loadavg_end"] = open("/proc/loadavg").read().strip()
     info["loadavg_max"] = "%.2f" % LOAD_MAX[0]
+    if info.get("partial") and prev.get("machine"):
+        # The load figures stay the full run's; the re-run's go into its note.
+        info["partial"] += " (load average at its start: %s; highest 1-minute figure: %s)" % (
+            " ".join(info.get("loadavg", "?").split()[:3]), info["loadavg_max"])
+        for k in ("loadavg", "loadavg_end", "loadavg_max"):
+            if k in prev["machine"]:
+                info[k] = prev["machine"][k]
     # The data first, then the reports from it (bench/tools/report.py
     # writes the same from the stored data); the README's table is
     # scripts/bench's last step, after the network benchmarks' refresh.

@@ -142,12 +142,13 @@ def footer(R):
     if machine.get("loadavg_max"):
         load += "; highest 1-minute figure during the timed runs: %s" % machine["loadavg_max"]
     net = R.net.get("date")
-    return ("From `%s` on %s (%s)%s. Times: %s, interleaved, pinned with `taskset`; goals stated "
+    partial = " Partial re-run: %s." % machine["partial"] if machine.get("partial") else ""
+    return ("From `%s` on %s (%s)%s.%s Times: %s, interleaved, pinned with `taskset`; goals stated "
             "in instructions are judged in instructions, the others in time. Details: "
             "[bench/results/README.md](bench/results/README.md)." % (
                 " ".join(R.d.get("command", [])), machine.get("date", "?"), load,
                 "; the servers' and clients' instructions from its `scripts/bench-net` step at %s" % net
-                if net else "", R.runs_text()))
+                if net else "", partial, R.runs_text()))
 
 
 def readme_table(R):
