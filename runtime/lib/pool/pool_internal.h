@@ -337,13 +337,13 @@ CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w);
 /// On `w`, whose coroutines migrate: the coroutine its running ones woke
 /// last (its `next`), or NULL.
 CACS_HIDDEN cacs__ptask *cacs__pool_take_next(pool_worker *w);
-/// On `w`, idle, in a pool whose coroutines migrate: at `now`, watch
-/// another worker's `next`; returns when `w` may take it
-/// (cacs__pool_steal_next), 0 if no worker has one.
+/// On `w`, idle: at `now`, watch another worker's `next`; returns when
+/// `w` may take it (cacs__pool_steal_next), 0 if no worker has one (as in
+/// a pool whose coroutines stay home).
 CACS_HIDDEN uint64_t cacs__pool_next_watch(pool_worker *w, uint64_t now);
-/// On `w`, about to sleep at `now`: when it must look at another
-/// worker's `next` again, 0 if no worker has one.
-CACS_HIDDEN uint64_t cacs__pool_next_sleep(pool_worker *w, uint64_t now);
+/// On `w`, about to sleep: when it must look at another worker's `next`
+/// again, 0 if no worker has one.
+CACS_HIDDEN uint64_t cacs__pool_next_sleep(pool_worker *w);
 /// On `w`, idle: the `next` it watches, if it has waited there long
 /// enough (cacs__pool_next_watch), else NULL.
 CACS_HIDDEN cacs__ptask *cacs__pool_steal_next(pool_worker *w);

@@ -408,6 +408,8 @@ cacs__ptask *cacs__pool_take_next(pool_worker *w) {
 }
 
 uint64_t cacs__pool_next_watch(pool_worker *w, uint64_t now) {
+  if (w->pin) // a pool whose coroutines stay home puts none in `next`
+    return 0;
   pool_worker *v = w->nx_v;
   if (v && atomic_load_explicit(&v->next, memory_order_relaxed) &&
       atomic_load_explicit(&v->next_seq, memory_order_relaxed) == w->nx_seq)
@@ -428,7 +430,10 @@ uint64_t cacs__pool_next_watch(pool_worker *w, uint64_t now) {
 
 // How long an idle worker that sleeps while another worker's `next` is
 // full may sleep before it looks at it again (idle_wait).
-uint64_t cacs__pool_next_sleep(pool_worker *w, uint64_t now) {
+uint64_t cacs__pool_next_sleep(pool_worker *w) {
+  if (w->pin) // as in cacs__pool_next_watch, before the clock's read
+    return 0;
+  uint64_t now = cacs__now_ns();
   return cacs__pool_next_watch(w, now) ? now + RUNNEXT_WATCH_NS : 0;
 }
 

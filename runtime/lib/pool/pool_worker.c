@@ -386,7 +386,7 @@ static int idle_spin(pool_worker *w) {
       uint64_t due = idle_deadline(w); // 0: none
       // Another worker's `next` that waited too long (pool_ready.c,
       // run_next): steal() takes it.
-      uint64_t nd = w->pin ? 0 : cacs__pool_next_watch(w, now);
+      uint64_t nd = cacs__pool_next_watch(w, now);
       if ((due && due <= now) || (nd && nd <= now)) {
         seen = 1;
         break;
@@ -434,7 +434,7 @@ static void idle_wait(pool_worker *w) {
     uint64_t deadline = idle_deadline(w);
     // Asleep, it still looks now and then at another worker's `next`
     // (pool_ready.c, run_next).
-    uint64_t nd = w->pin ? 0 : cacs__pool_next_sleep(w, cacs__now_ns());
+    uint64_t nd = cacs__pool_next_sleep(w);
     if (nd && (!deadline || nd < deadline))
       deadline = nd;
     if (ring)
