@@ -24,7 +24,7 @@ from ..common import ROOT, fmt
 from .readme_table import BEGIN, END, readme_table, split
 from .results import CSNONE, Results, fint, gib, name
 from .specs import PAT_NEWER, PAT_ROUNDS_X, PAT_RUNTIMES
-from .targets import sb_fit_rss, targets, verdict
+from .targets import targets, verdict
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 
@@ -237,7 +237,7 @@ def stackbound_section(R, L):
     fit = R.sb("fit", "exact")
     if fit and fit.get("mem_total"):
         L.append("\n%s parked at once: %s of RSS, of the machine's %s (MemTotal)." % (
-            fint(fit["n"]), gib(sb_fit_rss(R)), gib(fit["mem_total"])))
+            fint(fit["n"]), gib(R.sb_fit_rss()), gib(fit["mem_total"])))
     L.append("\nCommands: %s." % "; ".join("`%s`" % r["command"] for r in recs
                                           if r.get("command")))
 

@@ -175,6 +175,12 @@ class Results:
         r = self.sb(part, mode)
         return r["median"].get(key) if r else None
 
+    def sb_fit_rss(self):
+        """The RSS of the stackbound workload's coroutines parked at once
+        (its `fit` record), or None."""
+        fit = self.sb("fit", "exact")
+        return fit["median"]["rss_per_coro"] * fit["n"] if fit else None
+
     def server_instr(self, kind, binary):
         r = self.net.get("server_instr", {}).get(kind, {}).get(binary, {})
         return r.get("instr_per_req") if r.get("status") == "ok" else None

@@ -154,13 +154,6 @@ def _mock(R, t):
                         "fewer with APN: " + ", ".join(parts), met))
 
 
-def sb_fit_rss(R):
-    """The RSS of the stackbound workload's coroutines parked at once (its
-    `fit` record), or None."""
-    fit = R.sb("fit", "exact")
-    return fit["median"]["rss_per_coro"] * fit["n"] if fit else None
-
-
 def _stackbound(R, t):
     """Issue 34: stacks the compiler sizes (bench/stackbound), in RSS and
     in time (process CPU time)."""
@@ -184,7 +177,7 @@ def _stackbound(R, t):
                             e, p, e / p, f2(R.sb_median("ring", "shared", "run_ns")),
                             f2(R.sb_median("ring", "aco", "run_ns"))),
                         e / p <= SB_RING_GOAL))
-    fit, total = R.sb("fit", "exact"), sb_fit_rss(R)
+    fit, total = R.sb("fit", "exact"), R.sb_fit_rss()
     if fit and fit.get("mem_total"):
         t.append(Target("sb-fit", "%s server-shape pool coroutines parked at once on exact "
                         "stacks: they fit in the machine's memory" % fint(fit["n"]),
