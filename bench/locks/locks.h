@@ -54,6 +54,14 @@
 //               other's run alone (uncontended); see
 //               bench/results/locks/cond-rw-41/README.md.
 // The binaries define LK_YIELD() (a yield of their tasks) before this.
+//   -p PER_NS   the padding loop's iterations per ns, in place of the
+//               binary's own calibration: bench/locks/run.py measures it
+//               once (`-k calibrate`) and hands the same figure to every
+//               peer, so each critical section runs the same instructions
+//               (a Go binary calibrating itself while its runtime starts
+//               measured its loop 1.5x slower than it runs, and padded its
+//               sections 20-30 % short: issue 37, session 45)
+//   -k calibrate  print the padding loop's rate (`PAD per_ns=X`) and exit
 //   -u UNITS    with `counter`: a counting semaphore of UNITS units
 //               instead of a lock; the section checks that at most UNITS
 //               tasks are inside, updates a task's own array, pads
@@ -100,6 +108,8 @@ typedef struct lk_config {
   long iters;      ///< -n, counter: lock pairs per task (0: default)
   int units;       ///< -u: counter: semaphore units (0: a lock); chan: capacity
   double timed_ms; ///< -T: counter: a timed run from the start gate (0: -n)
+  double pad_per_ns; ///< -p: padding iterations per ns (0: calibrate here)
+  int calibrate;     ///< -k calibrate: print the padding rate and exit
 } lk_config;
 
 static inline uint64_t lk_now_ns(void) {
@@ -112,13 +122,13 @@ static inline void lk_usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [-w WORKERS] [-t TASKS] [-c CS_NS] [-d MS] [-W PERCENT] "
           "[-v VARIANT] [-s LIMIT] [-k fig8|counter|chan|cond] [-n ITERS] "
-          "[-u UNITS] [-T MS]\n",
+          "[-u UNITS] [-T MS] [-p PER_NS] | -k calibrate\n",
           argv0);
   exit(64);
 }
 
 static inline lk_config lk_parse(int argc, char **argv) {
-  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0, 0, 0};
+  lk_config c = {1, 5000, 0, -1, 1000, NULL, 4096, 0, 0, 0, 0, 0, 0};
   for (int i = 1; i < argc; ++i) {
     if (i + 1 >= argc || argv[i][0] != '-' || strlen(argv[i]) != 2)
       lk_usage(argv[0]);
@@ -146,8 +156,9 @@ static inline lk_config lk_parse(int argc, char **argv) {
       c.limit = atoi(v);
       break;
     case 'k':
+      c.calibrate = !strcmp(v, "calibrate");
       if (strcmp(v, "fig8") && strcmp(v, "counter") && strcmp(v, "chan") &&
-          strcmp(v, "cond"))
+          strcmp(v, "cond") && !c.calibrate)
         lk_usage(argv[0]);
       c.counter = !strcmp(v, "counter") ? 1
                   : !strcmp(v, "chan")  ? 2
@@ -163,6 +174,9 @@ static inline lk_config lk_parse(int argc, char **argv) {
     case 'T':
       c.timed_ms = atof(v);
       break;
+    case 'p':
+      c.pad_per_ns = atof(v);
+      break;
     default:
       lk_usage(argv[0]);
     }
@@ -172,7 +186,7 @@ static inline lk_config lk_parse(int argc, char **argv) {
       (c.units && !c.counter) || (c.units && c.writers >= 0) ||
       (c.counter >= 2 && (c.writers >= 0 || c.tasks < 2 || c.tasks % 2)) ||
       (c.counter == 3 && c.units < 1) || c.timed_ms < 0 ||
-      (c.timed_ms > 0 && c.counter != 1))
+      (c.timed_ms > 0 && c.counter != 1) || c.pad_per_ns < 0)
     lk_usage(argv[0]);
   if (c.counter && !c.iters) {
     // 20,000 each, or about 1.5 s of critical sections in all.
@@ -247,9 +261,34 @@ static inline uint32_t lk_rand(uint64_t *s) {
   return (uint32_t)(x >> 32);
 }
 
+/// The padding loop's iterations per ns: the best of 21 timed runs of 0.2 ms
+/// after 20 ms of warming up: a core that has just woken, or a runtime still
+/// starting its own threads, runs the first ones slower, and a rate taken
+/// there pads every section short once the loop runs at full speed.
+static inline double lk_pad_rate(void) {
+  const uint64_t it = 200000;
+  volatile uint64_t sink;
+  for (uint64_t t0 = lk_now_ns(); lk_now_ns() - t0 < 20000000;)
+    sink = lk_pad(it);
+  double best = 1e30;
+  for (int r = 0; r < 21; ++r) {
+    uint64_t t0 = lk_now_ns();
+    sink = lk_pad(it);
+    double d = (double)(lk_now_ns() - t0);
+    if (d < best)
+      best = d;
+  }
+  (void)sink;
+  return (double)it / best;
+}
+
 /// Set up the shared state: the primes in [limit/2, limit) and the padding
 /// loop's calibration (the best of a few timed runs).
 static inline void lk_setup(const lk_config *c) {
+  if (c->calibrate) {
+    printf("PAD per_ns=%.6f\n", lk_pad_rate());
+    exit(0);
+  }
   if (c->limit > 65536) {
     fprintf(stderr, "locks: -s must be at most 65536\n");
     exit(64);
@@ -265,17 +304,7 @@ static inline void lk_setup(const lk_config *c) {
       comp[j] = 1;
   }
   free(comp);
-  double best = 1e30;
-  const uint64_t it = 200000;
-  for (int r = 0; r < 5; ++r) {
-    uint64_t t0 = lk_now_ns();
-    volatile uint64_t sink = lk_pad(it);
-    (void)sink;
-    double d = (double)(lk_now_ns() - t0);
-    if (d < best)
-      best = d;
-  }
-  lk_g.pad_per_ns = (double)it / best;
+  lk_g.pad_per_ns = c->pad_per_ns > 0 ? c->pad_per_ns : lk_pad_rate();
   lk_g.pad_iters = (uint64_t)(c->cs_ns * lk_g.pad_per_ns + 0.5);
   lk_g.counter = c->counter;
   lk_g.iters = (uint64_t)c->iters;

@@ -37,6 +37,25 @@ func pad(iters uint64) uint64 {
 	return x
 }
 
+// padRate is locks.h's lk_pad_rate: the best of 21 timed runs after 20 ms of
+// warming up (the first runs, while the runtime starts its threads, are up to
+// 1.5x slower than the loop's steady speed).
+func padRate() float64 {
+	const it = 200000
+	for t0 := time.Now(); time.Since(t0) < 20*time.Millisecond; {
+		padSink += pad(it)
+	}
+	best := 1e30
+	for r := 0; r < 21; r++ {
+		t0 := time.Now()
+		padSink += pad(it)
+		if d := float64(time.Since(t0).Nanoseconds()); d < best {
+			best = d
+		}
+	}
+	return it / best
+}
+
 func sieve(p uint32, bits *[8192]uint8) int {
 	for i := uint32(0); i < (p+7)/8; i++ {
 		bits[i] = 0
@@ -187,6 +206,7 @@ func main() {
 	itersFlag := flag.Int64("n", 0, "counter: lock pairs per task")
 	timedMs := flag.Float64("T", 0, "counter: a timed run of MS ms from a start gate (locks.h)")
 	units := flag.Int("u", 0, "counter: semaphore units (0: a lock); chan: capacity")
+	perNs := flag.Float64("p", 0, "padding iterations per ns (0: calibrate here; locks.h)")
 	flag.Parse()
 	isCond := *shape == "cond"
 	isChan := *shape == "chan" || isCond
@@ -238,16 +258,11 @@ func main() {
 			comp[j] = true
 		}
 	}
-	best := 1e30
-	const it = 200000
-	for r := 0; r < 5; r++ {
-		t0 := time.Now()
-		padSink += pad(it)
-		if d := float64(time.Since(t0).Nanoseconds()); d < best {
-			best = d
-		}
+	rate := *perNs
+	if rate <= 0 {
+		rate = padRate()
 	}
-	padIters = uint64(*csNs*(it/best) + 0.5)
+	padIters = uint64(*csNs*rate + 0.5)
 
 	var mu sync.Mutex
 	var rw sync.RWMutex
