@@ -162,10 +162,17 @@ struct pool_worker {
   // Its io_uring ring (pool_io.h, io_pool_uring.c), NULL on epoll.
   struct cacs__pool_ring *ring;
   pool_worker *pin; // what a coroutine it starts gets as its home
+  // The owner word of the mutex its coroutine queued on last, until that
+  // one's wait ends (cacs__pool_lock_wait): set and read by this worker's
+  // thread only (its coroutines park and resume here).
+  void *const *lock_owner;
   struct pool_fifo woken, yielded;
   // Started here and not finished, in a default pool (its load, with
   // `nplaced`: pool_ready.c, place); written by this worker only.
   _Atomic size_t nhomed;
+  // Times it went to sleep (idle_wait); written by this worker only, read
+  // by tests (cacs__pool_worker_sleeps).
+  _Atomic size_t nsleeps;
   // Its thread's CPU-time clock, for the other workers.
   clockid_t cpuclock;
   // The other worker whose placed coroutines this one, idle, watches
@@ -331,6 +338,11 @@ static inline cacs__ptask *cacs__pool_deque_take(pool_worker *w) {
     ++w->dq_starts;
   return t;
 }
+/// White box, for tests: how many times worker `index` of the calling pool
+/// coroutine's pool went to sleep (0 outside a pool), and, if `cpu_ns` is
+/// not NULL, the CPU time its thread has used.
+CACS_HIDDEN size_t cacs__pool_worker_sleeps(unsigned index, uint64_t *cpu_ns);
+
 /// On `w`, whose started coroutines stay home: the next of its coroutines
 /// to run.
 CACS_HIDDEN cacs__ptask *cacs__pool_take_home(pool_worker *w);

@@ -78,6 +78,16 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
+/// The calling pool coroutine queues (`owner`: the lock's owner word) or
+/// stops waiting (NULL) for a lock. Where it may run only on its worker (a
+/// default pool), that worker, idle, keeps spinning for up to 2 ms rather
+/// than 50 us while the lock's owner runs on another worker (pool_worker.c,
+/// idle_spin): the lock comes to it within a bounded time (pool_sync.c,
+/// STRICT_NS), and finding the worker asleep would cost the releaser a futex
+/// wake and the lock an idle wake-up. The lock must outlive the wait, as it
+/// does its queued waiters. Nothing where coroutines migrate.
+void cacs__pool_lock_wait(void *const *owner);
+
 /// Whether the caller is a pool coroutine of a pool that keeps started
 /// coroutines on their worker (no CACS_POOL_MIGRATE_RUNNING): there an
 /// unlock cannot run a waiter of another worker in place, so a lock's

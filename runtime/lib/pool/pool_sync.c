@@ -336,7 +336,11 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
     }
     w.since = since;
     spins sp = {&m->spin, NULL};
+    if (me)
+      cacs__pool_lock_wait(&m->owner);
     int r = wait_served(&w, &sp, deadline, cancel_mutex, m);
+    if (me)
+      cacs__pool_lock_wait(NULL);
     if (r != EAGAIN)
       return r; // 0: handed over, we are the owner already
     woken = 1;

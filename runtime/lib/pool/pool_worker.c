@@ -101,16 +101,39 @@ int cacs__pool_handoff_pays(cacs__ptask *u) {
   return 0;
 }
 
-int cacs__pool_owner_may_run(const void *owner) {
+void cacs__pool_lock_wait(void *const *owner) {
   pool_worker *w = tls_worker;
-  if (!w || !w->cur || !w->pin || !owner)
-    return 1;
+  if (w && w->pin)
+    w->lock_owner = owner;
+}
+
+// Whether a worker other than `w` runs `owner` now (a lock's owner word:
+// compared with what the workers run, never read through).
+static int runs_elsewhere(const pool_worker *w, const void *owner) {
   cacs_pool *p = w->pool;
   for (unsigned i = 0; i < p->nworkers; ++i)
     if (&p->w[i] != w && __atomic_load_n(&p->w[i].cur, __ATOMIC_RELAXED) ==
                              (const cacs__ptask *)owner)
       return 1;
   return 0;
+}
+
+size_t cacs__pool_worker_sleeps(unsigned index, uint64_t *cpu_ns) {
+  pool_worker *w = tls_worker;
+  if (!w || index >= w->pool->nworkers)
+    return 0;
+  pool_worker *v = &w->pool->w[index];
+  struct timespec ts;
+  if (cpu_ns && clock_gettime(v->cpuclock, &ts) == 0)
+    *cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return atomic_load_explicit(&v->nsleeps, memory_order_relaxed);
+}
+
+int cacs__pool_owner_may_run(const void *owner) {
+  pool_worker *w = tls_worker;
+  if (!w || !w->cur || !w->pin || !owner)
+    return 1;
+  return runs_elsewhere(w, owner);
 }
 
 int cacs__pool_pinned(void) {
@@ -348,6 +371,16 @@ static int work_visible(cacs_pool *p) {
 // worker's wake-up. 50 us covers critical sections of 10 us and the
 // switches around them.
 #define IDLE_SPIN_NS 50000u
+// How long while one of its coroutines waits in a mutex's queue and the
+// mutex's owner runs on another worker (cacs__pool_lock_wait): the mutex
+// comes to it within 2 ms (pool_sync.c, STRICT_NS), and found asleep, it
+// cost the releaser a futex wake and the mutex, handed over, an idle
+// wake-up: at 5-10 us critical sections, at every turn of the workers (32
+// critical sections in the counter shape), 5-7 % of the throughput (issue
+// 37, bench/results/locks/counter-45). An owner that stops running for
+// IDLE_SPIN_NS (parked inside its critical section, say, on I/O) with the
+// mutex still its own ends the spin: the worker sleeps as before.
+#define LOCK_SPIN_NS 2000000u
 
 // Nothing to run: look again, reading only, for up to IDLE_SPIN_NS before
 // sleeping, but only while another worker runs coroutines (it may make
@@ -368,7 +401,8 @@ static int idle_spin(pool_worker *w) {
   if (awake - spinning - 1 < 1 || 2 * spinning >= awake)
     return 0;
   atomic_fetch_add_explicit(&p->nspinning, 1, memory_order_relaxed);
-  uint64_t t0 = cacs__now_ns();
+  uint64_t t0 = cacs__now_ns(), active = t0;
+  const void *owner = NULL;
   int seen = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
@@ -381,7 +415,14 @@ static int idle_spin(pool_worker *w) {
       sched_yield();
     if (!(i & 15)) {
       uint64_t now = cacs__now_ns();
-      if (now - t0 > IDLE_SPIN_NS)
+      if (w->lock_owner) {
+        // The mutex in use: its owner runs, or has changed.
+        void *o = __atomic_load_n(w->lock_owner, __ATOMIC_RELAXED);
+        if (o != owner || runs_elsewhere(w, o))
+          active = now;
+        owner = o;
+      }
+      if (now - active > IDLE_SPIN_NS || now - t0 > LOCK_SPIN_NS)
         break;
       uint64_t due = idle_deadline(w); // 0: none
       // Another worker's `next` that waited too long (pool_ready.c,
@@ -431,6 +472,7 @@ static void idle_wait(pool_worker *w) {
       !own_work_visible(w) &&
       !atomic_load_explicit(&p->stop, memory_order_acquire)) {
     cacs__pstack_drain_remote(w);
+    counter_add(&w->nsleeps, 1);
     uint64_t deadline = idle_deadline(w);
     // Asleep, it still looks now and then at another worker's `next`
     // (pool_ready.c, run_next).
