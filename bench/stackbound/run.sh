@@ -11,12 +11,19 @@
 # joining all of them should not grow with N (it did, 25 us at 1M: the
 # handles' table, pool_handles.c). `--base DIR` runs the same program
 # built on another build's runtime in each round, beside this one.
+# With `ring`, the ring of yields (exact.c built as exact_ring): N
+# coroutines, ROUNDS rounds of the shape each, a yield in each, on exact,
+# guarded 64 KiB and shared stacks, and libaco's (exact_aco_ring) when
+# LIBACO_DIR names its source tree, interleaved REPS times (N 10,000,
+# ROUNDS 1,000, REPS 3).
 # Its lines go to a report, with the load average. `build OUT` only
-# builds the programs into OUT (exact, pool; exact_aco, libaco's ring,
-# when LIBACO_DIR names libaco's source tree): scripts/bench's workload
-# stackbound (bench/cacs_bench/suite/stackbound.py) runs them.
+# builds the programs into OUT (exact, exact_ring, pool; exact_aco and
+# exact_aco_ring, libaco's, when LIBACO_DIR names libaco's source tree):
+# scripts/bench's workload stackbound (bench/cacs_bench/suite/stackbound.py)
+# runs them.
 #
 #   bench/stackbound/run.sh [pool | pool-sem] [N] [REPS] [--build DIR]
+#   bench/stackbound/run.sh ring [N] [ROUNDS] [REPS] [--build DIR]
 #   bench/stackbound/run.sh pool-scale [REPS] [--build DIR] [--base DIR]
 #   bench/stackbound/run.sh build OUT [--build DIR]
 #
@@ -42,6 +49,17 @@ build_prog() {
     "$bp_build/runtime/x86_64/libcacs.a" \
     $(pkg-config --libs liburing 2>/dev/null) -lpthread -o "$bp_out"
 }
+# build_rings BUILD OUT: the ring of yields, exact.c as OUT/exact_ring and,
+# with LIBACO_DIR, exact_aco.c as OUT/exact_aco_ring.
+build_rings() {
+  build_prog "$1" exact "$2/exact_ring" -DSHAPE_RING
+  rm -f "$2/exact_aco_ring"
+  if [ -n "${LIBACO_DIR:-}" ]; then
+    . "$root/bench/common/libaco.sh"
+    libaco_build "$1/bin/clang" "$2/exact_aco_ring" "$here/exact_aco.c" \
+      -DSHAPE_RING
+  fi
+}
 if [ $# -gt 1 ] && [ "$1" = build ]; then
   out=$2
   shift 2
@@ -49,11 +67,36 @@ if [ $# -gt 1 ] && [ "$1" = build ]; then
   mkdir -p "$out"
   build_prog "$build" exact "$out/exact"
   build_prog "$build" pool "$out/pool"
+  build_rings "$build" "$out"
   rm -f "$out/exact_aco"
   if [ -n "${LIBACO_DIR:-}" ]; then
     . "$root/bench/common/libaco.sh"
     libaco_build "$build/bin/clang" "$out/exact_aco" "$here/exact_aco.c"
   fi
+  exit 0
+fi
+if [ $# -gt 0 ] && [ "$1" = ring ]; then
+  shift
+  n=10000 rounds=1000 reps=3
+  [ $# -gt 0 ] && [ "$1" != --build ] && { n=$1; shift; }
+  [ $# -gt 0 ] && [ "$1" != --build ] && { rounds=$1; shift; }
+  [ $# -gt 0 ] && [ "$1" != --build ] && { reps=$1; shift; }
+  [ $# -gt 1 ] && [ "$1" = --build ] && build=$2
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  build_rings "$build" "$work"
+  uptime
+  i=0
+  while [ $i -lt "$reps" ]; do
+    for mode in $modes; do
+      env CACS_IO_ENGINE=epoll taskset -c 1 "$work/exact_ring" "$mode" "$n" \
+        "$rounds"
+    done
+    [ -x "$work/exact_aco_ring" ] &&
+      taskset -c 1 "$work/exact_aco_ring" "$n" "$rounds"
+    i=$((i + 1))
+  done
+  uptime
   exit 0
 fi
 if [ $# -gt 0 ] && [ "$1" = pool-scale ]; then

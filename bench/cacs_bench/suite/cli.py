@@ -26,7 +26,7 @@ from .points import point, points
 from .report import write_all, write_data
 from .results import Results
 from .skynet import plot_skynet, skynet_runs, write_skynet
-from .stackbound import stackbound_runs
+from .stackbound import optional as sb_optional, stackbound_runs
 from .targets import targets
 from .specs import (BENCHES, HANOI, HANOI_CG_N, HANOI_FULL_NS, MEMORY_FULL, MEMORY_QUICK,
                     OPTIONAL, PAT_ROUNDS_X, SKYNET_N, SKYNET_QUICK)
@@ -150,7 +150,7 @@ def main():
         failures += ["stackbound %s %s n=%d: %s %s" % (r["part"], r["mode"], r["n"], r["status"],
                                                      r.get("stderr", ""))
                      for r in sb if r["status"] == "FAILED"
-                     or (r["status"] == "missing" and r["binary"] != "exact_aco")]
+                     or (r["status"] == "missing" and not sb_optional(r))]
     cc = []
     if want("compile_cost"):
         work = os.path.join(a.build, "bench", "compile_cost")

@@ -119,19 +119,39 @@ def _rows_stackbound(R, goal):
     if not (pool or ring or fit):
         return
     med = R.sb_median
+    yr = _yring_cells(R)
     yield ("| stacks the compiler sizes (`-fcacs-stack-bounds`, `bench/stackbound`): the server "
            "shape's pool coroutines parked in a wait, %s (RSS per coroutine) and %s at once; a "
            "ring of %s coroutines, each running the shape once (ns per coroutine: the switch in, "
-           "its calls, its exit; process CPU time, median of %d rounds) | exact stacks: %s B per "
-           "coroutine (stack %s B); ring %s ns; %s parked: %s | guarded 64 KiB stacks: %s B, "
-           "ring %s ns; ring on shared stacks %s ns; libaco (one copy stack) %s ns | %s |" % (
+           "its calls, its exit; process CPU time, median of %d rounds)%s | exact stacks: %s B per "
+           "coroutine (stack %s B); ring %s ns%s; %s parked: %s | guarded 64 KiB stacks: %s B, "
+           "ring %s ns%s; ring on shared stacks %s ns%s; libaco (one copy stack) %s ns%s | %s |" % (
                fint(pool and pool["n"]), fint(fit and fit["n"]), fint(ring and ring["n"]),
-               len(ring["runs"]) if ring else 0, fint(med("pool", "exact", "rss_per_coro")),
+               len(ring["runs"]) if ring else 0, yr["what"],
+               fint(med("pool", "exact", "rss_per_coro")),
                fint(med("pool", "exact", "stack")), f2(med("ring", "exact", "run_ns")),
-               fint(fit and fit["n"]), gib(R.sb_fit_rss()),
+               yr["exact"], fint(fit and fit["n"]), gib(R.sb_fit_rss()),
                fint(med("pool", "guarded", "rss_per_coro")),
-               f2(med("ring", "private64k", "run_ns")), f2(med("ring", "shared", "run_ns")),
-               f2(med("ring", "aco", "run_ns")), goal()))
+               f2(med("ring", "private64k", "run_ns")), yr["private64k"],
+               f2(med("ring", "shared", "run_ns")), yr["shared"],
+               f2(med("ring", "aco", "run_ns")), yr["aco"], goal()))
+
+
+def _yring_cells(R):
+    """The ring of yields' parts of the stackbound row, by mode ("what": its
+    description); all empty until a run has measured it."""
+    sizes = R.sb_sizes("yring")
+    cells = {"what": "", "exact": "", "private64k": "", "shared": "", "aco": ""}
+    if not sizes:
+        return cells
+    cells["what"] = ("; a ring of yields of %s coroutines, each round the shape with a yield "
+                     "in its deepest call (ns per coroutine and round)" % " / ".join(
+                         fint(n) for n in sizes))
+    for mode in ("exact", "private64k", "shared", "aco"):
+        cells[mode] = ", ring of yields " + ", ".join(
+            "%s: %s ns" % (fint(n), f2(R.sb_median("yring", mode, "round_ns", n)))
+            for n in sizes)
+    return cells
 
 
 def footer(R):

@@ -199,6 +199,20 @@ SB_MODES = {"exact": "exact (the compiler's size)", "private64k": "guarded 64 Ki
             "guarded": "guarded 64 KiB"}
 
 
+def stackbound_yring(recs, L, row):
+    """Section 10's ring of yields (exact_ring, exact_aco_ring), if it ran."""
+    yring = [r for r in recs if r["part"] == "yring"]
+    if not yring:
+        return
+    heading(L, "The ring of yields: each coroutine runs the shape round after round, yielding "
+            "in its deepest call; a round of N is one turn of each (libcacs: one switch, and "
+            "main's turn 1/N; libaco: a resume and a yield, and the copy of the frames)",
+            ["stacks", "coroutines", "exact", "stack B", "RSS per coroutine parked B",
+             "rounds", "create ns", "first round ns", "round ns", "last round and exit ns",
+             "runs"], level=3)
+    L.extend(row(r, ["create_ns", "first_ns", "round_ns", "last_ns"]) for r in yring)
+
+
 def stackbound_section(R, L):
     """10. Stacks the compiler sizes: the stackbound workload's records."""
     recs = R.d.get("stackbound", [])
@@ -220,7 +234,8 @@ def stackbound_section(R, L):
         m, lo, hi = r["median"], r["min"], r["max"]
         return "| %s | %s | %s | %s | %s | %s | %d |" % (
             SB_MODES.get(r["mode"], r["mode"]), fint(r["n"]), "yes" if m["exact"] else "no",
-            fint(m["stack"]) if m["exact"] else "-", fint(m["rss_per_coro"]),
+            fint(m["stack"]) if m["exact"] else "-",
+            fint(m["rss_per_coro"]) + (" | " + fint(r["rounds"]) if "rounds" in r else ""),
             " | ".join("%s [%s..%s]" % (fmt(m[k]), fmt(lo[k]), fmt(hi[k])) for k in cells),
             len(r["runs"]))
     ring = [r for r in recs if r["part"] == "ring"]
@@ -229,6 +244,7 @@ def stackbound_section(R, L):
                                           "RSS per coroutine B", "create ns", "run ns",
                                           "join ns", "runs"], level=3)
     L.extend(row(r, ["create_ns", "run_ns", "join_ns"]) for r in ring)
+    stackbound_yring(recs, L, row)
     pool = [r for r in recs if r["part"] in ("pool", "fit")]
     heading(L, "The server shape's pool coroutines, all parked in a wait at once",
             ["stacks", "coroutines", "exact", "stack B", "RSS per coroutine B",

@@ -163,17 +163,23 @@ class Results:
         ratios = [y / x * c["ops"] / o["ops"] for x, y in zip(c["ns_runs"], o["ns_runs"])]
         return statistics.median(ratios), sum(1 for r in ratios if r > 1), len(ratios)
 
-    def sb(self, part, mode):
-        """The stackbound workload's record of `part` (ring, pool, fit) in
-        `mode`, if it ran and checked."""
+    def sb(self, part, mode, n=None):
+        """The stackbound workload's record of `part` (ring, yring, pool,
+        fit) in `mode` (of `n` coroutines, or the first), if it ran and
+        checked."""
         for r in self.d.get("stackbound", []):
-            if r["part"] == part and r["mode"] == mode and r.get("status") == "ok":
+            if (r["part"] == part and r["mode"] == mode and r.get("status") == "ok"
+                    and n in (None, r["n"])):
                 return r
         return None
 
-    def sb_median(self, part, mode, key):
-        r = self.sb(part, mode)
+    def sb_median(self, part, mode, key, n=None):
+        r = self.sb(part, mode, n)
         return r["median"].get(key) if r else None
+
+    def sb_sizes(self, part):
+        """The sizes (n) the stackbound workload ran `part` at, ascending."""
+        return sorted({r["n"] for r in self.d.get("stackbound", []) if r["part"] == part})
 
     def sb_fit_rss(self):
         """The RSS of the stackbound workload's coroutines parked at once

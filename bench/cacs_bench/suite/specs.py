@@ -120,6 +120,18 @@ SB_POOL = [("pool", "pool", "exact", 1_000_000, 2_000),
            ("pool", "pool", "guarded", 1_000_000, 2_000)]
 SB_FIT = ("fit", "pool", "exact", 10_000_000, 5_000)
 SB_POOL_ROUNDS = 3
+# The ring of yields (exact.c built as exact_ring, exact_aco.c as
+# exact_aco_ring): the server shape yielding in its deepest call, each
+# coroutine ROUNDS rounds. (program, mode) of its members, and per ring size
+# (n, rounds) in the full run and with --quick (None: not run there): 2M
+# switches at 10 and 10,000, 9M at 1,000,000 (whose guarded 64 KiB run,
+# 50 s loaded, is mostly the creation and release of the stacks).
+# Interleaved with the ring's and the pool's modes, every size in every
+# round.
+SB_YRING = [("exact_ring", "exact"), ("exact_ring", "private64k"),
+            ("exact_ring", "shared"), ("exact_aco_ring", "aco")]
+SB_YRING_SIZES = [((10, 200_000), (10, 100)), ((10_000, 200), (2_000, 3)),
+                  ((1_000_000, 10), None)]
 # The goals (issue 34): bytes of RSS per parked exact pool coroutine at
 # 1M, the ring's time on exact stacks against guarded 64 KiB ones.
 SB_RSS_GOAL, SB_RING_GOAL = 600, 1.1

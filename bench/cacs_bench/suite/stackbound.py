@@ -1,11 +1,13 @@
 """stackbound (issue 34): stacks the compiler sizes, bench/stackbound's
 programs built by its run.sh (`run.sh build`, the one build line) and run
 as run.sh runs them (pinned, CACS_IO_ENGINE=epoll): the ring of exact.c on
-exact, guarded 64 KiB and shared stacks with libaco's beside it, the
-server shape's pool coroutines parked in a wait (pool.c) on exact and
-guarded stacks, interleaved over the rounds, then 10,000,000 parked at
-once. Each program prints one key=value line and checks its own answers;
-the records go to results.json's "stackbound"."""
+exact, guarded 64 KiB and shared stacks with libaco's beside it, its ring
+of yields (exact_ring, exact_aco_ring) of 10, 10,000 and 1,000,000
+coroutines on the same four, the server shape's pool coroutines parked in
+a wait (pool.c) on exact and guarded stacks, interleaved over the rounds,
+then 10,000,000 parked at once. Each program prints one key=value line
+and checks its own answers; the records go to results.json's
+"stackbound"."""
 
 import os
 import shutil
@@ -14,7 +16,7 @@ import subprocess
 import time
 
 from ..common import ROOT, log, sample_load
-from .specs import SB_FIT, SB_POOL, SB_POOL_ROUNDS, SB_RING
+from .specs import SB_FIT, SB_POOL, SB_POOL_ROUNDS, SB_RING, SB_YRING, SB_YRING_SIZES
 
 
 def build_programs(build, bdir):
@@ -46,6 +48,11 @@ def parse_line(out):
     return kv
 
 
+def optional(rec):
+    """Whether rec's program is libaco's, built only with LIBACO_DIR."""
+    return rec["binary"].startswith("exact_aco")
+
+
 def _record(spec, n, pdir):
     part, binary, mode = spec[:3]
     rec = {"workload": "stackbound", "part": part, "binary": binary, "mode": mode, "n": n,
@@ -62,7 +69,8 @@ def _run(rec, pdir, cpu):
     sample_load()
     cmd = ["taskset", "-c", str(cpu)] if cpu is not None and shutil.which("taskset") else []
     cmd += [os.path.join(pdir, rec["binary"])]
-    cmd += [str(rec["n"])] if rec["binary"] == "exact_aco" else [rec["mode"], str(rec["n"])]
+    cmd += [str(rec["n"])] if optional(rec) else [rec["mode"], str(rec["n"])]
+    cmd += [str(rec["rounds"])] if "rounds" in rec else []
     rec["command"] = "CACS_IO_ENGINE=epoll " + " ".join(cmd)
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800,
@@ -93,6 +101,31 @@ def _summarize(rec):
     rec["max"] = {k: max(r[k] for r in rec["runs"]) for k in keys if k.endswith("_ns")}
 
 
+def _headline(m):
+    """The time a record's log line gives: a round of the ring of yields,
+    a run of the ring, or the pool's spawn and park."""
+    if "round_ns" in m:
+        return "round %.2f ns" % m["round_ns"]
+    if "run_ns" in m:
+        return "run %.1f ns" % m["run_ns"]
+    return "spawn+park %.0f ns" % m["spawn_park_ns"]
+
+
+def _yring_records(pdir, quick):
+    """The ring of yields' records: each size (SB_YRING_SIZES) of each mode,
+    with its rounds."""
+    recs = []
+    for full, small in SB_YRING_SIZES:
+        size = small if quick else full
+        if size is None:
+            continue
+        for binary, mode in SB_YRING:
+            rec = _record(("yring", binary, mode), size[0], pdir)
+            rec["rounds"] = size[1]
+            recs.append(rec)
+    return recs
+
+
 def _mem_total():
     with open("/proc/meminfo") as f:
         for line in f:
@@ -113,16 +146,17 @@ def stackbound_runs(build, bdir, quick, rounds, cpu):
     pool = [_record(s, s[size], pdir) for s in SB_POOL]
     fit = _record(SB_FIT, SB_FIT[size], pdir)
     fit["mem_total"] = _mem_total()
+    yring = _yring_records(pdir, quick)
     for k in range(rounds):
-        for rec in ring + (pool if k < SB_POOL_ROUNDS else []):
+        for rec in ring + yring + (pool if k < SB_POOL_ROUNDS else []):
             if rec["status"] == "ok":
                 _run(rec, pdir, cpu)
     if fit["status"] == "ok":
         _run(fit, pdir, cpu)
-    recs = ring + pool + [fit]
+    recs = ring + yring + pool + [fit]
     for rec in recs:
         _summarize(rec)
-        if rec["status"] == "missing" and rec["binary"] == "exact_aco":
+        if rec["status"] == "missing" and optional(rec):
             rec["stderr"] = "not built: LIBACO_DIR names no libaco source tree"
         if rec["status"] == "missing" and err:
             rec["stderr"] = "not built: " + err
@@ -131,6 +165,5 @@ def stackbound_runs(build, bdir, quick, rounds, cpu):
             rec["part"], rec["mode"], rec["n"],
             rec["status"] if rec["status"] != "ok" else
             "rss %.0f B/coroutine, %s, %.0f s" % (
-                m["rss_per_coro"], ("run %.1f ns" % m["run_ns"]) if "run_ns" in m else
-                ("spawn+park %.0f ns" % m["spawn_park_ns"]), rec["wall_s"])))
+                m["rss_per_coro"], _headline(m), rec["wall_s"])))
     return recs

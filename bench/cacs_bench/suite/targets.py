@@ -21,7 +21,7 @@ README_TARGETS = [["yield-instr:yield_libcacs_apn", "yield-boost:yield_libcacs_a
                   ["sumseq:sumseq_instack", "sumseq:sumseq_instack_cpp"],
                   ["hanoi-plain:hanoi_instack", "hanoi-boost:hanoi_instack"],
                   ["write_fully:write_fully_libcacs_apn"], ["apn_client"], ["mock"],
-                  ["sb-rss", "sb-ring", "sb-fit"]]
+                  ["sb-rss", "sb-ring", "sb-yring", "sb-fit"]]
 
 
 def verdict(t):
@@ -177,6 +177,7 @@ def _stackbound(R, t):
                             e, p, e / p, f2(R.sb_median("ring", "shared", "run_ns")),
                             f2(R.sb_median("ring", "aco", "run_ns"))),
                         e / p <= SB_RING_GOAL))
+    _stackbound_yring(R, t)
     fit, total = R.sb("fit", "exact"), R.sb_fit_rss()
     if fit and fit.get("mem_total"):
         t.append(Target("sb-fit", "%s server-shape pool coroutines parked at once on exact "
@@ -186,6 +187,29 @@ def _stackbound(R, t):
                             gib(total), fint(fit["median"]["rss_per_coro"]),
                             gib(fit["mem_total"])),
                         total <= fit["mem_total"]))
+
+
+def _stackbound_yring(R, t):
+    """Issue 34's ring of switches: the ring of yields at its largest size
+    on exact stacks within SB_RING_GOAL of guarded 64 KiB private stacks'
+    time per round; the measured text gives each size."""
+    sizes = [n for n in R.sb_sizes("yring")
+             if R.sb("yring", "exact", n) and R.sb("yring", "private64k", n)]
+    if not sizes:
+        return
+    def ratio(n):
+        return (R.sb_median("yring", "exact", "round_ns", n) /
+                R.sb_median("yring", "private64k", "round_ns", n))
+    parts = ["%s: %s vs %s ns, %.2f× (shared %s, libaco %s)" % (
+        fint(n), f2(R.sb_median("yring", "exact", "round_ns", n)),
+        f2(R.sb_median("yring", "private64k", "round_ns", n)), ratio(n),
+        f2(R.sb_median("yring", "shared", "round_ns", n)),
+        f2(R.sb_median("yring", "aco", "round_ns", n))) for n in reversed(sizes)]
+    t.append(Target("sb-yring", "a ring of yields of %s coroutines (the server shape, a yield "
+                    "in its deepest call) on exact stacks: within %.1f× of guarded 64 KiB "
+                    "private stacks' time per round" % (fint(sizes[-1]), SB_RING_GOAL),
+                    "ring of yields within %.1f× of 64 KiB stacks" % SB_RING_GOAL,
+                    "; ".join(parts), ratio(sizes[-1]) <= SB_RING_GOAL))
 
 
 def targets(R):
