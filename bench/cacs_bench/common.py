@@ -58,17 +58,21 @@ def run_binary(path, n, reps, variant, cpu, timeout=600):
     return p.returncode, res, " ".join(cmd), p.stderr
 
 
-def callgrind_total(path, n, reps, variant):
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           path, "-n", str(n), "-r", str(reps)]
-    if variant:
-        cmd += ["-v", variant]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+def callgrind(argv, timeout=1800):
+    """argv under callgrind: (the instructions it executed, or None, the
+    finished process)."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv,
+                       capture_output=True, text=True, timeout=timeout)
     m = re.search(r"Collected : (\d+)", p.stderr)
+    return (int(m.group(1)) if m else None), p
+
+
+def callgrind_total(path, n, reps, variant):
+    total, p = callgrind([path, "-n", str(n), "-r", str(reps)] + (["-v", variant] if variant else []))
     res = parse_result(p.stdout)
-    if p.returncode != 0 or not m or not res or not res["ok"]:
+    if p.returncode != 0 or total is None or not res or not res["ok"]:
         return None, None
-    return int(m.group(1)), res
+    return total, res
 
 
 def instr_per_op(path, n, variant):

@@ -26,6 +26,14 @@
 #   bench/stackbound/run.sh ring [N] [ROUNDS] [REPS] [--build DIR]
 #   bench/stackbound/run.sh pool-scale [REPS] [--build DIR] [--base DIR]
 #   bench/stackbound/run.sh build OUT [--build DIR]
+#   bench/stackbound/run.sh build-call OUT [--build DIR]
+#   bench/stackbound/run.sh split-stack-missing CC [FLAGS...]
+#
+# `build` also builds call.c (the cost of a call from a coroutine) as
+# call and, where the compiler and libgcc have split stacks (x86-64),
+# call_split; `build-call` builds only those. `split-stack-missing` says
+# why CC with FLAGS cannot build split-stack code (status 0), or nothing
+# (status 1) when it can.
 #
 # 64 KiB private stacks take about 4 KiB of RSS each, a parked pool
 # coroutine's about 8 KiB: N = 1,000,000 of them is 4 or 8 GB (N defaults
@@ -60,11 +68,60 @@ build_rings() {
       -DSHAPE_RING
   fi
 }
-if [ $# -gt 1 ] && [ "$1" = build ]; then
+# split_stack_missing CC [FLAGS...]: why CC (with FLAGS, e.g. a target)
+# cannot build split-stack code, or nothing and status 1 when it can: a
+# function with a frame must call __morestack in its prologue, and a
+# program of it must link (libgcc's __morestack) with gold, which gives
+# the calls into code built without split stacks their room.
+split_stack_missing() {
+  ss_cc=$1
+  shift
+  ss_dir=$(mktemp -d)
+  printf '%s\n' \
+    '__attribute__((noinline)) int g(volatile char *b) { return b[1]; }' \
+    'int f(int i) { volatile char b[64]; b[i & 63] = 1; return g(b); }' \
+    'int main(int c, char **v) { (void)v; return f(c) - 1; }' >"$ss_dir/s.c"
+  ss_why=
+  if ! "$ss_cc" "$@" -O1 -fsplit-stack -S "$ss_dir/s.c" -o "$ss_dir/s.s" \
+    2>"$ss_dir/err"; then
+    ss_why="-fsplit-stack does not compile: $(head -c 200 "$ss_dir/err")"
+  elif ! grep -q __morestack "$ss_dir/s.s"; then
+    ss_why="$ss_cc $* -fsplit-stack emits no split-stack prologue (no call of __morestack)"
+  elif ! "$ss_cc" "$@" -O1 -fsplit-stack -fuse-ld=gold "$ss_dir/s.c" \
+    -o "$ss_dir/s" 2>"$ss_dir/err"; then
+    ss_why="split-stack code does not link: $(head -c 200 "$ss_dir/err")"
+  fi
+  rm -rf "$ss_dir"
+  [ -n "$ss_why" ] && echo "$ss_why"
+}
+# build_call BUILD OUT: call.c, the cost of a call from a coroutine, as
+# OUT/call (plain calls and calls on the system stack) and OUT/call_split
+# (-fsplit-stack, linked with gold); where split stacks are missing, not
+# call_split but OUT/call_split.skipped, which says why.
+build_call() {
+  build_prog "$1" call "$2/call"
+  rm -f "$2/call_split" "$2/call_split.skipped"
+  if bc_why=$(split_stack_missing "$1/bin/clang"); then
+    echo "call_split not built on $(uname -m): $bc_why" |
+      tee "$2/call_split.skipped" >&2
+  else
+    build_prog "$1" call "$2/call_split" -DCALL_SPLIT -fsplit-stack \
+      -fuse-ld=gold
+  fi
+}
+if [ $# -gt 1 ] && [ "$1" = split-stack-missing ]; then
+  shift
+  split_stack_missing "$@"
+  exit $?
+fi
+if [ $# -gt 1 ] && { [ "$1" = build ] || [ "$1" = build-call ]; }; then
+  what=$1
   out=$2
   shift 2
   [ $# -gt 1 ] && [ "$1" = --build ] && build=$2
   mkdir -p "$out"
+  build_call "$build" "$out"
+  [ "$what" = build-call ] && exit 0
   build_prog "$build" exact "$out/exact"
   build_prog "$build" pool "$out/pool"
   build_rings "$build" "$out"

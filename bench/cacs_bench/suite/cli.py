@@ -27,6 +27,7 @@ from .report import write_all, write_data
 from .results import Results
 from .skynet import plot_skynet, skynet_runs, write_skynet
 from .stackbound import optional as sb_optional, stackbound_runs
+from .stackbound_call import call_runs
 from .targets import targets
 from .specs import (BENCHES, HANOI, HANOI_CG_N, HANOI_FULL_NS, MEMORY_FULL, MEMORY_QUICK,
                     OPTIONAL, PAT_ROUNDS_X, SKYNET_N, SKYNET_QUICK)
@@ -147,6 +148,7 @@ def main():
     sb = []
     if want("stackbound"):
         sb = stackbound_runs(a.build, bdir, a.quick, reps, cpu)
+        sb += call_runs(bdir, a.quick, reps, cpu)
         failures += ["stackbound %s %s n=%d: %s %s" % (r["part"], r["mode"], r["n"], r["status"],
                                                      r.get("stderr", ""))
                      for r in sb if r["status"] == "FAILED"

@@ -154,6 +154,25 @@ def _yring_cells(R):
     return cells
 
 
+def _rows_call(R, goal):
+    """Issue 34's cost of a call, once a run has measured it (no goal)."""
+    calls = [R.sb("call", "%s-%s" % (w, c)) for w in ("plain", "sys", "split")
+             for c in ("small", "snprintf", "qsort")]
+    if not any(calls):
+        return
+
+    def way(recs):
+        return ", ".join("%s ns (%s)" % (f2(r and r["median"]["call_ns"]),
+                                         f1(r and r.get("instr_per_call"))) for r in recs)
+    yield ("| the cost of a call from a coroutine (`bench/stackbound/call.c`: a small function, "
+           "one that formats with `snprintf`, one that sorts six numbers with `qsort`; ns per "
+           "call, process CPU time, median of %d rounds; callgrind's instructions per call in "
+           "parentheses) | plain call: %s; on the system stack (`CACS_ON_SYSTEM_STACK`): %s | "
+           "`-fsplit-stack` (libseff's way): %s | — |" % (
+               max(len(r["runs"]) for r in calls if r), way(calls[0:3]), way(calls[3:6]),
+               way(calls[6:9])))
+
+
 def footer(R):
     machine = R.d.get("machine", {})
     load = "load average at the start: %s" % " ".join(machine.get("loadavg", "?").split()[:3])
@@ -179,7 +198,7 @@ def readme_table(R):
         return "; ".join("%s: %s" % (T[k].short, verdict(T[k])) for k in next(rows) if k in T) or "—"
 
     L = ["| workload | cacs (libcacs) | peers | target |", "| --- | --- | --- | --- |"]
-    for part in (_rows_yield, _rows_generators, _rows_io, _rows_stackbound):
+    for part in (_rows_yield, _rows_generators, _rows_io, _rows_stackbound, _rows_call):
         L.extend(part(R, goal))
     L += ["", footer(R)]
     return "\n".join(L)

@@ -23,7 +23,7 @@ import sys
 from ..common import ROOT, fmt
 from .readme_table import BEGIN, END, readme_table, split
 from .results import CSNONE, Results, fint, gib, name
-from .specs import PAT_NEWER, PAT_ROUNDS_X, PAT_RUNTIMES
+from .specs import PAT_NEWER, PAT_ROUNDS_X, PAT_RUNTIMES, SB_CALL_CG_N
 from .targets import targets, verdict
 
 RESULTS = os.path.join(ROOT, "bench", "results")
@@ -258,6 +258,43 @@ def stackbound_section(R, L):
                                           if r.get("command")))
 
 
+CALL_WAYS = {"plain": "plain call", "sys": "on the system stack (`CACS_ON_SYSTEM_STACK`)",
+             "split": "`-fsplit-stack` (libseff's way)"}
+
+
+def call_section(R, L):
+    """Section 10's part "call": the cost of a call from a coroutine."""
+    recs = [r for r in R.d.get("stackbound", []) if r["part"] == "call"]
+    if not recs:
+        return
+    heading(L, "The cost of a call from a coroutine (`call.c`)",
+            ["callee", "way", "calls", "exact stack", "ns per call", "instructions per call",
+             "runs"], level=3)
+    for r in recs:
+        way, callee = r["mode"].split("-", 1)
+        if r["status"] != "ok":
+            L.append("| %s | %s | %s | **%s** %s | | | |" % (
+                callee, CALL_WAYS.get(way, way), fint(r["n"]), r["status"],
+                r.get("stderr", "")[:160]))
+            continue
+        m, lo, hi = r["median"], r["min"], r["max"]
+        L.append("| %s | %s | %s | %s | %s [%s..%s] | %s | %d |" % (
+            callee, CALL_WAYS.get(way, way), fint(r["n"]), "yes" if m["exact"] else "no",
+            fmt(m["call_ns"]), fmt(lo["call_ns"]), fmt(hi["call_ns"]),
+            fmt(r.get("instr_per_call"), 1), len(r["runs"])))
+    L.append("\n`bench/stackbound/call.c`, built by `run.sh build` (`-O2 -fcacs-stack-bounds`; "
+             "`call_split` also `-fsplit-stack`, linked with gold, where the compiler and libgcc "
+             "have split stacks): one coroutine calls a non-inlined function with a frame N "
+             "times: `small` (a few instructions), `snprintf` (formats a number with it), "
+             "`qsort` (sorts six numbers with it, which calls back a comparison). Time: the "
+             "process's CPU time per call (the coroutine's creation and join amortized), median "
+             "[min..max] of the rounds, pinned, the modes interleaved. Instructions: callgrind, "
+             "(the total at 2 rounds of %s calls minus 1 round) / calls; on the system stack they "
+             "include the memcheck request libcacs makes there under valgrind, about 20, which a "
+             "native run skips. Exact stack: whether the entry got a bound (a C library call "
+             "on the coroutine's stack leaves it without one)." % fint(SB_CALL_CG_N))
+
+
 def results_readme(R, plots):
     """bench/results/README.md (or the README.md of another results dir)."""
     d, info = R.d, R.d.get("machine", {})
@@ -300,6 +337,7 @@ def results_readme(R, plots):
                 r["arg"], fmt(r["ns_per_op_median"]), fmt(r["ns_per_op_min"]),
                 fmt(r["ns_per_op_max"]), fmt(r.get("instr_per_op"), 1)))
     stackbound_section(R, L)
+    call_section(R, L)
     if not R.quick:
         heading(L, "Targets", ["target", "measured", "verdict"])
         for t in targets(R):

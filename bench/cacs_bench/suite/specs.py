@@ -132,6 +132,19 @@ SB_YRING = [("exact_ring", "exact"), ("exact_ring", "private64k"),
             ("exact_ring", "shared"), ("exact_aco_ring", "aco")]
 SB_YRING_SIZES = [((10, 200_000), (10, 100)), ((10_000, 200), (2_000, 3)),
                   ((1_000_000, 10), None)]
+# The cost of a call from a coroutine (bench/stackbound/call.c; part
+# "call"): (part, program, mode, full n, quick n) of each way (plain, on
+# the system stack, split stacks) and callee (a small function, one that
+# calls snprintf, one that calls qsort), the ways of a callee side by
+# side; the rounds interleave every mode. Full n: 0.05 to 0.1 s of calls
+# per process, 2 to 4 s under split stacks, where a call of the C library
+# takes libgcc's __morestack; callgrind counts SB_CALL_CG_N calls (ROUNDS 2
+# minus 1).
+SB_CALL = [("call", prog, way + "-" + callee, n, 1_000)
+           for callee, n in (("small", 20_000_000), ("snprintf", 1_000_000),
+                             ("qsort", 500_000))
+           for prog, way in (("call", "plain"), ("call", "sys"), ("call_split", "split"))]
+SB_CALL_CG_N = 20_000
 # The goals (issue 34): bytes of RSS per parked exact pool coroutine at
 # 1M, the ring's time on exact stacks against guarded 64 KiB ones.
 SB_RSS_GOAL, SB_RING_GOAL = 600, 1.1

@@ -19,10 +19,15 @@ from ..common import ROOT, log, sample_load
 from .specs import SB_FIT, SB_POOL, SB_POOL_ROUNDS, SB_RING, SB_YRING, SB_YRING_SIZES
 
 
+def programs_dir(bdir):
+    """Where the workload's build puts bench/stackbound's programs."""
+    return os.path.join(bdir, "stackbound")
+
+
 def build_programs(build, bdir):
     """bench/stackbound's programs in bdir/stackbound (exact_aco only with
     LIBACO_DIR); (directory, None) or (None, the build's error)."""
-    out = os.path.join(bdir, "stackbound")
+    out = programs_dir(bdir)
     p = subprocess.run([os.path.join(ROOT, "bench", "stackbound", "run.sh"), "build", out,
                         "--build", build], capture_output=True, text=True)
     if p.returncode != 0:
