@@ -418,7 +418,7 @@ static int idle_spin(pool_worker *w) {
       if (w->lock_owner) {
         // The mutex in use: its owner runs, or has changed.
         void *o = __atomic_load_n(w->lock_owner, __ATOMIC_RELAXED);
-        if (o != owner || runs_elsewhere(w, o))
+        if (o != owner || (o && runs_elsewhere(w, o)))
           active = now;
         owner = o;
       }
