@@ -175,19 +175,26 @@ def main():
             cc = prev.get("compile_cost", [])
         if "stackbound" not in only:
             sb = prev.get("stackbound", [])
-        info["partial"] = "%s re-run by `%s` on %s; the rest from `%s` on %s" % (
-            ",".join(sorted(only)), " ".join(argv), info["date"],
+        # One entry per partial re-run still in the data: a re-run of the
+        # same workloads replaces an earlier one's numbers, so its entry.
+        reruns = [r for r in prev.get("machine", {}).get("reruns", [])
+                  if not set(r["only"]) <= set(only)]
+        info["reruns"] = reruns + [{
+            "only": sorted(only), "command": " ".join(argv), "date": info["date"],
+            "loadavg": " ".join(info.get("loadavg", "?").split()[:3]),
+            "loadavg_max": "%.2f" % LOAD_MAX[0]}]
+        info["partial"] = "%s; the rest from `%s` on %s" % (
+            "; ".join("%s re-run by `%s` on %s (load average at its start: %s; highest "
+                      "1-minute figure: %s)" % (",".join(r["only"]), r["command"], r["date"],
+                                                r["loadavg"], r["loadavg_max"])
+                      for r in info["reruns"]),
             " ".join(prev.get("command", [])), prev.get("machine", {}).get("date", "?"))
-        if prev.get("machine", {}).get("partial"):
-            info["partial"] += " (earlier: %s)" % prev["machine"]["partial"]
         info["date"] = prev.get("machine", {}).get("date", info["date"])
         argv = prev.get("command", argv)
     info["loadavg_end"] = open("/proc/loadavg").read().strip()
     info["loadavg_max"] = "%.2f" % LOAD_MAX[0]
     if info.get("partial") and prev.get("machine"):
-        # The load figures stay the full run's; the re-run's go into its note.
-        info["partial"] += " (load average at its start: %s; highest 1-minute figure: %s)" % (
-            " ".join(info.get("loadavg", "?").split()[:3]), info["loadavg_max"])
+        # The load figures stay the full run's; the re-runs' are in their entries.
         for k in ("loadavg", "loadavg_end", "loadavg_max"):
             if k in prev["machine"]:
                 info[k] = prev["machine"][k]
