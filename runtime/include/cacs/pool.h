@@ -47,7 +47,10 @@
 // it in its queue, never for as long as they go on. A worker with nothing to run looks for work
 // again for up to 50 µs (pausing, and yielding its CPU now and then) while
 // another worker of the pool runs coroutines, at most half of the workers
-// awake at once, and then sleeps in the kernel (futex, or the pool's
+// awake at once — in a default pool up to 2 ms while one of its coroutines
+// waits for a mutex whose owner runs on another worker (the mutex comes to
+// it within that bound, and found asleep the worker would keep the handed
+// mutex idle for its wake-up) — and then sleeps in the kernel (futex, or the pool's
 // epoll_wait) until work arrives: work made for a sleeping worker costs a
 // futex wake and the sleeper's wake-up, and a lock handed to one of its
 // coroutines stays held, running nothing, meanwhile. A pool with nothing to
