@@ -13,7 +13,7 @@
 
 #include "cacs/syncblock.h"
 #include "core.h"
-#include "syncblock.h"
+#include "syncblock_open.h"
 
 CACS_TLS_LE struct cacs__syncblk cacs__syncblk;
 
@@ -24,12 +24,9 @@ void cacs__sync_enter(struct cacs__sync_saved *save, const char *file,
   struct cacs__syncblk *b = &cacs__syncblk;
   save->file = b->file;
   save->line = b->line;
-  save->call = b->call;
   b->file = file;
   b->line = line;
-  b->call = call;
-  if (b->depth++ == 0)
-    S.slow |= SLOW_SYNC;
+  save->call = cacs__sync_open(call);
 }
 
 cacs_sync_token cacs_sync_begin(const char *file, int line) {
@@ -39,15 +36,12 @@ cacs_sync_token cacs_sync_begin(const char *file, int line) {
   return t;
 }
 
-__attribute__((noinline, cold)) static void end_outermost(void) {
-  S.slow &= (unsigned char)~SLOW_SYNC;
+void cacs__sync_spawn_deferred(void) {
   struct cacs__syncblk *b = &cacs__syncblk;
   struct cacs__ptask *list = b->deferred;
-  if (list) {
-    b->deferred = NULL;
-    b->deferred_tail = NULL;
-    cacs__pool_spawn_deferred(list);
-  }
+  b->deferred = NULL;
+  b->deferred_tail = NULL;
+  cacs__pool_spawn_deferred(list);
 }
 
 void cacs__sync_leave(const struct cacs__sync_saved *save) {
@@ -57,9 +51,7 @@ void cacs__sync_leave(const struct cacs__sync_saved *save) {
                 "thread\n");
   b->file = save->file;
   b->line = save->line;
-  b->call = save->call;
-  if (--b->depth == 0)
-    end_outermost();
+  cacs__sync_close(save->call);
 }
 
 void cacs_sync_end(cacs_sync_token *t) {

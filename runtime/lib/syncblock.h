@@ -38,6 +38,10 @@ CACS_HIDDEN void cacs__sync_enter(struct cacs__sync_saved *save,
                                   const char *call);
 CACS_HIDDEN void cacs__sync_leave(const struct cacs__sync_saved *save);
 
+/// The outermost block has just closed: the coroutines spawned inside it
+/// start (syncblock.c). Out of line: few blocks defer any.
+__attribute__((cold)) CACS_HIDDEN void cacs__sync_spawn_deferred(void);
+
 /// Abort: `call` would switch inside the innermost block.
 __attribute__((noreturn, cold)) CACS_HIDDEN void
 cacs__sync_violation(const char *call);

@@ -16,6 +16,13 @@
 // saved pointer is on it: a generator resumed from the thread's stack has
 // left it at a point nothing records, and a call there aborts.
 //
+// The common case, a coroutine of the thread's scheduler without ASan, is
+// a hot path of about 25 instructions before and after the move: the
+// bounds' copy in sys_bounds.fast (zero where a rare condition holds, so
+// that one range check also tests those), the main context's pointer,
+// the block's name and depth (syncblock_open.h). Everything else goes
+// through the general path, which finds the pointer as above.
+//
 // libcacs's waits use the same move for their own rare, deep calls (the
 // service coroutine's creation, the timer heap's growth), which their
 // stack budget leaves out (cacs__deep_call).
@@ -27,7 +34,7 @@
 #include "cacs/switch.h" // cacs_context (S.pool_home)
 #include "core.h"
 #include "stack_internal.h"
-#include "syncblock.h"
+#include "syncblock_open.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -41,24 +48,45 @@ _Static_assert(SYS_GAP >= 128 + CACS_CORO_SP_TO_FRAME + 16,
 struct sys_bounds {
   char *lo, *hi; // the thread's stack; lo == hi: not known
   int learned;
+  // What the hot path of cacs_on_system_stack reads, three words where no
+  // rare condition sends every call to the general path: the thread's
+  // stack from `lo`, `size` bytes, and how far its free end, the main
+  // context's saved pointer less SYS_GAP, may lie above `lo` (< `span`).
+  // All 0 (no call takes the hot path) until the bounds are learned, under
+  // ASan (the call announces the move) and on a pool worker (its system
+  // stack is the worker loop's).
+  struct {
+    uintptr_t lo, size, span;
+  } fast;
 };
-static CACS_TLS struct sys_bounds sys_bounds;
+// Local-exec, as the scheduler's state: each field is one %fs-relative
+// operand on x86-64.
+static CACS_TLS_LE struct sys_bounds sys_bounds;
 
 void cacs__sysstack_learn(void) {
   struct sys_bounds *b = &sys_bounds;
-  if (b->learned)
-    return;
-  b->learned = 1;
-  pthread_attr_t a;
-  void *addr;
-  size_t size;
-  if (pthread_getattr_np(pthread_self(), &a) != 0)
-    return;
-  if (pthread_attr_getstack(&a, &addr, &size) == 0) {
-    b->lo = addr;
-    b->hi = (char *)addr + size;
+  if (!b->learned) {
+    b->learned = 1;
+    pthread_attr_t a;
+    void *addr;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &addr, &size) == 0) {
+        b->lo = addr;
+        b->hi = (char *)addr + size;
+      }
+      pthread_attr_destroy(&a);
+    }
   }
-  pthread_attr_destroy(&a);
+  // Called again as a pool worker starts (sched.c): after S.in_pool.
+  size_t size = (size_t)(b->hi - b->lo);
+  if (!cacs__asan_on() && !S.in_pool && size > SYS_GAP) {
+    b->fast.lo = (uintptr_t)b->lo;
+    b->fast.size = size;
+    b->fast.span = size - SYS_GAP + 1;
+  } else {
+    b->fast.lo = b->fast.size = b->fast.span = 0;
+  }
 }
 
 static inline int on_system(const char *p) {
@@ -153,29 +181,77 @@ static inline char *system_sp(const char *what) {
   return sp;
 }
 
-void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
-  char *sp = system_sp(what);
-  struct cacs__sync_saved save;
-  cacs__sync_enter(&save, NULL, 0, what);
-  // Memcheck, seeing the stack pointer jump, marks nothing below it:
-  // without this, the call's first push there is an invalid write.
-  if (sp && __builtin_expect(cacs__on_valgrind(), 0))
-    VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
-  if (!sp)
-    fn(arg);
-  else if (cacs__asan_on())
-    call_asan(fn, arg, sp);
-  else
-    cacs__sysstack_call(fn, arg, sp);
-  cacs__sync_leave(&save);
+// Memcheck, seeing the stack pointer jump, marks nothing below it: without
+// this, the call's first push at `sp` is an invalid write.
+__attribute__((noinline, cold)) static void valgrind_mark(char *sp) {
+  VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
 }
 
-// Under Valgrind: the move, after telling Memcheck of the area (its
-// request block, 48 bytes, is a local: here, not in cacs__deep_call's
-// frame, which every wait's deep call pays).
+// fn(arg) at `sp`, inside the sync block `what` names.
+static inline void call_at(void (*fn)(void *), void *arg, char *sp,
+                           const char *what) {
+  const char *prev = cacs__sync_open(what);
+  cacs__sysstack_call(fn, arg, sp);
+  cacs__sync_close(prev);
+}
+
+// Under Valgrind, or before it was asked: out of the hot path, whose frame
+// then keeps nothing across a call but the sync block's enclosing name.
+__attribute__((noinline, cold)) static void
+call_at_valgrind(void (*fn)(void *), void *arg, char *sp, const char *what) {
+  if (cacs__on_valgrind())
+    valgrind_mark(sp);
+  call_at(fn, arg, sp, what);
+}
+
+// Every case but the hot path's: already on the system stack (a plain
+// call), a pool coroutine, ASan, the bounds not learned yet, no system
+// stack to find (the abort).
+__attribute__((noinline)) static void
+on_system_stack_general(void (*fn)(void *), void *arg, const char *what) {
+  char *sp = system_sp(what);
+  if (!sp) {
+    const char *prev = cacs__sync_open(what);
+    fn(arg);
+    cacs__sync_close(prev);
+  } else if (cacs__asan_on()) {
+    const char *prev = cacs__sync_open(what);
+    call_asan(fn, arg, sp);
+    cacs__sync_close(prev);
+  } else {
+    call_at_valgrind(fn, arg, sp, what);
+  }
+}
+
+// The hot path: a coroutine of the thread's scheduler, on its stack or a
+// generator's, moves below the main context's saved stack pointer (as
+// free_system_sp finds, which the general path calls): three words of
+// sys_bounds.fast, two of the scheduler's state and a byte for Valgrind,
+// no call before the move, no test for ASan (fast is 0 under it).
+void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
+  const struct sys_bounds *b = &sys_bounds;
+  uintptr_t saved = (uintptr_t)S.main.sp - SYS_GAP;
+  if (__builtin_expect((uintptr_t)stack_pointer() - b->fast.lo <
+                               b->fast.size || // on it: a plain call
+                           saved - b->fast.lo >= b->fast.span ||
+                           S.current == &S.main, // main.sp is stale
+                       0)) {
+    on_system_stack_general(fn, arg, what);
+    return;
+  }
+  char *sp = (char *)(saved & ~(uintptr_t)15);
+  if (__builtin_expect(cacs__maybe_valgrind(), 0)) {
+    call_at_valgrind(fn, arg, sp, what);
+    return;
+  }
+  call_at(fn, arg, sp, what);
+}
+
+// Under Valgrind: the move, after telling Memcheck of the area (out of
+// cacs__deep_call, which then keeps nothing across a call).
 __attribute__((noinline, cold)) static void
 deep_call_valgrind(void (*fn)(void *), void *arg, char *sp) {
-  VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
+  valgrind_mark(sp);
   cacs__sysstack_call(fn, arg, sp);
 }
 

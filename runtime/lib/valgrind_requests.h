@@ -42,11 +42,18 @@
 #ifdef CACS_HAVE_VALGRIND
 extern signed char cacs__valgrind __attribute__((visibility("hidden")));
 __attribute__((visibility("hidden"), cold)) int cacs__valgrind_ask(void);
+/// Whether the process may run under Valgrind (yes, or not asked yet):
+/// one test of the byte, for a hot path that leaves the asking, and what
+/// Valgrind needs, to a call out of line.
+static inline int cacs__maybe_valgrind(void) {
+  return __atomic_load_n(&cacs__valgrind, __ATOMIC_RELAXED) != 0;
+}
 static inline int cacs__on_valgrind(void) {
-  signed char v = __atomic_load_n(&cacs__valgrind, __ATOMIC_RELAXED);
-  return __builtin_expect(v != 0, 0) && (v > 0 || cacs__valgrind_ask());
+  return __builtin_expect(cacs__maybe_valgrind(), 0) &&
+         (cacs__valgrind > 0 || cacs__valgrind_ask());
 }
 #else
+static inline int cacs__maybe_valgrind(void) { return 0; }
 static inline int cacs__on_valgrind(void) { return 0; }
 #endif
 

@@ -2,7 +2,9 @@
 // stack back through the change of stacks (shown as a signal frame: the
 // older frames lie on the coroutine's stack, below) into the coroutine's
 // frames, down to the start trampoline; and back on the coroutine's stack
-// the backtrace is the usual one.
+// the backtrace is the usual one. What libcacs inlines into
+// cacs_on_system_stack (the sync block's close) may show as frames of its
+// own between the signal frame and it.
 // REQUIRES: gdb
 // RUN: %clang -O0 -g -I%cacs_include %s %cacs_rt_x86_64 -o %t
 // RUN: gdb -q -batch -ex 'break marker' -ex run -ex bt -ex continue -ex bt -ex continue %t 2>&1 | FileCheck %s
@@ -13,12 +15,12 @@
 // CHECK: #0 {{.*}}marker
 // CHECK-NEXT: #1 {{.*}}on_sys
 // CHECK-NEXT: #2 {{.*}}signal handler called
-// CHECK-NEXT: #3 {{.*}}cacs_on_system_stack
-// CHECK-NEXT: #4 {{.*}}level1
-// CHECK-NEXT: #5 {{.*}}coro_entry
-// CHECK-NEXT: #6 {{.*}}coro_main
-// CHECK-NEXT: #7 {{.*}}trampoline
-// CHECK-NOT: #8
+// CHECK: {{^}}#{{[0-9]+}} {{.*}}cacs_on_system_stack
+// CHECK-NEXT: #[[#L:]] {{.*}}level1
+// CHECK-NEXT: #[[#L+1]] {{.*}}coro_entry
+// CHECK-NEXT: #[[#L+2]] {{.*}}coro_main
+// CHECK-NEXT: #[[#L+3]] {{.*}}trampoline
+// CHECK-NOT: #[[#L+4]]
 // CHECK: Breakpoint 1, marker
 // CHECK: #0 {{.*}}marker
 // CHECK-NEXT: #1 {{.*}}level1

@@ -17,6 +17,6 @@
 //
 // ASAN: ERROR: AddressSanitizer: stack-buffer-overflow
 // ASAN: #0 {{.*}} in oob {{.*}}sysstack.c
-// ASAN: cacs_on_system_stack
+// ASAN: on_system_stack
 // ASAN-NEXT: in bad_coro {{.*}}sysstack.c
 // ASAN: 'local'{{.*}}overflows this variable

@@ -4,8 +4,8 @@
 // it has, or an amount nobody knows: the C library (printf, qsort,
 // getaddrinfo), a recursive parser, a library built without cacs. Such a
 // call, if it cannot switch, may run on the thread's own stack, the one the
-// thread had before it entered coroutines, at the cost of a few
-// instructions to move the stack pointer there and back:
+// thread had before it entered coroutines, at the cost of a few dozen
+// instructions (docs/runtime.md, "Calls on the system stack"):
 //
 //   static void print_report(void *arg) { printf(...); qsort(...); }
 //   CACS_ON_SYSTEM_STACK(print_report, &report);         // C and C++
