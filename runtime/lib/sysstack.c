@@ -141,6 +141,25 @@ __attribute__((noinline)) static void call_asan(void (*fn)(void *), void *arg,
   __sanitizer_finish_switch_fiber(c.fake, NULL, NULL);
 }
 
+// The call on the system stack in progress on this thread (its `what`;
+// NULL: none). A context resumed inside it that runs off the system stack
+// (a generator, an effect coroutine) and asks for the system stack again
+// would be sent where the outer call's frames are (below the main
+// context's or the worker's saved stack pointer): how deep those go, no
+// one here can tell, so it aborts instead (nested_system_stack).
+static CACS_TLS const char *sys_busy;
+
+__attribute__((noinline, cold, noreturn)) static void
+nested_system_stack(const char *what) {
+  const char *outer = sys_busy;
+  sys_busy = NULL; // the report's own deep calls
+  cacs__fatalf("cacs: %s: called off the system stack inside %s, from a "
+               "generator or effect coroutine resumed there: the outer "
+               "call's frames hold the system stack (resume it outside "
+               "the call, or make the call there)\n",
+               what ? what : "a wait's deep call", outer);
+}
+
 __attribute__((noinline, cold, noreturn)) static void
 no_system_stack(const char *what) {
   cacs__fatalf("cacs: %s: the thread's system stack cannot be found (a "
@@ -175,6 +194,8 @@ static inline char *system_sp(const char *what) {
     cacs__sysstack_learn();
   if (on_system(stack_pointer()))
     return NULL;
+  if (sys_busy)
+    nested_system_stack(what);
   char *sp = free_system_sp(0);
   if (!sp)
     no_system_stack(what);
@@ -191,7 +212,9 @@ __attribute__((noinline, cold)) static void valgrind_mark(char *sp) {
 static inline void call_at(void (*fn)(void *), void *arg, char *sp,
                            const char *what) {
   const char *prev = cacs__sync_open(what);
+  sys_busy = what;
   cacs__sysstack_call(fn, arg, sp);
+  sys_busy = NULL;
   cacs__sync_close(prev);
 }
 
@@ -216,7 +239,9 @@ on_system_stack_general(void (*fn)(void *), void *arg, const char *what) {
     cacs__sync_close(prev);
   } else if (cacs__asan_on()) {
     const char *prev = cacs__sync_open(what);
+    sys_busy = what;
     call_asan(fn, arg, sp);
+    sys_busy = NULL;
     cacs__sync_close(prev);
   } else {
     call_at_valgrind(fn, arg, sp, what);
@@ -234,7 +259,8 @@ void cacs_on_system_stack(void (*fn)(void *), void *arg, const char *what) {
   if (__builtin_expect((uintptr_t)stack_pointer() - b->fast.lo <
                                b->fast.size || // on it: a plain call
                            saved - b->fast.lo >= b->fast.span ||
-                           S.current == &S.main, // main.sp is stale
+                           S.current == &S.main || // main.sp is stale
+                           sys_busy, // nested_system_stack's abort
                        0)) {
     on_system_stack_general(fn, arg, what);
     return;
@@ -266,8 +292,11 @@ deep_call_valgrind(void (*fn)(void *), void *arg, char *sp) {
 // a call here: the pool's saved stack pointer is read inline.
 void cacs__deep_call(void (*fn)(void *), void *arg) {
   char *sp = NULL;
-  if (sys_bounds.learned && !cacs__asan_on() && !on_system(stack_pointer()))
+  if (sys_bounds.learned && !cacs__asan_on() && !on_system(stack_pointer())) {
+    if (__builtin_expect(sys_busy != NULL, 0))
+      nested_system_stack(NULL);
     sp = free_system_sp(1);
+  }
   if (!sp) {
     fn(arg);
     return;

@@ -7,5 +7,6 @@
 // RUN: not --crash %run_aarch64 %t yield 2>&1 | FileCheck %S/sysstack.c --check-prefix=YIELD
 // RUN: not --crash %run_aarch64 %t pool-yield 2>&1 | FileCheck %S/sysstack.c --check-prefix=POOLYIELD
 // RUN: not --crash %run_aarch64 %t gen-main 2>&1 | FileCheck %S/sysstack.c --check-prefix=GENMAIN
+// RUN: not --crash %run_aarch64 %t gen-nested 2>&1 | FileCheck %S/sysstack.c --check-prefix=GENNESTED
 // RUN: not --crash %run_aarch64 %t sync-around 2>&1 | FileCheck %S/sysstack.c --check-prefix=AROUND
 // RUN: %run_aarch64 %t spawn 2>&1 | FileCheck %S/sysstack.c --check-prefix=SPAWN

@@ -6,7 +6,10 @@
 // The same frame without it overflows the coroutine's stack (`direct`).
 // A switch inside the call aborts naming it (yield, a wait, a pool yield,
 // and after a CACS_SYNC nested in it ends); a generator resumed from the
-// thread's stack has no system stack to find and aborts naming the call.
+// thread's stack has no system stack to find and aborts naming the call;
+// one resumed inside a call on the system stack that asks for it again
+// aborts naming both (its frames would go over the outer call's: before,
+// they did, and the outer call's frame was overwritten).
 // The call's own block hides nothing of an enclosing CACS_SYNC: a switch
 // after it, inside the CACS_SYNC, names the CACS_SYNC's line. A pool spawn
 // inside a call from a coroutine starts after the call.
@@ -21,6 +24,7 @@
 // RUN: not --crash %t after-sync 2>&1 | FileCheck %s --check-prefix=AFTERSYNC
 // RUN: not --crash %t pool-yield 2>&1 | FileCheck %s --check-prefix=POOLYIELD
 // RUN: not --crash %t gen-main 2>&1 | FileCheck %s --check-prefix=GENMAIN
+// RUN: not --crash %t gen-nested 2>&1 | FileCheck %s --check-prefix=GENNESTED
 // RUN: not --crash %t sync-around 2>&1 | FileCheck %s --check-prefix=AROUND
 // RUN: %t spawn 2>&1 | FileCheck %s --check-prefix=SPAWN
 //
@@ -38,6 +42,8 @@
 // AFTERSYNC: cacs: {{.*}} inside CACS_ON_SYSTEM_STACK(sync_then_yield, NULL) at {{.*}}sysstack.c:[[#]]: a call
 // POOLYIELD: cacs: cacs_pool_yield inside CACS_ON_SYSTEM_STACK(pool_yields, arg) at {{.*}}sysstack.c:[[#]]: a call on the thread's system stack must not switch
 // GENMAIN: cacs: CACS_ON_SYSTEM_STACK(deep, NULL) at {{.*}}sysstack.c:[[#]]: the thread's system stack cannot be found
+// GENNESTED: cacs: CACS_ON_SYSTEM_STACK(deep, NULL) at {{.*}}sysstack.c:[[#]]: called off the system stack inside CACS_ON_SYSTEM_STACK(nested_outer, NULL) at {{.*}}sysstack.c:[[#]], from a generator
+// GENNESTED-NOT: outer's frame
 // AROUND: block at line [[L:[0-9]+]]
 // AROUND-NEXT: cacs: a switch to another coroutine {{.*}} inside the sync block at {{.*}}sysstack.c:[[L]]: no other coroutine may run
 // SPAWN: in the call: started 0
@@ -186,6 +192,28 @@ static void gen_main_body(cacs_gen *g, void *arg) {
   cacs_gen_yield(g, 1);
 }
 
+// A generator resumed inside a call on the system stack asks for it again
+// (gen_main_body); the outer call's frame holds a pattern that the inner
+// call's frames would overwrite (it prints how many bytes changed if it
+// comes back).
+static void nested_outer(void *arg) {
+  (void)arg;
+  volatile unsigned char mark[4096];
+  for (int i = 0; i < 4096; ++i)
+    mark[i] = 0x5a;
+  cacs_gen *g = cacs_gen_create(gen_main_body, NULL, SMALL);
+  cacs_gen_resume(g, 0);
+  cacs_gen_destroy(g);
+  int changed = 0;
+  for (int i = 0; i < 4096; ++i)
+    changed += mark[i] != 0x5a;
+  printf("outer's frame: %d bytes changed\n", changed);
+}
+static void gen_nested_coro(void *arg) {
+  (void)arg;
+  CACS_ON_SYSTEM_STACK(nested_outer, NULL);
+}
+
 // Under ASan (sysstack-tools.c): a read past a local array on the system
 // stack is reported as a stack-buffer-overflow of this frame.
 __attribute__((noinline)) static void oob(void *arg) {
@@ -290,6 +318,8 @@ int main(int argc, char **argv) {
     puts("PASS");
   } else if (!strcmp(mode, "pool-yield")) {
     run_pool(pool_bad, NULL);
+  } else if (!strcmp(mode, "gen-nested")) {
+    spawn_small(gen_nested_coro, "gen-nested");
   } else if (!strcmp(mode, "gen-main")) {
     cacs_gen *g = cacs_gen_create(gen_main_body, NULL, SMALL);
     cacs_gen_resume(g, 0);

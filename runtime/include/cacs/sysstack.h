@@ -50,7 +50,9 @@ extern "C" {
 
 /// Run fn(arg) on the calling thread's system stack and return when it
 /// returns. `what` names the call in the abort of a switch inside it and
-/// in the abort when there is no system stack to find. Its stack budget
+/// in the abort when there is no system stack to find, or when a generator
+/// or effect coroutine resumed inside such a call asks for it again (the
+/// outer call's frames hold it). Its stack budget
 /// (detail/contract.h) lets a coroutine entry that calls it have a stack
 /// bound: fn, which runs on the thread's stack, is not in it.
 CACS__STACK_BUDGET(CACS_CONTRACT_SYSTEM_STACK_BUDGET)
