@@ -147,7 +147,9 @@ __attribute__((noinline)) static void call_asan(void (*fn)(void *), void *arg,
 // would be sent where the outer call's frames are (below the main
 // context's or the worker's saved stack pointer): how deep those go, no
 // one here can tell, so it aborts instead (nested_system_stack).
-static CACS_TLS const char *sys_busy;
+// Local-exec as sys_bounds: the hot path sets and clears it with one
+// %fs-relative store each.
+static CACS_TLS_LE const char *sys_busy;
 
 __attribute__((noinline, cold, noreturn)) static void
 nested_system_stack(const char *what) {
@@ -208,14 +210,23 @@ __attribute__((noinline, cold)) static void valgrind_mark(char *sp) {
   VALGRIND_MAKE_MEM_UNDEFINED(sp - 4096, 4096);
 }
 
-// fn(arg) at `sp`, inside the sync block `what` names.
-static inline void call_at(void (*fn)(void *), void *arg, char *sp,
-                           const char *what) {
+// fn(arg) at `sp` by `move` (cacs__sysstack_call, or call_asan, which
+// tells ASan), inside the sync block `what` names, marked as the thread's
+// call in progress (sys_busy).
+static inline __attribute__((always_inline)) void
+moved_call(void (*move)(void (*)(void *), void *, void *),
+           void (*fn)(void *), void *arg, char *sp, const char *what) {
   const char *prev = cacs__sync_open(what);
   sys_busy = what;
-  cacs__sysstack_call(fn, arg, sp);
+  move(fn, arg, sp);
   sys_busy = NULL;
   cacs__sync_close(prev);
+}
+
+// fn(arg) at `sp`, the plain move.
+static inline void call_at(void (*fn)(void *), void *arg, char *sp,
+                           const char *what) {
+  moved_call(cacs__sysstack_call, fn, arg, sp, what);
 }
 
 // Under Valgrind, or before it was asked: out of the hot path, whose frame
@@ -238,11 +249,7 @@ on_system_stack_general(void (*fn)(void *), void *arg, const char *what) {
     fn(arg);
     cacs__sync_close(prev);
   } else if (cacs__asan_on()) {
-    const char *prev = cacs__sync_open(what);
-    sys_busy = what;
-    call_asan(fn, arg, sp);
-    sys_busy = NULL;
-    cacs__sync_close(prev);
+    moved_call(call_asan, fn, arg, sp, what);
   } else {
     call_at_valgrind(fn, arg, sp, what);
   }
