@@ -78,6 +78,11 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
+/// The longest a coroutine queued on a pool mutex waits for its turn once
+/// the mutex starves (pool_sync.c, STRICT_NS), and so the longest an idle
+/// worker spins for such a waiter (pool_worker.c, LOCK_SPIN_NS).
+#define CACS__POOL_MUTEX_TURN_NS 2000000u
+
 /// The calling pool coroutine queues (`owner`: the lock's owner word) or
 /// stops waiting (NULL) for a lock. Where it may run only on its worker (a
 /// default pool), that worker, idle, keeps spinning for up to 2 ms rather

@@ -149,7 +149,8 @@ enum {
 // A starving mutex serves this worker's waiters first while its head has
 // waited at most this long, the head itself after that (the rule above):
 // what bounds a wait.
-#define STRICT_NS (2 * STARVE_NS)
+#define STRICT_NS CACS__POOL_MUTEX_TURN_NS
+_Static_assert(STRICT_NS == 2 * STARVE_NS, "twice Go's starvation bound");
 // How often a woken waiter keeping its turn (m_keep_turn) reads the state:
 // each read takes the mutex's cache line from the holder's worker, whose
 // next lock or unlock then misses; this rarely, the holder barely notices.

@@ -380,7 +380,7 @@ static int work_visible(cacs_pool *p) {
 // 37, bench/results/locks/counter-45). An owner that stops running for
 // IDLE_SPIN_NS (parked inside its critical section, say, on I/O) with the
 // mutex still its own ends the spin: the worker sleeps as before.
-#define LOCK_SPIN_NS 2000000u
+#define LOCK_SPIN_NS CACS__POOL_MUTEX_TURN_NS
 
 // Nothing to run: look again, reading only, for up to IDLE_SPIN_NS before
 // sleeping, but only while another worker runs coroutines (it may make
