@@ -1,16 +1,16 @@
-// The pool reader-writer lock's spins (lib/pool/pool_sync.c, "A state
-// word"): a locker that finds the lock held by someone running spins for
-// it, a bounded while, and takes it without parking, rather than queue and
-// be woken across workers by the release (issue 37):
+// The pool reader-writer lock's spins (lib/pool/pool_sync.c, "reader-
+// writer lock"): a locker that finds the lock held by someone running
+// spins for it, a bounded while, and takes it without parking, rather than
+// queue and be woken across workers by the release (issue 37):
 //
 //   reader  a writer holds the lock; a reader comes: it spins (seen in the
 //           lock's spinner count, nobody queued), and once the writer
 //           releases it goes in without a park.
-//   writer  a reader holds the lock; a writer comes: it marks the lock
-//           pending and spins (seen as above); meanwhile a new reader is
-//           kept out (tryrdlock fails with EBUSY: a writer is not starved
-//           by readers that keep coming); once the reader leaves, the
-//           writer goes in without a park.
+//   writer  a reader holds the lock; a writer comes: it takes the
+//           writers' mutex, marks the lock and spins (seen as above);
+//           meanwhile a new reader is kept out (tryrdlock fails with
+//           EBUSY: a writer is not starved by readers that keep coming);
+//           once the reader leaves, the writer goes in without a park.
 //
 // On the mock pool (every task a thread, pool_sync.c alone), where the
 // holder always may run and spinning needs no second worker. A round

@@ -206,38 +206,38 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 
 // --- Reader-writer lock -------------------------------------------------
 //
-// Barging while nobody waits, as Go's sync.RWMutex: a read lock and unlock
-// are one atomic instruction each while no writer holds the lock or waits,
-// a write lock and unlock while nobody else holds it or waits. A reader
-// that finds a writer holding it (or a writer that finds another writer)
-// spins briefly, as the mutex's lockers do (2 us at most, only while the
-// holder may be running), before it queues; a writer that finds readers in
-// keeps new readers out (a pending writer) and spins for those in to
-// leave, then queues at the front.
-// Phase-fair once waiters queue: a reader that finds a writer holding the
-// lock, pending or waiting queues; writers are served in their order. A
-// writer out grants every reader queued (those behind a waiting writer
-// too), or, none queued, the next writer; the last reader out grants the
-// next writer. So a writer waits for at most the phase in progress (which
-// its spin lets go on, while it is pending, for 2 us) and one reader and
-// one writer phase per writer ahead of it, a reader for at most the phase
-// in progress and one writer phase.
+// Go's sync.RWMutex's structure: writers take a pool mutex among
+// themselves (its barging, spinning, hand-offs and starvation bound), then
+// mark the lock and wait for the readers in to leave; readers are a count
+// beside it. Uncontended, a read lock and unlock are one atomic
+// instruction each, a write lock and unlock two (the mutex's and the
+// count's). A reader that finds a writer marked, or the writer that finds
+// readers in, spins briefly while the other side may be running (2 us at
+// most, as the mutex's lockers), then queues. Only the writer that holds
+// the mutex keeps readers out: writers waiting for the mutex do not.
+// Phases: a writer's release grants every reader queued before the next
+// writer gets the mutex, and that writer waits for them to leave, while
+// readers that come after its mark queue for the phase after it. So a
+// reader waits for at most one writer phase, and a writer for the writers
+// ahead of it on the mutex (the mutex's bound) and one reader phase each.
 // Releases as the paper's CES reader-writer mutex: CES runs one waiter
 // granted in place, a waiter on this worker (as the mutex: in a default
-// pool one homed here), and makes the others runnable. A dispatch lock
-// never spins.
+// pool one homed here), and makes the others runnable. A dispatch lock's
+// mutex is a dispatch mutex, and it never spins.
 
 typedef struct cacs_pool_rwlock {
-  uint32_t state;    ///< writer, pending writer, queued, readers (private)
-  uint32_t spin;     ///< guards the waiters (private)
-  uint32_t kind;     ///< enum cacs_pool_lock_kind
-  uint32_t spun_out; ///< the last spin for it ran out (private)
-  uint32_t spinners; ///< lockers spinning for it (private)
-  void *writer;      ///< the writer holding it, NULL if none (private)
+  cacs_pool_mutex wmu; ///< serialises the writers (private)
+  uint32_t state;      ///< writer marked, queued, readers (private)
+  uint32_t spin;       ///< guards the waiters (private)
+  uint32_t kind;       ///< enum cacs_pool_lock_kind
+  uint32_t spun_out;   ///< the last spin for it ran out (private)
+  uint32_t spinners;   ///< lockers spinning for it (private)
+  void *writer;        ///< the writer holding or marking it (private)
   cacs__pwaitq waiters;
 } cacs_pool_rwlock;
 // clang-format off
-#define CACS_POOL_RWLOCK_INIT {0, 0, CACS_POOL_LOCK_CES, 0, 0, NULL, {NULL, NULL}}
+#define CACS_POOL_RWLOCK_INIT \
+  {CACS_POOL_MUTEX_INIT, 0, 0, CACS_POOL_LOCK_CES, 0, 0, NULL, {NULL, NULL}}
 // clang-format on
 
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
@@ -257,11 +257,12 @@ int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us);
 ///   - ENOMEM: the timer could not be armed.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us);
-/// Take the lock shared if no writer holds it, is pending or waits for it.
+/// Take the lock shared if no writer holds it or waits for its readers.
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw);
-/// Take the lock exclusive if nobody holds it or waits for it.
+/// Take the lock exclusive if nobody holds it or waits for it (another
+/// writer may be waiting for the writers' mutex).
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw);

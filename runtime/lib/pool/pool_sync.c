@@ -696,65 +696,45 @@ void cacs_pool_cond_broadcast(cacs_pool_cond *c) { cond_notify(c, 1); }
 
 // --- reader-writer lock ------------------------------------------------------
 //
-// A state word and, only on contention, the spin lock and a queue. The
-// state says whether a writer holds the lock (RW_WRITER), whether a writer
-// spins for the readers in it to leave (RW_WPEND), whether waiters are
-// queued (RW_QUEUED: set and cleared under the spin lock, with the queue)
-// and how many readers hold it (from RW_READER1). The fast paths are one
-// atomic instruction each, without the spin lock: a read lock while no
-// writer holds it, spins for it or is queued; a read unlock unless it is
-// the last reader out with waiters queued; a write lock of a free lock; a
-// write unlock with nobody queued (issue 37: the spin lock at every call,
-// and readers parking behind every writer, kept the lock at 1.4 M pairs/s
-// at 0 ns, Go's sync.RWMutex 31 M).
-//
-// Spinning, as the mutex's (spin_for: SPIN_NS at most, while the holder
-// may run, damped once spins run out): a reader that finds a writer
-// holding the lock or spinning for it spins until the writer is out, then
-// goes in on the fast path, rather than park to be woken, across workers,
-// by the writer's release; its worker stays awake. A writer that finds
-// the lock held by a writer spins for it likewise; one that finds readers
-// in (and nobody spinning or queued) marks RW_WPEND, which keeps new
-// readers out, as Go's pending writer does, and spins for those inside to
-// leave. A spin that runs out queues; a writer that marked RW_WPEND queues
-// at the front (it came before whoever queued meanwhile, behind its mark).
-// A dispatch lock never spins.
-//
-// Phases, once waiters queue (Brandenburg and Anderson's phase-fair
-// reader-writer locks; Go's sync.RWMutex serves its readers the same way).
-// A reader that finds a writer holding the lock, marking it or queued
-// queues; a writer that finds it held or anyone queued queues. Writers are
-// served in their order. A writer's release grants every reader queued (a
-// reader phase), those behind queued writers too, or, none queued, the
-// first writer; the last reader out of a phase grants the first writer.
-// So phases alternate while both kinds wait, and the wait is bounded
-// without a clock: a writer waits for at most the phase in progress, then
-// one reader phase and one writer phase per writer queued ahead of it; a
-// reader for at most the phase in progress and one writer phase. A reader
-// phase holds only readers queued before it began, the others queue
-// behind the next writer. A writer's spin bounds how long it lets the
-// phase in progress go on (RW_WPEND) and how long readers spin for it.
-//
-// Why all of them (issue 37): served first come first served, a reader
-// phase held the readers that happened to arrive between two writers, in
-// a default pool often mostly one worker's, run one after the other there
-// while the other worker idled (the default pool at 1 us: 0.45 M pairs/s,
-// Go 0.77). Granted together, every reader waiting, of both workers, runs
-// in the phase, in parallel. (In a steady mix a phase still averages the
-// readers between two writers: each writer takes a phase of its own.)
-//
+// Go's sync.RWMutex's structure (issue 37): writers are serialised by a
+// pool mutex (`wmu`), which brings its rules for free (barging, spinning,
+// CES hand-offs, the starvation bound: "The rule" above); readers are a
+// count in a state word beside it, with the writer's mark (RW_WRITER: the
+// writer that owns `wmu` is waiting for the readers in to leave, or holds
+// the lock), and a queue, under the spin lock, of the readers that came
+// while it was marked and of that writer while readers are in (RW_RQUEUED,
+// RW_WQUEUED). So:
+//   - a read lock is one compare-and-swap while no writer is marked, a
+//     read unlock one unless it is the last reader out before a queued
+//     writer; a write lock and unlock are one compare-and-swap each on the
+//     mutex and on the state while nobody else holds it;
+//   - only one writer at a time marks the lock, the one that owns `wmu`:
+//     writers waiting for `wmu` do not keep readers out (a queued writer
+//     did, before: the queue, once formed, stayed formed, every reader
+//     parked behind some writer, each writer's release woke readers across
+//     workers, and the lock ran at 1.4 M pairs/s at 0 ns, Go 31 M);
+//   - a reader that finds the lock marked spins while the writer may run
+//     (spin_for, the mutex's: SPIN_NS, damped), then queues; the writer,
+//     marked, spins likewise for the readers in to leave, then queues;
+//   - phases: a writer's release grants every reader queued before it
+//     unlocks `wmu`, so the next writer, marking the lock, waits for them
+//     to leave (a reader phase), and readers that come after its mark
+//     queue for the next reader phase. A reader waits for at most one
+//     writer phase (the one it found); a writer for the writers ahead of
+//     it on `wmu` (the mutex's bound) and one reader phase each.
 // Of the waiters granted, one runs in the releaser's place if that pays
 // (inplace_pays, the mutex's rule); every other one is made runnable once
-// the caller drops the spin lock (*later; NULL: now).
+// the caller drops the spin lock (*later; NULL: now). A dispatch lock's
+// mutex is a dispatch mutex, and it never spins.
 //
 // ThreadSanitizer (pool_tsan.h): the fast paths skip the spin lock, so
-// the lock tells it its own edges: a writer's release to every later
-// holder (the lock's address), a reader's release to later writers only
-// (one byte further), so that readers are not ordered among themselves.
+// the lock tells it its own edges on the state word's address: a writer's
+// release to every later holder, a reader's (one byte further) to later
+// writers only, so that readers are not ordered among themselves.
 enum {
   RW_WRITER = 1u,
-  RW_WPEND = 2u,
-  RW_QUEUED = 4u,
+  RW_RQUEUED = 2u,
+  RW_WQUEUED = 4u,
   RW_READER1 = 8u,
 };
 
@@ -763,6 +743,7 @@ int cacs_pool_rwlock_init(cacs_pool_rwlock *rw, unsigned kind) {
     return cacs__fail(EINVAL);
   memset(rw, 0, sizeof *rw);
   rw->kind = kind;
+  rw->wmu.kind = kind;
   return 0;
 }
 
@@ -788,141 +769,99 @@ static inline void rw_set_writer(cacs_pool_rwlock *rw, void *self) {
 
 // TSan's edges (above): taken as a writer (`writer`) or a reader.
 static inline void rw_tsan_acquired(cacs_pool_rwlock *rw, int writer) {
-  ptsan_acquire(rw);
+  ptsan_acquire(&rw->state);
   if (writer)
-    ptsan_acquire((char *)rw + 1);
+    ptsan_acquire((char *)&rw->state + 1);
 }
 
 static inline void rw_tsan_released(cacs_pool_rwlock *rw, int writer) {
-  ptsan_release(writer ? (void *)rw : (char *)rw + 1);
+  ptsan_release(writer ? (void *)&rw->state : (char *)&rw->state + 1);
 }
 
-// Whether a reader may go in, in state `s` (the phases above).
-static inline int rw_read_free(uint32_t s) {
-  return !(s & (RW_WRITER | RW_WPEND | RW_QUEUED));
-}
+// The spins' looks (spin_for): a reader's, until no writer is marked;
+static int rw_look_unmarked(uint32_t s) { return !(s & RW_WRITER); }
 
-// Whether a writer may take the lock in state `s`: nobody holds it, and
-// nobody spins for it or waits, unless the caller marked RW_WPEND (`pend`)
-// before any of them came.
-static inline int rw_write_free(uint32_t s, int pend) {
-  return !(s & RW_WRITER) && !rw_readers(s) &&
-         (pend || !(s & (RW_WPEND | RW_QUEUED)));
-}
-
-// The spins' looks (spin_for): a reader's, until it may go in, or only a
-// queue bars it (a reader phase queued, to join behind the next writer);
-static int rw_look_read(uint32_t s) {
-  if (rw_read_free(s))
-    return 1;
-  return s & (RW_WRITER | RW_WPEND) ? 0 : -1;
-}
-
-// a writer's for the writer holding it;
-static int rw_look_unwritten(uint32_t s) { return !(s & RW_WRITER); }
-
-// and a writer's that marked RW_WPEND, for the readers in it.
+// the marked writer's, until the readers in have left.
 static int rw_look_unread(uint32_t s) { return !rw_readers(s); }
 
-// Grant `w`, queued, the lock in its kind (the caller checked that it fits;
-// RW_QUEUED stays set, so no fast path takes the lock meanwhile).
-static void rw_grant_one(cacs_pool_rwlock *rw, waiter *w, cacs__ptask **inplace,
-                         waiter **later) {
-  q_remove(&rw->waiters, w);
-  if (w->kind == W_WRITER) {
-    rw_set_writer(rw, w->self);
-    __atomic_fetch_or(&rw->state, RW_WRITER, __ATOMIC_RELAXED);
-  } else {
-    __atomic_fetch_add(&rw->state, RW_READER1, __ATOMIC_RELAXED);
-  }
-  serve_later(w, 0, inplace_pays(w) ? inplace : NULL, later);
-}
-
-// Grant the lock, free of any writer, to whom the phases say: after a
-// writer (`after_writer`), every reader queued; else the readers at the
-// head (compatible: no writer ahead of them, which happens when one timed
-// out) and, the lock then free, the first writer. Nothing while a writer
-// spins for it (RW_WPEND): it takes the lock itself once the readers are
-// out, or queues at the front. The queue emptied, RW_QUEUED goes.
-static void rw_grant(cacs_pool_rwlock *rw, int after_writer,
-                     cacs__ptask **inplace, waiter **later) {
+// Grant every reader queued (the spin lock held) and unmark the writer in
+// one step: from then on readers go in on the fast path.
+static void rw_grant_readers(cacs_pool_rwlock *rw, cacs__ptask **inplace,
+                             waiter **later) {
+  uint32_t n = 0;
+  for (waiter *w = rw->waiters.head; w; w = w->next)
+    n += w->kind == W_READER;
+  uint32_t s = rw_state(rw);
+  while (!rw_cas(rw, &s,
+                 (s & ~(uint32_t)(RW_WRITER | RW_RQUEUED)) + n * RW_READER1,
+                 __ATOMIC_RELEASE))
+    ;
   waiter *w, *next;
-  if (rw_state(rw) & (RW_WRITER | RW_WPEND))
-    goto out;
-  if (after_writer) {
-    for (w = rw->waiters.head; w; w = next) {
-      next = w->next;
-      if (w->kind == W_READER)
-        rw_grant_one(rw, w, inplace, later);
-    }
-    if (rw_readers(rw_state(rw)))
-      goto out; // the writers stay queued, in order, for the next phase
+  for (w = rw->waiters.head; w; w = next) {
+    next = w->next;
+    if (w->kind != W_READER)
+      continue;
+    q_remove(&rw->waiters, w);
+    serve_later(w, 0, inplace_pays(w) ? inplace : NULL, later);
   }
-  while ((w = rw->waiters.head)) {
-    int writer = w->kind == W_WRITER;
-    if (writer && rw_readers(rw_state(rw)))
-      break;
-    rw_grant_one(rw, w, inplace, later);
-    if (writer)
-      break;
-  }
-out:
-  if (!rw->waiters.head)
-    __atomic_fetch_and(&rw->state, ~(uint32_t)RW_QUEUED, __ATOMIC_RELAXED);
 }
 
-// A timed-out waiter leaves; the ones behind it may fit now (readers behind
-// a writer that gave up).
+// A timed-out waiter leaves: a reader, simply (RW_RQUEUED goes with the
+// last); the marked writer, unmarking the lock, so the readers that
+// queued behind its mark go in.
 static int cancel_rw(void *obj, waiter *w) {
   cacs_pool_rwlock *rw = obj;
   q_remove(w->q, w);
-  rw_grant(rw, 0, NULL, NULL);
+  if (w->kind == W_WRITER) {
+    __atomic_fetch_and(&rw->state, ~(uint32_t)RW_WQUEUED, __ATOMIC_RELAXED);
+    rw_grant_readers(rw, NULL, NULL);
+  } else if (!rw->waiters.head || (rw->waiters.head == rw->waiters.tail &&
+                                   rw->waiters.head->kind == W_WRITER)) {
+    __atomic_fetch_and(&rw->state, ~(uint32_t)RW_RQUEUED, __ATOMIC_RELAXED);
+  }
   return 1;
 }
 
-// Queue `me` (the spin lock held, RW_QUEUED set) as a `kind` at the back,
-// or at the front (`front`), and wait to be granted the lock. Its worker,
-// idle meanwhile, spins while the lock's writer runs elsewhere
-// (cacs__pool_lock_wait, as the mutex's waiters).
+// Queue `me` (the spin lock held, its flag set) as a `kind` and wait to be
+// granted the lock. Its worker, idle meanwhile, spins while the lock's
+// writer runs elsewhere (cacs__pool_lock_wait, as the mutex's waiters).
 static int rw_wait(cacs_pool_rwlock *rw, cacs__ptask *me, int kind,
-                   int64_t timeout_us, int front) {
+                   uint64_t deadline, int timed) {
   waiter w;
-  w_init(&w, me, timeout_us);
+  w_init(&w, me, timed ? 0 : -1);
   w.kind = kind;
-  if (front)
-    q_push_front(&rw->waiters, &w);
-  else
-    q_push(&rw->waiters, &w);
+  q_push(&rw->waiters, &w);
   spins sp = {&rw->spin, NULL};
   if (me)
     cacs__pool_lock_wait(&rw->writer);
-  int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_rw, rw);
+  int r = wait_served(&w, &sp, deadline, cancel_rw, rw);
   if (me)
     cacs__pool_lock_wait(NULL);
   return r;
 }
 
-// A read lock past the fast path: spin (the rule above), then queue.
+// A read lock past the fast path: spin while a writer is marked (the rule
+// above), then queue for its release.
 __attribute__((noinline)) static int rdlock_slow(cacs_pool_rwlock *rw,
                                                  int64_t timeout_us) {
   cacs__ptask *me = cacs__pool_self();
   int spun = !spin_may_pay(rw->kind, me) || timeout_us == 0;
   for (;;) {
     uint32_t s = rw_state(rw);
-    if (rw_read_free(s)) {
+    if (!(s & RW_WRITER)) {
       if (rw_cas(rw, &s, s + RW_READER1, __ATOMIC_ACQUIRE))
         break;
       continue;
     }
-    if (!spun && (s & (RW_WRITER | RW_WPEND))) {
+    if (!spun) {
       spun = 1;
       if (spin_for(&rw->state, &rw->spun_out, &rw->writer, &rw->spinners, 1,
-                   rw_look_read))
+                   rw_look_unmarked))
         continue;
     }
     spin_lock(&rw->spin);
     s = rw_state(rw);
-    if (rw_read_free(s)) {
+    if (!(s & RW_WRITER)) {
       spin_unlock(&rw->spin);
       continue;
     }
@@ -930,11 +869,11 @@ __attribute__((noinline)) static int rdlock_slow(cacs_pool_rwlock *rw,
       spin_unlock(&rw->spin);
       return cacs__fail(ETIMEDOUT);
     }
-    if (!rw_cas(rw, &s, s | RW_QUEUED, __ATOMIC_RELAXED)) {
+    if (!rw_cas(rw, &s, s | RW_RQUEUED, __ATOMIC_RELAXED)) {
       spin_unlock(&rw->spin);
       continue;
     }
-    int r = rw_wait(rw, me, W_READER, timeout_us, 0);
+    int r = rw_wait(rw, me, W_READER, deadline_of(timeout_us), timeout_us >= 0);
     if (r)
       return cacs__fail(r);
     break;
@@ -945,7 +884,7 @@ __attribute__((noinline)) static int rdlock_slow(cacs_pool_rwlock *rw,
 
 int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us) {
   uint32_t s = rw_state(rw);
-  if (__builtin_expect(!rw_read_free(s) ||
+  if (__builtin_expect((s & RW_WRITER) ||
                            !rw_cas(rw, &s, s + RW_READER1, __ATOMIC_ACQUIRE),
                        0))
     CACS_MUSTTAIL return rdlock_slow(rw, timeout_us);
@@ -953,88 +892,80 @@ int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us) {
   return 0;
 }
 
-// A write lock past the fast path: spin (the rule above), then queue.
+// The writer, owner of `wmu`, unmarks the lock (it gave up) and lets `wmu`
+// go; returns `err` for the caller.
+static int rw_unmark(cacs_pool_rwlock *rw, int err) {
+  rw_set_writer(rw, NULL);
+  waiter *later = NULL;
+  spin_lock(&rw->spin);
+  rw_grant_readers(rw, NULL, &later);
+  spin_unlock(&rw->spin);
+  wake_later(later);
+  cacs_pool_mutex_unlock(&rw->wmu);
+  return cacs__fail(err);
+}
+
+// A write lock past the fast path: take `wmu` (the mutex's rules), mark
+// the lock, spin for the readers in to leave, then queue for the last.
 __attribute__((noinline)) static int wrlock_slow(cacs_pool_rwlock *rw,
                                                  int64_t timeout_us) {
   cacs__ptask *me = cacs__pool_self();
   void *self = self_id(me);
   if (rw_writer(rw) == self)
     return cacs__fail(EDEADLK);
-  int spun = !spin_may_pay(rw->kind, me) || timeout_us == 0, pend = 0;
-  for (;;) {
-    uint32_t s = rw_state(rw);
-    if (rw_write_free(s, pend)) {
-      if (rw_cas(rw, &s, (s & ~(uint32_t)RW_WPEND) | RW_WRITER,
-                 __ATOMIC_ACQUIRE))
-        break;
-      continue;
-    }
-    if (!spun && !(s & (RW_WPEND | RW_QUEUED))) {
-      if (s & RW_WRITER) {
-        spun = 1;
-        if (spin_for(&rw->state, &rw->spun_out, &rw->writer, &rw->spinners, 1,
-                     rw_look_unwritten))
-          continue;
-      } else if (rw_cas(rw, &s, s | RW_WPEND, __ATOMIC_RELAXED)) {
-        spun = pend = 1;
-        if (spin_for(&rw->state, &rw->spun_out, NULL, &rw->spinners, 1,
-                     rw_look_unread))
-          continue;
-      } else {
-        continue; // the state changed: look again
-      }
-    }
+  uint64_t deadline = deadline_of(timeout_us);
+  // The fast path may have taken `wmu` already.
+  if (m_owner(&rw->wmu) != self &&
+      cacs_pool_mutex_lock(&rw->wmu, timeout_us) != 0)
+    return -1; // errno set
+  rw_set_writer(rw, self);
+  uint32_t s = __atomic_fetch_or(&rw->state, RW_WRITER, __ATOMIC_ACQUIRE);
+  if (rw_readers(s) && (!spin_may_pay(rw->kind, me) || timeout_us == 0 ||
+                        !spin_for(&rw->state, &rw->spun_out, NULL,
+                                  &rw->spinners, 1, rw_look_unread))) {
     spin_lock(&rw->spin);
     s = rw_state(rw);
-    if (rw_write_free(s, pend)) {
-      spin_unlock(&rw->spin);
-      continue;
+    for (;;) {
+      if (!rw_readers(s))
+        break;
+      if (timeout_us == 0) {
+        spin_unlock(&rw->spin);
+        return rw_unmark(rw, ETIMEDOUT);
+      }
+      if (rw_cas(rw, &s, s | RW_WQUEUED, __ATOMIC_RELAXED)) {
+        int r = rw_wait(rw, me, W_WRITER, deadline, timeout_us >= 0);
+        if (r == ETIMEDOUT || r == ENOMEM)
+          return rw_unmark(rw, r);
+        goto held; // the last reader out granted it
+      }
     }
-    if (timeout_us == 0) { // never marked RW_WPEND: no spin at 0
-      spin_unlock(&rw->spin);
-      return cacs__fail(ETIMEDOUT);
-    }
-    if (!rw_cas(rw, &s, (s & ~(uint32_t)(pend ? RW_WPEND : 0u)) | RW_QUEUED,
-                __ATOMIC_RELAXED)) {
-      spin_unlock(&rw->spin);
-      continue;
-    }
-    // Readers are in (or a writer, which releases to the queue): one of
-    // them grants us the lock.
-    int r = rw_wait(rw, me, W_WRITER, timeout_us, pend);
-    if (r)
-      return cacs__fail(r);
-    rw_tsan_acquired(rw, 1);
-    return 0;
+    spin_unlock(&rw->spin);
   }
-  rw_set_writer(rw, self);
-  rw_tsan_acquired(rw, 1);
-  return 0;
-}
-
-// Taken on the fast path by a plain thread, or with TSan linked in.
-__attribute__((noinline, cold)) static int wr_taken_rare(cacs_pool_rwlock *rw,
-                                                         int64_t timeout_us) {
-  (void)timeout_us;
-  rw_set_writer(rw, self_now());
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+held:
   rw_tsan_acquired(rw, 1);
   return 0;
 }
 
 int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us) {
+  // Both free: one compare-and-swap on each. `wmu` taken and readers in,
+  // the slow path goes on from there.
   uint32_t z = 0;
+  cacs__ptask *t = cacs__pool_cur;
+  if (__builtin_expect(!t || ptsan_linked() ||
+                           !m_cas(&rw->wmu, &z, M_LOCKED, __ATOMIC_ACQUIRE),
+                       0))
+    CACS_MUSTTAIL return wrlock_slow(rw, timeout_us);
+  m_set_owner(&rw->wmu, t);
   if (__builtin_expect(!rw_cas(rw, &z, RW_WRITER, __ATOMIC_ACQUIRE), 0))
     CACS_MUSTTAIL return wrlock_slow(rw, timeout_us);
-  cacs__ptask *t = cacs__pool_cur;
-  if (__builtin_expect(!t || ptsan_linked(), 0))
-    CACS_MUSTTAIL return wr_taken_rare(rw, timeout_us);
   rw_set_writer(rw, t);
   return 0;
 }
 
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw) {
   uint32_t s = rw_state(rw);
-  while (rw_read_free(s))
+  while (!(s & RW_WRITER))
     if (rw_cas(rw, &s, s + RW_READER1, __ATOMIC_ACQUIRE)) {
       rw_tsan_acquired(rw, 0);
       return 0;
@@ -1043,31 +974,42 @@ int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw) {
 }
 
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw) {
+  if (cacs_pool_mutex_trylock(&rw->wmu) != 0)
+    return -1; // EBUSY
   uint32_t z = 0;
-  if (!rw_cas(rw, &z, RW_WRITER, __ATOMIC_ACQUIRE))
+  if (!rw_cas(rw, &z, RW_WRITER, __ATOMIC_ACQUIRE)) {
+    cacs_pool_mutex_unlock(&rw->wmu);
     return cacs__fail(EBUSY);
+  }
   rw_set_writer(rw, self_id(cacs__pool_self()));
   rw_tsan_acquired(rw, 1);
   return 0;
 }
 
-// The last reader out with waiters queued: grant the next phase (in place
-// with CES, where that pays).
+// The last reader out before the marked writer, queued: grant it (in
+// place with CES, where that pays).
 __attribute__((noinline)) static int rdunlock_slow(cacs_pool_rwlock *rw) {
   cacs__ptask *next = NULL;
-  waiter *later = NULL;
   spin_lock(&rw->spin);
   uint32_t s = rw_state(rw);
   do {
-    if ((s & RW_WRITER) || !rw_readers(s)) {
+    if (!rw_readers(s)) {
       spin_unlock(&rw->spin);
       return cacs__fail(EPERM);
     }
-  } while (!rw_cas(rw, &s, s - RW_READER1, __ATOMIC_RELEASE));
-  if (rw_readers(s) == 1)
-    rw_grant(rw, 0, rw->kind == CACS_POOL_LOCK_CES ? &next : NULL, &later);
+  } while (!rw_cas(rw, &s,
+                   (s - RW_READER1) &
+                       ~(uint32_t)(rw_readers(s) == 1 ? RW_WQUEUED : 0u),
+                   __ATOMIC_RELEASE));
+  if (rw_readers(s) == 1 && (s & RW_WQUEUED)) {
+    waiter *w = rw->waiters.head;
+    while (w->kind != W_WRITER)
+      w = w->next;
+    q_remove(&rw->waiters, w);
+    serve(w, 0,
+          rw->kind == CACS_POOL_LOCK_CES && inplace_pays(w) ? &next : NULL);
+  }
   spin_unlock(&rw->spin);
-  wake_later(later);
   run_served(next, 1);
   return 0;
 }
@@ -1081,52 +1023,48 @@ int cacs_pool_rwlock_rdunlock(cacs_pool_rwlock *rw) {
   rw_tsan_released(rw, 0);
   uint32_t s = rw_state(rw);
   for (;;) {
-    if (__builtin_expect((s & RW_WRITER) || !rw_readers(s), 0))
+    if (__builtin_expect(!rw_readers(s), 0))
       CACS_MUSTTAIL return rw_eperm(rw);
-    // Other readers still in, or nobody queued: the caller just leaves.
-    if (__builtin_expect(rw_readers(s) == 1 && (s & RW_QUEUED), 0))
+    // Other readers still in, or no writer queued: the caller just leaves.
+    if (__builtin_expect(rw_readers(s) == 1 && (s & RW_WQUEUED), 0))
       CACS_MUSTTAIL return rdunlock_slow(rw);
     if (rw_cas(rw, &s, s - RW_READER1, __ATOMIC_RELEASE))
       return 0;
   }
 }
 
-// A write unlock with waiters queued: every reader queued, or the next
-// writer (one in place with CES, where that pays).
+// The write unlock past the fast path: readers queued (granted, one in
+// place with CES where that pays, before `wmu` goes to the next writer),
+// a plain thread, TSan, or a caller that does not hold it.
 __attribute__((noinline)) static int wrunlock_slow(cacs_pool_rwlock *rw) {
-  cacs__ptask *next = NULL;
-  waiter *later = NULL;
-  spin_lock(&rw->spin);
-  __atomic_fetch_and(&rw->state, ~(uint32_t)RW_WRITER, __ATOMIC_RELEASE);
-  rw_grant(rw, 1, rw->kind == CACS_POOL_LOCK_CES ? &next : NULL, &later);
-  spin_unlock(&rw->spin);
-  wake_later(later);
-  run_served(next, 1);
-  return 0;
-}
-
-// The write unlock of a plain thread, of a caller that does not hold it,
-// or with TSan linked in.
-__attribute__((noinline, cold)) static int wrunlock_rare(cacs_pool_rwlock *rw) {
-  if (rw_writer(rw) != self_now())
+  cacs__ptask *me = cacs__pool_self();
+  if (rw_writer(rw) != self_id(me) || !(rw_state(rw) & RW_WRITER))
     return cacs__fail(EPERM);
   rw_set_writer(rw, NULL);
   rw_tsan_released(rw, 1);
+  cacs__ptask *next = NULL;
+  waiter *later = NULL;
   uint32_t s = RW_WRITER;
-  if (!rw_cas(rw, &s, 0, __ATOMIC_RELEASE))
-    return wrunlock_slow(rw);
+  if (!rw_cas(rw, &s, 0, __ATOMIC_RELEASE)) {
+    spin_lock(&rw->spin);
+    rw_grant_readers(rw, rw->kind == CACS_POOL_LOCK_CES ? &next : NULL, &later);
+    spin_unlock(&rw->spin);
+  }
+  wake_later(later);
+  cacs_pool_mutex_unlock(&rw->wmu);
+  run_served(next, 1);
   return 0;
 }
 
 int cacs_pool_rwlock_wrunlock(cacs_pool_rwlock *rw) {
   cacs__ptask *t = cacs__pool_cur;
-  if (__builtin_expect(!t || ptsan_linked() || rw_writer(rw) != t, 0))
-    CACS_MUSTTAIL return wrunlock_rare(rw);
-  rw_set_writer(rw, NULL);
   uint32_t s = RW_WRITER;
-  if (__builtin_expect(!rw_cas(rw, &s, 0, __ATOMIC_RELEASE), 0))
+  if (__builtin_expect(!t || ptsan_linked() || rw_writer(rw) != t ||
+                           !rw_cas(rw, &s, 0, __ATOMIC_RELEASE),
+                       0))
     CACS_MUSTTAIL return wrunlock_slow(rw);
-  return 0;
+  rw_set_writer(rw, NULL);
+  return cacs_pool_mutex_unlock(&rw->wmu);
 }
 
 // --- semaphore ---------------------------------------------------------------

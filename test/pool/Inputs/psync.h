@@ -253,9 +253,11 @@ static inline int h_mutex_waiters(cacs_pool_mutex *m) {
   return h_waiters(&m->spin, &m->waiters, 2);
 }
 
-/// White box: the waiters queued on `rw`.
+/// White box: the waiters queued on `rw`: readers and the writer marking
+/// it, and writers waiting for its writers' mutex.
 static inline int h_rwlock_waiters(cacs_pool_rwlock *rw) {
-  return h_waiters(&rw->spin, &rw->waiters, INT32_MAX);
+  return h_waiters(&rw->spin, &rw->waiters, INT32_MAX) +
+         h_waiters(&rw->wmu.spin, &rw->wmu.waiters, INT32_MAX);
 }
 
 /// A task that keeps its worker busy, never parking, from when it sets
