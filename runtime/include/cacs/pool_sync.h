@@ -261,8 +261,9 @@ int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us);
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw);
-/// Take the lock exclusive if nobody holds it or waits for it (another
-/// writer may be waiting for the writers' mutex).
+/// Take the lock exclusive if nobody holds it and no writer waits for its
+/// readers (a free writers' mutex is taken as its trylock takes it, even
+/// when a woken writer is on its way to it).
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw);
