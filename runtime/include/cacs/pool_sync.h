@@ -222,8 +222,11 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 // ahead of it on the mutex (the mutex's bound) and one reader phase each.
 // Releases as the paper's CES reader-writer mutex: CES runs one waiter
 // granted in place, a waiter on this worker (as the mutex: in a default
-// pool one homed here), and makes the others runnable. A dispatch lock's
-// mutex is a dispatch mutex, and it never spins.
+// pool one homed here), and makes the others runnable; with a reader to
+// run in place, the mutex goes to the next writer without a hand-off in
+// place (it is woken to compete), so that writer never waits for a reader
+// kept to run after it. A dispatch lock's mutex is a dispatch mutex, and
+// it never spins.
 
 typedef struct cacs_pool_rwlock {
   cacs_pool_mutex wmu; ///< serialises the writers (private)

@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #define _GNU_SOURCE 1
-#include "pool_waiter.h"
 #include "pool_tsan.h"
+#include "pool_waiter.h"
 
 #include <limits.h>
 #include <time.h>
@@ -495,8 +495,7 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     return;
   }
   // Release, and wake the head to compete (it owns M_WOKEN now).
-  __atomic_store_n(&m->woken_us, (uint32_t)(w->since / 1000),
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&m->woken_us, (uint32_t)(w->since / 1000), __ATOMIC_RELAXED);
   uint32_t ns;
   do {
     ns = (s & ~(uint32_t)M_LOCKED) | M_WOKEN;
@@ -506,8 +505,9 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   serve(w, EAGAIN, later);
 }
 
-// Unlock `m`, held by the caller, past the fast path.
-__attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
+// Unlock `m`, held by the caller, past the fast path; `may_run`: a waiter
+// it hands `m` over to may run in the caller's place (the rule above).
+static int mutex_unlock_slow(cacs_pool_mutex *m, int may_run) {
   cacs__ptask *me = cacs__pool_self();
   uint32_t s = m_state(m);
   // Written by the owner only: ordered by the mutex itself.
@@ -520,10 +520,10 @@ __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
   for (;;) {
     // Nobody queued, or someone about to take it: just release; but now
     // and then look at how long the waiters have waited (the rule above).
-    int release = !look && (!(s & M_QUEUED) ||
-                            (!(s & M_STARVING) &&
-                             m->kind != CACS_POOL_LOCK_DISPATCH &&
-                             (s & (M_WOKEN | ~(M_SPIN1 - 1)))));
+    int release =
+        !look && (!(s & M_QUEUED) ||
+                  (!(s & M_STARVING) && m->kind != CACS_POOL_LOCK_DISPATCH &&
+                   (s & (M_WOKEN | ~(M_SPIN1 - 1)))));
     if (!release)
       break;
     // Starving with nobody queued or woken (no one left to serve): ends.
@@ -534,7 +534,7 @@ __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
       return 0;
   }
   cacs__ptask *next = NULL, *later = NULL;
-  int ces = m->kind == CACS_POOL_LOCK_CES && me;
+  int ces = m->kind == CACS_POOL_LOCK_CES && me && may_run;
   spin_lock(&m->spin);
   mutex_release_locked(m, ces ? &next : NULL, &later);
   spin_unlock(&m->spin);
@@ -543,18 +543,29 @@ __attribute__((noinline)) static int mutex_unlock_slow(cacs_pool_mutex *m) {
   return 0;
 }
 
-// The unlock of a plain thread, of a caller that does not hold `m`, or
-// with TSan linked in.
-__attribute__((noinline, cold)) static int
-mutex_unlock_rare(cacs_pool_mutex *m) {
+__attribute__((noinline)) static int
+mutex_unlock_contended(cacs_pool_mutex *m) {
+  return mutex_unlock_slow(m, 1);
+}
+
+// Unlock `m`, checking that the caller holds it; `may_run` as
+// mutex_unlock_slow's.
+static int mutex_unlock_checked(cacs_pool_mutex *m, int may_run) {
   if (m_owner(m) != self_now())
     return cacs__fail(EPERM);
   m_set_owner(m, NULL);
   ptsan_release(m);
   uint32_t s = M_LOCKED;
   if (!m_cas(m, &s, 0, __ATOMIC_RELEASE))
-    return mutex_unlock_slow(m);
+    return mutex_unlock_slow(m, may_run);
   return 0;
+}
+
+// The unlock of a plain thread, of a caller that does not hold `m`, or
+// with TSan linked in.
+__attribute__((noinline, cold)) static int
+mutex_unlock_rare(cacs_pool_mutex *m) {
+  return mutex_unlock_checked(m, 1);
 }
 
 int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
@@ -564,7 +575,7 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
   m_set_owner(m, NULL);
   uint32_t s = M_LOCKED;
   if (__builtin_expect(!m_cas(m, &s, 0, __ATOMIC_RELEASE), 0))
-    CACS_MUSTTAIL return mutex_unlock_slow(m);
+    CACS_MUSTTAIL return mutex_unlock_contended(m);
   return 0;
 }
 
@@ -724,8 +735,10 @@ void cacs_pool_cond_broadcast(cacs_pool_cond *c) { cond_notify(c, 1); }
 //     it on `wmu` (the mutex's bound) and one reader phase each.
 // Of the waiters granted, one runs in the releaser's place if that pays
 // (inplace_pays, the mutex's rule); every other one is made runnable once
-// the caller drops the spin lock (*later; NULL: now). A dispatch lock's
-// mutex is a dispatch mutex, and it never spins.
+// the caller drops the spin lock (*later; NULL: now). With a reader to run
+// in place, the release unlocks `wmu` without a hand-off in place
+// (wrunlock_slow says why). A dispatch lock's mutex is a dispatch mutex,
+// and it never spins.
 //
 // ThreadSanitizer (pool_tsan.h): the fast paths skip the spin lock, so
 // the lock tells it its own edges on the state word's address: a writer's
@@ -1051,7 +1064,12 @@ __attribute__((noinline)) static int wrunlock_slow(cacs_pool_rwlock *rw) {
     spin_unlock(&rw->spin);
   }
   wake_later(later);
-  cacs_pool_mutex_unlock(&rw->wmu);
+  // A reader kept to run here (`next`) runs only once this unlock returns:
+  // a writer the unlock ran in our place would mark the lock and wait for
+  // that reader, granted and counted in, held by this coroutine, queued
+  // behind it (a wait of a whole time slice, while the worker has a
+  // runnable reader). So with one, the next writer is woken to compete.
+  mutex_unlock_checked(&rw->wmu, !next);
   run_served(next, 1);
   return 0;
 }

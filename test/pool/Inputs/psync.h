@@ -116,7 +116,12 @@ int cacs__pool_wake(cacs__ptask *t) {
   return r;
 }
 
+/// White box: called at each hand-off, before `t` is woken (NULL: none).
+static void (*h_on_handoff)(cacs__ptask *t);
+
 void cacs__pool_handoff(cacs__ptask *t) {
+  if (h_on_handoff)
+    h_on_handoff(t);
   cacs__pool_wake(t);
   sched_yield();
 }
