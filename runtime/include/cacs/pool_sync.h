@@ -212,8 +212,8 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 // beside it. Uncontended, a read lock and unlock are one atomic
 // instruction each, a write lock and unlock two (the mutex's and the
 // count's). A reader that finds a writer marked, or the writer that finds
-// readers in, spins briefly while the other side may be running (2 us at
-// most, as the mutex's lockers), then queues. Only the writer that holds
+// readers in, queues (it does not spin: measured, a spin made no
+// difference). Only the writer that holds
 // the mutex keeps readers out: writers waiting for the mutex do not.
 // Phases: a writer's release grants every reader queued before the next
 // writer gets the mutex, and that writer waits for them to leave, while
@@ -233,14 +233,12 @@ typedef struct cacs_pool_rwlock {
   uint32_t state;      ///< writer marked, queued, readers (private)
   uint32_t spin;       ///< guards the waiters (private)
   uint32_t kind;       ///< enum cacs_pool_lock_kind
-  uint32_t spun_out;   ///< the last spin for it ran out (private)
-  uint32_t spinners;   ///< lockers spinning for it (private)
   void *writer;        ///< the writer holding or marking it (private)
   cacs__pwaitq waiters;
 } cacs_pool_rwlock;
 // clang-format off
 #define CACS_POOL_RWLOCK_INIT \
-  {CACS_POOL_MUTEX_INIT, 0, 0, CACS_POOL_LOCK_CES, 0, 0, NULL, {NULL, NULL}}
+  {CACS_POOL_MUTEX_INIT, 0, 0, CACS_POOL_LOCK_CES, NULL, {NULL, NULL}}
 // clang-format on
 
 /// \return 0, or -1 with errno EINVAL for an unknown kind.

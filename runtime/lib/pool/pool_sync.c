@@ -182,45 +182,32 @@ static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
   __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
 }
 
-// Whether a locker (`me`: a pool coroutine, or NULL: a plain thread) of a
-// lock of `kind` may spin for it before it queues: only where the holder
-// may run meanwhile, on another worker (a pool of 2 workers or more) or
-// thread; a dispatch lock never spins (the CES paper's reference).
-static inline int spin_may_pay(unsigned kind, cacs__ptask *me) {
-  return kind != CACS_POOL_LOCK_DISPATCH && (!me || cacs__pool_workers() > 1);
-}
-
-// Spin for a lock whose state word is `state` until `look(state)` says it
-// is free for the caller (1) or not worth spinning for (-1; 0: spin on),
-// at most SPIN_NS, and only while its holder may be running (`owner`, the
-// holder's word, cacs__pool_owner_may_run: in a default pool, on another
-// worker; a holder of this worker cannot free it before this coroutine
-// switches out, and the spin would only delay it and mark the lock spun
-// out; NULL: holders not known, readers), counted in *spinners (`count`
-// per spinner; 0: not counted) so that a release can see it. Returns 1
-// if it was seen free. A spin that runs out sets *spun_out (beside the
-// state, whose exact values the fast paths compare with), and lockers
-// then spin only one time in 8 (a probe that clears it when it succeeds):
-// when critical sections outlast the spin, spinning only takes a worker
-// from the parallel parts. Inlined: `look` is a constant at each call.
-static inline __attribute__((always_inline)) int
-spin_for(uint32_t *state, uint32_t *spun_out, void *const *owner,
-         uint32_t *spinners, uint32_t count, int (*look)(uint32_t s)) {
-  if (owner &&
-      !cacs__pool_owner_may_run(__atomic_load_n(owner, __ATOMIC_RELAXED)))
+// Spin while the mutex is held, at most SPIN_NS, and only while its
+// holder may be running (cacs__pool_owner_may_run: in a default pool, on
+// another worker; a holder of this worker cannot free it before this
+// coroutine switches out, and the spin would only delay it and mark the
+// mutex spun out); counted in the state so that an unlock leaves it to
+// us. Returns 1 if it was seen free. A spin
+// that runs out sets `spun_out` (beside the state, whose exact values the
+// fast paths compare with), and lockers then spin only one time in 8 (a
+// probe that clears it when it succeeds): when critical sections outlast
+// the spin, spinning only takes a worker from the parallel parts.
+static int m_spin(cacs_pool_mutex *m) {
+  if (!cacs__pool_owner_may_run(m_owner(m)))
     return 0;
   uint64_t t0 = cacs__now_ns();
-  int out = __atomic_load_n(spun_out, __ATOMIC_RELAXED);
+  int out = __atomic_load_n(&m->spun_out, __ATOMIC_RELAXED);
   if (out && ((t0 >> 10) & 7))
     return 0;
-  if (count)
-    __atomic_fetch_add(spinners, count, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&m->state, M_SPIN1, __ATOMIC_RELAXED);
   int free = 0, stopped = 0;
   for (unsigned i = 1;; ++i) {
     cpu_relax();
-    int l = look(__atomic_load_n(state, __ATOMIC_RELAXED));
-    if (l) {
-      free = l > 0;
+    uint32_t s = m_state(m);
+    if (s & M_STARVING)
+      break;
+    if (!(s & M_LOCKED)) {
+      free = 1;
       break;
     }
     if (!(i & 31)) {
@@ -228,30 +215,14 @@ spin_for(uint32_t *state, uint32_t *spun_out, void *const *owner,
         break;
       // The holder switched out: not a critical section outlasting the
       // spin, so no mark.
-      if (owner && (stopped = !cacs__pool_owner_may_run(
-                        __atomic_load_n(owner, __ATOMIC_RELAXED))))
+      if ((stopped = !cacs__pool_owner_may_run(m_owner(m))))
         break;
     }
   }
-  if (count)
-    __atomic_fetch_sub(spinners, count, __ATOMIC_RELAXED);
+  __atomic_fetch_sub(&m->state, M_SPIN1, __ATOMIC_RELAXED);
   if (out == free && !stopped)
-    __atomic_store_n(spun_out, !free, __ATOMIC_RELAXED);
+    __atomic_store_n(&m->spun_out, !free, __ATOMIC_RELAXED);
   return free;
-}
-
-// A mutex locker's spin: free, or starving (kept for the queue).
-static int m_look(uint32_t s) {
-  if (s & M_STARVING)
-    return -1;
-  return !(s & M_LOCKED);
-}
-
-// Spin while the mutex is held (spin_for), counted in the state from
-// M_SPIN1 so that an unlock leaves it to us.
-static int m_spin(cacs_pool_mutex *m) {
-  return spin_for(&m->state, &m->spun_out, (void *const *)&m->owner, &m->state,
-                  M_SPIN1, m_look);
 }
 
 // Whether a locker may take the mutex in state `s`: it is free, and not
@@ -313,7 +284,8 @@ static int mutex_lock_slow(cacs_pool_mutex *m, cacs__ptask *me,
   void *self = self_id(me);
   if (!woken && m_owner(m) == self)
     return EDEADLK;
-  int may_spin = spin_may_pay(m->kind, me);
+  int fifo = m->kind == CACS_POOL_LOCK_DISPATCH;
+  int may_spin = !fifo && (!me || cacs__pool_workers() > 1);
   int spun = 0, starving = 0;
   uint64_t deadline = 0;
   for (;;) {
@@ -724,9 +696,12 @@ void cacs_pool_cond_broadcast(cacs_pool_cond *c) { cond_notify(c, 1); }
 //     did, before: the queue, once formed, stayed formed, every reader
 //     parked behind some writer, each writer's release woke readers across
 //     workers, and the lock ran at 1.4 M pairs/s at 0 ns, Go 31 M);
-//   - a reader that finds the lock marked spins while the writer may run
-//     (spin_for, the mutex's: SPIN_NS, damped), then queues; the writer,
-//     marked, spins likewise for the readers in to leave, then queues;
+//   - a reader that finds the lock marked queues, and so does the writer,
+//     marked, that finds readers in: neither spins. Spins of the mutex's
+//     kind (SPIN_NS, damped) for both made no difference that runs could
+//     tell (loaded, 64 and 4 tasks, 0-1000 ns, within 4 % either way:
+//     bench/results/locks/rw-46/README.md); a worker left idle by a
+//     waiter may still spin rather than sleep (cacs__pool_lock_wait);
 //   - phases: a writer's release grants every reader queued before it
 //     unlocks `wmu`, so the next writer, marking the lock, waits for them
 //     to leave (a reader phase), and readers that come after its mark
@@ -791,12 +766,6 @@ static inline void rw_tsan_released(cacs_pool_rwlock *rw, int writer) {
   ptsan_release(writer ? (void *)&rw->state : (char *)&rw->state + 1);
 }
 
-// The spins' looks (spin_for): a reader's, until no writer is marked;
-static int rw_look_unmarked(uint32_t s) { return !(s & RW_WRITER); }
-
-// the marked writer's, until the readers in have left.
-static int rw_look_unread(uint32_t s) { return !rw_readers(s); }
-
 // Grant every reader queued (the spin lock held) and unmark the writer in
 // one step: from then on readers go in on the fast path.
 static void rw_grant_readers(cacs_pool_rwlock *rw, cacs__ptask **inplace,
@@ -853,24 +822,17 @@ static int rw_wait(cacs_pool_rwlock *rw, cacs__ptask *me, int kind,
   return r;
 }
 
-// A read lock past the fast path: spin while a writer is marked (the rule
-// above), then queue for its release.
+// A read lock past the fast path: queue while a writer is marked (the
+// rule above) for its release.
 __attribute__((noinline)) static int rdlock_slow(cacs_pool_rwlock *rw,
                                                  int64_t timeout_us) {
   cacs__ptask *me = cacs__pool_self();
-  int spun = !spin_may_pay(rw->kind, me) || timeout_us == 0;
   for (;;) {
     uint32_t s = rw_state(rw);
     if (!(s & RW_WRITER)) {
       if (rw_cas(rw, &s, s + RW_READER1, __ATOMIC_ACQUIRE))
         break;
       continue;
-    }
-    if (!spun) {
-      spun = 1;
-      if (spin_for(&rw->state, &rw->spun_out, &rw->writer, &rw->spinners, 1,
-                   rw_look_unmarked))
-        continue;
     }
     spin_lock(&rw->spin);
     s = rw_state(rw);
@@ -919,7 +881,7 @@ static int rw_unmark(cacs_pool_rwlock *rw, int err) {
 }
 
 // A write lock past the fast path: take `wmu` (the mutex's rules), mark
-// the lock, spin for the readers in to leave, then queue for the last.
+// the lock, and queue for the last of the readers in to leave.
 __attribute__((noinline)) static int wrlock_slow(cacs_pool_rwlock *rw,
                                                  int64_t timeout_us) {
   cacs__ptask *me = cacs__pool_self();
@@ -933,9 +895,7 @@ __attribute__((noinline)) static int wrlock_slow(cacs_pool_rwlock *rw,
     return -1; // errno set
   rw_set_writer(rw, self);
   uint32_t s = __atomic_fetch_or(&rw->state, RW_WRITER, __ATOMIC_ACQUIRE);
-  if (rw_readers(s) && (!spin_may_pay(rw->kind, me) || timeout_us == 0 ||
-                        !spin_for(&rw->state, &rw->spun_out, NULL,
-                                  &rw->spinners, 1, rw_look_unread))) {
+  if (rw_readers(s)) {
     spin_lock(&rw->spin);
     s = rw_state(rw);
     for (;;) {
