@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // The cost of an uncontended lock + unlock pair: one locker, nobody else,
-// N pairs back to back, for cacs_pool_mutex (from a coroutine of a
-// 1-worker pool), cacs_mutex (cacs/sync.h, from the main coroutine) and
-// pthread_mutex_t (from the main thread). Prints, per kind, the best of 5
-// timed runs in ns per pair, of wall-clock time and of the process's CPU
-// time:
+// N pairs back to back, for cacs_pool_mutex and cacs_pool_rwlock's read
+// and write pairs (from a coroutine of a 1-worker pool), cacs_mutex
+// (cacs/sync.h, from the main coroutine) and pthread_mutex_t (from the main
+// thread). Prints, per kind, the best of 5 timed runs in ns per pair, of
+// wall-clock time and of the process's CPU time:
 //   UNCONTENDED impl=<i> pairs=<n> ns=<per pair> cpu_ns=<per pair>
 // On a machine shared with other work the wall-clock figure is mostly the
 // CPU share this process got (load 10 on 2 CPUs: 67 to 80 ns a pool pair,
@@ -55,6 +55,7 @@ static uint64_t cpu_ns(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
 static long pairs = 10000000;
 static uint64_t counter;
 static cacs_pool_mutex pm = CACS_POOL_MUTEX_INIT;
+static cacs_pool_rwlock prw = CACS_POOL_RWLOCK_INIT;
 static cacs_mutex cm = CACS_MUTEX_INIT;
 static pthread_mutex_t xm = PTHREAD_MUTEX_INITIALIZER;
 
@@ -65,6 +66,24 @@ static void pool_loop(void *arg) {
     cacs_pool_mutex_lock(&pm, CACS_POOL_FOREVER);
     counter++;
     cacs_pool_mutex_unlock(&pm);
+  }
+}
+
+static void pool_rd_loop(void *arg) {
+  (void)arg;
+  for (long i = 0; i < pairs; ++i) {
+    cacs_pool_rwlock_rdlock(&prw, CACS_POOL_FOREVER);
+    counter += (uint64_t)i & 1;
+    cacs_pool_rwlock_rdunlock(&prw);
+  }
+}
+
+static void pool_wr_loop(void *arg) {
+  (void)arg;
+  for (long i = 0; i < pairs; ++i) {
+    cacs_pool_rwlock_wrlock(&prw, CACS_POOL_FOREVER);
+    counter++;
+    cacs_pool_rwlock_wrunlock(&prw);
   }
 }
 
@@ -84,12 +103,20 @@ static void pthread_loop(void) {
   }
 }
 
+static void run_pool(void (*loop)(void *)) {
+  cacs_pool *p = cacs_pool_create(1);
+  cacs_pool_task *t = cacs_pool_spawn(p, loop, NULL);
+  cacs_pool_join(t);
+  cacs_pool_destroy(p);
+}
+
 static void run(const char *kind) {
   if (!strcmp(kind, "pool")) {
-    cacs_pool *p = cacs_pool_create(1);
-    cacs_pool_task *t = cacs_pool_spawn(p, pool_loop, NULL);
-    cacs_pool_join(t);
-    cacs_pool_destroy(p);
+    run_pool(pool_loop);
+  } else if (!strcmp(kind, "pool-rd")) {
+    run_pool(pool_rd_loop);
+  } else if (!strcmp(kind, "pool-wr")) {
+    run_pool(pool_wr_loop);
   } else if (!strcmp(kind, "sync")) {
     sync_loop();
   } else if (!strcmp(kind, "pthread")) {
@@ -103,7 +130,9 @@ static void run(const char *kind) {
 static void *nothing(void *arg) { return arg; }
 
 int main(int argc, char **argv) {
-  static const char *kinds[] = {"pool", "sync", "pthread"};
+  static const char *kinds[] = {"pool", "pool-rd", "pool-wr", "sync",
+                                "pthread"};
+  enum { KINDS = sizeof kinds / sizeof *kinds };
   pthread_t th; // a multi-threaded process (see above)
   if (pthread_create(&th, NULL, nothing, NULL) != 0 ||
       pthread_join(th, NULL) != 0) {
@@ -112,7 +141,7 @@ int main(int argc, char **argv) {
   }
   if (argc > 2)
     pairs = atol(argv[2]);
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < KINDS; ++k) {
     if (argc > 1 && strcmp(argv[1], kinds[k]))
       continue;
     double best = 1e30, best_cpu = 1e30;

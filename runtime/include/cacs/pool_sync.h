@@ -119,8 +119,9 @@
 //
 // Every call but a channel's creation and destruction (which allocate and
 // free) carries the pool's wait stack budget (cacs/detail/contract.h,
-// CACS_CONTRACT_POOL_WAIT_STACK_BUDGET), as the waits of cacs/pool.h do: a coroutine entry that locks, waits or sends
-// keeps a stack bound (-fcacs-stack-bounds) and may run on an exact stack.
+// CACS_CONTRACT_POOL_WAIT_STACK_BUDGET), as the waits of cacs/pool.h do: a
+// coroutine entry that locks, waits or sends keeps a stack bound
+// (-fcacs-stack-bounds) and may run on an exact stack.
 // test/pool/pool-sync-stack-budget.c measures them.
 //
 //===----------------------------------------------------------------------===//
@@ -205,26 +206,39 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m);
 
 // --- Reader-writer lock -------------------------------------------------
 //
-// Phase-fair: a reader that finds a writer holding the lock or waiting
-// queues; writers are served in their order. A writer out grants every
-// reader queued (those behind a waiting writer too), or, none queued, the
-// next writer; the last reader out grants the next writer. So a writer
-// waits for at most the phase in progress and one reader and one writer
-// phase per writer ahead of it, a reader for at most the phase in progress
-// and one writer phase.
+// Go's sync.RWMutex's structure: writers take a pool mutex among
+// themselves (its barging, spinning, hand-offs and starvation bound), then
+// mark the lock and wait for the readers in to leave; readers are a count
+// beside it. Uncontended, a read lock and unlock are one atomic
+// instruction each, a write lock and unlock two (the mutex's and the
+// count's). A reader that finds a writer marked, or the writer that finds
+// readers in, queues (it does not spin: measured, a spin made no
+// difference). Only the writer that holds
+// the mutex keeps readers out: writers waiting for the mutex do not.
+// Phases: a writer's release grants every reader queued before the next
+// writer gets the mutex, and that writer waits for them to leave, while
+// readers that come after its mark queue for the phase after it. So a
+// reader waits for at most one writer phase, and a writer for the writers
+// ahead of it on the mutex (the mutex's bound) and one reader phase each.
 // Releases as the paper's CES reader-writer mutex: CES runs one waiter
 // granted in place, a waiter on this worker (as the mutex: in a default
-// pool one homed here), and makes the others runnable.
+// pool one homed here), and makes the others runnable; with a reader to
+// run in place, the mutex goes to the next writer without a hand-off in
+// place (it is woken to compete), so that writer never waits for a reader
+// kept to run after it. A dispatch lock's mutex is a dispatch mutex, and
+// it never spins.
 
 typedef struct cacs_pool_rwlock {
-  uint32_t spin;
-  uint32_t kind;    ///< enum cacs_pool_lock_kind
-  void *writer;     ///< the writer holding it, NULL if none (private)
-  uint64_t readers; ///< readers holding it (private)
+  cacs_pool_mutex wmu; ///< serialises the writers (private)
+  uint32_t state;      ///< writer marked, queued, readers (private)
+  uint32_t spin;       ///< guards the waiters (private)
+  uint32_t kind;       ///< enum cacs_pool_lock_kind
+  void *writer;        ///< the writer holding or marking it (private)
   cacs__pwaitq waiters;
 } cacs_pool_rwlock;
 // clang-format off
-#define CACS_POOL_RWLOCK_INIT {0, CACS_POOL_LOCK_CES, NULL, 0, {NULL, NULL}}
+#define CACS_POOL_RWLOCK_INIT \
+  {CACS_POOL_MUTEX_INIT, 0, 0, CACS_POOL_LOCK_CES, NULL, {NULL, NULL}}
 // clang-format on
 
 /// \return 0, or -1 with errno EINVAL for an unknown kind.
@@ -244,11 +258,13 @@ int cacs_pool_rwlock_rdlock(cacs_pool_rwlock *rw, int64_t timeout_us);
 ///   - ENOMEM: the timer could not be armed.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_wrlock(cacs_pool_rwlock *rw, int64_t timeout_us);
-/// Take the lock shared if no writer holds it or waits for it.
+/// Take the lock shared if no writer holds it or waits for its readers.
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_tryrdlock(cacs_pool_rwlock *rw);
-/// Take the lock exclusive if nobody holds it or waits for it.
+/// Take the lock exclusive if nobody holds it and no writer waits for its
+/// readers (a free writers' mutex is taken as its trylock takes it, even
+/// when a woken writer is on its way to it).
 /// \return 0, or -1 with errno EBUSY.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_rwlock_trywrlock(cacs_pool_rwlock *rw);

@@ -37,9 +37,9 @@ static inline void cpu_relax(void) {
 // worker has switched it out: held this long, its holder is not running,
 // preempted, maybe for this very thread when two workers share a CPU (a
 // loaded machine puts them there), and spinning on only takes the CPU it
-// waits for, until the kernel's time slice ends. The rwlock takes its
-// spin lock at every rdlock and rdunlock, so a preemption often lands
-// inside it: in a default pool of 2 workers at 10 M pairs/s, 0-3 spins
+// waits for, until the kernel's time slice ends. The rwlock took its
+// spin lock at every rdlock and rdunlock (before its state word), so a
+// preemption often landed inside it: in a default pool of 2 workers at 10 M pairs/s, 0-3 spins
 // of 100,000 pauses (milliseconds each) per run of 320,000 pairs (issue
 // 37). 1-12 us on x86 (a pause takes 10-140 cycles, by model).
 #define SPIN_YIELD_PAUSES 256u

@@ -77,8 +77,12 @@ static int h_ntasks;
 
 cacs__ptask *cacs__pool_self(void) { return h_cur; }
 
+/// Parks so far, of every task (white box: a lock taken without parking).
+static int h_parks;
+
 int cacs__pool_park(void (*after)(void *), void *arg, uint64_t deadline) {
   cacs__ptask *t = h_cur;
+  __atomic_add_fetch(&h_parks, 1, __ATOMIC_RELAXED);
   pthread_mutex_lock(&t->mu);
   t->parked = 1;
   pthread_mutex_unlock(&t->mu);
@@ -112,7 +116,12 @@ int cacs__pool_wake(cacs__ptask *t) {
   return r;
 }
 
+/// White box: called at each hand-off, before `t` is woken (NULL: none).
+static void (*h_on_handoff)(cacs__ptask *t);
+
 void cacs__pool_handoff(cacs__ptask *t) {
+  if (h_on_handoff)
+    h_on_handoff(t);
   cacs__pool_wake(t);
   sched_yield();
 }
@@ -249,9 +258,11 @@ static inline int h_mutex_waiters(cacs_pool_mutex *m) {
   return h_waiters(&m->spin, &m->waiters, 2);
 }
 
-/// White box: the waiters queued on `rw`.
+/// White box: the waiters queued on `rw`: readers and the writer marking
+/// it, and writers waiting for its writers' mutex.
 static inline int h_rwlock_waiters(cacs_pool_rwlock *rw) {
-  return h_waiters(&rw->spin, &rw->waiters, INT32_MAX);
+  return h_waiters(&rw->spin, &rw->waiters, INT32_MAX) +
+         h_waiters(&rw->wmu.spin, &rw->wmu.waiters, INT32_MAX);
 }
 
 /// A task that keeps its worker busy, never parking, from when it sets
