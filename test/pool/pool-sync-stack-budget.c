@@ -5,10 +5,14 @@
 // at the call, than that budget, on its slow paths. In a pool coroutine:
 // a contended lock of each kind (untimed, timed, timing out), an unlock
 // that hands the lock to a waiter (CES: the waiter runs in the caller's
-// place), a condition wait and a signal, a semaphore's wait and post, a
-// wait group's wait and done, a rendezvous channel's blocked send and
-// receive and a close that wakes a receiver, a spawn; and a contended lock
-// and a wait outside a pool coroutine (they block the thread). As
+// place), a condition wait and a signal, a condition wait whose relock
+// finds the signaller still holding the mutex (it queues and parks again,
+// and the unlock hands the mutex over: resumed, it queues the releaser
+// below its park), a write lock behind a writer (the same, on the
+// writers' mutex), a semaphore's wait and post, a wait group's wait and
+// done, a rendezvous channel's blocked send and receive and a close that
+// wakes a receiver, a spawn; and a contended lock and a wait outside a
+// pool coroutine (they block the thread). As
 // test/pool/pool-stack-budget.c (its measuring macro: each call made once
 // on a filled stack, the lowest byte written); a helper coroutine makes
 // the other side of each call (it holds, waits or wakes after a sleep).
@@ -23,7 +27,10 @@
 // RUN:   %run_aarch64 %t/a64 running | FileCheck %s %}
 //
 // Breaking it: a wait budget of 256 bytes (contract.h) makes a contended
-// lock exceed it.
+// lock exceed it; cacs_pool_cond_wait relocking below its own wait's frame
+// (as before cond_park) makes "cond_wait relock" exceed it (x86-64 688 >
+// 640, AArch64 848 > 784, as a loaded run did once); a budget of 720 makes
+// "rwlock_wrlock behind a writer" exceed it on AArch64 (736).
 
 // CHECK-NOT: OVER
 // CHECK: mutex_lock: within the budget
@@ -32,10 +39,12 @@
 // CHECK-NEXT: mutex_unlock to a waiter: within the budget
 // CHECK-NEXT: rwlock_wrlock: within the budget
 // CHECK-NEXT: rwlock_rdlock: within the budget
+// CHECK-NEXT: rwlock_wrlock behind a writer: within the budget
 // CHECK-NEXT: rwlock_wrunlock to a reader: within the budget
 // CHECK-NEXT: rwlock_rdunlock to a writer: within the budget
 // CHECK-NEXT: cond_wait: within the budget
 // CHECK-NEXT: cond_wait timeout: within the budget
+// CHECK-NEXT: cond_wait relock: within the budget
 // CHECK-NEXT: cond_signal: within the budget
 // CHECK-NEXT: cond_broadcast: within the budget
 // CHECK-NEXT: sem_wait: within the budget
@@ -86,6 +95,7 @@ enum op {
   WAIT_READ,
   WAIT_WRITE,
   SIGNAL,
+  SIGNAL_HOLD,
   WAIT_COND,
   POST,
   WAIT_SEM,
@@ -145,6 +155,14 @@ static void helper(void *arg) {
     cacs_pool_mutex_lock(&mx, CACS_POOL_FOREVER);
     flag = 1;
     cacs_pool_cond_signal(&cv);
+    cacs_pool_mutex_unlock(&mx);
+    break;
+  case SIGNAL_HOLD: // holds on: the waiter's relock queues, is handed it
+    cacs_pool_sleep(NAP);
+    cacs_pool_mutex_lock(&mx, CACS_POOL_FOREVER);
+    flag = 1;
+    cacs_pool_cond_signal(&cv);
+    cacs_pool_sleep(NAP);
     cacs_pool_mutex_unlock(&mx);
     break;
   case WAIT_COND:
@@ -241,6 +259,11 @@ __attribute__((noinline)) static void probe(void) {
           check(cacs_pool_rwlock_rdlock(&rw, CACS_POOL_FOREVER)));
   cacs_pool_rwlock_rdunlock(&rw);
   cacs_pool_join(t);
+  t = other(HOLD_WRITE, 2, 0);
+  MEASURE("rwlock_wrlock behind a writer", WAIT, ONCE,
+          check(cacs_pool_rwlock_wrlock(&rw, CACS_POOL_FOREVER)));
+  cacs_pool_rwlock_wrunlock(&rw);
+  cacs_pool_join(t);
   cacs_pool_rwlock_wrlock(&rw, CACS_POOL_FOREVER);
   t = other(WAIT_READ, 1, 1);
   MEASURE("rwlock_wrunlock to a reader", WAIT, ONCE,
@@ -261,6 +284,14 @@ __attribute__((noinline)) static void probe(void) {
   MEASURE(
       "cond_wait timeout", WAIT, ONCE,
       check(!(cacs_pool_cond_wait(&cv, &mx, 500) != 0 && errno == ETIMEDOUT)));
+  cacs_pool_mutex_unlock(&mx);
+  cacs_pool_join(t);
+  flag = 0;
+  cacs_pool_mutex_lock(&mx, CACS_POOL_FOREVER);
+  t = other(SIGNAL_HOLD, 1, 0);
+  MEASURE("cond_wait relock", WAIT, ONCE,
+          while (!flag)
+              check(cacs_pool_cond_wait(&cv, &mx, CACS_POOL_FOREVER)));
   cacs_pool_mutex_unlock(&mx);
   cacs_pool_join(t);
   flag = 0;

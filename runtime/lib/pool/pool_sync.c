@@ -595,18 +595,37 @@ static int cancel_cond(void *obj, waiter *w) {
   return 1;
 }
 
-int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
-                        int64_t timeout_us) {
-  cacs__ptask *me = cacs__pool_self();
+// What a condition wait's park (cond_park) leaves to its caller: an error
+// before it queued (`fail`), else wait_served's result and when it first
+// queued on the mutex (a broadcast's waiter woken to compete).
+typedef struct cond_parked {
+  int r, fail;
+  uint64_t since;
+} cond_parked;
+
+// The wait itself, in a frame of its own (its record and spin locks), gone
+// before the caller relocks: the relock (mutex_lock_slow) may queue and
+// park again, and a hand-off that resumes it queues the releaser below its
+// park, so the two waits' frames stacked were past the budget (AArch64:
+// cond_wait 192 + mutex_lock_slow 288 + wait_served 128 + the park 160 +
+// the resume's queueing 80, 848 > 784; test/pool/pool-sync-stack-budget.c,
+// "cond_wait relock").
+__attribute__((noinline)) static cond_parked cond_park(cacs_pool_cond *c,
+                                                       cacs_pool_mutex *m,
+                                                       cacs__ptask *me,
+                                                       int64_t timeout_us) {
+  cond_parked p = {0, 0, 0};
   spins sp = {&c->spin, &m->spin};
   spins_lock(&sp);
   if (m_owner(m) != self_id(me)) {
     spins_unlock(&sp);
-    return cacs__fail(EPERM);
+    p.fail = EPERM;
+    return p;
   }
   if (c->mutex && c->mutex != m) {
     spins_unlock(&sp);
-    return cacs__fail(EINVAL);
+    p.fail = EINVAL;
+    return p;
   }
   c->mutex = m;
   waiter w;
@@ -616,20 +635,30 @@ int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
   m_set_owner(m, NULL);
   ptsan_release(m);
   mutex_release_locked(m, NULL, NULL);
-  int r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
-  if (r == 0) {
+  p.r = wait_served(&w, &sp, deadline_of(timeout_us), cancel_cond, c);
+  p.since = w.since;
+  return p;
+}
+
+int cacs_pool_cond_wait(cacs_pool_cond *c, cacs_pool_mutex *m,
+                        int64_t timeout_us) {
+  cacs__ptask *me = cacs__pool_self();
+  cond_parked p = cond_park(c, m, me, timeout_us);
+  if (p.fail)
+    return cacs__fail(p.fail);
+  if (p.r == 0) {
     ptsan_acquire(m);
     return 0; // served: a broadcast, or an unlock after it, made us owner
   }
   // Signalled, woken to compete for m (queued on it by a broadcast), or
   // timed out (or no timer): take the mutex back before returning.
-  int woken = r == EAGAIN, lr;
+  int woken = p.r == EAGAIN, lr;
   while ((lr = mutex_lock_slow(m, me, CACS_POOL_FOREVER, woken,
-                               woken ? w.since : 0, 1)) == ENOMEM)
+                               woken ? p.since : 0, 1)) == ENOMEM)
     ;
   (void)lr;
   ptsan_acquire(m);
-  return woken || r == COND_SIGNALLED ? 0 : cacs__fail(r);
+  return woken || p.r == COND_SIGNALLED ? 0 : cacs__fail(p.r);
 }
 
 // A broadcast's waiter (`m`'s spin lock held): the mutex held (or kept
