@@ -821,14 +821,14 @@ static void rw_grant_readers(cacs_pool_rwlock *rw, cacs__ptask **inplace,
 }
 
 // A timed-out waiter leaves: a reader, simply (RW_RQUEUED goes with the
-// last); the marked writer, unmarking the lock, so the readers that
-// queued behind its mark go in.
+// last); the marked writer, its queued mark with it (it unmarks the lock,
+// granting the readers that queued behind its mark, once it runs:
+// rw_unmark).
 static int cancel_rw(void *obj, waiter *w) {
   cacs_pool_rwlock *rw = obj;
   q_remove(w->q, w);
   if (w->kind == W_WRITER) {
     __atomic_fetch_and(&rw->state, ~(uint32_t)RW_WQUEUED, __ATOMIC_RELAXED);
-    rw_grant_readers(rw, NULL, NULL);
   } else if (!rw->waiters.head || (rw->waiters.head == rw->waiters.tail &&
                                    rw->waiters.head->kind == W_WRITER)) {
     __atomic_fetch_and(&rw->state, ~(uint32_t)RW_RQUEUED, __ATOMIC_RELAXED);
