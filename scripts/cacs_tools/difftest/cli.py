@@ -31,9 +31,17 @@
       compiled with the variant; the printed hash must be stock clang
       -O0's. YARPGen is not part of cacs: build it as its README says
       (github.com/intel/yarpgen, main branch) and give its directory
-      (--yarpgen-dir or YARPGEN_DIR). --yarpgen-std both (the default)
+      (--yarpgen-dir or YARPGEN_DIR), or let --yarpgen-fetch do it.
+      --yarpgen-std both (the default)
       generates C for even seeds, C++ for odd ones. Failures are kept,
       not reduced (yarpgen.py).
+  scripts/difftest --yarpgen-fetch [URL][@REV] --yarpgen-dir DIR [-j J]
+      Only make DIR hold a built YARPGen (also before --yarpgen N): a
+      built tree is used as it is; a missing or empty DIR gets a git clone
+      of URL (default github.com/intel/yarpgen) at REV (default the commit
+      the ledger's streams ran, so a seed is the same program everywhere);
+      a YARPGen source tree is built with CMake into DIR/build. Any other
+      DIR is an error and left alone (yarpgen.py, fetch_yarpgen).
   scripts/difftest --ir N [--seed S] [-j J]
       N random IR modules (call graphs with preserve_none seeds, and
       llvm-stress bodies) through opt -passes=auto-preserve-none and
@@ -88,6 +96,8 @@ def main():
     ap.add_argument("--yarpgen", type=int, default=0, metavar="N", help="YARPGen programs to test")
     ap.add_argument("--yarpgen-dir", metavar="DIR", default=os.environ.get("YARPGEN_DIR"),
                     help="a built YARPGen tree (default $YARPGEN_DIR)")
+    ap.add_argument("--yarpgen-fetch", nargs="?", const="", metavar="URL[@REV]",
+                    help="fetch and build YARPGen into --yarpgen-dir if it is not built there")
     ap.add_argument("--yarpgen-std", choices=["c", "c++", "both"], default="both",
                     help="language of the YARPGen programs (both: C for even seeds, C++ for odd)")
     ap.add_argument("--arch", choices=["x86_64", "aarch64"], default="x86_64")
@@ -129,6 +139,10 @@ def main():
         return 1 if errs else 0
     if args.jobs < 1:
         ap.error("-j needs at least 1")
+    if args.yarpgen_fetch is not None and not args.yarpgen:
+        from cacs_tools.difftest import yarpgen
+        yarpgen.fetch_yarpgen(args)
+        return 0
     if not (args.programs or args.yarpgen or args.ir or args.real):
         ap.error("nothing to do: give --programs N, --yarpgen N, --ir N and/or --real PROJECT")
 

@@ -1,10 +1,11 @@
 """--yarpgen: YARPGen programs, stock clang -O0 against the cacs variants of
 --programs (programs.py), each unit of the program built with the variant.
 
-YARPGen (Intel's, github.com/intel/yarpgen) is not part of cacs and nothing
-here fetches or builds it: the user builds it as its README says and gives
-its directory (--yarpgen-dir or YARPGEN_DIR; the binary is DIR/yarpgen or
-DIR/build/yarpgen). Its main branch (2.x, the loop generator: nests of
+YARPGen (Intel's, github.com/intel/yarpgen) is not part of cacs and is never
+vendored: the user gives its directory (--yarpgen-dir or YARPGEN_DIR; the
+binary is DIR/yarpgen or DIR/build/yarpgen), built as its README says or by
+--yarpgen-fetch (fetch_yarpgen: a clone at the commit the ledger's streams
+ran, then CMake). Its main branch (2.x, the loop generator: nests of
 loops over arrays, reductions, stencils) writes a program as init.h (the
 data's declarations), func.c (`test`, the loops) and driver.c (the data,
 `init`, `hash`, `checksum`, `main`); with --std=c++ the same as .cpp files
@@ -42,6 +43,11 @@ from .common import log, parallel, run, run_tool
 
 # --std of YARPGen -> the files' extension and the clang driver's name.
 LANGS = {"c": ("c", "clang"), "c++": ("cpp", "clang++")}
+# Where --yarpgen-fetch gets YARPGen, and the commit it checks out: the one
+# every stream of docs/research/difftest-ledger.md ran (its main branch,
+# 2.x), so that a seed names the same program for every user.
+YARPGEN_URL = "https://github.com/intel/yarpgen.git"
+YARPGEN_REV = "0b41961ed8c36cd470958fd8c287f27ddd97c0e3"
 # YARPGen's own flags for clang (its scripts/test_sets.txt) that matter
 # here: -fopenmp-simd honours the `#pragma omp simd` it emits; -w.
 YARPGEN_CFLAGS = ["-w", "-fopenmp-simd"]
@@ -77,12 +83,72 @@ def find_yarpgen(d):
 def yarpgen_binary(args):
     d = getattr(args, "yarpgen_dir", None) or os.environ.get("YARPGEN_DIR")
     if not d:
-        raise SystemExit("difftest: --yarpgen needs YARPGen: build it as its README says "
-                         "(github.com/intel/yarpgen, main branch) and give its directory with "
-                         "--yarpgen-dir DIR or YARPGEN_DIR=DIR")
+        raise SystemExit("difftest: --yarpgen needs YARPGen: give the directory of a built tree, or "
+                         "one to fetch it into with --yarpgen-fetch, by --yarpgen-dir DIR or "
+                         "YARPGEN_DIR=DIR")
     exe = find_yarpgen(d)
     if not exe:
-        raise SystemExit("difftest: no built yarpgen in %s (looked for yarpgen and build/yarpgen)" % d)
+        raise SystemExit("difftest: no built yarpgen in %s (looked for yarpgen and build/yarpgen); "
+                         "--yarpgen-fetch fetches and builds it there" % d)
+    return exe
+
+
+def _is_source_tree(d):
+    """YARPGen's source tree, as its repository lays it out."""
+    return all(os.path.exists(os.path.join(d, f)) for f in ("CMakeLists.txt", "src", "README.md"))
+
+
+def split_source(source):
+    """URL[@REV] -> (URL, REV), each defaulted. The @ of an scp-like URL
+    (git@host:path) is not a revision: a revision has no / or :."""
+    url, at, rev = source.rpartition("@")
+    if not at or "/" in rev or ":" in rev:
+        url, rev = source, ""
+    return url or YARPGEN_URL, rev or YARPGEN_REV
+
+
+def fetch_yarpgen(args):
+    """--yarpgen-fetch [URL][@REV]: make --yarpgen-dir DIR hold a built
+    YARPGen. A tree already built is used as it is; a missing or empty DIR
+    gets a clone of URL (default YARPGEN_URL) checked out at REV (default
+    YARPGEN_REV, the commit of the ledger's streams, so that a seed means
+    the same program to everyone); a YARPGen source tree is built (CMake,
+    Release, into DIR/build). Anything else in DIR is left alone: an error.
+    Returns the binary or exits with the reason."""
+    d = getattr(args, "yarpgen_dir", None) or os.environ.get("YARPGEN_DIR")
+    if not d:
+        raise SystemExit("difftest: --yarpgen-fetch needs the directory to fetch into: "
+                         "--yarpgen-dir DIR or YARPGEN_DIR=DIR")
+    d = os.path.abspath(d)
+    exe = find_yarpgen(d)
+    if exe:
+        log("yarpgen: already built: %s" % exe)
+        return exe
+    url, rev = split_source(args.yarpgen_fetch)
+    if not os.path.isdir(d) or not os.listdir(d):
+        for what, cmd in (("clone", ["git", "clone", "--quiet", url, d]),
+                          ("checkout", ["git", "-C", d, "checkout", "--quiet", "--detach", rev])):
+            r = run(cmd, timeout=600)
+            if not r.ok:
+                raise SystemExit("difftest: yarpgen: git %s of %s failed: %s"
+                                 % (what, url if what == "clone" else rev,
+                                    (r.err.strip().splitlines() or ["timed out"])[-1]))
+        head = run(["git", "-C", d, "rev-parse", "HEAD"], timeout=60).out.strip()
+        log("yarpgen: fetched %s at %s into %s" % (url, head or rev, d))
+    elif not _is_source_tree(d):
+        raise SystemExit("difftest: yarpgen: %s is neither empty, a built YARPGen nor its source "
+                         "tree; not touching it" % d)
+    b = os.path.join(d, "build")
+    for what, cmd in (("configure", ["cmake", "-S", d, "-B", b, "-DCMAKE_BUILD_TYPE=Release"]),
+                      ("build", ["cmake", "--build", b, "--target", "yarpgen", "-j", str(args.jobs)])):
+        r = run(cmd, timeout=3600)
+        if not r.ok:
+            tail = "\n".join((r.out + r.err).strip().splitlines()[-15:]) or "timed out"
+            raise SystemExit("difftest: yarpgen: cmake %s in %s failed:\n%s" % (what, b, tail))
+    exe = find_yarpgen(d)
+    if not exe:
+        raise SystemExit("difftest: yarpgen: the build in %s made no yarpgen binary" % b)
+    log("yarpgen: built %s" % exe)
     return exe
 
 
@@ -98,7 +164,7 @@ def language(args, seed):
 
 
 def run_yarpgen(args, tools, summary, workroot):
-    exe = yarpgen_binary(args)
+    exe = fetch_yarpgen(args) if args.yarpgen_fetch is not None else yarpgen_binary(args)
     tools.check(need_qemu=(args.arch == "aarch64"))
     selected_variants(args)  # unknown names fail here, not in every worker
     v = run([exe, "--version"], timeout=30)
