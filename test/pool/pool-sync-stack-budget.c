@@ -213,13 +213,7 @@ static cacs_pool_task *other(enum op op, int until, int park) {
   return t;
 }
 
-static void check_at(int r, int line) {
-  if (r != 0) {
-    fprintf(stderr, "line %d: failed\n", line);
-    bad = 1;
-  }
-}
-#define check(r) check_at((r), __LINE__)
+#define check(r) budget_check(r)
 
 static void nothing(void *arg) { (void)arg; }
 

@@ -34,7 +34,12 @@ static int win(cacs__ptask *t) {
 // hand-off the coroutine that switched here is saved now: queue it on this
 // worker's deque (cacs__pool_park's rule: nothing is queued before it has
 // switched out). ASan learns the worker's own stack bounds only from
-// switches that leave the loop (asan_in_coro), not from this one.
+// switches that leave the loop (asan_in_coro), not from this one. The
+// queueing comes last, a tail call where this is not inlined
+// (cacs__pool_resumed): it runs below a waiter's park, and the wait budget
+// of cacs/pool_sync.h's deepest waits holds no frame of this function
+// there (test/pool/pool-sync-stack-budget-kick.c); a wake it makes runs on
+// the worker's own stack (pool_ready.c, notify_idle).
 static inline __attribute__((always_inline)) void resumed(cacs__ptask *t,
                                                           uint64_t how) {
   pool_worker *w = cacs__pool_worker();
@@ -43,11 +48,12 @@ static inline __attribute__((always_inline)) void resumed(cacs__ptask *t,
       __sanitizer_finish_switch_fiber(t->stk->asan_fake, NULL, NULL);
     cacs__ptask *from = w->handoff;
     w->handoff = NULL;
+    ptsan_acquire(t);
     ptsan_release(from);
     cacs__pool_ready_on(w, from);
-  } else {
-    asan_in_coro(w, t);
+    return;
   }
+  asan_in_coro(w, t);
   ptsan_acquire(t);
 }
 

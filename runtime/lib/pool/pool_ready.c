@@ -50,19 +50,36 @@ __attribute__((noinline, cold)) static void kick_ring_sleepers(cacs_pool *p,
   }
 }
 
+// The system calls of a wake (a futex wake; the eventfd write(2) of a
+// poller's or a ring's kick, libc's) run on the thread's own stack
+// (cacs__deep_call, internal.h), out of a pool coroutine's: resumed by a
+// CES hand-off, a waiter of cacs/pool_sync.h queues the coroutine that
+// handed off and wakes an idle worker for it right below its park
+// (pool_park.c, resumed()), and the kick's frames (libc's write 48 bytes
+// and more, the ring sleepers' scan 48, on x86-64) put its deepest waits
+// past the wait budget (cacs/detail/contract.h: a write lock behind a
+// writer 680 > 640, AArch64 864 > 784;
+// test/pool/pool-sync-stack-budget-kick.c). Only where a worker sleeps,
+// whose wake costs far more than the move. The argument: the pool, its
+// low bit `all`.
+static void notify_idle(void *arg) {
+  cacs_pool *p = (cacs_pool *)((uintptr_t)arg & ~(uintptr_t)1);
+  int all = (int)((uintptr_t)arg & 1);
+  atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
+  long n = futex_wake(&p->epoch, all ? INT_MAX : 1);
+  if ((n <= 0 || all) &&
+      atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
+      atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
+    cacs__pool_io_kick(p);
+  if ((n <= 0 || all) &&
+      atomic_load_explicit(&p->nring_sleep, memory_order_relaxed))
+    kick_ring_sleepers(p, all);
+}
+
 void cacs__pool_notify(cacs_pool *p, int all) {
   atomic_thread_fence(memory_order_seq_cst);
-  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all) {
-    atomic_fetch_add_explicit(&p->epoch, 1, memory_order_release);
-    long n = futex_wake(&p->epoch, all ? INT_MAX : 1);
-    if ((n <= 0 || all) &&
-        atomic_load_explicit(&p->poll_sleep, memory_order_relaxed) &&
-        atomic_exchange_explicit(&p->poll_sleep, 0, memory_order_relaxed))
-      cacs__pool_io_kick(p);
-    if ((n <= 0 || all) &&
-        atomic_load_explicit(&p->nring_sleep, memory_order_relaxed))
-      kick_ring_sleepers(p, all);
-  }
+  if (atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 || all)
+    cacs__deep_call(notify_idle, (void *)((uintptr_t)p | (all != 0)));
 }
 
 // The FIFOs (pool_internal.h): a worker's own queues, on that worker only,
@@ -89,6 +106,15 @@ static void inject(cacs_pool *p, cacs__ptask *t) {
   atomic_fetch_add_explicit(&p->qlen, 1, memory_order_relaxed);
   pthread_mutex_unlock(&p->qlock);
 }
+
+// inject() for a coroutine that a full deque turned away (or a worker's
+// loop polling, `behind`), on the thread's own stack (cacs__deep_call):
+// the lock's frames (libc's) are not below a waiter's park, where a
+// hand-off queues the coroutine that handed off (see notify_idle).
+static void inject_deep(void *t) {
+  inject(((cacs__ptask *)t)->pool, (cacs__ptask *)t);
+}
+static void inject_overflow(cacs__ptask *t) { cacs__deep_call(inject_deep, t); }
 
 cacs__ptask *cacs__pool_inject_pop(cacs_pool *p) {
   if (!atomic_load_explicit(&p->qlen, memory_order_relaxed))
@@ -205,9 +231,11 @@ cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn) {
 // asleep on the futex is woken by its bit (the epoch bump makes a wait
 // that has not begun return at once); one asleep in epoll_wait by the
 // eventfd (a counter: a kick before the wait is not lost).
-static void wake_worker(pool_worker *h) {
-  atomic_thread_fence(memory_order_seq_cst);
-  int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
+// `s`, how the worker sleeps, in the low bits of its (cache-line aligned)
+// address: as cacs__pool_notify's wake, on the thread's own stack.
+static void wake_asleep(void *arg) {
+  pool_worker *h = (pool_worker *)((uintptr_t)arg & ~(uintptr_t)3);
+  int s = (int)((uintptr_t)arg & 3);
   if (s == SLEEP_FUTEX) {
     atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
     futex_wake_worker(h->pool, h);
@@ -216,6 +244,15 @@ static void wake_worker(pool_worker *h) {
   } else if (s == SLEEP_RING) {
     cacs__pool_ring_kick(h->ring);
   }
+}
+
+static void wake_worker(pool_worker *h) {
+  _Static_assert(SLEEP_RING <= 3 && _Alignof(pool_worker) >= 4,
+                 "wake_asleep's argument");
+  atomic_thread_fence(memory_order_seq_cst);
+  int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
+  if (s != SLEEP_NO)
+    cacs__deep_call(wake_asleep, (void *)((uintptr_t)h | (uintptr_t)s));
 }
 
 // From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`
@@ -398,7 +435,7 @@ static void run_next(pool_worker *w, cacs__ptask *t) {
   cacs__ptask *old =
       atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
   if (old && deque_push(&w->dq, old) != 0)
-    inject(w->pool, old);
+    inject_overflow(old);
 }
 
 cacs__ptask *cacs__pool_take_next(pool_worker *w) {
@@ -484,7 +521,7 @@ make_ready_on(pool_worker *w, cacs__ptask *t, int wake) {
     if (wake && t->stk && w->cur)
       run_next(w, t);
     else if (w->behind || deque_push(&w->dq, t) != 0)
-      inject(p, t);
+      inject_overflow(t);
   } else if (!p->migrate_running) {
     place(p, t);
     return;
@@ -516,5 +553,9 @@ void cacs__ptask_vote(cacs__ptask *t) {
 }
 
 void cacs__pool_ready_on(pool_worker *w, cacs__ptask *t) {
+  // A hand-off's (pool_park.c): `w` runs the caller, a coroutine of t's
+  // pool. Its queueing runs below a waiter's park: no place(), no lock
+  // but a full deque's (inject_overflow), on the paths compiled here.
+  __builtin_assume(w != NULL && w->pool == t->pool);
   make_ready_on(w, t, 0);
 }

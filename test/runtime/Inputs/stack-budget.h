@@ -41,6 +41,16 @@ static int budget_bad;
 // The bytes the last MEASURE found (a test compares two paths).
 static size_t budget_last;
 
+// A test's own check of what a measured call returned (0: as expected),
+// apart from its budget: "line N: failed" on stderr, and the test fails.
+__attribute__((unused)) static void budget_check_at(int r, int line) {
+  if (r != 0) {
+    fprintf(stderr, "line %d: failed\n", line);
+    budget_bad = 1;
+  }
+}
+#define budget_check(r) budget_check_at((r), __LINE__)
+
 static void report(const char *what, size_t used, size_t budget) {
   budget_last = used;
   fprintf(stderr, "%s: used %zu, budget %zu\n", what, used, budget);

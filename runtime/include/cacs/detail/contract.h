@@ -110,7 +110,16 @@
  * cacs__pool_notify; most runs 528, 624); budgets 640 and 784, the margins
  * of 80 and 64 back (x86-64's 632 rounded up to 16 bytes, as 576 was: a
  * bound's parity sets how a pool's exact stack packs with its block,
- * which test/pool/pool-exact.c checks).
+ * which test/pool/pool-exact.c checks). Session 47: a hand-off that
+ * resumes a waiter queues the releaser and wakes an idle worker from below
+ * the waiter's park; where that worker slept in the pool's poller or its
+ * ring, the eventfd's kick (libc's write) took a write lock behind a
+ * writer to 680 on x86-64, 864 on AArch64
+ * (test/pool/pool-sync-stack-budget-kick.c); a wake's system calls now run
+ * on the worker's stack (pool_ready.c's notify_idle) and the queueing is a
+ * tail call: 568 and 688; 576 and 704 where the worker's deque is full
+ * (the shared queue's lock, also moved: 624 and 784 before), the budgets
+ * kept.
  * cacs_accept and cacs_connect, measured since session 39: a thread's
  * accept on io_uring 672 on x86-64 (cacs_accept's frame, which holds the
  * epoll loop's inlined wait, was below the ring's; 560 since the ring's
