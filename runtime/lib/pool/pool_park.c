@@ -160,22 +160,6 @@ void cacs__pool_handoff(cacs__ptask *u) {
   resumed(t, cacs_switch(&t->ctx, &u->ctx, RESUME_HANDED));
 }
 
-int cacs__pool_idle_elsewhere(void) {
-  cacs__ptask *t = cacs__pool_cur;
-  if (!t || !home_of(t))
-    return 0;
-  cacs_pool *p = t->pool;
-  return atomic_load_explicit(&p->nidle, memory_order_relaxed) > 0 ||
-         atomic_load_explicit(&p->nspinning, memory_order_relaxed) > 0;
-}
-
-int cacs__pool_home_idle(const cacs__ptask *t) {
-  cacs__ptask *me = cacs__pool_cur;
-  pool_worker *h = home_of(t);
-  return me && h && t->pool == me->pool && h != home_of(me) &&
-         !__atomic_load_n(&h->cur, __ATOMIC_RELAXED);
-}
-
 void cacs__pool_yield(void) {
   cacs__ptask *t = self_or_die("cacs__pool_yield");
   switch_home(t, cacs__pool_worker(), CMD_YIELD);

@@ -78,21 +78,6 @@ void cacs__pool_handoff(cacs__ptask *t);
 /// place and a release (pool_sync.c, "Barging or hand-off").
 int cacs__pool_handoff_pays(cacs__ptask *t);
 
-/// Whether another worker of the caller's pool (a default pool: started
-/// coroutines stay on their worker) runs no coroutine now: asleep, or
-/// spinning for work. Two loads of counters that change only when a worker
-/// goes idle or comes back: cheap enough for every contended unlock, which
-/// then looks for a waiter homed there (cacs__pool_home_idle).
-int cacs__pool_idle_elsewhere(void);
-
-/// Whether `t` (parked) is homed on another worker of the caller's pool that
-/// runs no coroutine now (idle, or between two): woken, it runs at once,
-/// and until then that worker has nothing to run. A lock wakes such a waiter
-/// rather than one that must wait for a busy worker (pool_sync.c, "Barging
-/// or hand-off"). Reads that worker's running coroutine: call it only after
-/// cacs__pool_idle_elsewhere said yes.
-int cacs__pool_home_idle(const cacs__ptask *t);
-
 /// The longest a coroutine queued on a pool mutex waits for its turn once
 /// the mutex starves (pool_sync.c, STRICT_NS), and so the longest an idle
 /// worker spins for such a waiter (pool_worker.c, LOCK_SPIN_NS).

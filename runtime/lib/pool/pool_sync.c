@@ -81,21 +81,9 @@ static inline void *self_now(void) {
 //     record across caches, once per critical section: with migrating
 //     coroutines that was a convoy, every pair a switch and a migration
 //     (issue 37: 2.1 M pairs/s at 0 ns against 16 M in a default pool).
-//     The waiter woken is the first of the first LOCAL_LOOK homed on
-//     another worker that runs no coroutine (a default pool: idle, it
-//     runs the waiter at once, and has nothing else to run), else the
-//     first whose hand-off would pay (homed or parked on this worker),
-//     else the head. And while a woken waiter is on its way (M_WOKEN), or
-//     a locker spins, an unlock that finds another worker idle wakes such
-//     a waiter of it too (a second owner of M_WOKEN: the first of them to
-//     take the mutex or queue clears it, and an unlock meanwhile wakes one
-//     more at worst): the one on its way may be homed on a worker whose
-//     running coroutine keeps taking the mutex (barging, never parking),
-//     so it cannot run, while the idle worker's waiters would stay parked
-//     until the head starves (issue 37, bench/results/locks/mutex-47: 4
-//     tasks on 2 workers, half the pool idle, waits of 0.4-3 ms). So a
-//     worker never idles behind a waiter that cannot run. Otherwise a
-//     local one runs once this worker is free, so the mutex stays here, with
+//     The waiter woken is the first of the first LOCAL_LOOK whose hand-off
+//     would pay (homed or parked on this worker), else the head: a local
+//     one runs once this worker is free, so the mutex stays here, with
 //     the data it guards in this cache, while this worker's coroutines
 //     keep taking it, and the other worker's waiters stay parked until
 //     the head starves (below), instead of being woken each time to pull
@@ -155,9 +143,8 @@ enum {
 // cost of parking and being woken across workers; a longer critical
 // section is cheaper to wait for parked.
 #define SPIN_NS 2000u
-// Waiters an unlock looks at for one to wake on an idle worker or on its
-// own (the rule above): the queue's head is usually one of the few that
-// lost a race.
+// Waiters an unlock looks at for one on its own worker to wake (the rule
+// above): the queue's head is usually one of the few that lost a race.
 #define LOCAL_LOOK 8u
 // A starving mutex serves this worker's waiters first while its head has
 // waited at most this long, the head itself after that (the rule above):
@@ -409,20 +396,13 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
   return cacs__fail(EBUSY);
 }
 
-// Whether `w` is homed on another worker that runs no coroutine
-// (pool_park.h, cacs__pool_home_idle): woken, it runs at once.
-static int waiter_idle_home(const waiter *w) {
-  return w->task && cacs__pool_home_idle(w->task);
-}
-
 // The first of the first LOCAL_LOOK waiters of `m` (its spin lock held)
-// that `pick` accepts; NULL if none. waiter_local: its hand-off would pay
-// (pool_park.h), its stack in this worker's cache, and it would run here;
-// waiter_idle_home: it would run at once on its idle worker.
-static waiter *m_first_of(cacs_pool_mutex *m, int (*pick)(const waiter *)) {
+// whose hand-off would pay (pool_park.h): its stack is in this worker's
+// cache and it would run on this worker; NULL if none.
+static waiter *m_local_waiter(cacs_pool_mutex *m) {
   waiter *w = m->waiters.head;
   for (unsigned k = 0; w && k < LOCAL_LOOK; ++k, w = w->next)
-    if (pick(w))
+    if (waiter_local(w))
       return w;
   return NULL;
 }
@@ -445,8 +425,6 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
   // virtual machine's clock, inside the hand-over).
   int inplace_head = !fifo && w && !(s & (M_WOKEN | ~(M_SPIN1 - 1))) &&
                      inplace && inplace_pays(w);
-  // Another worker idles (the rule above): wake its waiter first.
-  int idle = !fifo && w && !inplace_head && cacs__pool_idle_elsewhere();
   uint64_t now = !inplace_head && (w || (s & M_WOKEN)) ? cacs__now_ns() : 0;
   uint64_t waited = w && !inplace_head ? now - w->since : 0;
   if (!fifo && !inplace_head &&
@@ -460,27 +438,19 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     s = __atomic_or_fetch(&m->state, M_STARVING, __ATOMIC_RELAXED);
     fifo = 1;
   }
-  waiter *far = NULL;
-  if (!w || (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1))) &&
-             !(idle && (far = m_first_of(m, waiter_idle_home))))) {
+  if (!w || (!fifo && (s & (M_WOKEN | ~(M_SPIN1 - 1))))) {
     // Nobody queued any more (cancel_mutex cleared the flags), or a
-    // spinner or a waiter already woken will take it, and no worker idles
-    // behind a waiter of its own: release only. A starving mutex stays so
-    // only for a woken waiter to take it.
+    // spinner or a waiter already woken will take it: release only. A
+    // starving mutex stays so only for a woken waiter to take it.
     uint32_t clear = M_LOCKED | (s & M_WOKEN ? 0u : (uint32_t)M_STARVING);
     __atomic_fetch_and(&m->state, ~clear, __ATOMIC_RELEASE);
     return;
   }
-  if (far) {
-    w = far; // woken beside the spinner or the woken one (the rule above)
-  } else if (!inplace_head && inplace && m->kind == CACS_POOL_LOCK_CES &&
-             (!fifo || waited <= STRICT_NS)) {
-    // To be woken to compete, one homed on an idle worker first; or,
-    // starving, handed over in place: one of this worker's first (the
-    // rule above).
-    waiter *l = !fifo && idle ? m_first_of(m, waiter_idle_home) : NULL;
-    if (!l)
-      l = m_first_of(m, waiter_local);
+  if (!inplace_head && inplace && m->kind == CACS_POOL_LOCK_CES &&
+      (!fifo || waited <= STRICT_NS)) {
+    // To be woken to compete, or, starving, handed over in place: one of
+    // this worker's first (the rule above).
+    waiter *l = m_local_waiter(m);
     if (l)
       w = l;
   }
@@ -499,13 +469,8 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
     serve(w, 0, inplace);
     return;
   }
-  // Release, and wake the waiter to compete (it owns M_WOKEN now, with
-  // any woken already: the first of them to take the mutex or queue again
-  // clears it, and an unlock meanwhile wakes another at worst). The age
-  // the starvation rule reads stays that of the first woken.
-  if (!(s & M_WOKEN))
-    __atomic_store_n(&m->woken_us, (uint32_t)(w->since / 1000),
-                     __ATOMIC_RELAXED);
+  // Release, and wake the head to compete (it owns M_WOKEN now).
+  __atomic_store_n(&m->woken_us, (uint32_t)(w->since / 1000), __ATOMIC_RELAXED);
   uint32_t ns;
   do {
     ns = (s & ~(uint32_t)M_LOCKED) | M_WOKEN;
@@ -527,9 +492,6 @@ static int mutex_unlock_slow(cacs_pool_mutex *m, int may_run) {
     __atomic_store_n(&m->passes, passes + 1, __ATOMIC_RELAXED);
     look = (passes + 1) % PASS_LOOK == 0;
   }
-  // Another worker idles: it may idle behind a waiter of its own queued
-  // here (the rule above), so look.
-  look = look || ((s & M_QUEUED) && cacs__pool_idle_elsewhere());
   for (;;) {
     // Nobody queued, or someone about to take it: just release; but now
     // and then look at how long the waiters have waited (the rule above).

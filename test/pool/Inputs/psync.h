@@ -142,8 +142,6 @@ unsigned cacs__pool_workers(void) { return h_cur ? 2 : 0; }
 int cacs__pool_pinned(void) { return 0; }
 int cacs__pool_owner_may_run(const void *owner) { (void)owner; return 1; }
 void cacs__pool_lock_wait(void *const *owner) { (void)owner; } // no idle workers
-int cacs__pool_idle_elsewhere(void) { return 0; }
-int cacs__pool_home_idle(const cacs__ptask *t) { (void)t; return 0; }
 
 static void *h_task_main(void *p) {
   h_cur = p;
