@@ -182,6 +182,17 @@ static inline void m_set_owner(cacs_pool_mutex *m, void *self) {
   __atomic_store_n(&m->owner, self, __ATOMIC_RELAXED);
 }
 
+// The uncontended release of a mutex its owner holds alone (no waiter,
+// spinner or flag in the state): 1 if done, 0 if the slow path must
+// release it (mutex_unlock_slow; the owner is already cleared). The fast
+// path of cacs_pool_mutex_unlock and of the rwlock's write unlock.
+static inline __attribute__((always_inline)) int
+m_release_alone(cacs_pool_mutex *m) {
+  m_set_owner(m, NULL);
+  uint32_t s = M_LOCKED;
+  return __builtin_expect(m_cas(m, &s, 0, __ATOMIC_RELEASE), 1);
+}
+
 // Spin while the mutex is held, at most SPIN_NS, and only while its
 // holder may be running (cacs__pool_owner_may_run: in a default pool, on
 // another worker; a holder of this worker cannot free it before this
@@ -547,9 +558,7 @@ int cacs_pool_mutex_unlock(cacs_pool_mutex *m) {
   cacs__ptask *t = cacs__pool_cur;
   if (__builtin_expect(!t || ptsan_linked() || m_owner(m) != t, 0))
     CACS_MUSTTAIL return mutex_unlock_rare(m);
-  m_set_owner(m, NULL);
-  uint32_t s = M_LOCKED;
-  if (__builtin_expect(!m_cas(m, &s, 0, __ATOMIC_RELEASE), 0))
+  if (!m_release_alone(m))
     CACS_MUSTTAIL return mutex_unlock_contended(m);
   return 0;
 }
@@ -1076,7 +1085,8 @@ __attribute__((noinline)) static int wrunlock_slow(cacs_pool_rwlock *rw) {
 }
 
 // `wmu` with waiters or spinners: its release past the fast path (the
-// caller cleared its owner).
+// caller cleared its owner). mutex_unlock_contended's, with the rwlock's
+// type, for CACS_MUSTTAIL.
 __attribute__((noinline)) static int
 wmu_unlock_contended(cacs_pool_rwlock *rw) {
   return mutex_unlock_slow(&rw->wmu, 1);
@@ -1093,9 +1103,7 @@ int cacs_pool_rwlock_wrunlock(cacs_pool_rwlock *rw) {
   // `wmu`'s unlock without cacs_pool_mutex_unlock's checks, made above:
   // the writer (`t`, a pool coroutine, TSan absent) owns it. As the write
   // lock's fast path takes it: 7 instructions less a pair uncontended.
-  m_set_owner(&rw->wmu, NULL);
-  s = M_LOCKED;
-  if (__builtin_expect(!m_cas(&rw->wmu, &s, 0, __ATOMIC_RELEASE), 0))
+  if (!m_release_alone(&rw->wmu))
     CACS_MUSTTAIL return wmu_unlock_contended(rw);
   return 0;
 }
