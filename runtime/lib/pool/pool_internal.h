@@ -173,8 +173,14 @@ struct pool_worker {
   // Times it went to sleep (idle_wait); written by this worker only, read
   // by tests (cacs__pool_worker_sleeps).
   _Atomic size_t nsleeps;
+  // Its claim-spins that failed (pool_worker.c, claim_judge); the same.
+  _Atomic size_t nclaim_fails;
   // Its thread's CPU-time clock, for the other workers.
   clockid_t cpuclock;
+  // The claim gate (pool_worker.c, claim_gate): its claim-spins that
+  // failed in a row (0: the claim counts), and the claim-spins it skips
+  // before the next probe; this worker's only.
+  unsigned claim_fails, claim_skip;
   // The other worker whose placed coroutines this one, idle, watches
   // (pool_ready.c, cacs__pool_steal_placed): what it last saw there, since
   // when, that worker's CPU time then, and when to look again.
@@ -197,6 +203,10 @@ struct pool_worker {
   _Atomic unsigned next_seq;
   _Alignas(64) _Atomic(cacs__ptask *) inbox;
   _Atomic int sleeping;
+  // 1 while it spins for work (pool_worker.c, idle_spin), until a wake
+  // claims it (claim_wake, which counts it in the pool's `nclaimspin`) or
+  // it stops.
+  _Atomic int spinning;
   // Coroutines spawned from outside a default pool and placed on this
   // worker (pool_ready.c, place), under the pool's `qlock`; `nplaced` is
   // their number, read without it; `placed_pops` counts those this worker
@@ -232,6 +242,14 @@ struct cacs_pool {
   _Atomic uint32_t epoch;
   _Atomic int nidle;
   _Atomic int nspinning;
+  // Of the `nidle`, those a wake has taken out of their sleep (claim_wake)
+  // and that have not yet come out of idle_wait; of the `nspinning`, those
+  // a wake has given work and that have not yet stopped spinning: about to
+  // run the work they were woken for, so running for idle_spin's rule
+  // while the claim-spins pay (pool_worker.c, claim_gate). Each may read -1
+  // for a moment (the woken worker's decrement first).
+  _Atomic int nwaking;
+  _Atomic int nclaimspin;
   _Atomic int stop;
   // I/O waits (pool_io.c): the pool's epoll set, NULL until the first
   // wait; `poller` is 1 while a worker polls it, `poll_sleep` while that
@@ -303,6 +321,31 @@ static inline void counter_add(_Atomic size_t *c, size_t d) {
 // in its io_uring ring (while it has requests in flight).
 enum { SLEEP_NO = 0, SLEEP_FUTEX, SLEEP_POLL, SLEEP_RING };
 
+// From another thread, once work for `w` alone is published: `w` will run
+// it, so it counts as running for idle_spin's rule (pool_worker.c) at once,
+// not once it is up (while the claim-spins pay: claim_gate). Asleep in `s`
+// (SLEEP_FUTEX or SLEEP_RING; SLEEP_NO: it may spin), it is taken out of
+// its sleep if no other wake took it first; the caller, on 1, wakes it
+// (only the first of several wakes pays the system call: `w` looks at all
+// their work once up); it counts in `nwaking` until it leaves idle_wait,
+// which tells by `sleeping` found SLEEP_NO. Spinning, it counts in
+// `nclaimspin` until idle_spin ends, which tells by `spinning` found 0.
+static inline int claim_wake(pool_worker *w, int s) {
+  if (s == SLEEP_NO) {
+    if (atomic_load_explicit(&w->spinning, memory_order_relaxed) &&
+        atomic_exchange_explicit(&w->spinning, 0, memory_order_relaxed))
+      atomic_fetch_add_explicit(&w->pool->nclaimspin, 1, memory_order_relaxed);
+    return 0;
+  }
+  if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) != s ||
+      !atomic_compare_exchange_strong_explicit(&w->sleeping, &s, SLEEP_NO,
+                                               memory_order_relaxed,
+                                               memory_order_relaxed))
+    return 0;
+  atomic_fetch_add_explicit(&w->pool->nwaking, 1, memory_order_relaxed);
+  return 1;
+}
+
 static inline void pin(pool_worker *w, cacs__ptask *t) {
   t->home = w->pin; // `w`, or NULL if the pool lets running ones migrate
 }
@@ -342,6 +385,9 @@ static inline cacs__ptask *cacs__pool_deque_take(pool_worker *w) {
 /// coroutine's pool went to sleep (0 outside a pool), and, if `cpu_ns` is
 /// not NULL, the CPU time its thread has used.
 CACS_HIDDEN size_t cacs__pool_worker_sleeps(unsigned index, uint64_t *cpu_ns);
+/// White box, for tests: how many claim-spins of worker `index` failed
+/// (pool_worker.c, claim_judge).
+CACS_HIDDEN size_t cacs__pool_worker_claim_fails(unsigned index);
 
 /// On `w`, whose started coroutines stay home: the next of its coroutines
 /// to run.

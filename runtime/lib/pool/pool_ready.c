@@ -38,11 +38,7 @@ __attribute__((noinline, cold)) static void kick_ring_sleepers(cacs_pool *p,
                                                                int all) {
   for (unsigned i = 0; i < p->nworkers; ++i) {
     pool_worker *w = &p->w[i];
-    int s = SLEEP_RING;
-    if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) == s &&
-        atomic_compare_exchange_strong_explicit(&w->sleeping, &s, SLEEP_NO,
-                                                memory_order_relaxed,
-                                                memory_order_relaxed)) {
+    if (claim_wake(w, SLEEP_RING)) {
       cacs__pool_ring_kick(w->ring);
       if (!all)
         return;
@@ -230,19 +226,26 @@ cacs__ptask *cacs__pool_take_turn(pool_worker *w, unsigned turn) {
 // seq_cst fence on each side, so one of them sees the other. A worker
 // asleep on the futex is woken by its bit (the epoch bump makes a wait
 // that has not begun return at once); one asleep in epoll_wait by the
-// eventfd (a counter: a kick before the wait is not lost).
+// eventfd (a counter: a kick before the wait is not lost). The wake claims
+// a futex or ring sleeper, or a spinning `h` (claim_wake): the later wakes
+// of a sleeper, whose work it sees once up, make no system call, and `h`
+// counts as running at once, so that this worker, idle next, may spin for
+// the work `h` will make rather than sleep too (pool_worker.c, idle_spin).
 // `s`, how the worker sleeps, in the low bits of its (cache-line aligned)
 // address: as cacs__pool_notify's wake, on the thread's own stack.
 static void wake_asleep(void *arg) {
   pool_worker *h = (pool_worker *)((uintptr_t)arg & ~(uintptr_t)3);
   int s = (int)((uintptr_t)arg & 3);
   if (s == SLEEP_FUTEX) {
-    atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
-    futex_wake_worker(h->pool, h);
+    if (claim_wake(h, s)) {
+      atomic_fetch_add_explicit(&h->pool->epoch, 1, memory_order_release);
+      futex_wake_worker(h->pool, h);
+    }
   } else if (s == SLEEP_POLL) {
     cacs__pool_io_kick(h->pool);
   } else if (s == SLEEP_RING) {
-    cacs__pool_ring_kick(h->ring);
+    if (claim_wake(h, s))
+      cacs__pool_ring_kick(h->ring);
   }
 }
 
@@ -253,6 +256,8 @@ static void wake_worker(pool_worker *h) {
   int s = atomic_load_explicit(&h->sleeping, memory_order_relaxed);
   if (s != SLEEP_NO)
     cacs__deep_call(wake_asleep, (void *)((uintptr_t)h | (uintptr_t)s));
+  else
+    claim_wake(h, s);
 }
 
 // From any thread but `h`'s: `t` (homed on `h`) may run. A Treiber push; `h`

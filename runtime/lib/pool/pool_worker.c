@@ -118,15 +118,25 @@ static int runs_elsewhere(const pool_worker *w, const void *owner) {
   return 0;
 }
 
-size_t cacs__pool_worker_sleeps(unsigned index, uint64_t *cpu_ns) {
+// Worker `index` of the calling worker's pool, or NULL (for tests).
+static pool_worker *worker_at(unsigned index) {
   pool_worker *w = tls_worker;
-  if (!w || index >= w->pool->nworkers)
+  return w && index < w->pool->nworkers ? &w->pool->w[index] : NULL;
+}
+
+size_t cacs__pool_worker_sleeps(unsigned index, uint64_t *cpu_ns) {
+  pool_worker *v = worker_at(index);
+  if (!v)
     return 0;
-  pool_worker *v = &w->pool->w[index];
   struct timespec ts;
   if (cpu_ns && clock_gettime(v->cpuclock, &ts) == 0)
     *cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
   return atomic_load_explicit(&v->nsleeps, memory_order_relaxed);
+}
+
+size_t cacs__pool_worker_claim_fails(unsigned index) {
+  pool_worker *v = worker_at(index);
+  return v ? atomic_load_explicit(&v->nclaim_fails, memory_order_relaxed) : 0;
 }
 
 int cacs__pool_owner_may_run(const void *owner) {
@@ -382,14 +392,74 @@ static int work_visible(cacs_pool *p) {
 // mutex still its own ends the spin: the worker sleeps as before.
 #define LOCK_SPIN_NS CACS__POOL_MUTEX_TURN_NS
 
+// A claim-spin (idle_spin: one that only a claimed worker's count allows)
+// pauses only, no sched_yield, for up to CLAIM_SPIN_NS; it succeeds if it
+// sees work within that, and fails if it sees it later (its thread lost
+// the CPU meanwhile: a preemption, a time slice of another thread) or not
+// at all. The answer it waits for is the claimed worker's, which on CPUs
+// the pool has alone comes in a few microseconds (an item of the cond
+// shape at one slot, the worker woken from its spin) to some tens (woken
+// from a futex sleep); a spin that yields or is preempted instead waits a
+// time slice where a futex wake would have run it at once, which
+// collapsed the cond shape 25x with two busy loops on the two CPUs
+// (bench/results/locks/cond-46).
+#define CLAIM_SPIN_NS 30000u
+// After CLAIM_FAILS_MAX failures in a row, one claim-spin in
+// 2^CLAIM_FAILS_MAX probes whether the claim pays again.
+#define CLAIM_FAILS_MAX 8u
+
+// Whether this worker, idle, counts the workers a wake has claimed as
+// running (claim_wake): as glibc's adaptive mutex sizes its spin by what
+// its spins achieved, by what its claim-spins achieved. After a failure
+// the claim counts for nothing (idle_spin's rule without it, as before
+// claims) except at a probe, a claim-spin after 2^k - 1 skipped (k, the
+// failures in a row): one that succeeds turns the claim back on. On CPUs
+// the pool shares, a claim costs one failed spin now and then, not a time
+// slice per item; on CPUs it has alone, a stray preemption costs one
+// spin and the next probe turns the claim back on.
+static int claim_gate(pool_worker *w) {
+  if (!w->claim_fails)
+    return 1;
+  if (w->claim_skip) {
+    --w->claim_skip;
+    return 0;
+  }
+  return 1;
+}
+
+// A claim-spin's outcome, for claim_gate.
+static void claim_judge(pool_worker *w, int ok) {
+  if (ok) {
+    w->claim_fails = 0;
+    return;
+  }
+  counter_add(&w->nclaim_fails, 1);
+  if (w->claim_fails < CLAIM_FAILS_MAX)
+    ++w->claim_fails;
+  w->claim_skip = (1u << w->claim_fails) - 1;
+}
+
+// idle_spin's rule: another worker of the `awake` (not asleep) runs
+// coroutines, not counting this one and the `spinning`, and fewer than
+// half of the awake spin.
+static int may_spin(int awake, int spinning) {
+  return awake - spinning - 1 >= 1 && 2 * spinning < awake;
+}
+
 // Nothing to run: look again, reading only, for up to IDLE_SPIN_NS before
 // sleeping, but only while another worker runs coroutines (it may make
 // work for this one: a pool all idle sleeps at once) and fewer than half
 // the workers not asleep spin (Go's bound on its spinning threads). A
-// spinning worker is not idle: cacs__pool_notify and wake_home leave it
-// alone (no futex call), and it sees their work through the loads
-// idle_wait rechecks after announcing itself, so sleeping after the spin
-// loses no wake. It yields its CPU now and then: on a machine with more
+// worker that a wake has given work (claim_wake: asleep and not up yet,
+// or spinning) counts as running while this worker's claim-spins pay
+// (claim_gate): the waker, out of work next, spins for the answer rather
+// than sleeps and pays a futex wake for it (the default pool's cond at
+// one slot: 0.30 futex calls per item, 5.7x slower with them on an idle
+// machine; bench/results/locks/cond-46). A spinning worker is not idle:
+// cacs__pool_notify and wake_home leave it alone (no futex call), and it
+// sees their work through the loads idle_wait rechecks after announcing
+// itself, so sleeping after the spin loses no wake. It yields its CPU now
+// and then (a claim-spin does not: CLAIM_SPIN_NS): on a machine with more
 // runnable threads than CPUs it must not take the CPU of the worker that
 // runs the lock's holder. Returns 1 if it saw work (or the pool's stop or
 // a timer due), 0 if it ran out.
@@ -398,9 +468,17 @@ static int idle_spin(pool_worker *w) {
   int n = (int)p->nworkers;
   int awake = n - atomic_load_explicit(&p->nidle, memory_order_relaxed);
   int spinning = atomic_load_explicit(&p->nspinning, memory_order_relaxed);
-  if (awake - spinning - 1 < 1 || 2 * spinning >= awake)
-    return 0;
+  int claim = 0; // a claim-spin: only the claimed workers let it spin
+  if (!may_spin(awake, spinning)) {
+    int waking = atomic_load_explicit(&p->nwaking, memory_order_relaxed);
+    int claimed = atomic_load_explicit(&p->nclaimspin, memory_order_relaxed);
+    // With none claimed, the same question as above: no.
+    if (!may_spin(awake + waking, spinning - claimed) || !claim_gate(w))
+      return 0;
+    claim = 1;
+  }
   atomic_fetch_add_explicit(&p->nspinning, 1, memory_order_relaxed);
+  atomic_store_explicit(&w->spinning, 1, memory_order_relaxed);
   uint64_t t0 = cacs__now_ns(), active = t0;
   const void *owner = NULL;
   int seen = 0;
@@ -411,10 +489,12 @@ static int idle_spin(pool_worker *w) {
       seen = 1;
       break;
     }
-    if (!(i & 63))
+    if (!(i & 63) && !claim)
       sched_yield();
     if (!(i & 15)) {
       uint64_t now = cacs__now_ns();
+      if (claim && now - t0 > CLAIM_SPIN_NS)
+        break;
       if (w->lock_owner) {
         // The mutex in use: its owner runs, or has changed.
         void *o = __atomic_load_n(w->lock_owner, __ATOMIC_RELAXED);
@@ -434,6 +514,11 @@ static int idle_spin(pool_worker *w) {
       }
     }
   }
+  if (claim)
+    claim_judge(w, seen && cacs__now_ns() - t0 <= CLAIM_SPIN_NS);
+  // 0: a wake claimed it and counted it in `nclaimspin` (claim_wake).
+  if (!atomic_exchange_explicit(&w->spinning, 0, memory_order_relaxed))
+    atomic_fetch_sub_explicit(&p->nclaimspin, 1, memory_order_relaxed);
   atomic_fetch_sub_explicit(&p->nspinning, 1, memory_order_relaxed);
   return seen;
 }
@@ -486,7 +571,10 @@ static void idle_wait(pool_worker *w) {
     else
       futex_wait_worker(p, w, e, deadline);
   }
-  atomic_store_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed);
+  // Already SLEEP_NO: a wake claimed this worker (claim_wake).
+  if (atomic_exchange_explicit(&w->sleeping, SLEEP_NO, memory_order_relaxed) ==
+      SLEEP_NO)
+    atomic_fetch_sub_explicit(&p->nwaking, 1, memory_order_relaxed);
   if (ring)
     atomic_fetch_sub_explicit(&p->nring_sleep, 1, memory_order_relaxed);
   if (poll) {
