@@ -6,9 +6,10 @@
 # REPS interleaved rounds (default 5); OUT a prefix under this directory
 # (default "loaded"): OUT-cond/, OUT-chan/, OUT-mutex/. BUSY=1: the same
 # with two busy loops pinned one on each CPU (oversubscribed), killed after
-# by their ids. ~6 min at REPS=5.
+# by their ids. ~6 min at REPS=5. D: the folder of OUT (default cond-47's;
+# cond-48 runs it with its own).
 set -eu
-W=$(cd "$(dirname "$0")/../../../.." && pwd); D=$W/bench/results/locks/cond-47
+W=$(cd "$(dirname "$0")/../../../.." && pwd); D=${D:-$W/bench/results/locks/cond-47}
 Q=${Q:-/tmp/l47}; PEERS=${PEERS:-/work/main/build}; R=${REPS:-5}
 O=${OUT:-loaded}
 [ -x $Q/bench/locks_cacs-new ] || Q=$Q bash $W/bench/results/locks/cond-44/build.sh
