@@ -12,8 +12,10 @@
 // and after the call with no other call between, must be the new
 // thread's. Without the flag -O2 keeps the first thread's: STALE. A
 // condition signal only makes its waiter runnable and never switches the
-// caller (cacs/pool_sync.h): its rounds, set up as a release's would be
-// to move it, must not move it (moved-signals).
+// caller (cacs/pool_sync.h), nor does a semaphore post while no waiter
+// starves (it frees the unit and wakes a waiter to compete; starving, it
+// hands the unit over and may switch): their rounds, set up as a
+// release's would be to move it, must not move it (moved-signals).
 //
 // -O2 and STALE run on both LLVMs; the -fPIC and C++ builds on 19, the
 // -flto build on 22 (CI runs both, so each CI run covers every build, in
@@ -400,9 +402,9 @@ int main(void) {
       // join's partner often ran on the tester's worker for 500 rounds in
       // a row. A sleep may never move: it stops after 500 rounds or 1 s
       // (the unmoved sleeps were most of this test's time, and a sleep
-      // that has not moved has checked nothing). A signal never moves:
-      // 4 rounds.
-      int signal = op == OP_cond_signal;
+      // that has not moved has checked nothing). A signal (a post, here)
+      // never moves: 4 rounds.
+      int signal = op == OP_cond_signal || op == OP_sem_post;
       long long end = now_us() + (op == OP_sleep ? 1000000 : 5000000);
       for (int i = 0; (op != OP_sleep || i < 500) && (!signal || i < 4) &&
                       c.moved < 1 && now_us() < end;
@@ -416,7 +418,7 @@ int main(void) {
     }
     // A sleep resumes on the worker it slept on unless the other one
     // steals it: it may never move; a signal must not; the others must.
-    if (op == OP_cond_signal)
+    if (op == OP_cond_signal || op == OP_sem_post)
       moved_signals += moved;
     else
       unmoved += moved == 0 && op != OP_sleep;

@@ -321,11 +321,12 @@ void cacs_pool_cond_broadcast(cacs_pool_cond *c);
 
 typedef struct cacs_pool_sem {
   uint32_t spin;
+  uint32_t state; ///< waiters woken to compete, starving (private)
   uint64_t count;
   cacs__pwaitq waiters;
 } cacs_pool_sem;
 // clang-format off
-#define CACS_POOL_SEM_INIT(n) {0, (n), {NULL, NULL}}
+#define CACS_POOL_SEM_INIT(n) {0, 0, (n), {NULL, NULL}}
 // clang-format on
 
 /// Initialize `s` with `count` units. Never fails.
@@ -336,12 +337,17 @@ void cacs_pool_sem_init(cacs_pool_sem *s, uint64_t count);
 /// ENOMEM (the timer could not be armed).
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_sem_wait(cacs_pool_sem *s, int64_t timeout_us);
-/// Take one unit if one is free.
+/// Take one unit if one is free (while waiters starve, units posted for
+/// waiters already woken are theirs).
 /// \return 0, or -1 with errno EAGAIN when no unit is free.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 int cacs_pool_sem_trywait(cacs_pool_sem *s);
-/// Give one unit: to the longest waiter, which runs at once in the
-/// caller's place (CES) if the caller is a pool coroutine. Never fails.
+/// Give one unit back. With waiters, as the mutex's unlock: the unit is
+/// freed and a waiter woken to compete for it (one of the caller's
+/// worker first), and a running coroutine may take it first; once a
+/// waiter has waited over 1 ms, units are handed to waiters directly
+/// (the longest waiter within 2 ms), run in the caller's place where that
+/// pays. Never fails.
 CACS__STACK_BUDGET(CACS_CONTRACT_POOL_WAIT_STACK_BUDGET)
 void cacs_pool_sem_post(cacs_pool_sem *s);
 

@@ -10,7 +10,10 @@
 // fully switched out, so a releaser that finds the record may resume it at
 // once on any worker. A releaser takes the record off the queue, hands it
 // the resource (ownership, a unit, an item) and sets `served`; the waiter
-// decides what happened from `served` alone.
+// decides what happened from `served` alone. One exception: a semaphore's
+// post that wakes a waiter to compete (result EAGAIN) leaves its record
+// queued, marked W_WOKEN, and releasers pass such records over; the waiter
+// takes it off itself, or clears `served` and parks again (pool_sync.c).
 //
 // Lifetimes. A waiter without a timeout is woken only by the releaser that
 // served it, so after dropping the spin lock the releaser may still use its
@@ -45,7 +48,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { W_READER = 1, W_WRITER = 2 };
+// `kind`: a reader or a writer of an rwlock; a semaphore's waiter woken to
+// compete, still queued (pool_sync.c, "semaphore").
+enum { W_READER = 1, W_WRITER = 2, W_WOKEN = 3 };
 
 struct cacs__pwaiter {
   struct cacs__pwaiter *next, *prev;
@@ -57,8 +62,8 @@ struct cacs__pwaiter {
   int served;        // atomic: set by the releaser under the spin lock
   int result;        // with served: 0 or EPIPE
   int timed;         // has a deadline (see "Lifetimes" above)
-  int kind;          // W_READER / W_WRITER for the rwlock
-  uint64_t since;    // mutex: when it first queued (starvation)
+  int kind;          // W_READER / W_WRITER (rwlock), W_WOKEN (semaphore)
+  uint64_t since;    // mutex, semaphore: when it first queued (bounds)
 };
 typedef struct cacs__pwaiter waiter;
 

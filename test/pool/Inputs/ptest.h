@@ -25,6 +25,13 @@ static inline uint64_t h_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// Work for `ns` of wall-clock time without a call that could switch.
+static inline void h_spin_ns(uint64_t ns) {
+  uint64_t t0 = h_now_ns();
+  while (h_now_ns() - t0 < ns)
+    ;
+}
+
 static inline uint32_t h_rand(uint64_t *s) {
   uint64_t x = *s;
   x ^= x << 13;
