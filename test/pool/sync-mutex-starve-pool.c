@@ -54,18 +54,12 @@ static int queued(cacs_pool_mutex *m) {
   return n;
 }
 
-static void busy(uint64_t ns) {
-  uint64_t t0 = h_now_ns();
-  while (h_now_ns() - t0 < ns)
-    ;
-}
-
 static void hog(void *arg) {
   (void)arg;
   while (h_now_ns() < __atomic_load_n(&end_ns, __ATOMIC_RELAXED)) {
     H_CHECK(cacs_pool_mutex_lock(&mu, CACS_POOL_FOREVER) == 0);
     hog_locks++;
-    busy(1000);
+    h_spin_ns(1000);
     H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
   }
 }
@@ -80,7 +74,7 @@ static void waiter(void *arg) {
     if (++*locks > 1 && waited > longest)
       longest = waited;
     H_CHECK(cacs_pool_mutex_unlock(&mu) == 0);
-    busy(20000);
+    h_spin_ns(20000);
   }
 }
 

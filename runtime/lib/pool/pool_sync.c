@@ -409,19 +409,19 @@ int cacs_pool_mutex_trylock(cacs_pool_mutex *m) {
 
 // The first of the first LOCAL_LOOK waiters of `q` (its object's spin
 // lock held) whose hand-off would pay (pool_park.h): its stack is in this
-// worker's cache and it would run on this worker; NULL if none. Waiters
+// worker's cache and it would run on this worker; `w` if none. Waiters
 // woken already (W_WOKEN, a semaphore's) are not counted. The mutex's
 // pick (the rule above) and the semaphore's.
-static waiter *q_local_waiter(cacs__pwaitq *q) {
-  waiter *w = q->head;
-  for (unsigned k = 0; w && k < LOCAL_LOOK; w = w->next) {
-    if (w->kind == W_WOKEN)
+static waiter *q_local_or(cacs__pwaitq *q, waiter *w) {
+  waiter *l = q->head;
+  for (unsigned k = 0; l && k < LOCAL_LOOK; l = l->next) {
+    if (l->kind == W_WOKEN)
       continue;
-    if (waiter_local(w))
-      return w;
+    if (waiter_local(l))
+      return l;
     ++k;
   }
-  return NULL;
+  return w;
 }
 
 // Release `m`, held, its spin lock held: hand it to the head waiter or
@@ -467,9 +467,7 @@ static void mutex_release_locked(cacs_pool_mutex *m, cacs__ptask **inplace,
       (!fifo || waited <= STRICT_NS)) {
     // To be woken to compete, or, starving, handed over in place: one of
     // this worker's first (the rule above).
-    waiter *l = q_local_waiter(&m->waiters);
-    if (l)
-      w = l;
+    w = q_local_or(&m->waiters, w);
   }
   q_remove(&m->waiters, w);
   if (fifo || inplace_head) {
@@ -1152,12 +1150,17 @@ void cacs_pool_sem_init(cacs_pool_sem *s, uint64_t count) {
   s->count = count;
 }
 
+// Whether a caller not woken for it may take a unit of `s` (its spin lock
+// held): starving, the units free are kept for the woken waiters.
+static int sem_free(const cacs_pool_sem *s) {
+  uint32_t st = s->state;
+  return s->count > (st & SEM_STARVING ? st & SEM_WOKEN : 0);
+}
+
 int cacs_pool_sem_wait(cacs_pool_sem *s, int64_t timeout_us) {
   cacs__ptask *me = cacs__pool_self();
   spin_lock(&s->spin);
-  // Starving, the units free are kept for the woken waiters.
-  uint32_t st = s->state;
-  if (s->count > (st & SEM_STARVING ? st & SEM_WOKEN : 0)) {
+  if (sem_free(s)) {
     s->count--;
     spin_unlock(&s->spin);
     return 0;
@@ -1195,8 +1198,7 @@ int cacs_pool_sem_wait(cacs_pool_sem *s, int64_t timeout_us) {
 
 int cacs_pool_sem_trywait(cacs_pool_sem *s) {
   spin_lock(&s->spin);
-  uint32_t st = s->state;
-  int ok = s->count > (st & SEM_STARVING ? st & SEM_WOKEN : 0);
+  int ok = sem_free(s);
   if (ok)
     s->count--;
   spin_unlock(&s->spin);
@@ -1228,8 +1230,7 @@ void cacs_pool_sem_post(cacs_pool_sem *s) {
       // timed waiter or a thread now, under the lock; a pool coroutine
       // without a timeout goes to `woken`, woken once the lock is
       // dropped). It stays queued.
-      waiter *l = q_local_waiter(&s->waiters);
-      waiter *w = l ? l : first;
+      waiter *w = q_local_or(&s->waiters, first);
       s->count++;
       s->state++;
       w->kind = W_WOKEN;
@@ -1252,12 +1253,8 @@ void cacs_pool_sem_post(cacs_pool_sem *s) {
     goto out;
   }
   uint64_t now = cacs__now_ns();
-  waiter *w = first;
-  if (!waiter_local(first) && now - first->since <= STRICT_NS) {
-    waiter *l = q_local_waiter(&s->waiters);
-    if (l)
-      w = l;
-  }
+  waiter *w =
+      now - first->since <= STRICT_NS ? q_local_or(&s->waiters, first) : first;
   q_remove(&s->waiters, w);
   if (now - w->since < STARVE_NS)
     s->state &= ~(uint32_t)SEM_STARVING; // as Go: served in time
